@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import { AppHeader } from '@/components/shell/app-header';
+import { requireUser } from '@/lib/auth/session';
+
+// Every page under this layout needs a signed-in manager; the check is in the data layer
+// (requireUser), the proxy's redirect only saves a round trip.
+export default async function AppLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-slate-900"
+      >
+        Skip to content
+      </a>
+      <AppHeader user={user} />
+      <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { connection } from 'next/server';
+import { SetupForm } from '@/components/auth/setup-form';
+import { Card } from '@/components/ui/card';
+import { countUsers } from '@/lib/db/queries';
+
+export const metadata: Metadata = { title: 'Set up Setpoint' };
+
+export default async function SetupPage() {
+  await connection();
+  // Setup exists only until the first account does.
+  if ((await countUsers()) > 0) redirect('/sign-in');
+  return (
+    <Card>
+      <h1 className="text-xl font-semibold">Welcome to Setpoint</h1>
+      <p className="mt-1 mb-6 text-sm text-slate-600 dark:text-slate-400">
+        Create the first account. You will use it to sign in and connect your thermostat service.
+      </p>
+      <SetupForm />
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { connection } from 'next/server';
+import { SignInForm } from '@/components/auth/sign-in-form';
+import { Card } from '@/components/ui/card';
+import { Notice } from '@/components/ui/notice';
+import { ssoDisplayName } from '@/lib/auth/options';
+import { safeReturnPath } from '@/lib/auth/return-path';
+import { getCurrentUser } from '@/lib/auth/session';
+import { countUsers } from '@/lib/db/queries';
+
+export const metadata: Metadata = { title: 'Sign in' };
+
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  await connection();
+  if ((await countUsers()) === 0) redirect('/setup');
+  const params = await searchParams;
+  const callbackUrl = safeReturnPath(params.callbackUrl);
+  if (await getCurrentUser()) redirect(callbackUrl);
+  const email = typeof params.email === 'string' ? params.email : '';
+
+  return (
+    <Card>
+      <h1 className="text-xl font-semibold">Sign in</h1>
+      <p className="mt-1 mb-6 text-sm text-slate-600 dark:text-slate-400">
+        Use the account your team set up for Setpoint.
+      </p>
+      {params.setup === 'done' ? (
+        <div className="mb-4">
+          <Notice tone="success">Your account is ready. Sign in to continue.</Notice>
+        </div>
+      ) : null}
+      {params.error === 'OAuthSignin' || params.error === 'OAuthCallback' ? (
+        <div className="mb-4">
+          <Notice tone="error">Company sign-in did not complete. Please try again.</Notice>
+        </div>
+      ) : null}
+      <SignInForm callbackUrl={callbackUrl} email={email} sso={ssoDisplayName()} />
+    </Card>
+  );
+}

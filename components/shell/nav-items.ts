@@ -1,0 +1,2 @@
+/** The app's sections, in navigation order. Features add their entry here. */
+export const NAV_ITEMS = [{ href: '/', label: 'Overview' }] as const;

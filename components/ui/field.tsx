@@ -1,0 +1,45 @@
+import type { InputHTMLAttributes } from 'react';
+
+/** A labelled input with its errors in a live region tied to it by aria-describedby. */
+export function Field({
+  label,
+  name,
+  errors,
+  hint,
+  ...input
+}: InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  name: string;
+  errors?: string[];
+  hint?: string;
+}) {
+  const id = input.id ?? `field-${name}`;
+  const errorId = `${id}-errors`;
+  const hintId = `${id}-hint`;
+  const invalid = Boolean(errors?.length);
+  return (
+    <div className="grid gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        aria-invalid={invalid || undefined}
+        aria-describedby={`${hint ? hintId : ''} ${errorId}`.trim()}
+        className="min-h-10 rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-xs placeholder:text-slate-400 aria-invalid:border-red-600 sm:text-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400"
+        {...input}
+      />
+      {hint ? (
+        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
+          {hint}
+        </p>
+      ) : null}
+      <div id={errorId} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+        {errors?.map((error) => (
+          <p key={error}>{error}</p>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import type { AuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { z } from 'zod';
+import { createSession, findUserByEmail, revokeSession, upsertSsoUser } from '@/lib/db/queries';
+import { type Env, getEnv } from '@/lib/env';
+import { decoyHash, verifyPassword } from './password';
+import { checkSignInThrottle, clientAddress, recordSignInResult } from './throttle';
+
+/** Error codes the sign-in form turns into sentences (next-auth passes them through). */
+export const SIGN_IN_ERRORS = {
+  invalid: 'CredentialsSignin',
+  throttled: 'TooManyAttempts',
+} as const;
+
+const credentialsSchema = z.object({
+  email: z.email().max(254),
+  password: z.string().min(1).max(1024),
+});
+
+function passwordProvider() {
+  return CredentialsProvider({
+    id: 'credentials',
+    name: 'Email and password',
+    credentials: { email: { type: 'email' }, password: { type: 'password' } },
+    async authorize(credentials, req) {
+      const parsed = credentialsSchema.safeParse(credentials);
+      if (!parsed.success) return null;
+      const { email, password } = parsed.data;
+      const forwarded = req.headers?.['x-forwarded-for'];
+      const client = clientAddress(Array.isArray(forwarded) ? forwarded.join(',') : forwarded);
+
+      const verdict = await checkSignInThrottle({ email, client });
+      if (!verdict.allowed) throw new Error(SIGN_IN_ERRORS.throttled);
+
+      const user = await findUserByEmail({ email });
+      const valid = user?.passwordHash
+        ? await verifyPassword(user.passwordHash, password)
+        : await verifyPassword(await decoyHash(), password).then(() => false);
+      await recordSignInResult({ email, client, succeeded: valid });
+      if (!valid || !user) return null;
+      return { id: user.id, email: user.email, name: user.name };
+    },
+  });
+}
+
+function ssoProvider(env: Env): AuthOptions['providers'] {
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET) return [];
+  return [
+    {
+      id: 'oidc',
+      name: env.OIDC_DISPLAY_NAME,
+      type: 'oauth',
+      wellKnown: `${env.OIDC_ISSUER.replace(/\/$/, '')}/.well-known/openid-configuration`,
+      clientId: env.OIDC_CLIENT_ID,
+      clientSecret: env.OIDC_CLIENT_SECRET,
+      authorization: { params: { scope: 'openid email profile' } },
+      idToken: true,
+      checks: ['pkce', 'state'],
+      profile(profile: { sub: string; email?: string; name?: string }) {
+        return { id: profile.sub, email: profile.email ?? null, name: profile.name ?? null };
+      },
+    },
+  ];
+}
+
+/** The company SSO button's label, or null when SSO is not configured. */
+export function ssoDisplayName(): string | null {
+  const env = getEnv();
+  return ssoProvider(env).length > 0 ? env.OIDC_DISPLAY_NAME : null;
+}
+
+/** next-auth settings, built on first use so nothing reads configuration at build time. */
+export function getAuthOptions(): AuthOptions {
+  const env = getEnv();
+  const maxAge = env.SESSION_MAX_AGE_HOURS * 3600;
+  return {
+    secret: env.AUTH_SECRET,
+    session: { strategy: 'jwt', maxAge },
+    jwt: { maxAge },
+    pages: { signIn: '/sign-in', error: '/sign-in' },
+    providers: [passwordProvider(), ...ssoProvider(env)],
+    callbacks: {
+      signIn({ account, user }) {
+        // Company SSO must vouch for an email: it is how the account is found.
+        return account?.provider !== 'oidc' || Boolean(user.email);
+      },
+      async jwt({ token, user, account }) {
+        if (!user || !account) return token;
+        const userId =
+          account.provider === 'oidc'
+            ? (await upsertSsoUser({ email: user.email ?? '', name: user.name ?? '' })).id
+            : user.id;
+        // The session row is what the data layer checks on every request; see lib/auth/session.ts.
+        const sessionId = randomBytes(24).toString('base64url');
+        await createSession({
+          id: sessionId,
+          userId,
+          expiresAt: new Date(Date.now() + maxAge * 1000),
+        });
+        return { sub: userId, sid: sessionId, name: user.name, email: user.email };
+      },
+      session({ session, token }) {
+        return { ...session, user: { name: token.name, email: token.email } };
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (typeof token?.sid === 'string') await revokeSession({ sessionId: token.sid });
+      },
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** The one shape every form's server action returns (fits `useActionState`). */
+export type FormState<Field extends string = string> = {
+  status: 'idle' | 'success' | 'error';
+  message?: string;
+  fieldErrors?: Partial<Record<Field, string[]>>;
+  /** Non-secret values to refill the form with; never passwords, passcodes or tokens. */
+  values?: Partial<Record<Field, string>>;
+};
+
+export const initialFormState: FormState = { status: 'idle' };
+
+/** zod's flattened field errors, as the form state carries them. */
+export function fieldErrorsOf<Field extends string>(error: {
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>;
+}): Partial<Record<Field, string[]>> {
+  const errors: Partial<Record<Field, string[]>> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'form') as Field;
+    errors[field] = [...(errors[field] ?? []), issue.message];
+  }
+  return errors;
+}

@@ -1,0 +1,20 @@
+import { getDatabase } from './db/client';
+import { ConfigError, getEnv } from './env';
+
+/**
+ * Server start-up: a bad configuration stops the process with a message naming the variable,
+ * and the database is opened and migrated before the first request instead of during it.
+ */
+export async function startUp(): Promise<void> {
+  if (process.env.NEXT_PHASE === 'phase-production-build') return;
+  try {
+    getEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`\n${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  await getDatabase();
+}

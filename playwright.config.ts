@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// The suite runs the production build (`npm run build` first) against the sandbox, each run on a
+// fresh embedded database so that first-run setup is really the first run.
+const APP_PORT = 3100;
+const SANDBOX_PORT = 4110;
+export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
+export const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
+
+// Playwright loads this file in every worker too; the parent's values are inherited so that
+// all workers agree with the servers started once.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'setpoint-e2e-'));
+process.env.E2E_AUTH_SECRET ??= randomBytes(32).toString('base64url');
+
+const chromium = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]]
+    : [['list'], ['json', { outputFile: 'test-results/e2e.json' }], ['html', { open: 'never' }]],
+  use: {
+    baseURL: APP_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: chromium ? { executablePath: chromium } : {},
+  },
+  projects: [
+    { name: 'first-run', testMatch: /first-run\.setup\.ts/, use: { ...devices['Desktop Chrome'] } },
+    {
+      name: 'chromium',
+      dependencies: ['first-run'],
+      testIgnore: /first-run\.setup\.ts/,
+      use: { ...devices['Desktop Chrome'] },
+    },
+  ],
+  webServer: [
+    {
+      command: 'npm run sandbox',
+      url: `${SANDBOX_URL}/_sandbox/clock`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: {
+        SANDBOX_PORT: String(SANDBOX_PORT),
+        SANDBOX_CONTROL: '1',
+        SANDBOX_ALLOW_REDIRECT_PORTS: '1',
+      },
+    },
+    {
+      command: `npx next start -p ${APP_PORT} -H 127.0.0.1`,
+      url: `${APP_URL}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      env: {
+        NODE_ENV: 'production',
+        NEXTAUTH_URL: APP_URL,
+        AUTH_SECRET: process.env.E2E_AUTH_SECRET,
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        SERVICE_BASE_URL: SANDBOX_URL,
+      },
+    },
+  ],
+});

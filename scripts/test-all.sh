@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The one test command (`npm test`): format check, lint, type check, unit and conformance tests,
+# production build, end-to-end tests. Every step runs even after a failure, so one run shows all
+# problems; it ends with one line `N passed, N failed` summing every suite (each static check
+# counts as one) and exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p test-results
+passed=0
+failed=0
+
+step() {
+  local name=$1
+  shift
+  echo
+  echo "=== $name ==="
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "--- $name: ok"
+  else
+    failed=$((failed + 1))
+    echo "--- $name: FAILED"
+    return 1
+  fi
+}
+
+# Adds a JSON report's counts: vitest (numPassedTests/numFailedTests) or Playwright (stats).
+count_report() {
+  local file=$1 label=$2
+  if [ ! -s "$file" ]; then
+    echo "--- $label: no report written"
+    failed=$((failed + 1))
+    return
+  fi
+  read -r p f < <(node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    if (r.stats) console.log((r.stats.expected ?? 0) + (r.stats.flaky ?? 0), r.stats.unexpected ?? 0);
+    else console.log(r.numPassedTests ?? 0, (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0));
+  ' "$file")
+  echo "--- $label: $p passed, $f failed"
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+step "format" npx biome format .
+step "lint" npx biome lint .
+step "typecheck" npx tsc --noEmit
+
+echo
+echo "=== unit, database and sandbox conformance tests ==="
+rm -f test-results/unit.json
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
+count_report test-results/unit.json "unit"
+
+if step "build" npx next build; then
+  echo
+  echo "=== end-to-end (Playwright, Chromium) ==="
+  rm -f test-results/e2e.json
+  npx playwright test
+  count_report test-results/e2e.json "e2e"
+else
+  echo "--- e2e: skipped because the build failed"
+fi
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
