@@ -15,6 +15,7 @@ export const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
 // all workers agree with the servers started once.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'setpoint-e2e-'));
 process.env.E2E_AUTH_SECRET ??= randomBytes(32).toString('base64url');
+process.env.E2E_TOKEN_KEYS ??= `1:${randomBytes(32).toString('base64url')}`;
 
 const chromium = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
@@ -67,7 +68,10 @@ export default defineConfig({
         NEXTAUTH_URL: APP_URL,
         AUTH_SECRET: process.env.E2E_AUTH_SECRET,
         DATA_DIR: process.env.E2E_DATA_DIR,
+        TOKEN_KEYS: process.env.E2E_TOKEN_KEYS,
         SERVICE_BASE_URL: SANDBOX_URL,
+        // The app listens on a port, so its redirect URI has one; the sandbox allows it.
+        SERVICE_ALLOW_REDIRECT_PORT: 'true',
       },
     },
   ],

@@ -21,6 +21,31 @@ const secretSchema = (name: string) =>
     .refine((value) => !PLACEHOLDER.test(value), `${name} is still a placeholder value.`)
     .refine((value) => new Set(value).size >= 10, `${name} is not random enough.`);
 
+/** `TOKEN_KEYS`: `id:secret` pairs, comma-separated; the highest id seals, every id unseals. */
+const tokenKeysSchema = z.string({ error: 'TOKEN_KEYS is missing.' }).transform((value, ctx) => {
+  const keys: Record<string, string> = {};
+  for (const pair of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const match = /^(\d{1,6}):(.+)$/.exec(pair);
+    const secret = match?.[2] ?? '';
+    if (!match?.[1] || secret.length < MIN_SECRET_LENGTH || new Set(secret).size < 10) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `TOKEN_KEYS entries must look like "1:<secret of ${MIN_SECRET_LENGTH}+ random characters>".`,
+      });
+      return z.NEVER;
+    }
+    keys[match[1]] = secret;
+  }
+  if (Object.keys(keys).length === 0) {
+    ctx.addIssue({ code: 'custom', message: 'TOKEN_KEYS has no key.' });
+    return z.NEVER;
+  }
+  return keys;
+});
+
 const optionalString = z
   .string()
   .trim()
@@ -44,9 +69,28 @@ const envSchema = z
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
     OIDC_DISPLAY_NAME: z.string().default('Company SSO'),
+    TOKEN_KEYS: tokenKeysSchema,
+    SERVICE_BASE_URL: z.url().default('http://127.0.0.1:4010'),
+    SERVICE_CLIENT_ID: z.string().min(1).default('setpoint-local'),
+    SERVICE_SCOPE: z.string().min(1).default('smartWrite'),
+    /** Defaults to `<NEXTAUTH_URL>/api/connect/callback`. */
+    SERVICE_REDIRECT_URI: optionalString.pipe(z.url().optional()),
+    SERVICE_TOKEN_PATH: z.enum(['/token', '/api/v2/token']).default('/token'),
+    SERVICE_JWT: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
+    /** Development against a local sandbox only: allow a port in the redirect URI. */
+    SERVICE_ALLOW_REDIRECT_PORT: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((value) => value === 'true' || value === '1'),
   })
   .superRefine((env, ctx) => {
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    const redirect = redirectUriProblem(env);
+    if (redirect)
+      ctx.addIssue({ code: 'custom', path: ['SERVICE_REDIRECT_URI'], message: redirect });
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {
       ctx.addIssue({
         code: 'custom',
@@ -57,9 +101,41 @@ const envSchema = z
   });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** The redirect URI the service will be sent: configured, or derived from the app's URL. */
+export function serviceRedirectUri(
+  env: Pick<Env, 'SERVICE_REDIRECT_URI' | 'NEXTAUTH_URL'>,
+): string {
+  return env.SERVICE_REDIRECT_URI ?? new URL('/api/connect/callback', env.NEXTAUTH_URL).toString();
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The service's rules for redirect_uri: at most 255 characters and no port. A port is tolerated
+ * only with SERVICE_ALLOW_REDIRECT_PORT and only against a service on this machine (the sandbox).
+ */
+function redirectUriProblem(
+  env: Pick<
+    Env,
+    'SERVICE_REDIRECT_URI' | 'NEXTAUTH_URL' | 'SERVICE_BASE_URL' | 'SERVICE_ALLOW_REDIRECT_PORT'
+  >,
+): string | null {
+  const uri = serviceRedirectUri(env);
+  if (uri.length > 255)
+    return `The redirect URI ${uri} is ${uri.length} characters; the service allows at most 255.`;
+  if (!new URL(uri).port) return null;
+  if (!env.SERVICE_ALLOW_REDIRECT_PORT) {
+    return `The redirect URI ${uri} has a port number, which the service refuses. Serve the callback on the default port and set SERVICE_REDIRECT_URI, or, for local development against the sandbox only, set SERVICE_ALLOW_REDIRECT_PORT=true.`;
+  }
+  if (!LOOPBACK_HOSTS.has(new URL(env.SERVICE_BASE_URL).hostname)) {
+    return 'SERVICE_ALLOW_REDIRECT_PORT is for the local sandbox only; SERVICE_BASE_URL points elsewhere.';
+  }
+  return null;
+}
 type Source = Record<string, string | undefined>;
 
-const GENERATED_SECRETS = ['AUTH_SECRET'] as const;
+const GENERATED_SECRETS = ['AUTH_SECRET', 'TOKEN_KEYS'] as const;
 
 /** Development only: fill missing secrets from (or into) `<DATA_DIR>/dev-secrets.json`. */
 function withDevelopmentSecrets(source: Source): Source {
@@ -75,7 +151,8 @@ function withDevelopmentSecrets(source: Source): Source {
   let changed = false;
   for (const name of GENERATED_SECRETS) {
     if (!stored[name]) {
-      stored[name] = randomBytes(32).toString('base64url');
+      const secret = randomBytes(32).toString('base64url');
+      stored[name] = name === 'TOKEN_KEYS' ? `1:${secret}` : secret;
       changed = true;
     }
   }
@@ -93,6 +170,7 @@ function withDevelopmentSecrets(source: Source): Source {
 
 const HOW_TO_FIX: Record<string, string> = {
   AUTH_SECRET: 'Generate one with `openssl rand -base64 32` and set AUTH_SECRET.',
+  TOKEN_KEYS: 'Generate a key with `openssl rand -base64 32` and set TOKEN_KEYS=1:<key>.',
 };
 
 export class ConfigError extends Error {

@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { sessions, signInAttempts, users } from './schema';
+import { oauthStates, serviceConnections, sessions, signInAttempts, users } from './schema';
 
 export type User = typeof users.$inferSelect;
 export type PublicUser = Pick<User, 'id' | 'email' | 'name'>;
@@ -141,4 +141,104 @@ export async function listRecentFailures(input: {
     )
     .orderBy(signInAttempts.createdAt);
   return rows.map((row) => row.at);
+}
+
+export type ServiceConnection = typeof serviceConnections.$inferSelect;
+export type ServiceConnectionFields = Omit<typeof serviceConnections.$inferInsert, 'id' | 'userId'>;
+
+export async function findConnection({
+  userId,
+}: {
+  userId: string;
+}): Promise<ServiceConnection | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(serviceConnections)
+    .where(eq(serviceConnections.userId, userId));
+  return row ?? null;
+}
+
+/**
+ * Stores a new connection for a manager, replacing any earlier one. The row id is chosen by the
+ * caller because the sealed tokens are bound to it.
+ */
+export async function replaceConnection(input: {
+  id: string;
+  userId: string;
+  fields: ServiceConnectionFields;
+}): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.delete(serviceConnections).where(eq(serviceConnections.userId, input.userId));
+    await tx
+      .insert(serviceConnections)
+      .values({ id: input.id, userId: input.userId, ...input.fields });
+  });
+}
+
+export async function deleteConnection({ userId }: { userId: string }): Promise<void> {
+  const db = await getDb();
+  await db.delete(serviceConnections).where(eq(serviceConnections.userId, userId));
+}
+
+/**
+ * Runs `work` while holding the connection's row lock (SELECT ... FOR UPDATE), so that only one
+ * request in any process refreshes a connection at a time. `work` sees the row as it is under
+ * the lock and saves through `update`, inside the same transaction.
+ */
+export async function withConnectionLock<T>(
+  { userId }: { userId: string },
+  work: (
+    row: ServiceConnection | null,
+    update: (fields: Partial<ServiceConnectionFields>) => Promise<void>,
+  ) => Promise<T>,
+): Promise<T> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(serviceConnections)
+      .where(eq(serviceConnections.userId, userId))
+      .for('update');
+    return work(row ?? null, async (fields) => {
+      if (!row) return;
+      await tx.update(serviceConnections).set(fields).where(eq(serviceConnections.id, row.id));
+    });
+  });
+}
+
+export async function createOAuthState(input: {
+  stateHash: string;
+  userId: string;
+}): Promise<void> {
+  const db = await getDb();
+  // Old, never-completed requests are cleared as new ones start.
+  await db.delete(oauthStates).where(lt(oauthStates.createdAt, new Date(Date.now() - 86_400_000)));
+  await db.insert(oauthStates).values(input);
+}
+
+/**
+ * Marks a state used; true only for the first caller, for the user who started it, within its
+ * lifetime. Two callbacks racing with one state get one `true` between them.
+ */
+export async function consumeOAuthState(input: {
+  stateHash: string;
+  userId: string;
+  notBefore: Date;
+}): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(oauthStates)
+    .set({ consumedAt: new Date() })
+    .where(
+      and(
+        eq(oauthStates.stateHash, input.stateHash),
+        eq(oauthStates.userId, input.userId),
+        isNull(oauthStates.consumedAt),
+        gt(oauthStates.createdAt, input.notBefore),
+      ),
+    )
+    .returning({ stateHash: oauthStates.stateHash });
+  return rows.length === 1;
 }

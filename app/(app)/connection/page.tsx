@@ -1,0 +1,188 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { ConnectForm } from '@/components/connection/connect-form';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { LocalTime } from '@/components/ui/local-time';
+import { Notice } from '@/components/ui/notice';
+import { safeReturnPath } from '@/lib/auth/return-path';
+import { requireUser } from '@/lib/auth/session';
+import { type ConnectionSummary, getConnectionSummary } from '@/lib/oauth/connection';
+import { disconnectService } from './actions';
+
+export const metadata: Metadata = { title: 'Service connection' };
+
+const RESULTS: Record<string, { tone: 'success' | 'info' | 'error'; text: string }> = {
+  connected: { tone: 'success', text: 'Connected. Setpoint can now manage your thermostats.' },
+  disconnected: {
+    tone: 'info',
+    text: 'Disconnected. Setpoint no longer holds your service tokens.',
+  },
+  declined: {
+    tone: 'info',
+    text: 'You declined access at the thermostat service, so nothing was connected. Any existing connection is unchanged.',
+  },
+};
+
+const FAILURES: Record<string, string> = {
+  state:
+    'That sign-in link was not valid here: it expired, was already used, or was started by someone else. Nothing was changed. Start again below.',
+  service_error:
+    'The thermostat service could not complete the authorization. Nothing was changed. Try again.',
+  code_refused:
+    'The thermostat service did not accept the authorization (it may have expired). Nothing was changed. Try again.',
+  service_unavailable:
+    'The thermostat service is not responding right now. Nothing was changed. Try again in a few minutes.',
+};
+
+export default async function ConnectionPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const user = await requireUser();
+  const params = await searchParams;
+  const connection = await getConnectionSummary(user.id);
+  const result = typeof params.result === 'string' ? params.result : null;
+  const reason = typeof params.reason === 'string' ? params.reason : '';
+  const retryTo = safeReturnPath(params.returnTo);
+  const retryPath = retryTo === '/' ? '/connection?result=connected' : retryTo;
+
+  return (
+    <div className="grid max-w-3xl gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Service connection</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          Setpoint acts on your thermostats through your thermostat service account. Its tokens stay
+          encrypted on the server and never reach your browser.
+        </p>
+      </div>
+
+      {result && RESULTS[result] ? (
+        <Notice tone={RESULTS[result].tone}>{RESULTS[result].text}</Notice>
+      ) : null}
+      {result === 'failed' ? (
+        <Notice tone="error">{FAILURES[reason] ?? FAILURES.service_error}</Notice>
+      ) : null}
+      {result === 'declined' || result === 'failed' ? (
+        <div>
+          <Suspense>
+            <ConnectForm label="Try again" returnTo={retryPath} />
+          </Suspense>
+        </div>
+      ) : null}
+
+      {connection ? <ConnectionDetails connection={connection} /> : <NotConnected />}
+    </div>
+  );
+}
+
+function NotConnected() {
+  return (
+    <Card className="grid gap-4">
+      <div className="flex items-center gap-3">
+        <StatusDot tone="off" />
+        <h2 className="text-lg font-medium">Not connected</h2>
+      </div>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Connect your thermostat service account. You will sign in at the service, approve Setpoint,
+        and come back here.
+      </p>
+      <div>
+        <Suspense>
+          <ConnectForm label="Connect service account" returnTo="/connection?result=connected" />
+        </Suspense>
+      </div>
+    </Card>
+  );
+}
+
+function ConnectionDetails({ connection }: { connection: ConnectionSummary }) {
+  const active = connection.status === 'active';
+  const rows: [string, React.ReactNode][] = [
+    ['Access granted', connection.scope || '—'],
+    ['Token format', connection.tokenFormat === 'jwt' ? 'JWT' : 'Opaque'],
+    ['Connected', <LocalTime key="c" value={connection.connectedAt.toISOString()} />],
+    [
+      'Last renewed',
+      connection.lastRefreshedAt ? (
+        <LocalTime key="r" value={connection.lastRefreshedAt.toISOString()} />
+      ) : (
+        'Not yet'
+      ),
+    ],
+    [
+      'Current access renews by',
+      <LocalTime key="a" value={connection.accessTokenExpiresAt.toISOString()} />,
+    ],
+    [
+      'Connection valid until',
+      <span
+        key="v"
+        className={
+          connection.refreshTokenExpiresSoon ? 'font-medium text-amber-700 dark:text-amber-400' : ''
+        }
+      >
+        <LocalTime value={connection.refreshTokenExpiresAt.toISOString()} />
+        {connection.refreshTokenExpiresSoon ? ' (soon: reconnect to extend it)' : ''}
+      </span>,
+    ],
+  ];
+  return (
+    <Card className="grid gap-5">
+      <div className="flex flex-wrap items-center gap-3">
+        <StatusDot tone={active ? 'on' : 'warn'} />
+        <h2 className="text-lg font-medium">{active ? 'Connected' : 'Needs reconnecting'}</h2>
+      </div>
+      {!active ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          The service no longer accepts this connection
+          {connection.lastError ? ` (${connection.lastError})` : ''}. Reconnect to continue.
+        </p>
+      ) : null}
+      <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]">
+        {rows.map(([term, value]) => (
+          <div key={term} className="contents">
+            <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
+            <dd className="font-medium">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-5 dark:border-slate-800">
+        <Suspense>
+          <ConnectForm
+            label="Reconnect"
+            variant={active ? 'secondary' : 'primary'}
+            returnTo="/connection?result=connected"
+          />
+        </Suspense>
+        <details className="group">
+          <summary className="list-none [&::-webkit-details-marker]:hidden">
+            <span className="inline-flex min-h-10 cursor-pointer items-center rounded-lg px-4 text-sm font-medium text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950">
+              Disconnect…
+            </span>
+          </summary>
+          <form
+            action={disconnectService}
+            className="mt-3 grid gap-3 rounded-lg border border-red-200 p-4 dark:border-red-900"
+          >
+            <p className="text-sm">
+              Setpoint will forget its tokens and stop managing your thermostats until you connect
+              again.
+            </p>
+            <div>
+              <Button type="submit" variant="danger">
+                Disconnect
+              </Button>
+            </div>
+          </form>
+        </details>
+      </div>
+    </Card>
+  );
+}
+
+function StatusDot({ tone }: { tone: 'on' | 'off' | 'warn' }) {
+  const color = { on: 'bg-emerald-500', off: 'bg-slate-400', warn: 'bg-amber-500' }[tone];
+  return <span aria-hidden="true" className={`size-2.5 rounded-full ${color}`} />;
+}

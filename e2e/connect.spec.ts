@@ -1,0 +1,86 @@
+import { expect, test } from '@playwright/test';
+import { signInAsManager } from './support/accounts';
+import { answerConsent, tokenSentinels } from './support/sandbox';
+
+test.describe.configure({ mode: 'serial' });
+
+test('declining at the service says so and connects nothing', async ({ page }) => {
+  await signInAsManager(page);
+  await page.getByRole('link', { name: 'Connection' }).click();
+  await expect(page.getByRole('heading', { name: 'Not connected' })).toBeVisible();
+  await page.getByRole('button', { name: 'Connect service account' }).click();
+  await answerConsent(page, 'Decline');
+  await expect(page).toHaveURL(/\/connection\?result=declined/);
+  await expect(page.getByText('You declined access at the thermostat service')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Not connected' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+});
+
+test('connecting through the consent page stores a connection, and no token reaches the browser', async ({
+  page,
+  context,
+}) => {
+  const seen: string[] = [];
+  page.on('response', async (response) => {
+    if (!response.url().startsWith('http://127.0.0.1:3100')) return;
+    // The callback's own URL carries the code (that is how OAuth works); it must go no further.
+    if (!response.url().includes('/api/connect/callback?')) seen.push(response.url());
+    seen.push(JSON.stringify(await response.allHeaders()));
+    const type = response.headers()['content-type'] ?? '';
+    if (/html|text|javascript|json|x-component/.test(type))
+      seen.push(await response.text().catch(() => ''));
+  });
+
+  await signInAsManager(page);
+  await page.goto('/connection');
+  await page.getByRole('button', { name: 'Connect service account' }).click();
+  await answerConsent(page, 'Accept');
+
+  await expect(page).toHaveURL(/\/connection\?result=connected$/);
+  await expect(
+    page.getByText('Connected. Setpoint can now manage your thermostats.'),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
+  await expect(page.getByText('smartWrite')).toBeVisible();
+  await expect(page.getByText('JWT')).toBeVisible();
+
+  const cookies = JSON.stringify(await context.cookies());
+  const everything = `${seen.join('\n')}\n${cookies}\n${await page.content()}`;
+  for (const sentinel of await tokenSentinels()) expect(everything).not.toContain(sentinel);
+});
+
+test('a forged callback changes nothing and lands on a clean, uncached URL', async ({ page }) => {
+  await signInAsManager(page);
+  const response = await page.request.get('/api/connect/callback?code=sbx_ac_forged&state=forged', {
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(303);
+  expect(response.headers()['cache-control']).toContain('no-store');
+  expect(response.headers()['referrer-policy']).toBe('no-referrer');
+  expect(response.headers().location).not.toContain('sbx_ac_forged');
+
+  await page.goto('/api/connect/callback?code=sbx_ac_forged&state=forged');
+  await expect(page.getByText('That sign-in link was not valid here')).toBeVisible();
+  // The connection made by the previous test is still there.
+  await expect(page.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
+});
+
+test('an error description from the service is never rendered', async ({ page }) => {
+  await signInAsManager(page);
+  await page.goto(
+    '/api/connect/callback?error=access_denied&error_description=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&state=x',
+  );
+  await expect(page).toHaveURL(/\/connection\?/);
+  expect(await page.content()).not.toContain('onerror');
+  await expect(page.locator('img[src="x"]')).toHaveCount(0);
+});
+
+test('starting a connection from another site is refused', async ({ page }) => {
+  await signInAsManager(page);
+  const response = await page.request.post('/api/connect', {
+    headers: { origin: 'https://evil.example' },
+    form: { returnTo: '/' },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(403);
+});

@@ -1,0 +1,32 @@
+import { expect, type Page } from '@playwright/test';
+import { SANDBOX_URL } from '../../playwright.config';
+
+/** The sandbox's control API (enabled for the e2e run). */
+export async function sandboxControl(method: string, route: string, body?: unknown) {
+  const response = await fetch(`${SANDBOX_URL}/_sandbox${route}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(response.ok, `sandbox control ${method} ${route}`).toBe(true);
+  return response.json();
+}
+
+/** Substrings every sandbox-issued token carries; none may ever reach the browser. */
+export async function tokenSentinels(): Promise<string[]> {
+  const { sentinels } = await sandboxControl('GET', '/config');
+  return [
+    sentinels.opaqueAccessToken,
+    sentinels.refreshToken,
+    sentinels.authorizationCode,
+    sentinels.jwtPrefix,
+  ];
+}
+
+/** Walks the sandbox consent page as the demo user. */
+export async function answerConsent(page: Page, answer: 'Accept' | 'Decline') {
+  await expect(page.getByRole('heading', { name: 'Sign in to allow access' })).toBeVisible();
+  await page.getByLabel('Email').fill('demo@sandbox.test');
+  await page.getByLabel('Password').fill('demo-password');
+  await page.getByRole('button', { name: answer }).click();
+}

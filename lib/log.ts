@@ -1,0 +1,28 @@
+/**
+ * Server log lines with secrets removed. Anything shaped like a token (JWTs, bearer values,
+ * long random strings, `code=`/`token=` parameters) is replaced before it is written.
+ */
+const PATTERNS: [RegExp, string][] = [
+  [/eyJ[\w-]*\.[\w-]*\.[\w-]*/g, '[jwt]'],
+  [/(bearer\s+)[^\s"',]+/gi, '$1[redacted]'],
+  [
+    /((?:access_token|refresh_token|code|token|passcode|password)["']?\s*[=:]\s*["']?)[^\s"'&,}]+/gi,
+    '$1[redacted]',
+  ],
+  [/\b[\w-]{32,}\b/g, '[redacted]'],
+  [/\bv\d\.[\w.-]{20,}/g, '[redacted]'],
+];
+
+export function redact(text: string): string {
+  let result = text;
+  for (const [pattern, replacement] of PATTERNS) result = result.replace(pattern, replacement);
+  return result.length > 500 ? `${result.slice(0, 500)}…` : result;
+}
+
+export function logWarning(message: string, detail?: unknown): void {
+  const suffix =
+    detail === undefined
+      ? ''
+      : ` ${redact(typeof detail === 'string' ? detail : JSON.stringify(detail))}`;
+  console.warn(`[setpoint] ${redact(message)}${suffix}`);
+}

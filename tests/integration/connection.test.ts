@@ -1,0 +1,289 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { createFirstUser, upsertSsoUser } from '@/lib/db/queries';
+import { type RunningSandbox, startSandbox } from '@/sandbox/src/server';
+import { databaseTargets, useDatabase } from '../support/database';
+
+// The connect flow and the token vault against the real sandbox over HTTP, on each database.
+let sandbox: RunningSandbox;
+const APP_URL = 'http://127.0.0.1:3100';
+const REDIRECT_URI = `${APP_URL}/api/connect/callback`;
+
+async function control(method: string, route: string, body?: unknown) {
+  const response = await fetch(`${sandbox.url}/_sandbox${route}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok)
+    throw new Error(`control ${route}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function tokenCalls(): Promise<number> {
+  const { calls } = await control('GET', '/calls');
+  return (calls['POST /token'] ?? 0) as number;
+}
+
+async function statusWith(token: string) {
+  const { thermostats } = await control('GET', '/portfolio?user=demo');
+  const id = thermostats[0].thermostatId;
+  return fetch(`${sandbox.url}/api/v2/thermostats/${id}/status`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, control: true, allowRedirectPorts: true });
+  Object.assign(process.env, {
+    NEXTAUTH_URL: APP_URL,
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
+    TOKEN_KEYS: `1:${randomBytes(32).toString('base64url')}`,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'setpoint-conn-')),
+    SERVICE_BASE_URL: sandbox.url,
+    SERVICE_ALLOW_REDIRECT_PORT: 'true',
+  });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe.each(databaseTargets)('service connection on $name', ({ target }) => {
+  let handle: DatabaseHandle;
+  let userId: string;
+  let otherUserId: string;
+
+  beforeAll(async () => {
+    handle = await useDatabase(await target());
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+  beforeEach(async () => {
+    await handle.db.execute(sql`truncate users cascade`);
+    await control('POST', '/reset');
+    await control('DELETE', '/clock');
+    const user = await createFirstUser({ name: 'M', email: 'm@example.com', passwordHash: 'x' });
+    if (!user) throw new Error('no user');
+    userId = user.id;
+    otherUserId = (await upsertSsoUser({ email: 'o@example.com', name: 'O' })).id;
+  });
+
+  async function authorize(forUser = userId) {
+    const { startAuthorization } = await import('@/lib/oauth/flow');
+    const started = await startAuthorization({ userId: forUser, returnTo: '/buildings?x=1' });
+    const authorizeUrl = new URL(started.authorizeUrl);
+    expect(authorizeUrl.searchParams.get('redirect_uri')).toBe(REDIRECT_URI);
+    const state = authorizeUrl.searchParams.get('state') ?? '';
+    const { code } = await control('POST', '/authorization-code', {
+      user: 'demo',
+      clientId: 'setpoint-local',
+      redirectUri: REDIRECT_URI,
+      scope: 'smartWrite',
+      state,
+    });
+    return { cookie: started.cookie, state, code: code as string };
+  }
+
+  it('connects with a valid code and state, and returns to where the manager started', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { getAccessToken, getConnectionSummary } = await import('@/lib/oauth/connection');
+    const { cookie, state, code } = await authorize();
+    const result = await completeAuthorization({
+      userId,
+      cookie,
+      params: new URLSearchParams({ code, state }),
+    });
+    expect(result).toEqual({ kind: 'connected', returnTo: '/buildings?x=1' });
+
+    const summary = await getConnectionSummary(userId);
+    expect(summary).toMatchObject({ status: 'active', tokenFormat: 'jwt', scope: 'smartWrite' });
+    const { token, tokenType } = await getAccessToken(userId);
+    expect(tokenType.toLowerCase()).toBe('bearer');
+    expect((await statusWith(token)).status).toBe(200);
+
+    // Tokens are stored sealed: a dump of the table does not contain them.
+    const dump = JSON.stringify(await handle.db.execute(sql`select * from service_connections`));
+    expect(dump).not.toContain(token);
+    expect(dump).not.toContain(token.slice(0, 40));
+  });
+
+  it('stores nothing for a replayed, foreign, missing or expired state, or a refused code', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { getConnectionSummary } = await import('@/lib/oauth/connection');
+
+    const first = await authorize();
+    const ok = await completeAuthorization({
+      userId,
+      cookie: first.cookie,
+      params: new URLSearchParams({ code: first.code, state: first.state }),
+    });
+    expect(ok.kind).toBe('connected');
+    const before = await getConnectionSummary(userId);
+    const replay = await completeAuthorization({
+      userId,
+      cookie: first.cookie,
+      params: new URLSearchParams({ code: first.code, state: first.state }),
+    });
+    expect(replay).toMatchObject({ kind: 'failed', reason: 'state' });
+
+    const foreign = await authorize(otherUserId);
+    expect(
+      await completeAuthorization({
+        userId,
+        cookie: foreign.cookie,
+        params: new URLSearchParams({ code: foreign.code, state: foreign.state }),
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'state' });
+
+    const fresh = await authorize();
+    expect(
+      await completeAuthorization({
+        userId,
+        cookie: undefined,
+        params: new URLSearchParams({ code: fresh.code, state: fresh.state }),
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'state' });
+    expect(
+      await completeAuthorization({
+        userId,
+        cookie: fresh.cookie,
+        params: new URLSearchParams({ code: fresh.code, state: 'forged' }),
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'state' });
+
+    const refused = await authorize();
+    expect(
+      await completeAuthorization({
+        userId,
+        cookie: refused.cookie,
+        params: new URLSearchParams({ code: 'not-a-code', state: refused.state }),
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'code_refused' });
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const late = await authorize();
+      vi.setSystemTime(Date.now() + 11 * 60 * 1000);
+      expect(
+        await completeAuthorization({
+          userId,
+          cookie: late.cookie,
+          params: new URLSearchParams({ code: late.code, state: late.state }),
+        }),
+      ).toMatchObject({ kind: 'failed', reason: 'state' });
+    } finally {
+      vi.useRealTimers();
+    }
+    // The connection made first is untouched by all of that.
+    expect(await getConnectionSummary(userId)).toEqual(before);
+  });
+
+  it('treats access_denied as declined and other errors as failures, storing nothing', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { getConnectionSummary } = await import('@/lib/oauth/connection');
+    const denied = await authorize();
+    const params = new URLSearchParams({
+      error: 'access_denied',
+      error_description: '<script>x</script>',
+      state: denied.state,
+    });
+    expect(await completeAuthorization({ userId, cookie: denied.cookie, params })).toEqual({
+      kind: 'declined',
+      returnTo: '/buildings?x=1',
+    });
+    const other = await authorize();
+    expect(
+      await completeAuthorization({
+        userId,
+        cookie: other.cookie,
+        params: new URLSearchParams({ error: 'server_error', state: other.state }),
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'service_error' });
+    expect(await getConnectionSummary(userId)).toBeNull();
+  });
+
+  it('exchanges a code once when two callbacks race with the same state', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { cookie, state, code } = await authorize();
+    const calls = await tokenCalls();
+    const results = await Promise.all(
+      [1, 2].map(() =>
+        completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) }),
+      ),
+    );
+    expect(results.map((result) => result.kind).sort()).toEqual(['connected', 'failed']);
+    expect((await tokenCalls()) - calls).toBe(1);
+  });
+
+  it('refreshes once for many concurrent requests, in this process and across processes', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const connection = await import('@/lib/oauth/connection');
+    const { cookie, state, code } = await authorize();
+    await completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) });
+    const { token: old } = await connection.getAccessToken(userId);
+
+    // A second copy of the module has its own in-process map, like another app instance:
+    // only the database row lock keeps it from refreshing too.
+    vi.resetModules();
+    const otherInstance = await import('@/lib/oauth/connection');
+    expect(otherInstance).not.toBe(connection);
+
+    const calls = await tokenCalls();
+    const tokens = await Promise.all([
+      ...Array.from({ length: 20 }, () => connection.getAccessToken(userId, { rejected: old })),
+      ...Array.from({ length: 20 }, () => otherInstance.getAccessToken(userId, { rejected: old })),
+    ]);
+    expect((await tokenCalls()) - calls).toBe(1);
+    const fresh = new Set(tokens.map((t) => t.token));
+    expect(fresh.size).toBe(1);
+    const [newToken] = [...fresh];
+    expect(newToken).not.toBe(old);
+    // The service expired the old token at once; the stored one works.
+    expect((await statusWith(old)).status).toBe(401);
+    expect((await statusWith(newToken as string)).status).toBe(200);
+    expect((await connection.getConnectionSummary(userId))?.lastRefreshedAt).toBeInstanceOf(Date);
+  });
+
+  it('marks the connection for reconnection when the service refuses the refresh token', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { ConnectionError, getAccessToken, getConnectionSummary } = await import(
+      '@/lib/oauth/connection'
+    );
+    const { cookie, state, code } = await authorize();
+    await completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) });
+    const { token } = await getAccessToken(userId);
+
+    await control('POST', '/clock/advance', { seconds: 31 * 86_400 });
+    await expect(getAccessToken(userId, { rejected: token })).rejects.toMatchObject({
+      kind: 'reconnect',
+    });
+    expect((await getConnectionSummary(userId))?.status).toBe('reconnect');
+    const calls = await tokenCalls();
+    await expect(getAccessToken(userId)).rejects.toBeInstanceOf(ConnectionError);
+    expect(await tokenCalls()).toBe(calls);
+  });
+
+  it('leaves the connection alone when the token endpoint is only unavailable', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { getAccessToken, getConnectionSummary } = await import('@/lib/oauth/connection');
+    const { cookie, state, code } = await authorize();
+    await completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) });
+    const { token } = await getAccessToken(userId);
+    await control('PUT', '/faults', { faults: [{ endpoint: 'POST /token', kind: 503 }] });
+    try {
+      await expect(getAccessToken(userId, { rejected: token })).rejects.toMatchObject({
+        kind: 'unavailable',
+      });
+    } finally {
+      await control('DELETE', '/faults');
+    }
+    expect((await getConnectionSummary(userId))?.status).toBe('active');
+    expect((await getAccessToken(userId, { rejected: token })).token).not.toBe(token);
+  });
+});
