@@ -4,6 +4,7 @@ const nextConfig = {
   // plain Node requires instead of being bundled.
   serverExternalPackages: ['@electric-sql/pglite', '@node-rs/argon2'],
   poweredByHeader: false,
+  devIndicators: false,
   async headers() {
     return [
       {

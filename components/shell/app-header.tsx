@@ -7,11 +7,19 @@ import { UserMenu } from './user-menu';
 export function AppHeader({ user }: { user: PublicUser }) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4 sm:gap-8 sm:px-6">
-        <Link href="/" aria-label="Setpoint home" className="rounded-md">
+      {/* On phones the navigation takes a scrollable second row; from `sm` up it sits inline. */}
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-8 px-4 sm:h-14 sm:flex-nowrap sm:px-6">
+        <Link
+          href="/"
+          aria-label="Setpoint home"
+          className="flex-1 rounded-md py-3 sm:flex-none sm:py-0"
+        >
           <Logo className="text-lg" />
         </Link>
-        <nav aria-label="Main" className="min-w-0 flex-1 overflow-x-auto">
+        <nav
+          aria-label="Main"
+          className="order-last -mx-4 w-[calc(100%+2rem)] overflow-x-auto border-t border-slate-100 px-3 py-1.5 sm:order-none sm:mx-0 sm:w-auto sm:flex-1 sm:border-0 sm:p-0 dark:border-slate-800"
+        >
           <NavLinks />
         </nav>
         <UserMenu name={user.name} email={user.email} />
