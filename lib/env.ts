@@ -76,6 +76,8 @@ const envSchema = z
     /** Defaults to `<NEXTAUTH_URL>/api/connect/callback`. */
     SERVICE_REDIRECT_URI: optionalString.pipe(z.url().optional()),
     SERVICE_TOKEN_PATH: z.enum(['/token', '/api/v2/token']).default('/token'),
+    /** Per-request timeout for calls to the service. */
+    SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     SERVICE_JWT: z
       .enum(['true', 'false'])
       .default('true')

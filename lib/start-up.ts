@@ -8,7 +8,12 @@ import { ConfigError, getEnv } from './env';
 export async function startUp(): Promise<void> {
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
   try {
-    getEnv();
+    const env = getEnv();
+    if (env.SERVICE_ALLOW_REDIRECT_PORT) {
+      console.warn(
+        `[setpoint] The redirect URI port rule is relaxed (SERVICE_ALLOW_REDIRECT_PORT) for the local sandbox at ${env.SERVICE_BASE_URL}. The real service refuses ports.`,
+      );
+    }
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`\n${error.message}\n`);

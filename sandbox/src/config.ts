@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+
+export interface ClientRegistration {
+  clientId: string;
+  redirectUris: string[];
+}
+
+export type LatencySpec = number | { min: number; max: number };
+
+export interface RateLimitConfig {
+  perSecond: number;
+  perMinute: number;
+  perHour: number;
+  /** Tokens a client may obtain per `tokenWindowSeconds` (production: 120 per 2 hours). */
+  tokenPerWindow: number;
+  tokenWindowSeconds: number;
+}
+
+export type FixtureName = 'demo' | 'large';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** Enables the control API under `/_sandbox/`. Off by default. */
+  control?: boolean;
+  /** Local development only: accept redirect URIs that carry a port number. */
+  allowRedirectPorts?: boolean;
+  clients?: ClientRegistration[];
+  fixture?: FixtureName;
+  latencyMs?: LatencySpec;
+  rateLimit?: RateLimitConfig | null;
+  modeChangeDelayMs?: number;
+  /** Probability (0..1) that a service request fails with a 500 or 503. */
+  errorRate?: number;
+  /** Probability (0..1) that a service request never gets an answer. */
+  timeoutRate?: number;
+  /** Probability (0..1) that a service request's connection is dropped. */
+  dropRate?: number;
+  /** How long a `timeout` fault holds the request before closing the socket. */
+  timeoutMs?: number;
+  jwtSecret?: string;
+}
+
+export const PRODUCTION_RATE_LIMIT: RateLimitConfig = {
+  perSecond: 50,
+  perMinute: 500,
+  perHour: 10_000,
+  tokenPerWindow: 120,
+  tokenWindowSeconds: 7200,
+};
+
+export const DEFAULT_CLIENTS: ClientRegistration[] = [
+  {
+    clientId: 'setpoint-local',
+    redirectUris: [
+      'http://localhost/api/connect/callback',
+      'http://localhost:3000/api/connect/callback',
+      'http://127.0.0.1:3100/api/connect/callback',
+      'http://localhost:3100/api/connect/callback',
+    ],
+  },
+];
+
+export interface ResolvedConfig {
+  port: number;
+  host: string;
+  control: boolean;
+  allowRedirectPorts: boolean;
+  clients: ClientRegistration[];
+  fixture: FixtureName;
+  latencyMs: LatencySpec;
+  rateLimit: RateLimitConfig | null;
+  modeChangeDelayMs: number;
+  errorRate: number;
+  timeoutRate: number;
+  dropRate: number;
+  timeoutMs: number;
+  jwtSecret: string;
+}
+
+export function resolveConfig(options: SandboxOptions): ResolvedConfig {
+  return {
+    port: options.port ?? 4010,
+    host: options.host ?? '127.0.0.1',
+    control: options.control ?? false,
+    allowRedirectPorts: options.allowRedirectPorts ?? false,
+    clients: validateClients(options.clients ?? DEFAULT_CLIENTS),
+    fixture: options.fixture ?? 'demo',
+    latencyMs: options.latencyMs ?? 0,
+    rateLimit: options.rateLimit ?? null,
+    modeChangeDelayMs: options.modeChangeDelayMs ?? 3000,
+    errorRate: options.errorRate ?? 0,
+    timeoutRate: options.timeoutRate ?? 0,
+    dropRate: options.dropRate ?? 0,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    jwtSecret: options.jwtSecret ?? 'sandbox-only-hs256-secret-not-for-production-use-0001',
+  };
+}
+
+function validateClients(value: unknown): ClientRegistration[] {
+  if (!Array.isArray(value)) throw new Error('clients must be an array');
+  return value.map((entry, index) => {
+    const client = entry as Partial<ClientRegistration>;
+    if (typeof client.clientId !== 'string' || client.clientId === '') {
+      throw new Error(`clients[${index}].clientId must be a non-empty string`);
+    }
+    if (
+      !Array.isArray(client.redirectUris) ||
+      client.redirectUris.some((u) => typeof u !== 'string')
+    ) {
+      throw new Error(`clients[${index}].redirectUris must be an array of strings`);
+    }
+    return { clientId: client.clientId, redirectUris: [...client.redirectUris] };
+  });
+}
+
+export function parseLatency(value: string): LatencySpec {
+  const range = /^(\d+)\s*-\s*(\d+)$/.exec(value.trim());
+  if (range) return { min: Number(range[1]), max: Number(range[2]) };
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 0) throw new Error(`Invalid latency: ${value}`);
+  return ms;
+}
+
+function rate(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be between 0 and 1`);
+  return n;
+}
+
+function int(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+}
+
+function parseRateLimit(value: string | undefined): RateLimitConfig | null | undefined {
+  if (value === undefined || value === '' || value === 'off') return undefined;
+  if (value === 'production') return PRODUCTION_RATE_LIMIT;
+  const custom = JSON.parse(value) as Partial<RateLimitConfig>;
+  return { ...PRODUCTION_RATE_LIMIT, ...custom };
+}
+
+/** Reads the `SANDBOX_*` environment variables documented in sandbox/README.md. */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxOptions {
+  let clients: ClientRegistration[] | undefined;
+  if (env.SANDBOX_CLIENTS) clients = JSON.parse(env.SANDBOX_CLIENTS) as ClientRegistration[];
+  else if (env.SANDBOX_CLIENTS_FILE) {
+    clients = JSON.parse(readFileSync(env.SANDBOX_CLIENTS_FILE, 'utf8')) as ClientRegistration[];
+  }
+  const fixture = env.SANDBOX_FIXTURE;
+  if (fixture !== undefined && fixture !== '' && fixture !== 'demo' && fixture !== 'large') {
+    throw new Error('SANDBOX_FIXTURE must be demo or large');
+  }
+  return {
+    port: int('SANDBOX_PORT', env.SANDBOX_PORT),
+    host: env.SANDBOX_HOST || undefined,
+    control: env.SANDBOX_CONTROL === '1' || env.SANDBOX_CONTROL === 'true',
+    allowRedirectPorts:
+      env.SANDBOX_ALLOW_REDIRECT_PORTS === '1' || env.SANDBOX_ALLOW_REDIRECT_PORTS === 'true',
+    clients,
+    fixture: fixture ? fixture : undefined,
+    latencyMs: env.SANDBOX_LATENCY_MS ? parseLatency(env.SANDBOX_LATENCY_MS) : undefined,
+    rateLimit: parseRateLimit(env.SANDBOX_RATE_LIMIT),
+    modeChangeDelayMs: int('SANDBOX_MODE_CHANGE_DELAY_MS', env.SANDBOX_MODE_CHANGE_DELAY_MS),
+    errorRate: rate('SANDBOX_ERROR_RATE', env.SANDBOX_ERROR_RATE),
+    timeoutRate: rate('SANDBOX_TIMEOUT_RATE', env.SANDBOX_TIMEOUT_RATE),
+    dropRate: rate('SANDBOX_DROP_RATE', env.SANDBOX_DROP_RATE),
+    timeoutMs: int('SANDBOX_TIMEOUT_MS', env.SANDBOX_TIMEOUT_MS),
+    jwtSecret: env.SANDBOX_JWT_SECRET || undefined,
+  };
+}

@@ -1,0 +1,141 @@
+import { Clock } from './clock';
+import type { LatencySpec, RateLimitConfig, ResolvedConfig } from './config';
+import { buildFixture } from './fixtures';
+import type { DataStore } from './store';
+
+export interface AuthorizationCode {
+  code: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  userId: string;
+  expiresAt: number;
+  used: boolean;
+}
+
+/** One user's consent to one client: the tokens of a grant supersede each other. */
+export interface Grant {
+  grantId: string;
+  userId: string;
+  accountId: string;
+  clientId: string;
+  scope: string;
+  currentAccessToken: string | null;
+}
+
+export interface AccessTokenRecord {
+  grantId: string;
+  expiresAt: number;
+  format: 'opaque' | 'jwt';
+}
+
+export interface RefreshTokenRecord {
+  grantId: string;
+  expiresAt: number;
+  format: 'v1' | 'v2';
+}
+
+/** A rendered consent page, identified by its hidden per-render token. */
+export interface ConsentRequest {
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  state: string | undefined;
+  expiresAt: number;
+}
+
+export type FaultKind =
+  | number
+  | 'timeout'
+  | 'drop'
+  | 'malformed'
+  | 'authorization_pending'
+  | 'slow_down';
+
+export interface Fault {
+  /** Endpoint key such as `GET /api/v2/thermostats/:id/status`, or `*` for every endpoint. */
+  endpoint: string;
+  kind: FaultKind;
+  probability: number;
+  /** Remaining times the fault fires; null = unlimited. */
+  count: number | null;
+  thermostatId: string | null;
+}
+
+export interface Knobs {
+  latencyMs: LatencySpec;
+  endpointLatencyMs: Record<string, LatencySpec>;
+  rateLimit: RateLimitConfig | null;
+  modeChangeDelayMs: number;
+  errorRate: number;
+  timeoutRate: number;
+  dropRate: number;
+  timeoutMs: number;
+  allowRedirectPorts: boolean;
+}
+
+export class SandboxContext {
+  readonly clock = new Clock();
+  store: DataStore;
+  knobs: Knobs;
+  faults: Fault[] = [];
+  calls = new Map<string, number>();
+  codes = new Map<string, AuthorizationCode>();
+  grants = new Map<string, Grant>();
+  accessTokens = new Map<string, AccessTokenRecord>();
+  refreshTokens = new Map<string, RefreshTokenRecord>();
+  consentRequests = new Map<string, ConsentRequest>();
+  /** Fixed-window counters for rate limits: key -> { window start, count }. */
+  rateWindows = new Map<string, { start: number; count: number }>();
+  baseUrl = '';
+
+  constructor(readonly config: ResolvedConfig) {
+    this.knobs = this.initialKnobs();
+    this.store = buildFixture(config.fixture, this.clock.now());
+  }
+
+  private initialKnobs(): Knobs {
+    const c = this.config;
+    return {
+      latencyMs: c.latencyMs,
+      endpointLatencyMs: {},
+      rateLimit: c.rateLimit,
+      modeChangeDelayMs: c.modeChangeDelayMs,
+      errorRate: c.errorRate,
+      timeoutRate: c.timeoutRate,
+      dropRate: c.dropRate,
+      timeoutMs: c.timeoutMs,
+      allowRedirectPorts: c.allowRedirectPorts,
+    };
+  }
+
+  /** Back to the start-up state: fixture data, no tokens, knobs from configuration, real time. */
+  reset(fixture = this.config.fixture): void {
+    this.clock.reset();
+    this.knobs = this.initialKnobs();
+    this.faults = [];
+    this.calls.clear();
+    this.codes.clear();
+    this.grants.clear();
+    this.accessTokens.clear();
+    this.refreshTokens.clear();
+    this.consentRequests.clear();
+    this.rateWindows.clear();
+    this.store = buildFixture(fixture, this.clock.now());
+  }
+
+  countCall(key: string): void {
+    this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
+  }
+
+  findUser(emailOrAlias: string) {
+    const wanted = emailOrAlias.trim().toLowerCase();
+    return this.store.users.find(
+      (u) => u.email === wanted || u.email.split('@')[0] === wanted || u.userId === wanted,
+    );
+  }
+
+  findClient(clientId: string) {
+    return this.config.clients.find((c) => c.clientId === clientId);
+  }
+}

@@ -1,0 +1,386 @@
+import type { FixtureName } from './config';
+import {
+  type Address,
+  type Building,
+  type ComfortSetting,
+  DAYS,
+  type DataStore,
+  defaultAccessControl,
+  defaultAlertSettings,
+  defaultComfortSettings,
+  defaultSettings,
+  fillDay,
+  type HvacMode,
+  residentialSchedule,
+  type Thermostat,
+} from './store';
+
+/** Deterministic generator: the same fixture always has the same ids and values. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALL_MODES: HvacMode[] = ['heat', 'auxHeatOnly', 'cool', 'auto', 'off'];
+const NO_AUX: HvacMode[] = ['heat', 'cool', 'auto', 'off'];
+const HEAT_ONLY: HvacMode[] = ['heat', 'off'];
+
+type Profile = 'residential' | 'office' | 'common' | 'vacant' | 'quiet' | 'heatOnly';
+
+interface BuildingSpec {
+  name: string;
+  timeZone: string;
+  address: Address;
+  units: Array<{ name: string; profile: Profile }>;
+}
+
+class Generator {
+  readonly random: () => number;
+  private readonly usedThermostatIds = new Set<string>();
+
+  constructor(seed: number) {
+    this.random = prng(seed);
+  }
+
+  int(min: number, max: number): number {
+    return min + Math.floor(this.random() * (max - min + 1));
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.random() * items.length)] as T;
+  }
+
+  hex(length: number): string {
+    let out = '';
+    for (let i = 0; i < length; i++) out += Math.floor(this.random() * 16).toString(16);
+    return out;
+  }
+
+  thermostatId(): string {
+    for (;;) {
+      let id = this.pick(['3', '4', '5']);
+      for (let i = 0; i < 11; i++) id += String(this.int(0, 9));
+      if (!this.usedThermostatIds.has(id)) {
+        this.usedThermostatIds.add(id);
+        return id;
+      }
+    }
+  }
+}
+
+function custom(
+  ref: string,
+  name: string,
+  desiredHeat: number,
+  desiredCool: number,
+  fan: 'auto' | 'on' = 'auto',
+): ComfortSetting {
+  return { comfortSettingRef: ref, name, desiredHeat, desiredCool, fanHeat: fan, fanCool: fan };
+}
+
+function makeThermostat(
+  gen: Generator,
+  accountId: string,
+  building: Building,
+  name: string,
+  profile: Profile,
+): Thermostat {
+  const comfortSettings = defaultComfortSettings();
+  let schedule = residentialSchedule();
+  let supportedModes: HvacMode[] = gen.pick([ALL_MODES, NO_AUX, NO_AUX]);
+  let nextCustomIndex = 1;
+  const settings = defaultSettings();
+  switch (profile) {
+    case 'office':
+      comfortSettings.push(custom('smart1', 'Office Hours', 69, 74, 'on'));
+      nextCustomIndex = 2;
+      schedule = DAYS.map((_, index) => {
+        const day = new Array<string>(48).fill('away');
+        return index < 5 ? fillDay(day, 15, 36, 'smart1') : day;
+      });
+      settings.fanMinimumOnTime = 15;
+      break;
+    case 'common':
+      schedule = DAYS.map(() => fillDay(new Array<string>(48).fill('away'), 12, 45, 'home'));
+      break;
+    case 'vacant':
+      comfortSettings.push(custom('smart1', 'Vacant Unit', 58, 85));
+      nextCustomIndex = 2;
+      schedule = DAYS.map(() => new Array<string>(48).fill('smart1'));
+      break;
+    case 'quiet':
+      comfortSettings.push(custom('smart1', 'Pre-heat', 71, 77));
+      comfortSettings.push(custom('smart2', 'Quiet Hours', 67, 79));
+      nextCustomIndex = 3;
+      schedule = residentialSchedule().map((day) => {
+        fillDay(day, 0, 11, 'smart2');
+        fillDay(day, 44, 47, 'smart2');
+        return day;
+      });
+      break;
+    case 'heatOnly':
+      supportedModes = HEAT_ONLY;
+      break;
+    default:
+      if (gen.random() < 0.3) {
+        comfortSettings.push(custom('smart1', 'Guest Stay', 71, 75));
+        nextCustomIndex = 2;
+      }
+  }
+  const hvacMode: HvacMode =
+    supportedModes === HEAT_ONLY ? 'heat' : gen.pick(['auto', 'auto', 'heat', 'cool'] as const);
+  const accessControl = defaultAccessControl();
+  if (profile === 'common') {
+    accessControl.enabled = true;
+    accessControl.passcode = String(gen.int(1000, 9999));
+    accessControl.settings = {
+      temperature: true,
+      systemMode: true,
+      schedule: true,
+      vacation: true,
+      other: false,
+    };
+  }
+  const alertSettings = defaultAlertSettings();
+  if (gen.random() < 0.5) {
+    alertSettings.hvacMaintenanceReminder = {
+      enabled: true,
+      lastMaintenanceDate: `2020-0${gen.int(1, 9)}-1${gen.int(0, 9)}`,
+      maintenanceInterval: gen.pick([3, 6, 12]),
+      maintenanceIntervalUnits: 'month',
+    };
+  }
+  return {
+    thermostatId: gen.thermostatId(),
+    accountId,
+    buildingId: building.buildingId,
+    name,
+    hvacMode,
+    pendingMode: null,
+    supportedModes: [...supportedModes],
+    temperature: Math.round((66 + gen.random() * 10) * 10) / 10,
+    humidity: gen.int(25, 55),
+    isResidentMode: profile !== 'office' && profile !== 'common',
+    heatCoolMinDelta: gen.pick([5, 5, 5, 4, 3]),
+    connected: true,
+    lastSeenMs: null,
+    comfortSettings,
+    nextCustomIndex,
+    schedule,
+    settings: {
+      ...settings,
+      holdAction: gen.pick(['nextPeriod', 'nextPeriod', 'useEndTime2hour']),
+    },
+    accessControl,
+    alertSettings,
+  };
+}
+
+function addBuildings(
+  store: DataStore,
+  gen: Generator,
+  accountId: string,
+  specs: BuildingSpec[],
+): void {
+  for (const spec of specs) {
+    const building: Building = {
+      buildingId: gen.hex(24),
+      accountId,
+      name: spec.name,
+      timeZone: spec.timeZone,
+      address: spec.address,
+    };
+    store.buildings.set(building.buildingId, building);
+    for (const unit of spec.units) {
+      const t = makeThermostat(gen, accountId, building, unit.name, unit.profile);
+      store.thermostats.set(t.thermostatId, t);
+    }
+  }
+}
+
+function apartments(prefix: number, count: number): BuildingSpec['units'] {
+  const profiles: Profile[] = ['residential', 'residential', 'quiet', 'residential', 'vacant'];
+  return Array.from({ length: count }, (_, i) => ({
+    name: `Unit ${prefix + Math.floor(i / 4) * 100 + (i % 4) + 1}`,
+    profile: profiles[i % profiles.length] as Profile,
+  }));
+}
+
+const DEMO_BUILDINGS: BuildingSpec[] = [
+  {
+    name: 'Harbor View Apartments',
+    timeZone: 'America/New_York',
+    address: {
+      street: '100 Atlantic Ave',
+      city: 'Boston',
+      region: 'MA',
+      postalCode: '02110',
+      country: 'US',
+    },
+    units: [
+      { name: 'Lobby', profile: 'common' },
+      ...apartments(100, 8),
+      { name: 'Fitness Room', profile: 'common' },
+    ],
+  },
+  {
+    name: 'Lakeshore Lofts',
+    timeZone: 'America/Chicago',
+    address: {
+      street: '2250 N Lincoln Park W',
+      city: 'Chicago',
+      region: 'IL',
+      postalCode: '60614',
+      country: 'US',
+    },
+    units: [...apartments(200, 6), { name: 'Boiler Room', profile: 'heatOnly' }],
+  },
+  {
+    name: 'Desert Palms Residences',
+    timeZone: 'America/Phoenix',
+    address: {
+      street: '4400 E Camelback Rd',
+      city: 'Phoenix',
+      region: 'AZ',
+      postalCode: '85018',
+      country: 'US',
+    },
+    units: [{ name: 'Leasing Office', profile: 'office' }, ...apartments(300, 5)],
+  },
+  {
+    name: 'Cascade Commons',
+    timeZone: 'America/Los_Angeles',
+    address: {
+      street: '1201 Western Ave',
+      city: 'Seattle',
+      region: 'WA',
+      postalCode: '98101',
+      country: 'US',
+    },
+    units: [...apartments(400, 6), { name: 'Community Room', profile: 'common' }],
+  },
+  {
+    name: 'Front Range Offices',
+    timeZone: 'America/Denver',
+    address: {
+      street: '1600 Champa St',
+      city: 'Denver',
+      region: 'CO',
+      postalCode: '80202',
+      country: 'US',
+    },
+    units: [
+      { name: 'Suite 100', profile: 'office' },
+      { name: 'Suite 200', profile: 'office' },
+      { name: 'Suite 300', profile: 'office' },
+      { name: 'Conference Center', profile: 'office' },
+      { name: 'Server Closet', profile: 'common' },
+    ],
+  },
+];
+
+const OTHER_BUILDINGS: BuildingSpec[] = [
+  {
+    name: 'Maple Court',
+    timeZone: 'America/Toronto',
+    address: {
+      street: '55 Bloor St W',
+      city: 'Toronto',
+      region: 'ON',
+      postalCode: 'M4W 1A5',
+      country: 'CA',
+    },
+    units: apartments(100, 3),
+  },
+];
+
+const LARGE_ZONES = [
+  'America/New_York',
+  'America/Chicago',
+  'America/Denver',
+  'America/Phoenix',
+  'America/Los_Angeles',
+  'America/Anchorage',
+  'Pacific/Honolulu',
+  'America/Toronto',
+];
+
+function largeBuildings(): BuildingSpec[] {
+  return Array.from({ length: 12 }, (_, b) => ({
+    name: `Portfolio Tower ${String.fromCharCode(65 + b)}`,
+    timeZone: LARGE_ZONES[b % LARGE_ZONES.length] as string,
+    address: {
+      street: `${100 + b * 10} Main St`,
+      city: 'Springfield',
+      region: 'IL',
+      postalCode: '62701',
+      country: 'US',
+    },
+    units: [
+      { name: 'Lobby', profile: 'common' as Profile },
+      { name: 'Management Office', profile: 'office' as Profile },
+      ...apartments(100, 38),
+    ],
+  }));
+}
+
+export const DEMO_ACCOUNT_ID = 'acct_demo';
+export const OTHER_ACCOUNT_ID = 'acct_other';
+
+/** Builds a fresh data store for the named fixture. `now` anchors the offline thermostat. */
+export function buildFixture(name: FixtureName, now: number): DataStore {
+  const store: DataStore = {
+    accounts: new Map([
+      [DEMO_ACCOUNT_ID, { accountId: DEMO_ACCOUNT_ID, name: 'Demo Property Management' }],
+      [OTHER_ACCOUNT_ID, { accountId: OTHER_ACCOUNT_ID, name: 'Northwind Property Co.' }],
+    ]),
+    users: [
+      {
+        userId: 'user_demo',
+        email: 'demo@sandbox.test',
+        password: 'demo-password',
+        displayName: 'Dana Demo',
+        accountId: DEMO_ACCOUNT_ID,
+      },
+      {
+        userId: 'user_other',
+        email: 'other@sandbox.test',
+        password: 'other-password',
+        displayName: 'Oliver Other',
+        accountId: OTHER_ACCOUNT_ID,
+      },
+    ],
+    buildings: new Map(),
+    thermostats: new Map(),
+  };
+  const demoGen = new Generator(name === 'large' ? 424242 : 20201201);
+  addBuildings(
+    store,
+    demoGen,
+    DEMO_ACCOUNT_ID,
+    name === 'large' ? largeBuildings() : DEMO_BUILDINGS,
+  );
+  addBuildings(store, new Generator(777), OTHER_ACCOUNT_ID, OTHER_BUILDINGS);
+
+  const demo = [...store.thermostats.values()].filter((t) => t.accountId === DEMO_ACCOUNT_ID);
+  // One offline thermostat (a unit in the Cascade Commons building for the demo fixture).
+  const offline = demo[Math.min(demo.length - 1, 26)];
+  if (offline) {
+    offline.connected = false;
+    offline.lastSeenMs = now - (3 * 24 + 4) * 3600_000 - 17 * 60_000;
+    offline.name = `${offline.name} (offline)`.slice(0, 64);
+  }
+  // One older device reporting the read-only holdAction value `nextTransition`.
+  const older = demo[3];
+  if (older) older.settings.holdAction = 'nextTransition';
+  // One thermostat with a tight heat/cool delta, one with a lockout using all areas.
+  const tight = demo[5];
+  if (tight) tight.heatCoolMinDelta = 2;
+  return store;
+}
