@@ -1,34 +1,22 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { createFirstUser, upsertSsoUser } from '@/lib/db/queries';
-import { type RunningSandbox, startSandbox } from '@/sandbox/src/server';
+import type { RunningSandbox } from '@/sandbox/src/server';
 import { databaseTargets, useDatabase } from '../support/database';
+import {
+  authorizationCode,
+  callCount,
+  control as controlOf,
+  REDIRECT_URI,
+  startServiceForTests,
+} from '../support/service';
 
 // The connect flow and the token vault against the real sandbox over HTTP, on each database.
 let sandbox: RunningSandbox;
-const APP_URL = 'http://127.0.0.1:3100';
-const REDIRECT_URI = `${APP_URL}/api/connect/callback`;
-
-async function control(method: string, route: string, body?: unknown) {
-  const response = await fetch(`${sandbox.url}/_sandbox${route}`, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!response.ok)
-    throw new Error(`control ${route}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-async function tokenCalls(): Promise<number> {
-  const { calls } = await control('GET', '/calls');
-  return (calls['POST /token'] ?? 0) as number;
-}
+const control = (method: string, route: string, body?: unknown) =>
+  controlOf(sandbox, method, route, body);
+const tokenCalls = () => callCount(sandbox, 'POST /token');
 
 async function statusWith(token: string) {
   const { thermostats } = await control('GET', '/portfolio?user=demo');
@@ -39,15 +27,7 @@ async function statusWith(token: string) {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, control: true, allowRedirectPorts: true });
-  Object.assign(process.env, {
-    NEXTAUTH_URL: APP_URL,
-    AUTH_SECRET: randomBytes(32).toString('base64url'),
-    TOKEN_KEYS: `1:${randomBytes(32).toString('base64url')}`,
-    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'setpoint-conn-')),
-    SERVICE_BASE_URL: sandbox.url,
-    SERVICE_ALLOW_REDIRECT_PORT: 'true',
-  });
+  sandbox = await startServiceForTests();
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -80,14 +60,8 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const authorizeUrl = new URL(started.authorizeUrl);
     expect(authorizeUrl.searchParams.get('redirect_uri')).toBe(REDIRECT_URI);
     const state = authorizeUrl.searchParams.get('state') ?? '';
-    const { code } = await control('POST', '/authorization-code', {
-      user: 'demo',
-      clientId: 'setpoint-local',
-      redirectUri: REDIRECT_URI,
-      scope: 'smartWrite',
-      state,
-    });
-    return { cookie: started.cookie, state, code: code as string };
+    const code = await authorizationCode(sandbox, state);
+    return { cookie: started.cookie, state, code };
   }
 
   it('connects with a valid code and state, and returns to where the manager started', async () => {

@@ -1,0 +1,73 @@
+/** Every way a call to the thermostat service can fail, as one error class with kinds. */
+export type ServiceErrorKind =
+  /** No connection yet: the manager must connect their service account. */
+  | 'not_connected'
+  /** The service refused our refresh token: the manager must reconnect. */
+  | 'reconnect'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  /** The service refused the values; `fieldErrors` says which. */
+  | 'validation'
+  | 'conflict'
+  | 'rate_limited'
+  /** 5xx, timeouts, dropped connections. */
+  | 'unavailable'
+  /** The service answered something that does not match the contract. */
+  | 'invalid_response';
+
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  readonly kind: ServiceErrorKind;
+  readonly status: number | null;
+  readonly fieldErrors: Record<string, string>;
+  readonly retryAfterSeconds: number | null;
+
+  constructor(
+    kind: ServiceErrorKind,
+    options: {
+      status?: number | null;
+      message?: string;
+      fieldErrors?: Record<string, string>;
+      retryAfterSeconds?: number | null;
+    } = {},
+  ) {
+    super(options.message ?? `Thermostat service: ${kind}`);
+    this.kind = kind;
+    this.status = options.status ?? null;
+    this.fieldErrors = options.fieldErrors ?? {};
+    this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+  }
+}
+
+/** The one place a failure becomes the sentence a manager reads. */
+export function describeServiceError(error: unknown): string {
+  if (!(error instanceof ServiceError)) {
+    return 'Something went wrong on our side. Nothing was changed; please try again.';
+  }
+  switch (error.kind) {
+    case 'not_connected':
+      return 'Connect your thermostat service account first.';
+    case 'reconnect':
+    case 'unauthorized':
+      return 'Your thermostat service connection has ended. Reconnect to continue.';
+    case 'forbidden':
+      return 'Your service account is not allowed to do that for this thermostat.';
+    case 'not_found':
+      return 'The service does not know this thermostat (or it is not in your account).';
+    case 'validation':
+      return 'The service did not accept these values.';
+    case 'conflict':
+      return error.message && !error.message.startsWith('Thermostat service:')
+        ? `The service refused: ${error.message}`
+        : 'The service refused this change in the thermostat’s current state.';
+    case 'rate_limited':
+      return `The thermostat service is busy. Try again${
+        error.retryAfterSeconds ? ` in ${error.retryAfterSeconds} s` : ' shortly'
+      }.`;
+    case 'unavailable':
+      return 'The thermostat service is not responding right now. Try again in a moment.';
+    case 'invalid_response':
+      return 'The thermostat service sent an answer Setpoint could not read. Try again later.';
+  }
+}

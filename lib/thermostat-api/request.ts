@@ -1,0 +1,197 @@
+import 'server-only';
+import pLimit from 'p-limit';
+import pThrottle from 'p-throttle';
+import { z } from 'zod';
+import { getEnv } from '@/lib/env';
+import { logWarning } from '@/lib/log';
+import { ConnectionError, getAccessToken } from '@/lib/oauth/connection';
+import { ServiceError, type ServiceErrorKind } from './errors';
+
+/**
+ * The one way Setpoint calls the thermostat service: bearer token (refreshed once after a 401),
+ * timeout, bounded concurrency under the service's rate limits, jittered retries for idempotent
+ * reads only, Retry-After honoured and capped, the envelope parsed with zod, and every failure
+ * turned into a ServiceError. Resource functions (./resources.ts) sit on top; nothing else sees a
+ * URL or a wire format.
+ */
+
+const MAX_READ_ATTEMPTS = 3;
+const RETRY_AFTER_CAP_S = 10;
+/** The production limits are 50/s and 500/min per client address; stay a little under. */
+const PER_SECOND = 45;
+const PER_MINUTE = 480;
+/** Concurrent requests in flight from this process. */
+const CONCURRENCY = 12;
+
+const limit = pLimit(CONCURRENCY);
+const perSecond = pThrottle({ limit: PER_SECOND, interval: 1000 });
+const perMinute = pThrottle({ limit: PER_MINUTE, interval: 60_000 });
+const slot = perMinute(perSecond(async () => {}));
+
+/** Waits for a rate-limit slot and a concurrency slot, then runs `work`. */
+function scheduled<T>(work: () => Promise<T>): Promise<T> {
+  return limit(async () => {
+    await slot();
+    return work();
+  });
+}
+
+const failEnvelope = z.looseObject({
+  status: z.literal('fail'),
+  data: z.record(z.string(), z.unknown()),
+});
+const errorEnvelope = z.looseObject({
+  status: z.literal('error'),
+  message: z.string().optional(),
+  code: z.union([z.string(), z.number()]).optional(),
+});
+
+export type ServiceRequest<T> = {
+  userId: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Path under the base URL, e.g. `/api/v2/thermostats/123/status`. */
+  path: string;
+  body?: unknown;
+  /** Schema of the envelope's `data` on success. */
+  schema: z.ZodType<T>;
+};
+
+export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> {
+  const idempotent = request.method === 'GET';
+  let rejectedToken: string | undefined;
+  for (let attempt = 1; ; attempt += 1) {
+    const token = await accessTokenFor(request.userId, rejectedToken);
+    const outcome = await scheduled(() => send(request, token.token, token.tokenType));
+
+    if (
+      outcome.kind === 'response' &&
+      outcome.response.status === 401 &&
+      rejectedToken === undefined
+    ) {
+      // Once: the token may have expired at the service before our clock said so.
+      rejectedToken = token.token;
+      attempt -= 1;
+      continue;
+    }
+    const failure = outcome.kind === 'response' ? await readFailure(outcome.response) : null;
+    if (outcome.kind === 'response' && !failure) return parseSuccess(request, outcome.response);
+
+    const error = failure ?? new ServiceError('unavailable', { message: outcome.kind });
+    const retryable = idempotent && (error.kind === 'unavailable' || error.kind === 'rate_limited');
+    if (!retryable || attempt >= MAX_READ_ATTEMPTS) {
+      logWarning(
+        `service ${request.method} ${request.path} failed: ${error.kind} ${error.status ?? ''}`,
+      );
+      throw error;
+    }
+    await sleep(retryDelayMs(attempt, error.retryAfterSeconds));
+  }
+}
+
+async function accessTokenFor(userId: string, rejected: string | undefined) {
+  try {
+    return await getAccessToken(userId, rejected === undefined ? {} : { rejected });
+  } catch (error) {
+    if (error instanceof ConnectionError) {
+      const kind: ServiceErrorKind = error.kind === 'unavailable' ? 'unavailable' : error.kind;
+      throw new ServiceError(kind);
+    }
+    throw error;
+  }
+}
+
+type Outcome = { kind: 'response'; response: Response } | { kind: 'timeout' | 'network' };
+
+async function send<T>(
+  request: ServiceRequest<T>,
+  token: string,
+  tokenType: string,
+): Promise<Outcome> {
+  const url = new URL(request.path, getEnv().SERVICE_BASE_URL);
+  try {
+    const response = await fetch(url, {
+      method: request.method,
+      headers: {
+        authorization: `${tokenType} ${token}`,
+        accept: 'application/json',
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: AbortSignal.timeout(getEnv().SERVICE_TIMEOUT_MS),
+      cache: 'no-store',
+    });
+    return { kind: 'response', response };
+  } catch (error) {
+    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    return { kind: timedOut ? 'timeout' : 'network' };
+  }
+}
+
+const STATUS_KINDS: Record<number, ServiceErrorKind> = {
+  400: 'validation',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  422: 'validation',
+  429: 'rate_limited',
+};
+
+/** A ServiceError for a failed response, or null for a success. */
+async function readFailure(response: Response): Promise<ServiceError | null> {
+  if (response.ok) return null;
+  const status = response.status;
+  const body: unknown = await response.json().catch(() => null);
+  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+  const fail = failEnvelope.safeParse(body);
+  if (fail.success && (status === 400 || status === 422)) {
+    const fieldErrors = Object.fromEntries(
+      Object.entries(fail.data.data).map(([field, message]) => [field, String(message)]),
+    );
+    return new ServiceError('validation', { status, fieldErrors });
+  }
+  const error = errorEnvelope.safeParse(body);
+  const kind = STATUS_KINDS[status] ?? (status >= 500 ? 'unavailable' : 'invalid_response');
+  const message = error.success ? error.data.message : undefined;
+  return new ServiceError(kind, { status, message, retryAfterSeconds });
+}
+
+const successEnvelope = z.looseObject({ status: z.literal('success'), data: z.unknown() });
+
+async function parseSuccess<T>(request: ServiceRequest<T>, response: Response): Promise<T> {
+  const body: unknown =
+    response.status === 204
+      ? { status: 'success', data: null }
+      : await response.json().catch(() => undefined);
+  const envelope = successEnvelope.safeParse(body);
+  const parsed = envelope.success ? request.schema.safeParse(envelope.data.data) : null;
+  if (!parsed?.success) {
+    const issue = parsed?.error.issues[0];
+    logWarning(
+      `service ${request.method} ${request.path} sent an unreadable answer` +
+        (issue ? ` at ${issue.path.join('.')}: ${issue.message}` : ''),
+    );
+    throw new ServiceError('invalid_response', { status: response.status });
+  }
+  return parsed.data;
+}
+
+/** Seconds from a Retry-After header (seconds or an HTTP date), capped; null when absent. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - now) / 1000;
+  if (!Number.isFinite(seconds)) return null;
+  return Math.min(Math.max(Math.ceil(seconds), 0), RETRY_AFTER_CAP_S);
+}
+
+/** Exponential backoff with full jitter (200 ms base), or the service's Retry-After. */
+export function retryDelayMs(
+  attempt: number,
+  retryAfterSeconds: number | null,
+  random = Math.random,
+): number {
+  if (retryAfterSeconds !== null) return retryAfterSeconds * 1000;
+  return Math.round(random() * 200 * 2 ** (attempt - 1));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { createFirstUser } from '@/lib/db/queries';
+import { storeNewConnection } from '@/lib/oauth/connection';
+import { exchangeCode } from '@/lib/oauth/token-endpoint';
+import { ServiceError } from '@/lib/thermostat-api/errors';
+import * as api from '@/lib/thermostat-api/resources';
+import type { RunningSandbox } from '@/sandbox/src/server';
+import { useDatabase } from '../support/database';
+import {
+  authorizationCode,
+  callCount,
+  control as controlOf,
+  startServiceForTests,
+} from '../support/service';
+
+// The typed service client against the sandbox over HTTP: every endpoint, retries, 429,
+// timeouts, refresh after a 401, and rejection of malformed answers.
+let sandbox: RunningSandbox;
+let handle: DatabaseHandle;
+let userId: string;
+let demo: { thermostatId: string; buildingId: string }[];
+let otherThermostat: string;
+let buildings: string[];
+const control = (method: string, route: string, body?: unknown) =>
+  controlOf(sandbox, method, route, body);
+const STATUS = 'GET /api/v2/thermostats/:id/status';
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ServiceError))
+    throw new Error(`expected a ServiceError, got ${String(error)}`);
+  return error;
+}
+
+beforeAll(async () => {
+  sandbox = await startServiceForTests({ SERVICE_TIMEOUT_MS: '400' });
+  handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
+  const user = await createFirstUser({ name: 'M', email: 'm@example.com', passwordHash: 'x' });
+  if (!user) throw new Error('no user');
+  userId = user.id;
+  await storeNewConnection(userId, await exchangeCode(await authorizationCode(sandbox)));
+  const portfolio = await control('GET', '/portfolio?user=demo');
+  demo = portfolio.thermostats;
+  buildings = portfolio.buildings.map((b: { buildingId: string }) => b.buildingId);
+  otherThermostat = (await control('GET', '/portfolio?user=other')).thermostats[0].thermostatId;
+});
+afterAll(async () => {
+  await handle?.close();
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await control('DELETE', '/faults');
+  await control('DELETE', '/calls');
+});
+
+const first = () => demo[0]?.thermostatId ?? '';
+
+describe('thermostat service client', () => {
+  it('reads a status record with both setpoints', async () => {
+    const status = await api.getStatus({ userId, thermostatId: first() });
+    expect(status.thermostatId).toBe(first());
+    expect(status.setPoint.desiredCool - status.setPoint.desiredHeat).toBeGreaterThanOrEqual(2);
+    expect(typeof status.isResidentMode).toBe('boolean');
+  });
+
+  it('covers schedule, comfort settings, settings, alerts and access control', async () => {
+    const thermostatId = first();
+    const schedule = await api.getSchedule({ userId, thermostatId });
+    expect(schedule.days).toHaveLength(7);
+
+    const created = await api.createComfortSetting({
+      userId,
+      thermostatId,
+      setting: {
+        name: 'Test Holiday',
+        desiredHeat: 63,
+        desiredCool: 81,
+        fanHeat: 'auto',
+        fanCool: 'on',
+      },
+    });
+    expect(created.comfortSettingRef).toMatch(/^smart\d+$/);
+    const renamed = await api.updateComfortSetting({
+      userId,
+      thermostatId,
+      comfortSettingRef: created.comfortSettingRef,
+      changes: { name: 'Test Winter' },
+    });
+    expect(renamed).toMatchObject({
+      name: 'Test Winter',
+      comfortSettingRef: created.comfortSettingRef,
+    });
+    const updated = await api.updateSchedule({
+      userId,
+      thermostatId,
+      range: {
+        days: ['monday'],
+        firstTimeBlock: 2,
+        lastTimeBlock: 3,
+        comfortSettingRef: created.comfortSettingRef,
+      },
+    });
+    expect(updated.days[0]?.blocks.slice(2, 4)).toEqual([
+      created.comfortSettingRef,
+      created.comfortSettingRef,
+    ]);
+    const inUse = await failure(
+      api.deleteComfortSetting({
+        userId,
+        thermostatId,
+        comfortSettingRef: created.comfortSettingRef,
+      }),
+    );
+    expect(inUse.kind).toBe('validation');
+    expect(Object.keys(inUse.fieldErrors)).toContain('comfortSettingRef');
+
+    const settings = await api.updateSettings({
+      userId,
+      thermostatId,
+      changes: { fanMinimumOnTime: 15 },
+    });
+    expect(settings.fanMinimumOnTime).toBe(15);
+    expect((await api.getSettings({ userId, thermostatId })).fanMinimumOnTime).toBe(15);
+
+    const alerts = await api.getAlertSettings({ userId, thermostatId });
+    expect(alerts).not.toHaveProperty('acMaintenanceReminder');
+    const access = await api.updateAccessControl({
+      userId,
+      thermostatId,
+      changes: { enabled: true, passcode: '0420' },
+    });
+    expect(access.passcode).toBe('****');
+  });
+
+  it('creates a thermostat in a building and moves it to another', async () => {
+    const [from, to] = buildings;
+    if (!from || !to) throw new Error('the demo fixture has several buildings');
+    const created = await api.createThermostat({
+      userId,
+      buildingId: from,
+      thermostat: { isResidentMode: true, name: 'Unit 999' },
+    });
+    expect(created).toMatchObject({ buildingId: from, isResidentMode: true });
+    const moved = await api.moveThermostat({
+      userId,
+      thermostatId: created.thermostatId,
+      buildingId: to,
+    });
+    expect(moved.buildingId).toBe(to);
+  });
+
+  it('updates up to 25 thermostats in one bulk request, with a result for each', async () => {
+    const ids = demo.slice(0, 3).map((t) => t.thermostatId);
+    const result = await api.bulkUpdateSettings({
+      userId,
+      thermostatIds: [...ids, otherThermostat],
+      changes: { holdAction: 'indefinite' },
+    });
+    expect(result.results.map((r) => r.thermostatId)).toEqual([...ids, otherThermostat]);
+    expect(result.results.at(-1)).toMatchObject({ status: 'error', code: 'thermostat_not_found' });
+  });
+
+  it("returns field errors when the service refuses values, and not_found for another account's thermostat", async () => {
+    const invalid = await failure(
+      api.updateSettings({
+        userId,
+        thermostatId: first(),
+        changes: { heatRange: { min: 70, max: 60 } },
+      }),
+    );
+    expect(invalid.kind).toBe('validation');
+    expect(Object.keys(invalid.fieldErrors).join()).toMatch(/heatRange/);
+    expect((await failure(api.getStatus({ userId, thermostatId: otherThermostat }))).kind).toBe(
+      'not_found',
+    );
+  });
+
+  it('retries a read through 5xx answers, with backoff', async () => {
+    await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 503, count: 2 }] });
+    const status = await api.getStatus({ userId, thermostatId: first() });
+    expect(status.thermostatId).toBe(first());
+    expect(await callCount(sandbox, STATUS)).toBe(3);
+  });
+
+  it('gives up on a read after three failed attempts', async () => {
+    await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 500 }] });
+    expect((await failure(api.getStatus({ userId, thermostatId: first() }))).kind).toBe(
+      'unavailable',
+    );
+    expect(await callCount(sandbox, STATUS)).toBe(3);
+  });
+
+  it('never retries a write', async () => {
+    const key = 'PATCH /api/v2/thermostats/:id/settings';
+    await control('PUT', '/faults', { faults: [{ endpoint: key, kind: 503, count: 1 }] });
+    const error = await failure(
+      api.updateSettings({ userId, thermostatId: first(), changes: { fanMinimumOnTime: 5 } }),
+    );
+    expect(error.kind).toBe('unavailable');
+    expect(await callCount(sandbox, key)).toBe(1);
+  });
+
+  it('honours Retry-After on a 429 for a read, and reports it for a write', async () => {
+    await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 429, count: 1 }] });
+    const started = Date.now();
+    await api.getStatus({ userId, thermostatId: first() });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(await callCount(sandbox, STATUS)).toBe(2);
+
+    const key = 'PATCH /api/v2/thermostats/:id/residentMode';
+    await control('PUT', '/faults', { faults: [{ endpoint: key, kind: 429, count: 1 }] });
+    const limited = await failure(
+      api.setResidentMode({ userId, thermostatId: first(), isResidentMode: true }),
+    );
+    expect(limited).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 1 });
+  });
+
+  it('times out a hanging call and a dropped connection, as unavailable', async () => {
+    await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 'timeout' }] });
+    expect((await failure(api.getStatus({ userId, thermostatId: first() }))).kind).toBe(
+      'unavailable',
+    );
+    await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 'drop' }] });
+    expect((await failure(api.getStatus({ userId, thermostatId: first() }))).kind).toBe(
+      'unavailable',
+    );
+  });
+
+  it('rejects a malformed answer instead of passing it on', async () => {
+    await control('PUT', '/faults', {
+      faults: [{ endpoint: STATUS, kind: 'malformed', count: 1 }],
+    });
+    expect((await failure(api.getStatus({ userId, thermostatId: first() }))).kind).toBe(
+      'invalid_response',
+    );
+  });
+
+  it('refreshes once and retries when the service says the access token has expired', async () => {
+    await control('POST', '/clock/advance', { seconds: 3601 });
+    try {
+      const before = await callCount(sandbox, 'POST /token');
+      const statuses = await Promise.all(
+        demo.slice(0, 5).map((t) => api.getStatus({ userId, thermostatId: t.thermostatId })),
+      );
+      expect(statuses).toHaveLength(5);
+      expect((await callCount(sandbox, 'POST /token')) - before).toBe(1);
+    } finally {
+      await control('DELETE', '/clock');
+    }
+  });
+});
