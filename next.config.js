@@ -5,6 +5,8 @@ const nextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', '@node-rs/argon2'],
   poweredByHeader: false,
   devIndicators: false,
+  // The OAuth callback's URL carries an authorization code: keep it out of the dev server's log.
+  logging: { incomingRequests: { ignore: [/\/api\/connect\/callback/] } },
   async headers() {
     return [
       {

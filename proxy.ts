@@ -20,6 +20,8 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but next-auth's own routes, Next's assets and public files.
-  matcher: ['/((?!api/auth|_next/static|_next/image|favicon.ico|robots.txt).*)'],
+  // Everything but next-auth's and the service connection's own routes (they check the session
+  // themselves; a redirect from the OAuth callback would carry its code into a URL and a
+  // cookie), Next's assets and public files.
+  matcher: ['/((?!api/auth|api/connect|_next/static|_next/image|favicon.ico|robots.txt).*)'],
 };

@@ -5,6 +5,16 @@ export type FormState<Field extends string = string> = {
   fieldErrors?: Partial<Record<Field, string[]>>;
   /** Non-secret values to refill the form with; never passwords, passcodes or tokens. */
   values?: Partial<Record<Field, string>>;
+  /** For forms that act on many items (imports, bulk changes): one line per item. */
+  report?: ReportRow[];
+};
+
+export type ReportRow = {
+  /** Where the item came from (a line number), or its position. */
+  line: number;
+  subject: string;
+  outcome: 'done' | 'unchanged' | 'failed' | 'not_attempted';
+  detail: string;
 };
 
 export const initialFormState: FormState = { status: 'idle' };

@@ -1,34 +1,94 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Suspense } from 'react';
+import { ConnectForm } from '@/components/connection/connect-form';
+import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
+import { listBuildings } from '@/lib/db/queries';
+import { getConnectionSummary } from '@/lib/oauth/connection';
 
 export const metadata: Metadata = { title: 'Overview' };
 
 export default async function OverviewPage() {
   const user = await requireUser();
+  const [buildings, connection] = await Promise.all([
+    listBuildings({ userId: user.id }),
+    getConnectionSummary(user.id),
+  ]);
+  const thermostatCount = buildings.reduce((sum, building) => sum + building.thermostatCount, 0);
+
   return (
     <div className="grid gap-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          Signed in as {user.name}. Your buildings and thermostats at a glance.
-        </p>
+      <div className="flex flex-wrap items-end gap-4">
+        <div className="flex-1">
+          <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {buildings.length
+              ? `${buildings.length} building${buildings.length === 1 ? '' : 's'}, ${thermostatCount} thermostat${thermostatCount === 1 ? '' : 's'}.`
+              : `Signed in as ${user.name}.`}
+          </p>
+        </div>
+        {connection ? (
+          <Link href="/portfolio/add" className={buttonClass('primary')}>
+            Add thermostats
+          </Link>
+        ) : null}
       </div>
-      <Card className="grid place-items-center gap-3 py-16 text-center">
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="size-10 text-slate-400">
-          <path
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.5"
-            d="M3 21h18M5 21V8l7-5 7 5v13M9 21v-6h6v6"
-          />
-        </svg>
-        <h2 className="text-lg font-medium">No buildings yet</h2>
-        <p className="max-w-md text-sm text-slate-600 dark:text-slate-400">
-          Your portfolio is empty. The buildings and thermostats you manage will appear here with
-          their live status.
-        </p>
-      </Card>
+
+      {!connection ? (
+        <Card className="grid gap-3">
+          <h2 className="text-lg font-medium">Connect your thermostat service account</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Setpoint reads and changes your thermostats through your service account. Connect it to
+            add your buildings.
+          </p>
+          <div>
+            <Suspense>
+              <ConnectForm label="Connect service account" returnTo="/portfolio/add" />
+            </Suspense>
+          </div>
+        </Card>
+      ) : null}
+
+      {buildings.length === 0 ? (
+        <Card className="grid place-items-center gap-3 py-16 text-center">
+          <svg viewBox="0 0 24 24" aria-hidden="true" className="size-10 text-slate-400">
+            <path
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="1.5"
+              d="M3 21h18M5 21V8l7-5 7 5v13M9 21v-6h6v6"
+            />
+          </svg>
+          <h2 className="text-lg font-medium">No buildings yet</h2>
+          <p className="max-w-md text-sm text-slate-600 dark:text-slate-400">
+            Add the thermostats you manage; their buildings appear here with their live status.
+          </p>
+        </Card>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {buildings.map((building) => (
+            <li key={building.buildingId}>
+              <Link
+                href={`/buildings/${building.buildingId}`}
+                className="block h-full rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow dark:border-slate-800 dark:bg-slate-900"
+              >
+                <h2 className="font-medium">{building.name}</h2>
+                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                  {building.address || 'No address'}
+                </p>
+                <p className="mt-3 flex justify-between text-xs text-slate-500">
+                  <span>
+                    {building.thermostatCount} thermostat{building.thermostatCount === 1 ? '' : 's'}
+                  </span>
+                  <span>{building.timeZone.replace(/_/g, ' ')}</span>
+                </p>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

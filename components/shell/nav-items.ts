@@ -1,5 +1,6 @@
 /** The app's sections, in navigation order. Features add their entry here. */
 export const NAV_ITEMS = [
   { href: '/', label: 'Overview' },
+  { href: '/activity', label: 'Activity' },
   { href: '/connection', label: 'Connection' },
 ] as const;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createSession, findUserByEmail, revokeSession, upsertSsoUser } from '@/lib/db/queries';
 import { type Env, getEnv } from '@/lib/env';
 import { decoyHash, verifyPassword } from './password';
-import { checkSignInThrottle, clientAddress, recordSignInResult } from './throttle';
+import { clientAddress, finishSignInAttempt, startSignInAttempt } from './throttle';
 
 /** Error codes the sign-in form turns into sentences (next-auth passes them through). */
 export const SIGN_IN_ERRORS = {
@@ -31,14 +31,14 @@ function passwordProvider() {
       const forwarded = req.headers?.['x-forwarded-for'];
       const client = clientAddress(Array.isArray(forwarded) ? forwarded.join(',') : forwarded);
 
-      const verdict = await checkSignInThrottle({ email, client });
-      if (!verdict.allowed) throw new Error(SIGN_IN_ERRORS.throttled);
+      const attempt = await startSignInAttempt({ email, client });
+      if (!attempt.allowed) throw new Error(SIGN_IN_ERRORS.throttled);
 
       const user = await findUserByEmail({ email });
       const valid = user?.passwordHash
         ? await verifyPassword(user.passwordHash, password)
         : await verifyPassword(await decoyHash(), password).then(() => false);
-      await recordSignInResult({ email, client, succeeded: valid });
+      await finishSignInAttempt({ attemptId: attempt.attemptId, succeeded: valid });
       if (!valid || !user) return null;
       return { id: user.id, email: user.email, name: user.name };
     },
@@ -58,8 +58,10 @@ function ssoProvider(env: Env): AuthOptions['providers'] {
       authorization: { params: { scope: 'openid email profile' } },
       idToken: true,
       checks: ['pkce', 'state'],
-      profile(profile: { sub: string; email?: string; name?: string }) {
-        return { id: profile.sub, email: profile.email ?? null, name: profile.name ?? null };
+      profile(profile: { sub: string; email?: string; name?: string; email_verified?: boolean }) {
+        // An unverified email cannot identify an account: it could be anyone's.
+        const email = profile.email_verified === true ? (profile.email ?? null) : null;
+        return { id: profile.sub, email, name: profile.name ?? null };
       },
     },
   ];
@@ -82,9 +84,13 @@ export function getAuthOptions(): AuthOptions {
     pages: { signIn: '/sign-in', error: '/sign-in' },
     providers: [passwordProvider(), ...ssoProvider(env)],
     callbacks: {
-      signIn({ account, user }) {
-        // Company SSO must vouch for an email: it is how the account is found.
-        return account?.provider !== 'oidc' || Boolean(user.email);
+      async signIn({ account, user }) {
+        if (account?.provider !== 'oidc') return true;
+        // Company SSO must vouch for an email: it is how the account is found. It never signs
+        // into a password account, which the identity provider does not own.
+        if (!user.email) return false;
+        const existing = await findUserByEmail({ email: user.email });
+        return !existing?.passwordHash;
       },
       async jwt({ token, user, account }) {
         if (!user || !account) return token;

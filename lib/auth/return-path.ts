@@ -10,7 +10,9 @@ export function safeReturnPath(value: unknown): string {
   try {
     const url = new URL(value, 'http://setpoint.invalid');
     if (url.origin !== 'http://setpoint.invalid') return '/';
-    return `${url.pathname}${url.search}${url.hash}`;
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    // Normalising folds dot segments (`/.//evil.example` becomes `//evil.example`): check again.
+    return path.startsWith('//') || path.startsWith('/\\') ? '/' : path;
   } catch {
     return '/';
   }

@@ -1,12 +1,26 @@
 import 'server-only';
-import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { getDb } from './client';
-import { oauthStates, serviceConnections, sessions, signInAttempts, users } from './schema';
+import {
+  activityLog,
+  buildings,
+  oauthStates,
+  serviceConnections,
+  sessions,
+  signInAttempts,
+  thermostats,
+  users,
+} from './schema';
 
 export type User = typeof users.$inferSelect;
-export type PublicUser = Pick<User, 'id' | 'email' | 'name'>;
+export type PublicUser = Pick<User, 'id' | 'email' | 'name' | 'temperatureUnit'>;
 
-const publicUserColumns = { id: users.id, email: users.email, name: users.name };
+const publicUserColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  temperatureUnit: users.temperatureUnit,
+};
 
 export async function countUsers(): Promise<number> {
   const db = await getDb();
@@ -91,19 +105,38 @@ export async function revokeSession({ sessionId }: { sessionId: string }): Promi
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
+/** Records a sign-in attempt (as failed until marked otherwise) and returns its id. */
 export async function recordSignInAttempt(input: {
   email: string;
   client: string;
   succeeded: boolean;
   at?: Date;
-}): Promise<void> {
+}): Promise<number> {
   const db = await getDb();
-  await db.insert(signInAttempts).values({
-    email: input.email.toLowerCase(),
-    client: input.client,
-    succeeded: input.succeeded,
-    createdAt: input.at ?? new Date(),
-  });
+  const [row] = await db
+    .insert(signInAttempts)
+    .values({
+      email: input.email.toLowerCase(),
+      client: input.client,
+      succeeded: input.succeeded,
+      createdAt: input.at ?? new Date(),
+    })
+    .returning({ id: signInAttempts.id });
+  if (!row) throw new Error('sign-in attempt insert returned no row');
+  return row.id;
+}
+
+export async function markSignInAttempt(input: { id: number; succeeded: boolean }): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(signInAttempts)
+    .set({ succeeded: input.succeeded })
+    .where(eq(signInAttempts.id, input.id));
+}
+
+export async function deleteSignInAttempt({ id }: { id: number }): Promise<void> {
+  const db = await getDb();
+  await db.delete(signInAttempts).where(eq(signInAttempts.id, id));
 }
 
 /**
@@ -115,7 +148,7 @@ export async function listRecentFailures(input: {
   by: 'email' | 'client';
   value: string;
   since: Date;
-}): Promise<Date[]> {
+}): Promise<{ id: number; at: Date }[]> {
   const db = await getDb();
   const column = input.by === 'email' ? signInAttempts.email : signInAttempts.client;
   const value = input.by === 'email' ? input.value.toLowerCase() : input.value;
@@ -129,8 +162,8 @@ export async function listRecentFailures(input: {
       .limit(1);
     if (lastSuccess && lastSuccess.at > from) from = lastSuccess.at;
   }
-  const rows = await db
-    .select({ at: signInAttempts.createdAt })
+  return db
+    .select({ id: signInAttempts.id, at: signInAttempts.createdAt })
     .from(signInAttempts)
     .where(
       and(
@@ -139,8 +172,7 @@ export async function listRecentFailures(input: {
         gt(signInAttempts.createdAt, from),
       ),
     )
-    .orderBy(signInAttempts.createdAt);
-  return rows.map((row) => row.at);
+    .orderBy(signInAttempts.id);
 }
 
 export type ServiceConnection = typeof serviceConnections.$inferSelect;
@@ -169,12 +201,14 @@ export async function replaceConnection(input: {
   fields: ServiceConnectionFields;
 }): Promise<void> {
   const db = await getDb();
-  await db.transaction(async (tx) => {
-    await tx.delete(serviceConnections).where(eq(serviceConnections.userId, input.userId));
-    await tx
-      .insert(serviceConnections)
-      .values({ id: input.id, userId: input.userId, ...input.fields });
-  });
+  // One statement, so two callbacks for one manager (two browsers) cannot collide.
+  await db
+    .insert(serviceConnections)
+    .values({ id: input.id, userId: input.userId, ...input.fields })
+    .onConflictDoUpdate({
+      target: serviceConnections.userId,
+      set: { id: input.id, ...input.fields },
+    });
 }
 
 export async function deleteConnection({ userId }: { userId: string }): Promise<void> {
@@ -185,7 +219,10 @@ export async function deleteConnection({ userId }: { userId: string }): Promise<
 /**
  * Runs `work` while holding the connection's row lock (SELECT ... FOR UPDATE), so that only one
  * request in any process refreshes a connection at a time. `work` sees the row as it is under
- * the lock and saves through `update`, inside the same transaction.
+ * the lock and saves through `update`, inside the same transaction; it must not query through
+ * `getDb()` itself (on PGlite, whose one connection the transaction holds, that would wait
+ * forever). The same path runs on PGlite, where the lock costs other requests a wait for the
+ * length of one token call; refreshes are hourly per connection, so that is rare.
  */
 export async function withConnectionLock<T>(
   { userId }: { userId: string },
@@ -202,8 +239,8 @@ export async function withConnectionLock<T>(
       .where(eq(serviceConnections.userId, userId))
       .for('update');
     return work(row ?? null, async (fields) => {
-      if (!row) return;
-      await tx.update(serviceConnections).set(fields).where(eq(serviceConnections.id, row.id));
+      if (row)
+        await tx.update(serviceConnections).set(fields).where(eq(serviceConnections.id, row.id));
     });
   });
 }
@@ -241,4 +278,212 @@ export async function consumeOAuthState(input: {
     )
     .returning({ stateHash: oauthStates.stateHash });
   return rows.length === 1;
+}
+
+export async function setTemperatureUnit(input: {
+  userId: string;
+  unit: 'F' | 'C';
+}): Promise<void> {
+  const db = await getDb();
+  await db.update(users).set({ temperatureUnit: input.unit }).where(eq(users.id, input.userId));
+}
+
+// --- Portfolio -------------------------------------------------------------------------------
+
+export type Building = typeof buildings.$inferSelect;
+export type PortfolioThermostat = typeof thermostats.$inferSelect;
+export type BuildingSummary = Building & { thermostatCount: number };
+
+export async function listBuildings({ userId }: { userId: string }): Promise<BuildingSummary[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ building: buildings, thermostatCount: count(thermostats.thermostatId) })
+    .from(buildings)
+    .leftJoin(
+      thermostats,
+      and(
+        eq(thermostats.userId, buildings.userId),
+        eq(thermostats.buildingId, buildings.buildingId),
+      ),
+    )
+    .where(eq(buildings.userId, userId))
+    .groupBy(buildings.userId, buildings.buildingId)
+    .orderBy(asc(buildings.name));
+  return rows.map((row) => ({ ...row.building, thermostatCount: row.thermostatCount }));
+}
+
+export async function findBuilding(input: {
+  userId: string;
+  buildingId: string;
+}): Promise<Building | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(buildings)
+    .where(and(eq(buildings.userId, input.userId), eq(buildings.buildingId, input.buildingId)));
+  return row ?? null;
+}
+
+/** Adds a building the manager did not have yet; an existing one keeps its name and address. */
+export async function ensureBuilding(input: {
+  userId: string;
+  buildingId: string;
+  name: string;
+  timeZone: string;
+  address?: string;
+}): Promise<void> {
+  const db = await getDb();
+  await db.insert(buildings).values(input).onConflictDoNothing();
+}
+
+export async function updateBuilding(input: {
+  userId: string;
+  buildingId: string;
+  name: string;
+  address: string;
+}): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(buildings)
+    .set({ name: input.name, address: input.address })
+    .where(and(eq(buildings.userId, input.userId), eq(buildings.buildingId, input.buildingId)));
+}
+
+export async function listThermostats(input: {
+  userId: string;
+  buildingId?: string;
+}): Promise<PortfolioThermostat[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(thermostats)
+    .where(
+      and(
+        eq(thermostats.userId, input.userId),
+        input.buildingId ? eq(thermostats.buildingId, input.buildingId) : undefined,
+      ),
+    )
+    .orderBy(asc(thermostats.unitLabel), asc(thermostats.thermostatId));
+}
+
+export async function findThermostat(input: {
+  userId: string;
+  thermostatId: string;
+}): Promise<(PortfolioThermostat & { building: Building | null }) | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ thermostat: thermostats, building: buildings })
+    .from(thermostats)
+    .leftJoin(
+      buildings,
+      and(
+        eq(buildings.userId, thermostats.userId),
+        eq(buildings.buildingId, thermostats.buildingId),
+      ),
+    )
+    .where(
+      and(eq(thermostats.userId, input.userId), eq(thermostats.thermostatId, input.thermostatId)),
+    );
+  return row ? { ...row.thermostat, building: row.building } : null;
+}
+
+/** Which of these thermostat ids the manager already has. */
+export async function findKnownThermostatIds(input: {
+  userId: string;
+  thermostatIds: string[];
+}): Promise<Set<string>> {
+  if (input.thermostatIds.length === 0) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ id: thermostats.thermostatId })
+    .from(thermostats)
+    .where(
+      and(
+        eq(thermostats.userId, input.userId),
+        inArray(thermostats.thermostatId, input.thermostatIds),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
+}
+
+export async function addThermostat(input: {
+  userId: string;
+  thermostatId: string;
+  buildingId: string;
+  unitLabel: string;
+}): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .insert(thermostats)
+    .values(input)
+    .onConflictDoNothing()
+    .returning({ id: thermostats.thermostatId });
+  return rows.length === 1;
+}
+
+export async function updateThermostat(input: {
+  userId: string;
+  thermostatId: string;
+  unitLabel?: string;
+  buildingId?: string;
+}): Promise<void> {
+  const db = await getDb();
+  const { userId, thermostatId, ...changes } = input;
+  await db
+    .update(thermostats)
+    .set(changes)
+    .where(and(eq(thermostats.userId, userId), eq(thermostats.thermostatId, thermostatId)));
+}
+
+export async function removeThermostat(input: {
+  userId: string;
+  thermostatId: string;
+}): Promise<void> {
+  const db = await getDb();
+  await db
+    .delete(thermostats)
+    .where(
+      and(eq(thermostats.userId, input.userId), eq(thermostats.thermostatId, input.thermostatId)),
+    );
+}
+
+// --- Activity log ----------------------------------------------------------------------------
+
+export type ActivityEntry = typeof activityLog.$inferSelect;
+export type NewActivityEntry = Omit<typeof activityLog.$inferInsert, 'id' | 'at'>;
+
+export async function recordActivity(entry: NewActivityEntry): Promise<void> {
+  const db = await getDb();
+  await db.insert(activityLog).values(entry);
+}
+
+export async function listActivity(input: {
+  buildingId?: string;
+  thermostatId?: string;
+  userId?: string;
+  limit?: number;
+}): Promise<ActivityEntry[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(activityLog)
+    .where(
+      and(
+        input.buildingId ? eq(activityLog.buildingId, input.buildingId) : undefined,
+        input.thermostatId ? eq(activityLog.thermostatId, input.thermostatId) : undefined,
+        input.userId ? eq(activityLog.userId, input.userId) : undefined,
+      ),
+    )
+    .orderBy(desc(activityLog.at), desc(activityLog.id))
+    .limit(input.limit ?? 200);
+}
+
+/** The people who appear in the activity log, for its filter. */
+export async function listActivityPeople(): Promise<{ userId: string; name: string }[]> {
+  const db = await getDb();
+  const rows = await db
+    .selectDistinct({ userId: activityLog.userId, name: activityLog.actorName })
+    .from(activityLog)
+    .orderBy(asc(activityLog.actorName));
+  return rows.flatMap((row) => (row.userId ? [{ userId: row.userId, name: row.name }] : []));
 }

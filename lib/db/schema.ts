@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -8,6 +19,10 @@ export const users = pgTable('users', {
   name: text('name').notNull(),
   /** argon2id PHC string; null for accounts that only sign in through company SSO. */
   passwordHash: text('password_hash'),
+  /** How this manager reads temperatures; the service always speaks Fahrenheit. */
+  temperatureUnit: text('temperature_unit', { enum: ['F', 'C'] })
+    .notNull()
+    .default('F'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -86,3 +101,70 @@ export const oauthStates = pgTable('oauth_states', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   consumedAt: timestamp('consumed_at', { withTimezone: true }),
 });
+
+/**
+ * The manager's portfolio. The service has no endpoint that lists buildings or thermostats, so
+ * Setpoint keeps them: ids are the service's, names and addresses are the manager's.
+ */
+export const buildings = pgTable(
+  'buildings',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The service's building id: 24 lowercase hex characters. */
+    buildingId: text('building_id').notNull(),
+    name: text('name').notNull(),
+    /** IANA time zone; schedules are in the building's local time. */
+    timeZone: text('time_zone').notNull(),
+    address: text('address').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.buildingId] })],
+);
+
+export const thermostats = pgTable(
+  'thermostats',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The device serial: a 12-digit numeric string. */
+    thermostatId: text('thermostat_id').notNull(),
+    buildingId: text('building_id').notNull(),
+    /** The manager's label, e.g. "Unit 4B". */
+    unitLabel: text('unit_label').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.thermostatId] }),
+    index('thermostats_building_idx').on(table.userId, table.buildingId),
+  ],
+);
+
+/**
+ * Every write made through Setpoint: who, when, which thermostat, what changed, how it ended.
+ * `changes` never holds a passcode or a token (a passcode is recorded only as "changed").
+ */
+export const activityLog = pgTable(
+  'activity_log',
+  {
+    id: serial('id').primaryKey(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action').notNull(),
+    thermostatId: text('thermostat_id'),
+    buildingId: text('building_id'),
+    summary: text('summary').notNull(),
+    changes: jsonb('changes').$type<Record<string, unknown>>().notNull().default({}),
+    outcome: text('outcome', { enum: ['success', 'failure'] }).notNull(),
+    serviceStatus: integer('service_status'),
+    error: text('error'),
+  },
+  (table) => [
+    index('activity_at_idx').on(table.at),
+    index('activity_thermostat_idx').on(table.thermostatId, table.at),
+    index('activity_building_idx').on(table.buildingId, table.at),
+  ],
+);

@@ -16,7 +16,7 @@ import {
   refreshTokenLifetimeMs,
 } from './lifetimes';
 import { refreshAccessToken, TokenEndpointError, type TokenResult } from './token-endpoint';
-import { sealToken, unsealToken } from './vault';
+import { sealToken, unsealToken, VaultError } from './vault';
 
 export type ConnectionProblem = 'not_connected' | 'reconnect' | 'unavailable';
 
@@ -75,20 +75,26 @@ async function tokenFields(
     accessTokenExpiresAt: new Date(now.getTime() + tokens.expires_in * 1000),
     lastError: null,
   };
-  // Refresh tokens are reusable: when the service hands back the one we hold, its expiry stands.
+  const refreshTokenSealed = await sealToken(
+    tokens.refresh_token,
+    { rowId, field: 'refresh' },
+    keys,
+  );
+  // Refresh tokens are reusable: when the service hands back the one we hold, its expiry stands
+  // (it is still sealed again, under the newest key, so old keys can be retired).
   if ('keep' in refresh) {
     const current = await unsealToken(
       refresh.keep.refreshTokenSealed,
       { rowId, field: 'refresh' },
       keys,
     );
-    if (current === tokens.refresh_token) return fields;
+    if (current === tokens.refresh_token) return { ...fields, refreshTokenSealed };
   }
   const first = 'firstAfterAuthorization' in refresh && refresh.firstAfterAuthorization;
   const lifetime = refreshTokenLifetimeMs({ serviceTime, firstAfterAuthorization: first });
   return {
     ...fields,
-    refreshTokenSealed: await sealToken(tokens.refresh_token, { rowId, field: 'refresh' }, keys),
+    refreshTokenSealed,
     refreshTokenIssuedAt: now,
     refreshTokenExpiresAt: new Date(now.getTime() + lifetime),
   };
@@ -98,8 +104,9 @@ async function tokenFields(
 export async function storeNewConnection(userId: string, result: TokenResult): Promise<void> {
   const id = randomUUID();
   const fields = await tokenFields(id, result, { firstAfterAuthorization: true });
-  if (!('refreshTokenSealed' in fields))
-    throw new Error('unreachable: new connection without refresh token');
+  if (!('refreshTokenIssuedAt' in fields)) {
+    throw new Error('unreachable: a new connection always dates its refresh token');
+  }
   await replaceConnection({
     id,
     userId,
@@ -128,8 +135,8 @@ export async function getAccessToken(
   const row = await findConnection({ userId });
   if (!row) throw new ConnectionError('not_connected');
   if (row.status === 'reconnect') throw new ConnectionError('reconnect');
-  const current = await unsealAccess(row);
-  if (!needsRefresh(row, current.token, options.rejected)) return current;
+  const current = await unsealAccess(row).catch(() => null);
+  if (current && !needsRefresh(row, current.token, options.rejected)) return current;
 
   let flight = refreshing.get(userId);
   if (!flight) {
@@ -166,16 +173,26 @@ async function refreshUnderLock(
   const outcome = await withConnectionLock<Outcome>({ userId }, async (row, update) => {
     if (!row) return { problem: 'not_connected' };
     if (row.status === 'reconnect') return { problem: 'reconnect' };
-    // Another process may have refreshed while we waited for the lock.
-    const current = await unsealAccess(row);
-    if (!needsRefresh(row, current.token, rejected)) return { ok: current };
-
     const keys = getEnv().TOKEN_KEYS;
-    const refreshToken = await unsealToken(
-      row.refreshTokenSealed,
-      { rowId: row.id, field: 'refresh' },
-      keys,
-    );
+    let refreshToken: string;
+    try {
+      // Another process may have refreshed while we waited for the lock.
+      const current = await unsealAccess(row);
+      if (!needsRefresh(row, current.token, rejected)) return { ok: current };
+      refreshToken = await unsealToken(
+        row.refreshTokenSealed,
+        { rowId: row.id, field: 'refresh' },
+        keys,
+      );
+    } catch (error) {
+      if (!(error instanceof VaultError)) throw error;
+      // Sealed under a key no longer configured: the tokens are lost to us; start over.
+      await update({
+        status: 'reconnect',
+        lastError: 'Stored tokens unreadable (encryption key removed)',
+      });
+      return { problem: 'reconnect' };
+    }
     try {
       const result = await refreshAccessToken(refreshToken);
       // Persist before use: the previous access token is already dead at the service.

@@ -105,11 +105,16 @@ export async function completeAuthorization(input: {
     await storeNewConnection(input.userId, await exchangeCode(code));
     return { kind: 'connected', returnTo };
   } catch (failure) {
-    if (failure instanceof TokenEndpointError) {
-      const reason = failure.kind === 'unavailable' ? 'service_unavailable' : 'code_refused';
-      return { kind: 'failed', reason, returnTo };
-    }
-    throw failure;
+    // Whatever happened, the manager gets a message, never a raw error on a URL holding a code.
+    const refused =
+      failure instanceof TokenEndpointError &&
+      (failure.kind === 'refused' ||
+        (failure.status !== null &&
+          failure.status >= 400 &&
+          failure.status < 500 &&
+          failure.status !== 429));
+    if (!refused) logWarning('authorization could not be completed', String(failure));
+    return { kind: 'failed', reason: refused ? 'code_refused' : 'service_unavailable', returnTo };
   }
 }
 

@@ -21,7 +21,7 @@ const oauthErrorSchema = z.looseObject({
 export type TokenErrorKind =
   /** The code or refresh token is no good (invalid_grant, authorization_expired): start over. */
   | 'refused'
-  /** Try again later: 429, 5xx, timeouts, network failures, authorization_pending, slow_down. */
+  /** Anything else: 429, 5xx, timeouts, network failures, slow_down, an unexpected answer. */
   | 'unavailable'
   /** The service answered something that is not a token response. */
   | 'invalid_response';
@@ -100,10 +100,8 @@ async function callTokenEndpoint(env: Env, params: Record<string, string>): Prom
   logWarning(
     `token endpoint refused the ${params.grant_type} grant with HTTP ${response.status} ${code ?? ''}`,
   );
-  const retryable =
-    response.status === 429 ||
-    response.status >= 500 ||
-    code === 'authorization_pending' ||
-    code === 'slow_down';
-  throw new TokenEndpointError(retryable ? 'unavailable' : 'refused', response.status, code);
+  // Only the service's word that the grant itself is dead ends a connection; anything else (a
+  // wrong path, a proxy's 403, invalid_client, 5xx) may pass, so the tokens are kept.
+  const refused = code === 'invalid_grant' || code === 'authorization_expired';
+  throw new TokenEndpointError(refused ? 'refused' : 'unavailable', response.status, code);
 }

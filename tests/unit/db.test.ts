@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from '@/lib/auth/password';
 import {
-  checkSignInThrottle,
+  finishSignInAttempt,
   MAX_FAILURES_PER_ACCOUNT,
   MAX_FAILURES_PER_CLIENT,
-  recordSignInResult,
   SIGN_IN_WINDOW_MS,
+  startSignInAttempt,
 } from '@/lib/auth/throttle';
 import type { DatabaseHandle } from '@/lib/db/client';
 import {
@@ -73,81 +73,58 @@ describe.each(databaseTargets)('data layer on $name', ({ target }) => {
     expect(await findSessionUser({ sessionId: 's1', now })).toBeNull();
   });
 
+  // An attempt as the sign-in provider makes it: recorded first, then finished with its outcome.
+  async function attempt(email: string, client: string, now: Date, succeeded = false) {
+    const started = await startSignInAttempt({ email, client, now });
+    if (started.allowed) await finishSignInAttempt({ attemptId: started.attemptId, succeeded });
+    return started;
+  }
+
   it('locks an account after 5 failures in 15 minutes, even for the right password', async () => {
     const start = new Date('2026-01-01T12:00:00Z');
     const at = (ms: number) => new Date(start.getTime() + ms);
     for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i += 1) {
-      expect(
-        (await checkSignInThrottle({ email: 'a@example.com', client: `c${i}`, now: at(i) }))
-          .allowed,
-      ).toBe(true);
-      await recordSignInResult({
-        email: 'a@example.com',
-        client: `c${i}`,
-        succeeded: false,
-        now: at(i),
-      });
+      expect((await attempt('a@example.com', `c${i}`, at(i))).allowed).toBe(true);
     }
-    const locked = await checkSignInThrottle({
-      email: 'A@example.com',
-      client: 'fresh',
-      now: at(10),
-    });
+    const locked = await attempt('A@example.com', 'fresh', at(10), true);
     expect(locked).toEqual({
       allowed: false,
       retryAfterSeconds: Math.ceil((SIGN_IN_WINDOW_MS - 10) / 1000),
     });
-    // Other accounts are unaffected.
-    expect(
-      (await checkSignInThrottle({ email: 'b@example.com', client: 'fresh', now: at(10) })).allowed,
-    ).toBe(true);
-    // The lock lifts when the oldest failure leaves the window.
-    expect(
-      (
-        await checkSignInThrottle({
-          email: 'a@example.com',
-          client: 'fresh',
-          now: at(SIGN_IN_WINDOW_MS + 1),
-        })
-      ).allowed,
-    ).toBe(true);
+    // Other accounts are unaffected; refused attempts do not prolong the lock.
+    expect((await attempt('b@example.com', 'fresh', at(10))).allowed).toBe(true);
+    expect((await attempt('a@example.com', 'fresh', at(SIGN_IN_WINDOW_MS + 1), true)).allowed).toBe(
+      true,
+    );
+  });
+
+  it('lets exactly 5 of a burst of parallel guesses through', async () => {
+    const now = new Date('2026-01-01T12:00:00Z');
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        startSignInAttempt({ email: 'burst@example.com', client: `c${i}`, now }),
+      ),
+    );
+    expect(burst.filter((result) => result.allowed)).toHaveLength(MAX_FAILURES_PER_ACCOUNT);
   });
 
   it('locks a client after 20 failures across accounts; a success resets only the account', async () => {
     const now = new Date('2026-01-01T12:00:00Z');
     const later = new Date(now.getTime() + 1000);
-    const check = (email: string, client: string) =>
-      checkSignInThrottle({ email, client, now: later }).then((verdict) => verdict.allowed);
-    await recordSignInResult({ email: 'a@example.com', client: 'c', succeeded: false, now });
-    await recordSignInResult({
-      email: 'a@example.com',
-      client: 'c',
-      succeeded: true,
-      now: new Date(now.getTime() + 1),
-    });
+    await attempt('a@example.com', 'c', now);
+    await attempt('a@example.com', 'c', new Date(now.getTime() + 1), true);
     for (let i = 0; i < MAX_FAILURES_PER_CLIENT - 2; i += 1) {
-      await recordSignInResult({
-        email: `user${i}@example.com`,
-        client: 'c',
-        succeeded: false,
-        now,
-      });
+      await attempt(`user${i}@example.com`, 'c', now);
     }
-    expect(await check('new@example.com', 'c')).toBe(true);
-    await recordSignInResult({ email: 'z@example.com', client: 'c', succeeded: false, now });
-    expect(await check('new@example.com', 'c')).toBe(false);
-    expect(await check('a@example.com', 'c')).toBe(false);
-    expect(await check('new@example.com', 'd')).toBe(true);
+    expect((await attempt('z@example.com', 'c', now)).allowed).toBe(true);
+    expect((await attempt('new@example.com', 'c', later)).allowed).toBe(false);
+    expect((await attempt('a@example.com', 'c', later)).allowed).toBe(false);
+    expect((await attempt('new@example.com', 'd', later)).allowed).toBe(true);
     // The account's failure before its success no longer counts: 4 more still leave it open.
     for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT - 1; i += 1) {
-      await recordSignInResult({
-        email: 'a@example.com',
-        client: 'd',
-        succeeded: false,
-        now: new Date(now.getTime() + 2),
-      });
+      await attempt('a@example.com', 'd', new Date(now.getTime() + 2));
     }
-    expect(await check('a@example.com', 'd')).toBe(true);
+    expect((await attempt('a@example.com', 'e', later, true)).allowed).toBe(true);
   });
 });
 

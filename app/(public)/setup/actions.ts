@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { hashPassword } from '@/lib/auth/password';
 import { type SetupField, setupSchema } from '@/lib/auth/schemas';
-import { createFirstUser } from '@/lib/db/queries';
+import { countUsers, createFirstUser } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 
 /** First-run setup: creates the first account, and only while no account exists. */
@@ -11,6 +11,12 @@ export async function createFirstAccount(
   _previous: FormState<SetupField>,
   form: FormData,
 ): Promise<FormState<SetupField>> {
+  const closed = {
+    status: 'error' as const,
+    message: 'Setup is closed: an account already exists. Sign in.',
+  };
+  // Checked before anything costly: this form needs no session, so it must be cheap once closed.
+  if ((await countUsers()) > 0) return closed;
   const raw = Object.fromEntries(
     (['name', 'email', 'password', 'confirm'] as const).map((key) => [key, form.get(key) ?? '']),
   );
@@ -25,8 +31,6 @@ export async function createFirstAccount(
     email,
     passwordHash: await hashPassword(password),
   });
-  if (!created) {
-    return { status: 'error', message: 'Setup is closed: an account already exists. Sign in.' };
-  }
+  if (!created) return closed;
   redirect(`/sign-in?setup=done&email=${encodeURIComponent(email)}`);
 }

@@ -1,0 +1,81 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { BuildingTable } from '@/components/buildings/building-table';
+import type { BuildingRow } from '@/components/buildings/status-row';
+import { Button, buttonClass } from '@/components/ui/button';
+import { requireUser } from '@/lib/auth/session';
+import { findBuilding, listThermostats } from '@/lib/db/queries';
+import { readRow } from '@/lib/portfolio/readings';
+import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { refreshBuilding } from './actions';
+
+type Props = { params: Promise<{ buildingId: string }> };
+
+export const metadata: Metadata = { title: 'Building' };
+
+export default async function BuildingPage({ params }: Props) {
+  const user = await requireUser();
+  const { buildingId } = await params;
+  if (!buildingIdSchema.safeParse(buildingId).success) notFound();
+  const [building, thermostats] = await Promise.all([
+    findBuilding({ userId: user.id, buildingId }),
+    listThermostats({ userId: user.id, buildingId }),
+  ]);
+  if (!building) notFound();
+
+  // Every status starts now, in parallel within the service's rate limit; each row arrives
+  // when its answer does, so the page shell never waits for the slowest thermostat.
+  const rows: BuildingRow[] = thermostats.map((thermostat) => ({
+    thermostatId: thermostat.thermostatId,
+    unitLabel: thermostat.unitLabel,
+    reading: readRow({ userId: user.id, thermostatId: thermostat.thermostatId }),
+  }));
+
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-start gap-4">
+        <div className="min-w-0 flex-1">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            <Link href="/" className="hover:underline">
+              Overview
+            </Link>{' '}
+            /
+          </p>
+          <h1 className="text-2xl font-semibold tracking-tight">{building.name}</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {[building.address, building.timeZone.replace(/_/g, ' ')].filter(Boolean).join(' · ')}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <form action={refreshBuilding.bind(null, building.buildingId)}>
+            <Button type="submit" variant="secondary">
+              Refresh statuses
+            </Button>
+          </form>
+          <Link
+            href={`/buildings/${building.buildingId}/new-thermostat`}
+            className={buttonClass('secondary')}
+          >
+            New thermostat
+          </Link>
+        </div>
+      </div>
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          No thermostats in this building yet.{' '}
+          <Link href="/portfolio/add" className="font-medium underline">
+            Add some
+          </Link>
+          .
+        </p>
+      ) : (
+        <BuildingTable rows={rows} unit={user.temperatureUnit} />
+      )}
+      <p className="text-xs text-slate-500">
+        Statuses are kept for a minute so that large buildings stay within the service’s rate
+        limits; each row says when it was read.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Metadata } from 'next';
+import { AddFromCsvForm, AddFromListForm, ImportDemoForm } from '@/components/portfolio/add-forms';
+import { Card } from '@/components/ui/card';
+import { requireUser } from '@/lib/auth/session';
+import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
+
+export const metadata: Metadata = { title: 'Add thermostats' };
+
+export default async function AddThermostatsPage() {
+  await requireUser();
+  return (
+    <div className="grid max-w-3xl gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Add thermostats</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          The service does not list your thermostats, so tell Setpoint which ones you manage. Their
+          buildings are added with them.
+        </p>
+      </div>
+      {isSandboxService() ? (
+        <Card className="grid gap-3">
+          <h2 className="text-lg font-medium">Demo data</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            You are connected to the local sandbox. Add its demo portfolio (several buildings,
+            dozens of thermostats) in one click.
+          </p>
+          <ImportDemoForm />
+        </Card>
+      ) : null}
+      <Card className="grid gap-3">
+        <h2 className="text-lg font-medium">By id or list</h2>
+        <AddFromListForm />
+      </Card>
+      <Card className="grid gap-3">
+        <h2 className="text-lg font-medium">From a CSV file</h2>
+        <AddFromCsvForm />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,211 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import type { ReactNode } from 'react';
+import {
+  MoveForm,
+  RefreshWhilePending,
+  RenameForm,
+  ResidentModeForm,
+  UnitToggle,
+} from '@/components/thermostat/thermostat-forms';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { LocalTime } from '@/components/ui/local-time';
+import { Notice } from '@/components/ui/notice';
+import { requireUser } from '@/lib/auth/session';
+import { listBuildings } from '@/lib/db/queries';
+import { ownedThermostat } from '@/lib/portfolio/guard';
+import { rememberStatus } from '@/lib/portfolio/status-cache';
+import { describeServiceError } from '@/lib/thermostat-api/errors';
+import { getStatus } from '@/lib/thermostat-api/resources';
+import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import { formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { removeFromPortfolio } from './actions';
+
+type Props = { params: Promise<{ thermostatId: string }> };
+
+export const metadata: Metadata = { title: 'Thermostat' };
+
+export default async function ThermostatPage({ params }: Props) {
+  const user = await requireUser();
+  const { thermostatId } = await params;
+  const thermostat = await ownedThermostat(user, thermostatId);
+  if (!thermostat) notFound();
+
+  const [status, buildings] = await Promise.all([
+    getStatus({ userId: user.id, thermostatId: thermostat.thermostatId }).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error: describeServiceError(error) }),
+    ),
+    listBuildings({ userId: user.id }),
+  ]);
+  if (status.ok) rememberStatus({ userId: user.id, status: status.value });
+  const label = thermostat.unitLabel || thermostat.thermostatId;
+
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-start gap-4">
+        <div className="min-w-0 flex-1">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            <Link href="/" className="hover:underline">
+              Overview
+            </Link>{' '}
+            /{' '}
+            <Link href={`/buildings/${thermostat.buildingId}`} className="hover:underline">
+              {thermostat.building?.name ?? 'Building'}
+            </Link>{' '}
+            /
+          </p>
+          <h1 className="text-2xl font-semibold tracking-tight">{label}</h1>
+          <p className="mt-1 font-mono text-xs text-slate-500">{thermostat.thermostatId}</p>
+        </div>
+        <UnitToggle unit={user.temperatureUnit} />
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+        <Card className="grid content-start gap-4">
+          <h2 className="text-lg font-medium">Status</h2>
+          {status.ok ? (
+            <StatusDetails status={status.value} unit={user.temperatureUnit} />
+          ) : (
+            <Notice tone="error">{status.error}</Notice>
+          )}
+        </Card>
+        <div className="grid content-start gap-6">
+          {status.ok ? (
+            <Card className="grid gap-3">
+              <h2 className="text-lg font-medium">Resident mode</h2>
+              <ResidentModeForm
+                thermostatId={thermostat.thermostatId}
+                isResidentMode={status.value.isResidentMode}
+              />
+            </Card>
+          ) : null}
+          <Card className="grid gap-3">
+            <h2 className="text-lg font-medium">Building</h2>
+            <MoveForm
+              thermostatId={thermostat.thermostatId}
+              currentBuildingId={thermostat.buildingId}
+              buildings={buildings.map(({ buildingId, name }) => ({ buildingId, name }))}
+            />
+          </Card>
+          <Card className="grid gap-3">
+            <h2 className="text-lg font-medium">In Setpoint</h2>
+            <RenameForm thermostatId={thermostat.thermostatId} unitLabel={thermostat.unitLabel} />
+            <form
+              action={removeFromPortfolio.bind(null, thermostat.thermostatId)}
+              className="border-t border-slate-200 pt-3 dark:border-slate-800"
+            >
+              <Button type="submit" variant="ghost">
+                Remove from portfolio
+              </Button>
+            </form>
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const SHOWN = new Set([
+  'thermostatId',
+  'name',
+  'buildingId',
+  'hvacMode',
+  'pendingHvacMode',
+  'supportedModes',
+  'temperature',
+  'humidity',
+  'isResidentMode',
+  'setPoint',
+  'heatCoolMinDelta',
+  'currentComfortSettingRef',
+  'holdAction',
+  'equipmentStatus',
+  'connected',
+  'lastSeen',
+]);
+
+function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: TemperatureUnit }) {
+  const pending =
+    status.pendingHvacMode && status.pendingHvacMode !== status.hvacMode
+      ? status.pendingHvacMode
+      : null;
+  const delta = status.heatCoolMinDelta;
+  const rows: [string, ReactNode][] = [
+    ['Temperature', formatTemperature(status.temperature, unit)],
+    [
+      'Humidity',
+      status.humidity === null || status.humidity === undefined ? '—' : `${status.humidity} %`,
+    ],
+    [
+      'HVAC mode',
+      <span key="mode">
+        {status.hvacMode ?? '—'}
+        {pending ? (
+          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-50">
+            changing to {pending}…
+          </span>
+        ) : null}
+      </span>,
+    ],
+    ['Supported modes', status.supportedModes?.join(', ') ?? '—'],
+    ['Heat setpoint', formatTemperature(status.setPoint.desiredHeat, unit)],
+    ['Cool setpoint', formatTemperature(status.setPoint.desiredCool, unit)],
+    [
+      'Minimum heat–cool gap',
+      delta === undefined
+        ? '—'
+        : unit === 'F'
+          ? `${delta} °F`
+          : `${Math.round(((delta * 5) / 9) * 10) / 10} °C`,
+    ],
+    ['Resident mode', status.isResidentMode ? 'On' : 'Off'],
+    ['Comfort setting now', status.currentComfortSettingRef ?? '—'],
+    ['Hold action', status.holdAction ?? '—'],
+    [
+      'Equipment running',
+      status.equipmentStatus ? status.equipmentStatus.split(',').join(', ') : 'Idle',
+    ],
+    [
+      'Connection',
+      status.connected === false ? (
+        <span key="c" className="text-amber-700 dark:text-amber-400">
+          Offline{status.lastSeen ? ' since ' : ''}
+          {status.lastSeen ? <LocalTime value={status.lastSeen} /> : null}
+        </span>
+      ) : (
+        'Online'
+      ),
+    ],
+    ['Name at the service', status.name || '—'],
+  ];
+  const extras = Object.entries(status).filter(([key]) => !SHOWN.has(key));
+  return (
+    <>
+      <RefreshWhilePending pending={pending !== null} />
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        {rows.map(([term, value]) => (
+          <div key={term} className="contents">
+            <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
+            <dd className="font-medium">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {extras.length ? (
+        <div>
+          <h3 className="mt-2 text-sm font-medium">Other fields from the service</h3>
+          <dl className="mt-2 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+            {extras.map(([key, value]) => (
+              <div key={key} className="contents">
+                <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{key}</dt>
+                <dd className="font-mono text-xs break-all">{JSON.stringify(value)}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      ) : null}
+    </>
+  );
+}

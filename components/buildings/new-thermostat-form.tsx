@@ -1,0 +1,81 @@
+'use client';
+
+import { useActionState } from 'react';
+import {
+  createThermostatInBuilding,
+  type NewThermostatField,
+} from '@/app/(app)/buildings/[buildingId]/new-thermostat/actions';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
+import type { FormState } from '@/lib/forms';
+
+const MODES = ['auto', 'heat', 'cool', 'auxHeatOnly', 'off'] as const;
+const selectClass =
+  'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
+
+export function NewThermostatForm({ buildingId }: { buildingId: string }) {
+  const [state, action, pending] = useActionState(
+    createThermostatInBuilding.bind(null, buildingId),
+    {
+      status: 'idle',
+    } as FormState<NewThermostatField>,
+  );
+  const errors = state.fieldErrors ?? {};
+  return (
+    <form action={action} className="grid gap-4">
+      {state.message ? <Notice tone="error">{state.message}</Notice> : null}
+      <Field
+        label="Unit label"
+        name="name"
+        defaultValue={state.values?.name}
+        errors={errors.name}
+        hint="Also the thermostat’s name at the service (at most 64 characters)."
+      />
+      <Field
+        label="Device serial (optional)"
+        name="thermostatId"
+        inputMode="numeric"
+        defaultValue={state.values?.thermostatId}
+        errors={errors.thermostatId}
+        hint="The 12-digit serial on the device. Leave empty to let the service assign one."
+      />
+      <div className="grid gap-1.5">
+        <label htmlFor="hvacMode" className="text-sm font-medium">
+          HVAC mode
+        </label>
+        <select
+          id="hvacMode"
+          name="hvacMode"
+          defaultValue={state.values?.hvacMode ?? 'auto'}
+          className={selectClass}
+        >
+          {MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {mode}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset className="grid gap-2">
+        <legend className="text-sm font-medium">Resident mode</legend>
+        {(['on', 'off'] as const).map((value) => (
+          <label key={value} className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name="isResidentMode"
+              value={value}
+              defaultChecked={(state.values?.isResidentMode ?? 'on') === value}
+            />
+            {value === 'on' ? 'On (a resident lives here)' : 'Off'}
+          </label>
+        ))}
+      </fieldset>
+      <div>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Creating…' : 'Create thermostat'}
+        </Button>
+      </div>
+    </form>
+  );
+}

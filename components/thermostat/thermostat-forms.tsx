@@ -1,0 +1,201 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useActionState, useEffect } from 'react';
+import {
+  changeResidentMode,
+  chooseTemperatureUnit,
+  moveToBuilding,
+  renameThermostat,
+} from '@/app/(app)/thermostats/[thermostatId]/actions';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Notice } from '@/components/ui/notice';
+import type { FormState } from '@/lib/forms';
+
+const idle: FormState = { status: 'idle' };
+
+function Message({ state }: { state: FormState }) {
+  if (!state.message) return null;
+  return <Notice tone={state.status === 'success' ? 'success' : 'error'}>{state.message}</Notice>;
+}
+
+function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
+  return (
+    <div id={id} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+      {errors?.map((error) => (
+        <p key={error}>{error}</p>
+      ))}
+    </div>
+  );
+}
+
+export function ResidentModeForm({
+  thermostatId,
+  isResidentMode,
+}: {
+  thermostatId: string;
+  isResidentMode: boolean;
+}) {
+  const [state, action, pending] = useActionState(
+    changeResidentMode.bind(null, thermostatId),
+    idle,
+  );
+  return (
+    <form action={action} className="grid gap-3">
+      <Message state={state} />
+      <p className="text-sm">
+        Resident mode is <strong>{isResidentMode ? 'on' : 'off'}</strong>.
+      </p>
+      {isResidentMode ? (
+        <>
+          <input type="hidden" name="isResidentMode" value="off" />
+          <div className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-50">
+            <p className="font-medium">
+              Turning resident mode off resets most of this thermostat’s settings to defaults:
+            </p>
+            <p className="mt-1">
+              its comfort settings, schedule, configuration, access control and alerts. This cannot
+              be undone from Setpoint.
+            </p>
+            <label className="mt-3 flex items-start gap-2">
+              <input
+                type="checkbox"
+                name="confirmReset"
+                value="yes"
+                className="mt-0.5 size-4"
+                aria-describedby="confirmReset-errors"
+                aria-invalid={state.fieldErrors?.confirmReset ? true : undefined}
+              />
+              <span>I understand: reset this thermostat’s settings.</span>
+            </label>
+            <FieldErrors id="confirmReset-errors" errors={state.fieldErrors?.confirmReset} />
+          </div>
+          <div>
+            <Button type="submit" variant="danger" disabled={pending}>
+              {pending ? 'Turning off…' : 'Turn resident mode off'}
+            </Button>
+          </div>
+        </>
+      ) : (
+        <>
+          <input type="hidden" name="isResidentMode" value="on" />
+          <div>
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Turning on…' : 'Turn resident mode on'}
+            </Button>
+          </div>
+        </>
+      )}
+    </form>
+  );
+}
+
+export function MoveForm({
+  thermostatId,
+  currentBuildingId,
+  buildings,
+}: {
+  thermostatId: string;
+  currentBuildingId: string;
+  buildings: { buildingId: string; name: string }[];
+}) {
+  const [state, action, pending] = useActionState(moveToBuilding.bind(null, thermostatId), idle);
+  const others = buildings.filter((building) => building.buildingId !== currentBuildingId);
+  if (others.length === 0) {
+    return (
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Add another building to your portfolio to move it there.
+      </p>
+    );
+  }
+  return (
+    <form action={action} className="grid gap-3">
+      <Message state={state} />
+      <label htmlFor="buildingId" className="text-sm font-medium">
+        Move to
+      </label>
+      <select
+        id="buildingId"
+        name="buildingId"
+        aria-describedby="buildingId-errors"
+        aria-invalid={state.fieldErrors?.buildingId ? true : undefined}
+        className="min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+      >
+        {others.map((building) => (
+          <option key={building.buildingId} value={building.buildingId}>
+            {building.name}
+          </option>
+        ))}
+      </select>
+      <FieldErrors id="buildingId-errors" errors={state.fieldErrors?.buildingId} />
+      <div>
+        <Button type="submit" variant="secondary" disabled={pending}>
+          {pending ? 'Moving…' : 'Move thermostat'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function RenameForm({
+  thermostatId,
+  unitLabel,
+}: {
+  thermostatId: string;
+  unitLabel: string;
+}) {
+  const [state, action, pending] = useActionState(renameThermostat.bind(null, thermostatId), idle);
+  return (
+    <form action={action} className="grid gap-3">
+      <Message state={state} />
+      <Field
+        label="Unit label"
+        name="unitLabel"
+        defaultValue={state.values?.unitLabel ?? unitLabel}
+        errors={state.fieldErrors?.unitLabel}
+        hint="Your name for it in Setpoint, e.g. Unit 4B."
+      />
+      <div>
+        <Button type="submit" variant="secondary" disabled={pending}>
+          Save label
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function UnitToggle({ unit }: { unit: 'F' | 'C' }) {
+  const [, action, pending] = useActionState(chooseTemperatureUnit, idle);
+  return (
+    <form
+      action={action}
+      className="inline-flex rounded-lg border border-slate-300 p-0.5 text-sm dark:border-slate-700"
+    >
+      {(['F', 'C'] as const).map((option) => (
+        <button
+          key={option}
+          type="submit"
+          name="unit"
+          value={option}
+          disabled={pending}
+          aria-pressed={unit === option}
+          className="rounded-md px-3 py-1 aria-pressed:bg-slate-900 aria-pressed:text-white dark:aria-pressed:bg-white dark:aria-pressed:text-slate-900"
+        >
+          °{option}
+        </button>
+      ))}
+    </form>
+  );
+}
+
+/** While the service reports a pending mode change, look again every few seconds. */
+export function RefreshWhilePending({ pending }: { pending: boolean }) {
+  const router = useRouter();
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setInterval(() => router.refresh(), 2000);
+    return () => clearInterval(timer);
+  }, [pending, router]);
+  return null;
+}

@@ -1,0 +1,121 @@
+import 'server-only';
+import { logActivity } from '@/lib/activity';
+import {
+  addThermostat,
+  ensureBuilding,
+  findKnownThermostatIds,
+  type PublicUser,
+} from '@/lib/db/queries';
+import type { ReportRow } from '@/lib/forms';
+import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { getSchedule } from '@/lib/thermostat-api/resources';
+import type { EntryProblem, PortfolioEntry } from './entries';
+import { readStatus } from './status-cache';
+
+/** What the sandbox (or a manager) knows about a building that is new to the portfolio. */
+export type KnownBuilding = { name: string; timeZone: string; address?: string };
+
+/**
+ * Adds thermostats to the manager's portfolio after checking each with the service: an id the
+ * service does not know, or that the manager's account may not see, is refused with the reason.
+ * Buildings new to the portfolio are added too, named from `known` or provisionally by id.
+ */
+export async function addToPortfolio(input: {
+  user: PublicUser;
+  entries: PortfolioEntry[];
+  problems?: EntryProblem[];
+  known?: Map<string, KnownBuilding>;
+}): Promise<ReportRow[]> {
+  const { user } = input;
+  const already = await findKnownThermostatIds({
+    userId: user.id,
+    thermostatIds: input.entries.map((entry) => entry.thermostatId),
+  });
+  const newBuildings = new Map<string, Promise<void>>();
+
+  const results = await Promise.all(
+    input.entries.map(async (entry): Promise<ReportRow> => {
+      const base = { line: entry.line, subject: entry.thermostatId };
+      if (already.has(entry.thermostatId)) {
+        return { ...base, outcome: 'unchanged', detail: 'Already in your portfolio.' };
+      }
+      const reading = await readStatus({ userId: user.id, thermostatId: entry.thermostatId });
+      if (!reading.ok) {
+        const detail =
+          reading.error.kind === 'not_found' || reading.error.kind === 'forbidden'
+            ? 'The service does not know this thermostat, or your account may not see it.'
+            : describeServiceError(reading.error);
+        return { ...base, outcome: 'failed', detail };
+      }
+      const buildingId = reading.status.buildingId;
+      if (!buildingId) {
+        return {
+          ...base,
+          outcome: 'failed',
+          detail: 'The service did not say which building it is in.',
+        };
+      }
+      let building = newBuildings.get(buildingId);
+      if (!building) {
+        building = addBuilding(
+          user.id,
+          buildingId,
+          entry.thermostatId,
+          input.known?.get(buildingId),
+        );
+        newBuildings.set(buildingId, building);
+      }
+      try {
+        await building;
+      } catch (error) {
+        return { ...base, outcome: 'failed', detail: describeServiceError(error) };
+      }
+      const unitLabel = entry.unitLabel || reading.status.name || '';
+      const added = await addThermostat({
+        userId: user.id,
+        thermostatId: entry.thermostatId,
+        buildingId,
+        unitLabel,
+      });
+      return added
+        ? { ...base, outcome: 'done', detail: unitLabel ? `Added as ${unitLabel}.` : 'Added.' }
+        : { ...base, outcome: 'unchanged', detail: 'Already in your portfolio.' };
+    }),
+  );
+  const notAttempted = (input.problems ?? []).map(
+    (problem): ReportRow => ({
+      line: problem.line,
+      subject: problem.input,
+      outcome: 'not_attempted',
+      detail: problem.problem,
+    }),
+  );
+  const added = results.filter((result) => result.outcome === 'done');
+  if (added.length > 0) {
+    await logActivity({
+      user,
+      action: 'portfolio.add',
+      summary: `Added ${added.length} thermostat${added.length === 1 ? '' : 's'} to the portfolio`,
+      changes: { thermostatIds: added.map((result) => result.subject) },
+    });
+  }
+  return [...results, ...notAttempted].sort((a, b) => a.line - b.line);
+}
+
+async function addBuilding(
+  userId: string,
+  buildingId: string,
+  thermostatId: string,
+  known?: KnownBuilding,
+) {
+  // The service has no building endpoint; a thermostat's schedule says its building's zone.
+  const timeZone = known?.timeZone ?? (await getSchedule({ userId, thermostatId })).timeZone;
+  if (!timeZone) throw new ServiceError('invalid_response');
+  await ensureBuilding({
+    userId,
+    buildingId,
+    timeZone,
+    name: known?.name ?? `Building ${buildingId.slice(-6)}`,
+    address: known?.address ?? '',
+  });
+}

@@ -1,0 +1,109 @@
+import { parse } from 'csv-parse/sync';
+import { z } from 'zod';
+import { thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+
+/** One thermostat to add: its service id and the manager's label for it. */
+export type PortfolioEntry = { line: number; thermostatId: string; unitLabel: string };
+export type EntryProblem = { line: number; input: string; problem: string };
+
+export const MAX_ENTRIES_PER_IMPORT = 500;
+const unitLabelSchema = z.string().trim().max(64, 'A unit label has at most 64 characters.');
+
+function checkEntry(line: number, rawId: string, rawLabel: string): PortfolioEntry | EntryProblem {
+  const id = thermostatIdSchema.safeParse(rawId.trim());
+  if (!id.success) {
+    return {
+      line,
+      input: rawId.trim() || '(empty)',
+      problem: 'Not a thermostat id: it is 12 digits.',
+    };
+  }
+  const label = unitLabelSchema.safeParse(rawLabel);
+  if (!label.success)
+    return { line, input: rawId.trim(), problem: label.error.issues[0]?.message ?? 'Bad label.' };
+  return { line, thermostatId: id.data, unitLabel: label.data };
+}
+
+export type ParsedEntries = { entries: PortfolioEntry[]; problems: EntryProblem[] };
+
+function finish(results: (PortfolioEntry | EntryProblem)[]): ParsedEntries {
+  const entries: PortfolioEntry[] = [];
+  const problems: EntryProblem[] = [];
+  const seen = new Set<string>();
+  for (const result of results) {
+    if ('problem' in result) problems.push(result);
+    else if (seen.has(result.thermostatId)) {
+      problems.push({
+        line: result.line,
+        input: result.thermostatId,
+        problem: 'Listed twice; added once.',
+      });
+    } else {
+      seen.add(result.thermostatId);
+      entries.push(result);
+    }
+  }
+  if (entries.length > MAX_ENTRIES_PER_IMPORT) {
+    for (const extra of entries.splice(MAX_ENTRIES_PER_IMPORT)) {
+      problems.push({
+        line: extra.line,
+        input: extra.thermostatId,
+        problem: `Not attempted: at most ${MAX_ENTRIES_PER_IMPORT} thermostats per import.`,
+      });
+    }
+  }
+  return { entries, problems };
+}
+
+/**
+ * A pasted list: one thermostat per line, the id optionally followed by a comma or tab and a
+ * unit label (`318324702718, Unit 4B`). Blank lines are skipped.
+ */
+export function parsePastedList(text: string): ParsedEntries {
+  const results = text.split(/\r?\n/).flatMap((raw, index) => {
+    const line = raw.trim();
+    if (!line) return [];
+    const match = /^([^,\t]*)(?:[,\t](.*))?$/.exec(line);
+    return [checkEntry(index + 1, match?.[1] ?? line, match?.[2] ?? '')];
+  });
+  return finish(results);
+}
+
+const ID_COLUMNS = ['thermostatid', 'thermostat_id', 'thermostat id', 'id', 'serial'];
+const LABEL_COLUMNS = ['unitlabel', 'unit_label', 'unit label', 'unit', 'label', 'name'];
+
+/**
+ * A CSV file with a header row naming an id column (`thermostatId`, `id`, `serial`) and
+ * optionally a label column (`unitLabel`, `unit`, `label`, `name`). Line numbers are the file's.
+ */
+export function parseCsv(text: string): ParsedEntries | { error: string } {
+  let records: string[][];
+  try {
+    records = parse(text, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+    });
+  } catch (error) {
+    return {
+      error: `The file is not valid CSV (${error instanceof Error ? error.message : 'parse error'}).`,
+    };
+  }
+  const header = (records[0] ?? []).map((cell) => cell.toLowerCase());
+  const idColumn = header.findIndex((cell) => ID_COLUMNS.includes(cell));
+  if (idColumn < 0) {
+    return { error: 'The first row must name the columns, including thermostatId.' };
+  }
+  const labelColumn = header.findIndex((cell) => LABEL_COLUMNS.includes(cell));
+  const results = records
+    .slice(1)
+    .map((record, index) =>
+      checkEntry(
+        index + 2,
+        record[idColumn] ?? '',
+        labelColumn >= 0 ? (record[labelColumn] ?? '') : '',
+      ),
+    );
+  return finish(results);
+}
