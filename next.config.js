@@ -4,6 +4,8 @@ const nextConfig = {
   // plain Node requires instead of being bundled.
   serverExternalPackages: ['@electric-sql/pglite', '@node-rs/argon2'],
   poweredByHeader: false,
+  // A second build (a parallel e2e run) can go to its own folder: NEXT_DIST_DIR=.next-e2e.
+  distDir: process.env.NEXT_DIST_DIR || '.next',
   devIndicators: false,
   // The OAuth callback's URL carries an authorization code: keep it out of the dev server's log.
   logging: { incomingRequests: { ignore: [/\/api\/connect\/callback/] } },

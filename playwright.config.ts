@@ -6,8 +6,9 @@ import { defineConfig, devices } from '@playwright/test';
 
 // The suite runs the production build (`npm run build` first) against the sandbox, each run on a
 // fresh embedded database so that first-run setup is really the first run.
-const APP_PORT = 3100;
-const SANDBOX_PORT = 4110;
+// Overridable so that two runs (say, two engineers' worktrees) do not collide.
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4110);
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 export const SANDBOX_URL = `http://127.0.0.1:${SANDBOX_PORT}`;
 
@@ -55,6 +56,10 @@ export default defineConfig({
         SANDBOX_PORT: String(SANDBOX_PORT),
         SANDBOX_CONTROL: '1',
         SANDBOX_ALLOW_REDIRECT_PORTS: '1',
+        SANDBOX_MODE_CHANGE_DELAY_MS: '1500',
+        SANDBOX_CLIENTS: JSON.stringify([
+          { clientId: 'setpoint-local', redirectUris: [`${APP_URL}/api/connect/callback`] },
+        ]),
       },
     },
     {

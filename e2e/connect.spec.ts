@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { APP_URL } from '../playwright.config';
 import { signInAsManager } from './support/accounts';
 import { answerConsent, tokenSentinels } from './support/sandbox';
 
@@ -22,7 +23,7 @@ test('connecting through the consent page stores a connection, and no token reac
 }) => {
   const seen: string[] = [];
   page.on('response', async (response) => {
-    if (!response.url().startsWith('http://127.0.0.1:3100')) return;
+    if (!response.url().startsWith(APP_URL)) return;
     // The callback's own URL carries the code (that is how OAuth works); it must go no further.
     if (!response.url().includes('/api/connect/callback?')) seen.push(response.url());
     seen.push(JSON.stringify(await response.allHeaders()));

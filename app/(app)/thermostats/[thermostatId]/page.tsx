@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import {
@@ -7,7 +6,6 @@ import {
   RefreshWhilePending,
   RenameForm,
   ResidentModeForm,
-  UnitToggle,
 } from '@/components/thermostat/thermostat-forms';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -41,28 +39,9 @@ export default async function ThermostatPage({ params }: Props) {
     listBuildings({ userId: user.id }),
   ]);
   if (status.ok) rememberStatus({ userId: user.id, status: status.value });
-  const label = thermostat.unitLabel || thermostat.thermostatId;
 
   return (
     <div className="grid gap-6">
-      <div className="flex flex-wrap items-start gap-4">
-        <div className="min-w-0 flex-1">
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            <Link href="/" className="hover:underline">
-              Overview
-            </Link>{' '}
-            /{' '}
-            <Link href={`/buildings/${thermostat.buildingId}`} className="hover:underline">
-              {thermostat.building?.name ?? 'Building'}
-            </Link>{' '}
-            /
-          </p>
-          <h1 className="text-2xl font-semibold tracking-tight">{label}</h1>
-          <p className="mt-1 font-mono text-xs text-slate-500">{thermostat.thermostatId}</p>
-        </div>
-        <UnitToggle unit={user.temperatureUnit} />
-      </div>
-
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <Card className="grid content-start gap-4">
           <h2 className="text-lg font-medium">Status</h2>

@@ -1,0 +1,46 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { UnitToggle } from '@/components/thermostat/thermostat-forms';
+import { ThermostatTabs } from '@/components/thermostat/thermostat-tabs';
+import { requireUser } from '@/lib/auth/session';
+import { ownedThermostat } from '@/lib/portfolio/guard';
+
+/** Every page of one thermostat: where it is, what it is called, and its sections. */
+export default async function ThermostatLayout({
+  params,
+  children,
+}: {
+  params: Promise<{ thermostatId: string }>;
+  children: ReactNode;
+}) {
+  const user = await requireUser();
+  const { thermostatId } = await params;
+  const thermostat = await ownedThermostat(user, thermostatId);
+  if (!thermostat) notFound();
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-start gap-4">
+        <div className="min-w-0 flex-1">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            <Link href="/" className="hover:underline">
+              Overview
+            </Link>{' '}
+            /{' '}
+            <Link href={`/buildings/${thermostat.buildingId}`} className="hover:underline">
+              {thermostat.building?.name ?? 'Building'}
+            </Link>{' '}
+            /
+          </p>
+          <h1 className="text-2xl font-semibold tracking-tight">
+            {thermostat.unitLabel || thermostat.thermostatId}
+          </h1>
+          <p className="mt-1 font-mono text-xs text-slate-500">{thermostat.thermostatId}</p>
+        </div>
+        <UnitToggle unit={user.temperatureUnit} />
+      </div>
+      <ThermostatTabs thermostatId={thermostat.thermostatId} />
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+/** The sections of a thermostat, each a page under /thermostats/[id]. */
+export const THERMOSTAT_TABS = [
+  { segment: '', label: 'Status' },
+  { segment: '/schedule', label: 'Schedule' },
+  { segment: '/comfort-settings', label: 'Comfort settings' },
+  { segment: '/configuration', label: 'Configuration' },
+  { segment: '/access-control', label: 'Access control' },
+  { segment: '/alerts', label: 'Alerts' },
+] as const;
+
+export function ThermostatTabs({ thermostatId }: { thermostatId: string }) {
+  const pathname = usePathname();
+  const base = `/thermostats/${thermostatId}`;
+  return (
+    <nav aria-label="Thermostat sections" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
+      <ul className="flex min-w-max gap-1 border-b border-slate-200 dark:border-slate-800">
+        {THERMOSTAT_TABS.map((tab) => {
+          const href = `${base}${tab.segment}`;
+          const current = pathname === href;
+          return (
+            <li key={tab.label}>
+              <Link
+                href={href}
+                aria-current={current ? 'page' : undefined}
+                className="-mb-px block border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:border-brand-600 aria-[current=page]:text-brand-700 dark:text-slate-400 dark:hover:text-white dark:aria-[current=page]:text-brand-100"
+              >
+                {tab.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

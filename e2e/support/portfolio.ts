@@ -1,0 +1,48 @@
+import { expect, type Page } from '@playwright/test';
+import { signInAsManager } from './accounts';
+import { answerConsent, sandboxControl } from './sandbox';
+
+/**
+ * The state most feature specs start from: the manager signed in, connected to the sandbox as
+ * its demo user, with the demo portfolio imported. Idempotent: it connects and imports only
+ * what is missing, so specs can run alone or in any order.
+ */
+export async function signInWithDemoPortfolio(page: Page) {
+  await signInAsManager(page);
+  await page.goto('/connection');
+  if (!(await page.getByRole('heading', { name: 'Connected', exact: true }).isVisible())) {
+    await page
+      .getByRole('button', { name: /Connect service account|Reconnect/ })
+      .first()
+      .click();
+    await answerConsent(page, 'Accept');
+    await expect(page.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
+  }
+  await page.goto('/');
+  if (await page.getByRole('heading', { name: 'No buildings yet' }).isVisible()) {
+    await page.goto('/portfolio/add');
+    await page.getByRole('button', { name: 'Import the sandbox demo portfolio' }).click();
+    await expect(page.getByText(/^\d+ added/)).toBeVisible({ timeout: 30_000 });
+  }
+}
+
+export type DemoPortfolio = {
+  buildings: { buildingId: string; name: string; timeZone: string }[];
+  thermostats: { thermostatId: string; name: string; buildingId: string }[];
+};
+
+/** The sandbox's demo portfolio, to pick thermostats by building. */
+export async function demoPortfolio(): Promise<DemoPortfolio> {
+  return sandboxControl('GET', '/portfolio?user=demo');
+}
+
+/** The demo thermostats of one building, by the building's name. */
+export async function demoThermostatsIn(name: string) {
+  const portfolio = await demoPortfolio();
+  const building = portfolio.buildings.find((b) => b.name === name);
+  if (!building) throw new Error(`no demo building named ${name}`);
+  return {
+    building,
+    thermostats: portfolio.thermostats.filter((t) => t.buildingId === building.buildingId),
+  };
+}
