@@ -22,14 +22,18 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
   }, undefined);
   return (
     <details className="group relative">
-      <summary
-        aria-label={`Account menu for ${name}`}
-        className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
-      >
-        <span className="grid size-8 place-items-center rounded-full bg-brand-600 text-xs font-semibold text-white">
+      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
+        {/* The name a screen reader hears; the initials and the visible name are decoration. */}
+        <span className="sr-only">Account menu for {name}</span>
+        <span
+          aria-hidden="true"
+          className="grid size-8 place-items-center rounded-full bg-brand-600 text-xs font-semibold text-white"
+        >
           {initials(name)}
         </span>
-        <span className="hidden max-w-40 truncate text-sm font-medium md:inline">{name}</span>
+        <span aria-hidden="true" className="hidden max-w-40 truncate text-sm font-medium md:inline">
+          {name}
+        </span>
       </summary>
       <div className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">
         <div className="border-b border-slate-100 px-3 py-2 dark:border-slate-800">

@@ -1,0 +1,206 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { demoPortfolio, demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
+import { sandboxControl } from './support/sandbox';
+
+// Portfolio and live status. Uses the demo buildings "Harbor View Apartments" and "Front Range
+// Offices" only: other specs own the others.
+test.describe.configure({ mode: 'serial' });
+
+async function removeFromPortfolio(page: Page, thermostatId: string) {
+  await page.goto(`/thermostats/${thermostatId}`);
+  if ((await page.getByRole('heading', { name: 'Page not found' }).count()) > 0) return;
+  await page.getByRole('button', { name: 'Remove from portfolio' }).click();
+  await expect(page).toHaveURL(/\/buildings\//);
+}
+
+test('adds thermostats from a pasted list, reporting every line', async ({ page }) => {
+  await signInWithDemoPortfolio(page);
+  const { thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const [lobby] = thermostats;
+  if (!lobby) throw new Error('demo building has no thermostats');
+  const otherAccount = (await sandboxControl('GET', '/portfolio?user=other')).thermostats[0]
+    .thermostatId;
+  await removeFromPortfolio(page, lobby.thermostatId);
+
+  await page.goto('/portfolio/add');
+  await page
+    .getByLabel('Thermostat ids')
+    .fill(`${lobby.thermostatId}, Main lobby\n12345\n${otherAccount}\n${lobby.thermostatId}`);
+  await page.getByRole('button', { name: 'Add thermostats' }).click();
+
+  const report = page.getByRole('table', { name: 'Result for each thermostat' });
+  await expect(report).toBeVisible();
+  await expect(page.getByText('1 added, 3 not added (see below).')).toBeVisible();
+  await expect(report.getByRole('row', { name: /Main lobby/ })).toContainText('Done');
+  await expect(report.getByRole('row', { name: /12345/ })).toContainText('Not a thermostat id');
+  await expect(report.getByRole('row', { name: new RegExp(otherAccount) })).toContainText(
+    'your account may not see it',
+  );
+  await expect(report.getByRole('row', { name: /Listed twice/ })).toContainText('Not attempted');
+});
+
+test('imports a CSV file with a result for each row, bad rows included', async ({ page }) => {
+  await signInWithDemoPortfolio(page);
+  const { thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const target = thermostats[1];
+  if (!target) throw new Error('demo building too small');
+  await removeFromPortfolio(page, target.thermostatId);
+
+  await page.goto('/portfolio/add');
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'units.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      `unitLabel,thermostatId\n"Unit 101, east",${target.thermostatId}\nBroken,abc\n`,
+    ),
+  });
+  await page.getByRole('button', { name: 'Import file' }).click();
+  const report = page.getByRole('table', { name: 'Result for each thermostat' });
+  await expect(report.getByRole('row', { name: /Unit 101, east/ })).toContainText('Done');
+  await expect(report.getByRole('row', { name: /abc/ })).toContainText('Not a thermostat id');
+
+  // A file without the id column is refused as a whole, under the field.
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'bad.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('name\nUnit 1\n'),
+  });
+  await page.getByRole('button', { name: 'Import file' }).click();
+  await expect(
+    page.getByText('The first row must name the columns, including thermostatId.'),
+  ).toBeVisible();
+});
+
+test('a building overview shows every thermostat, and one failing thermostat fails only its row', async ({
+  page,
+}) => {
+  await signInWithDemoPortfolio(page);
+  const { building, thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const failing = thermostats[2];
+  if (!failing) throw new Error('demo building too small');
+  await sandboxControl('PUT', '/faults', {
+    faults: [
+      {
+        endpoint: 'GET /api/v2/thermostats/:id/status',
+        kind: 500,
+        thermostatId: failing.thermostatId,
+      },
+    ],
+  });
+  try {
+    await page.goto(`/buildings/${building.buildingId}`);
+    await page.getByRole('button', { name: 'Refresh statuses' }).click();
+    const table = page.getByRole('table', { name: 'Thermostats and their live status' });
+    await expect(page.getByText(/could not be read/)).toBeVisible();
+    const failedRow = table.getByRole('row', { name: new RegExp(failing.thermostatId) });
+    await expect(failedRow).toContainText('not responding');
+    // Every other row has its reading.
+    await expect(table.getByRole('row', { name: /Unit 104/ })).toContainText('°F');
+    await expect(table.locator('tbody tr')).toHaveCount(thermostats.length);
+
+    // Sorting by temperature puts the unreadable row last.
+    await table.getByRole('button', { name: 'Temperature' }).click();
+    await expect(table.locator('tbody tr').last()).toContainText('not responding');
+    // Filtering narrows the rows.
+    await page.getByLabel('Filter').fill('Unit 10');
+    await expect(table.locator('tbody tr')).toHaveCount(4);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  } finally {
+    await sandboxControl('DELETE', '/faults');
+  }
+});
+
+test('the status page shows every field; resident mode goes off only once the reset is confirmed', async ({
+  page,
+}) => {
+  await signInWithDemoPortfolio(page);
+  const { thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const unit = thermostats.find((t) => t.name === 'Unit 204');
+  if (!unit) throw new Error('no Unit 204');
+  await page.goto(`/thermostats/${unit.thermostatId}`);
+  await expect(page.getByRole('heading', { name: 'Unit 204', level: 1 })).toBeVisible();
+  for (const term of [
+    'Temperature',
+    'Humidity',
+    'HVAC mode',
+    'Heat setpoint',
+    'Cool setpoint',
+    'Connection',
+  ]) {
+    await expect(page.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) })).toBeVisible();
+  }
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+  // Celsius on request, back to Fahrenheit after.
+  await page.getByRole('button', { name: '°C' }).click();
+  await expect(page.getByRole('definition').filter({ hasText: /°C$/ }).first()).toBeVisible();
+  await page.getByRole('button', { name: '°F' }).click();
+  await expect(page.getByRole('definition').filter({ hasText: /°F$/ }).first()).toBeVisible();
+
+  const residentCard = page
+    .locator('div')
+    .filter({ has: page.getByRole('heading', { name: 'Resident mode' }) })
+    .last();
+  await expect(residentCard.getByText('Resident mode is on.')).toBeVisible();
+  await page.getByRole('button', { name: 'Turn resident mode off' }).click();
+  await expect(page.getByText('Confirm that turning resident mode off resets')).toBeVisible();
+  await page.getByLabel('I understand: reset this thermostat’s settings.').check();
+  await page.getByRole('button', { name: 'Turn resident mode off' }).click();
+  await expect(
+    page.getByText('Resident mode is off; the thermostat’s settings were reset'),
+  ).toBeVisible();
+  // The reset sends the HVAC mode to auto after a delay: shown as pending until it lands.
+  await page.getByRole('button', { name: 'Turn resident mode on' }).click();
+  await expect(page.getByText('Resident mode is on.').first()).toBeVisible();
+
+  await page.goto(`/activity?thermostat=${unit.thermostatId}`);
+  await expect(
+    page.getByRole('cell', { name: /Turned resident mode off for Unit 204/ }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('cell', { name: /Turned resident mode on for Unit 204/ }),
+  ).toBeVisible();
+});
+
+test('creates a thermostat in a building, moves it to another, and logs both', async ({ page }) => {
+  await signInWithDemoPortfolio(page);
+  const portfolio = await demoPortfolio();
+  const front = portfolio.buildings.find((b) => b.name === 'Front Range Offices');
+  const harbor = portfolio.buildings.find((b) => b.name === 'Harbor View Apartments');
+  if (!front || !harbor) throw new Error('demo buildings missing');
+  const label = `Suite ${Date.now() % 100000}`;
+
+  await page.goto(`/buildings/${front.buildingId}`);
+  await page.getByRole('link', { name: 'New thermostat' }).click();
+  await page.getByLabel('Device serial (optional)').fill('12');
+  await page.getByRole('button', { name: 'Create thermostat' }).click();
+  await expect(page.getByText('A thermostat id is 12 digits.')).toBeVisible();
+
+  await page.getByLabel('Device serial (optional)').fill('');
+  await page.getByLabel('Unit label').fill(label);
+  await page.getByRole('button', { name: 'Create thermostat' }).click();
+  await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Thermostat sections' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Front Range Offices' })).toBeVisible();
+  const thermostatId = page.url().split('/').at(-1) ?? '';
+
+  await page.getByLabel('Move to').selectOption({ label: 'Harbor View Apartments' });
+  await page.getByRole('button', { name: 'Move thermostat' }).click();
+  await expect(page.getByText('Moved to Harbor View Apartments.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Harbor View Apartments' })).toBeVisible();
+  // The service agrees.
+  const device = await sandboxControl('GET', `/thermostats/${thermostatId}`);
+  expect(device.buildingId).toBe(harbor.buildingId);
+
+  await page.goto(`/buildings/${harbor.buildingId}`);
+  await expect(page.getByRole('row', { name: new RegExp(label) })).toBeVisible();
+  await page.goto(`/activity?thermostat=${thermostatId}`);
+  await expect(
+    page.getByRole('cell', { name: `Created ${label} in Front Range Offices` }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('cell', { name: `Moved ${label} to Harbor View Apartments` }),
+  ).toBeVisible();
+});
