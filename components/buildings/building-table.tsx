@@ -210,7 +210,10 @@ function Row({
   unit: TemperatureUnit;
 }) {
   const name = (
-    <th scope="row" className="px-3 py-2 text-left font-medium">
+    <th
+      scope="row"
+      className="sticky left-0 bg-white px-3 py-2 text-left font-medium dark:bg-slate-900"
+    >
       <Link
         href={`/thermostats/${row.thermostatId}`}
         className="text-brand-700 hover:underline dark:text-brand-100"

@@ -170,7 +170,7 @@ export function UnitToggle({ unit }: { unit: 'F' | 'C' }) {
   return (
     <form
       action={action}
-      className="inline-flex rounded-lg border border-slate-300 p-0.5 text-sm dark:border-slate-700"
+      className="inline-flex self-start rounded-lg border border-slate-300 p-0.5 text-sm dark:border-slate-700"
     >
       {(['F', 'C'] as const).map((option) => (
         <button

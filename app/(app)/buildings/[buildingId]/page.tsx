@@ -34,7 +34,7 @@ export default async function BuildingPage({ params }: Props) {
 
   return (
     <div className="grid gap-6">
-      <div className="flex flex-wrap items-start gap-4">
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
           <p className="text-sm text-slate-600 dark:text-slate-400">
             <Link href="/" className="hover:underline">

@@ -164,7 +164,7 @@ function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: Tempe
   return (
     <>
       <RefreshWhilePending pending={pending !== null} />
-      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+      <dl className="grid gap-x-6 gap-y-2 text-sm grid-cols-[max-content_1fr]">
         {rows.map(([term, value]) => (
           <div key={term} className="contents">
             <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
@@ -175,7 +175,7 @@ function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: Tempe
       {extras.length ? (
         <div>
           <h3 className="mt-2 text-sm font-medium">Other fields from the service</h3>
-          <dl className="mt-2 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+          <dl className="mt-2 grid gap-x-6 gap-y-2 text-sm grid-cols-[max-content_1fr]">
             {extras.map(([key, value]) => (
               <div key={key} className="contents">
                 <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{key}</dt>
