@@ -1,27 +1,51 @@
 import { type NextRequest, NextResponse } from 'next/server';
+import { getEnv } from '@/lib/env';
+import { contentSecurityPolicy, createNonce } from '@/lib/security-headers';
 
 const PUBLIC_PATHS = ['/sign-in', '/setup'];
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
 /**
- * An optimistic redirect: no session cookie at all means sign in first, with the page to come
- * back to. It is never the only check: every page and action verifies the session in the data
- * layer (lib/auth/session.ts).
+ * Every page passes here first:
+ * - security headers: a Content-Security-Policy with a fresh nonce (Next.js reads it from the
+ *   request header and puts it on its scripts), and HSTS when served over https;
+ * - an optimistic redirect: no session cookie at all means sign in first, with the page to come
+ *   back to. It is never the only check: every page and action verifies the session in the data
+ *   layer (lib/auth/session.ts).
  */
 export function proxy(request: NextRequest) {
+  const env = getEnv();
   const { pathname, search } = request.nextUrl;
-  if (PUBLIC_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`))) {
-    return NextResponse.next();
+  const isPublic = PUBLIC_PATHS.some(
+    (path) => pathname === path || pathname.startsWith(`${path}/`),
+  );
+  const signedIn = SESSION_COOKIES.some((name) => request.cookies.has(name));
+  if (!isPublic && !signedIn) {
+    const signIn = new URL('/sign-in', request.url);
+    if (pathname !== '/') signIn.searchParams.set('callbackUrl', `${pathname}${search}`);
+    return NextResponse.redirect(signIn);
   }
-  if (SESSION_COOKIES.some((name) => request.cookies.has(name))) return NextResponse.next();
-  const signIn = new URL('/sign-in', request.url);
-  if (pathname !== '/') signIn.searchParams.set('callbackUrl', `${pathname}${search}`);
-  return NextResponse.redirect(signIn);
+
+  const nonce = createNonce();
+  const policy = contentSecurityPolicy({
+    nonce,
+    serviceOrigin: new URL(env.SERVICE_BASE_URL).origin,
+    development: process.env.NODE_ENV === 'development',
+  });
+  const headers = new Headers(request.headers);
+  headers.set('x-nonce', nonce);
+  headers.set('content-security-policy', policy);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set('Content-Security-Policy', policy);
+  if (new URL(env.NEXTAUTH_URL).protocol === 'https:') {
+    response.headers.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+  }
+  return response;
 }
 
 export const config = {
   // Everything but next-auth's and the service connection's own routes (they check the session
-  // themselves; a redirect from the OAuth callback would carry its code into a URL and a
-  // cookie), Next's assets and public files.
+  // themselves and serve no pages; a redirect from the OAuth callback would carry its code into
+  // a URL and a cookie), Next's assets and public files.
   matcher: ['/((?!api/auth|api/connect|_next/static|_next/image|favicon.ico|robots.txt).*)'],
 };
