@@ -1,0 +1,114 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { logActivity } from '@/lib/activity';
+import { requireUser } from '@/lib/auth/session';
+import type { FormState } from '@/lib/forms';
+import { ownedThermostat } from '@/lib/portfolio/guard';
+import {
+  type AccessControlField,
+  accessControlErrorsFromService,
+  validateAccessControl,
+  viewOf,
+} from '@/lib/settings/access-control';
+import { CHECK_FIELDS, NOT_YOURS } from '@/lib/settings/form-data';
+import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { updateAccessControl } from '@/lib/thermostat-api/resources';
+import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+
+type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
+
+/**
+ * Sets access control. The passcode goes to the service and nowhere else: not into the state
+ * returned to the browser, not into a message, not into the activity log (only "changed").
+ */
+export async function saveAccessControl(
+  thermostatId: string,
+  _previous: State,
+  form: FormData,
+): Promise<State> {
+  const user = await requireUser();
+  const thermostat = await ownedThermostat(user, thermostatId);
+  if (!thermostat) return NOT_YOURS;
+
+  const input = {
+    enabled: form.get('enabled'),
+    passcode: form.get('passcode'),
+    clearPasscode: form.get('clearPasscode'),
+    ...Object.fromEntries(LOCK_AREAS.map((area) => [area, form.get(area)])),
+  };
+  // What the manager chose, to refill the form: never the passcode.
+  const refill: State['values'] = {
+    enabled: input.enabled ? 'on' : '',
+    ...Object.fromEntries(LOCK_AREAS.map((area) => [area, form.get(area) ? 'on' : ''])),
+  };
+  const result = validateAccessControl(input);
+  if (!result.ok) {
+    return {
+      status: 'error',
+      message: CHECK_FIELDS,
+      fieldErrors: result.fieldErrors,
+      values: refill,
+    };
+  }
+  const { changes } = result;
+
+  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const logged: Record<string, unknown> = { enabled: changes.enabled };
+  if (changes.enabled) {
+    if (changes.settings) logged.settings = changes.settings;
+    if (result.passcode !== 'kept') logged.passcode = 'changed';
+  }
+  const passcodeWords =
+    changes.enabled && result.passcode === 'changed'
+      ? ', passcode changed'
+      : changes.enabled && result.passcode === 'removed'
+        ? ', passcode removed'
+        : '';
+  const summary = changes.enabled
+    ? `Turned access control on for ${label}${passcodeWords}`
+    : `Turned access control off for ${label}`;
+  const what = {
+    user,
+    action: 'access_control',
+    thermostatId: thermostat.thermostatId,
+    buildingId: thermostat.buildingId,
+    changes: logged,
+  };
+  try {
+    const answer = await updateAccessControl({
+      userId: user.id,
+      thermostatId: thermostat.thermostatId,
+      changes,
+    });
+    await logActivity({ ...what, summary });
+    revalidatePath(`/thermostats/${thermostat.thermostatId}/access-control`);
+    const view = viewOf(answer);
+    return {
+      status: 'success',
+      message: view.enabled
+        ? `Access control is on${view.passcodeSet ? ' with a passcode' : ' without a passcode'}.`
+        : 'Access control is off: nothing is locked and there is no passcode.',
+      values: {
+        enabled: view.enabled ? 'on' : '',
+        passcodeSet: view.passcodeSet ? 'yes' : 'no',
+        ...Object.fromEntries(LOCK_AREAS.map((area) => [area, view.settings[area] ? 'on' : ''])),
+      },
+    };
+  } catch (error) {
+    await logActivity({
+      ...what,
+      summary: `Failed: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`,
+      error,
+    });
+    if (error instanceof ServiceError && error.kind === 'validation') {
+      return {
+        status: 'error',
+        message: 'The service did not accept these settings; nothing was changed.',
+        fieldErrors: accessControlErrorsFromService(error.fieldErrors),
+        values: refill,
+      };
+    }
+    return { status: 'error', message: describeServiceError(error), values: refill };
+  }
+}

@@ -1,0 +1,79 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { AccessControlForm } from '@/components/settings/access-control-form';
+import { Card } from '@/components/ui/card';
+import { LocalTime } from '@/components/ui/local-time';
+import { requireUser } from '@/lib/auth/session';
+import { ownedThermostat } from '@/lib/portfolio/guard';
+import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
+import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+
+export const metadata: Metadata = { title: 'Access control' };
+
+type Props = { params: Promise<{ thermostatId: string }> };
+
+export default async function AccessControlPage({ params }: Props) {
+  const user = await requireUser();
+  const { thermostatId } = await params;
+  const thermostat = await ownedThermostat(user, thermostatId);
+  if (!thermostat) notFound();
+  const last = await findLastAccessControl(thermostat.thermostatId);
+  const initial = last ?? {
+    enabled: false,
+    settings: Object.fromEntries(LOCK_AREAS.map((area) => [area, false])) as Record<
+      (typeof LOCK_AREAS)[number],
+      boolean
+    >,
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+      <Card className="grid content-start gap-4">
+        <div>
+          <h2 className="text-lg font-medium">Access control</h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Lock parts of the thermostat behind a 4-digit passcode, e.g. in common areas.
+          </p>
+        </div>
+        <AccessControlForm thermostatId={thermostat.thermostatId} initial={initial} />
+      </Card>
+      <Card className="grid content-start gap-3 text-sm">
+        <h2 className="text-lg font-medium">Current state</h2>
+        <p className="text-slate-600 dark:text-slate-400">
+          The thermostat service does not let Setpoint read access control: it only answers when it
+          is changed. So Setpoint cannot show the state set at the device or by other apps, and it
+          never knows a passcode.
+        </p>
+        {last ? (
+          <p>
+            {last.source === 'reset' ? (
+              <>
+                Resident mode was turned off <LocalTime value={last.at.toISOString()} /> by{' '}
+                {last.actorName}, which turned access control off.
+              </>
+            ) : (
+              <>
+                Last set through Setpoint <LocalTime value={last.at.toISOString()} /> by{' '}
+                {last.actorName}: <strong>{last.enabled ? 'on' : 'off'}</strong>
+                {last.enabled
+                  ? `, locked: ${
+                      LOCK_AREAS.filter((area) => last.settings[area])
+                        .map((area) => LOCK_AREA_TEXT[area].label.toLowerCase())
+                        .join(', ') || 'nothing'
+                    }`
+                  : ''}
+                . The form starts from that.
+              </>
+            )}
+          </p>
+        ) : (
+          <p>
+            Not changed through Setpoint yet. The form starts with everything off; saving sets
+            exactly what it shows.
+          </p>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { AlertsForm } from '@/components/settings/alerts-form';
+import { Card } from '@/components/ui/card';
+import { Notice } from '@/components/ui/notice';
+import { requireUser } from '@/lib/auth/session';
+import { ownedThermostat } from '@/lib/portfolio/guard';
+import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
+import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
+import { formatShown, shownDelta } from '@/lib/settings/temperature';
+import { describeServiceError } from '@/lib/thermostat-api/errors';
+import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
+
+export const metadata: Metadata = { title: 'Alerts' };
+
+type Props = { params: Promise<{ thermostatId: string }> };
+
+export default async function AlertsPage({ params }: Props) {
+  const user = await requireUser();
+  const { thermostatId } = await params;
+  const thermostat = await ownedThermostat(user, thermostatId);
+  if (!thermostat) notFound();
+  const who = { userId: user.id, thermostatId: thermostat.thermostatId };
+  const unit = user.temperatureUnit;
+  const [alerts, status] = await Promise.allSettled([getAlertSettings(who), getStatus(who)]);
+  if (alerts.status === 'rejected') {
+    return (
+      <Card className="grid gap-3">
+        <h2 className="text-lg font-medium">Alert settings</h2>
+        <Notice tone="error">{describeServiceError(alerts.reason)}</Notice>
+      </Card>
+    );
+  }
+  const delta =
+    status.status === 'fulfilled'
+      ? (status.value.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA)
+      : DEFAULT_HEAT_COOL_MIN_DELTA;
+  return (
+    <Card className="grid max-w-4xl content-start gap-4">
+      <div>
+        <h2 className="text-lg font-medium">Alert settings</h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          What this thermostat warns about. Only the values you change are sent.
+        </p>
+      </div>
+      <AlertsForm
+        thermostatId={thermostat.thermostatId}
+        initial={alertFormValues(alerts.value, unit)}
+        nextReminderDate={alerts.value.hvacMaintenanceReminder.nextReminderDate ?? null}
+        unit={unit}
+        gap={`${shownDelta(delta, unit)} °${unit}`}
+        range={`${formatShown(TEMPERATURE_ALERT_LIMITS.min, unit)} to ${formatShown(TEMPERATURE_ALERT_LIMITS.max, unit)}`}
+      />
+    </Card>
+  );
+}

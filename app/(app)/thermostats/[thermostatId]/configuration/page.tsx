@@ -1,0 +1,92 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { ConfigurationForm } from '@/components/settings/configuration-form';
+import { Card } from '@/components/ui/card';
+import { Notice } from '@/components/ui/notice';
+import { requireUser } from '@/lib/auth/session';
+import { ownedThermostat } from '@/lib/portfolio/guard';
+import {
+  configurationFormValues,
+  DEFAULT_HEAT_COOL_MIN_DELTA,
+  describeHoldAction,
+} from '@/lib/settings/configuration';
+import { DEVICE_LIMITS, formatShown, shownDelta } from '@/lib/settings/temperature';
+import { describeServiceError } from '@/lib/thermostat-api/errors';
+import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
+
+export const metadata: Metadata = { title: 'Configuration' };
+
+type Props = { params: Promise<{ thermostatId: string }> };
+
+export default async function ConfigurationPage({ params }: Props) {
+  const user = await requireUser();
+  const { thermostatId } = await params;
+  const thermostat = await ownedThermostat(user, thermostatId);
+  if (!thermostat) notFound();
+  const who = { userId: user.id, thermostatId: thermostat.thermostatId };
+  const unit = user.temperatureUnit;
+
+  const [settings, status] = await Promise.allSettled([getSettings(who), getStatus(who)]);
+  if (settings.status === 'rejected') {
+    return (
+      <Card className="grid gap-3">
+        <h2 className="text-lg font-medium">Configuration</h2>
+        <Notice tone="error">{describeServiceError(settings.reason)}</Notice>
+      </Card>
+    );
+  }
+  const delta =
+    status.status === 'fulfilled'
+      ? (status.value.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA)
+      : DEFAULT_HEAT_COOL_MIN_DELTA;
+  const current = settings.value;
+  const range = (r: { min: number; max: number }) =>
+    `${formatShown(r.min, unit)} to ${formatShown(r.max, unit)}`;
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+      <Card className="grid content-start gap-4">
+        <div>
+          <h2 className="text-lg font-medium">Configuration settings</h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Limits for anyone adjusting this thermostat, how long their changes hold, and how long
+            the fan runs each hour. Values are checked before anything is sent to the service.
+          </p>
+        </div>
+        {status.status === 'rejected' ? (
+          <Notice tone="warning">
+            Could not read this thermostat’s heat–cool gap ({describeServiceError(status.reason)}
+            ); the default of {shownDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit)} °{unit} is assumed.
+          </Notice>
+        ) : null}
+        <ConfigurationForm
+          thermostatId={thermostat.thermostatId}
+          initial={configurationFormValues(current, unit)}
+          limits={{
+            heat: range(DEVICE_LIMITS.heat),
+            cool: range(DEVICE_LIMITS.cool),
+            gap: `${shownDelta(delta, unit)} °${unit}`,
+            unit,
+          }}
+        />
+      </Card>
+      <Card className="grid content-start gap-3">
+        <h2 className="text-lg font-medium">Now at the service</h2>
+        <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+          <dt className="text-slate-600 dark:text-slate-400">Heat range</dt>
+          <dd className="font-medium">{range(current.heatRange)}</dd>
+          <dt className="text-slate-600 dark:text-slate-400">Cool range</dt>
+          <dd className="font-medium">{range(current.coolRange)}</dd>
+          <dt className="text-slate-600 dark:text-slate-400">Hold action</dt>
+          <dd className="font-medium">{describeHoldAction(current.holdAction)}</dd>
+          <dt className="text-slate-600 dark:text-slate-400">Fan minimum on-time</dt>
+          <dd className="font-medium">{current.fanMinimumOnTime} min per hour</dd>
+          <dt className="text-slate-600 dark:text-slate-400">Heat–cool gap</dt>
+          <dd className="font-medium">
+            {shownDelta(delta, unit)} °{unit}
+          </dd>
+        </dl>
+      </Card>
+    </div>
+  );
+}

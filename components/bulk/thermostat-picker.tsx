@@ -1,0 +1,145 @@
+'use client';
+
+import { useEffect, useId, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import type { BulkBuilding } from './bulk-configuration';
+
+/** Thermostats across buildings: a filter, select-all per building, and single picks. */
+export function ThermostatPicker({
+  buildings,
+  selected,
+  onChange,
+}: {
+  buildings: BulkBuilding[];
+  selected: Set<string>;
+  onChange: (next: Set<string>) => void;
+}) {
+  const [filter, setFilter] = useState('');
+  const needle = filter.trim().toLowerCase();
+  const visible = buildings.map((building) => ({
+    ...building,
+    thermostats: building.thermostats.filter(
+      (t) =>
+        needle === '' ||
+        t.label.toLowerCase().includes(needle) ||
+        t.thermostatId.includes(needle) ||
+        building.name.toLowerCase().includes(needle),
+    ),
+  }));
+  const shown = visible.flatMap((b) => b.thermostats.map((t) => t.thermostatId));
+  const toggle = (ids: string[], on: boolean) => {
+    const next = new Set(selected);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
+    onChange(next);
+  };
+
+  return (
+    <section aria-labelledby="picker-heading" className="grid gap-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="min-w-0 basis-full sm:basis-auto sm:flex-1">
+          <h2 id="picker-heading" className="text-lg font-medium">
+            Thermostats
+          </h2>
+          <p
+            role="status"
+            aria-live="polite"
+            className="text-sm text-slate-600 dark:text-slate-400"
+          >
+            {selected.size} selected
+          </p>
+        </div>
+        <div className="grid gap-1.5">
+          <label htmlFor="bulk-filter" className="text-sm font-medium">
+            Filter
+          </label>
+          <input
+            id="bulk-filter"
+            type="search"
+            value={filter}
+            onChange={(event) => setFilter(event.currentTarget.value)}
+            placeholder="Unit, id or building"
+            className="min-h-10 rounded-lg border border-slate-300 bg-white px-3 text-base sm:text-sm dark:border-slate-700 dark:bg-slate-900"
+          />
+        </div>
+        <Button variant="secondary" onClick={() => toggle(shown, true)}>
+          Select all shown
+        </Button>
+        <Button variant="ghost" onClick={() => onChange(new Set())}>
+          Clear selection
+        </Button>
+      </div>
+      <div className="grid gap-4 md:grid-cols-2">
+        {visible
+          .filter((building) => building.thermostats.length > 0)
+          .map((building) => (
+            <BuildingGroup
+              key={building.buildingId}
+              building={building}
+              selected={selected}
+              toggle={toggle}
+            />
+          ))}
+        {shown.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">No thermostat matches.</p>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function BuildingGroup({
+  building,
+  selected,
+  toggle,
+}: {
+  building: BulkBuilding;
+  selected: Set<string>;
+  toggle: (ids: string[], on: boolean) => void;
+}) {
+  const id = useId();
+  const ids = building.thermostats.map((t) => t.thermostatId);
+  const count = ids.filter((t) => selected.has(t)).length;
+  const all = count === ids.length;
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = count > 0 && !all;
+  }, [count, all]);
+  return (
+    <fieldset className="grid content-start gap-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+      <legend className="px-1 text-sm font-semibold">{building.name}</legend>
+      <div className="flex items-center gap-2 border-b border-slate-100 pb-2 dark:border-slate-800">
+        <input
+          ref={box}
+          id={`${id}-all`}
+          type="checkbox"
+          checked={all}
+          onChange={(event) => toggle(ids, event.currentTarget.checked)}
+          className="size-4 accent-brand-600"
+        />
+        <label htmlFor={`${id}-all`} className="text-sm font-medium">
+          Select all in {building.name} ({count}/{ids.length})
+        </label>
+      </div>
+      <ul className="grid max-h-64 gap-1 overflow-y-auto sm:grid-cols-2">
+        {building.thermostats.map((t) => (
+          <li key={t.thermostatId} className="flex items-center gap-2">
+            <input
+              id={`${id}-${t.thermostatId}`}
+              type="checkbox"
+              checked={selected.has(t.thermostatId)}
+              onChange={(event) => toggle([t.thermostatId], event.currentTarget.checked)}
+              className="size-4 accent-brand-600"
+            />
+            <label htmlFor={`${id}-${t.thermostatId}`} className="min-w-0 truncate text-sm">
+              {t.label || t.thermostatId}
+              <span className="sr-only"> ({t.thermostatId})</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}

@@ -1,0 +1,140 @@
+'use client';
+
+import { useActionState, useState } from 'react';
+import { saveAccessControl } from '@/app/(app)/thermostats/[thermostatId]/access-control/actions';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import type { FormState } from '@/lib/forms';
+import { type AccessControlField, LOCK_AREA_TEXT } from '@/lib/settings/access-control';
+import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { Checkbox, ErrorList, Fieldset, FormMessage } from './form-parts';
+
+type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
+const idle: State = { status: 'idle' };
+
+type Initial = { enabled: boolean; settings: Record<(typeof LOCK_AREAS)[number], boolean> };
+
+/**
+ * Access control. The service cannot be asked for the current state (it has no read endpoint):
+ * what it answered to the last save made here is kept in this component only, never the passcode.
+ */
+export function AccessControlForm({
+  thermostatId,
+  initial,
+}: {
+  thermostatId: string;
+  initial: Initial;
+}) {
+  const [state, action, pending] = useActionState(saveAccessControl.bind(null, thermostatId), idle);
+  const chosen = state.values
+    ? {
+        enabled: state.values.enabled === 'on',
+        settings: Object.fromEntries(
+          LOCK_AREAS.map((area) => [area, state.values?.[area] === 'on']),
+        ) as Initial['settings'],
+      }
+    : initial;
+  const answered = state.status === 'success' && state.values ? state.values : null;
+  return (
+    <div className="grid gap-5">
+      {answered ? (
+        <section aria-labelledby="answer-heading" className="grid gap-2 text-sm">
+          <h3 id="answer-heading" className="font-medium">
+            The service’s answer to your save
+          </h3>
+          <p>
+            Access control <strong>{answered.enabled === 'on' ? 'on' : 'off'}</strong>; passcode{' '}
+            <strong>{answered.passcodeSet === 'yes' ? 'set' : 'not set'}</strong>; locked:{' '}
+            <strong>
+              {LOCK_AREAS.filter((area) => answered[area] === 'on')
+                .map((area) => LOCK_AREA_TEXT[area].label.toLowerCase())
+                .join(', ') || 'nothing'}
+            </strong>
+            .
+          </p>
+        </section>
+      ) : null}
+      <AccessControlFields
+        key={JSON.stringify(state.values ?? null)}
+        action={action}
+        pending={pending}
+        state={state}
+        chosen={chosen}
+      />
+    </div>
+  );
+}
+
+function AccessControlFields({
+  action,
+  pending,
+  state,
+  chosen,
+}: {
+  action: (form: FormData) => void;
+  pending: boolean;
+  state: State;
+  chosen: Initial;
+}) {
+  // Which fields apply follows the toggle as the manager flips it (before saving).
+  const [enabled, setEnabled] = useState(chosen.enabled);
+  const errors = state.fieldErrors ?? {};
+  return (
+    <form action={action} noValidate className="grid gap-5">
+      <FormMessage state={state} />
+      <ErrorList id="access-form-errors" errors={errors.form} />
+      <Checkbox
+        name="enabled"
+        label="Access control on"
+        description="When on, the areas you lock below need the passcode at the thermostat. Turning it off unlocks everything and removes the passcode."
+        checked={enabled}
+        onChange={setEnabled}
+        errors={errors.enabled}
+      />
+      <Fieldset
+        legend="Passcode"
+        description="Exactly 4 digits (leading zeros count, e.g. 0123). Only while access control is on. It is sent to the thermostat and never shown again."
+      >
+        <div className="max-w-xs">
+          <Field
+            label="New passcode"
+            name="passcode"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={8}
+            defaultValue=""
+            errors={errors.passcode}
+            hint="Leave blank to keep the current passcode."
+          />
+        </div>
+        <Checkbox name="clearPasscode" label="Remove the passcode" errors={errors.clearPasscode} />
+      </Fieldset>
+      <Fieldset
+        legend="Locked areas"
+        description={
+          enabled
+            ? 'Ticked areas need the passcode. Saving sets all five as shown.'
+            : 'Turn access control on to lock areas.'
+        }
+        disabled={!enabled}
+      >
+        {LOCK_AREAS.map((area) => (
+          <Checkbox
+            key={area}
+            name={area}
+            label={LOCK_AREA_TEXT[area].label}
+            description={LOCK_AREA_TEXT[area].description}
+            defaultChecked={chosen.settings[area]}
+            errors={errors[area]}
+          />
+        ))}
+      </Fieldset>
+      <div>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Saving…' : 'Save access control'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,151 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { APP_URL } from '../playwright.config';
+import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
+
+async function desertPalms(index: number) {
+  const { thermostats } = await demoThermostatsIn('Desert Palms Residences');
+  const unit = thermostats[index];
+  if (!unit) throw new Error(`Desert Palms has no thermostat ${index}`);
+  return unit;
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+}
+
+test('access control: the passcode rules, a save, and the passcode never shown or logged', async ({
+  page,
+}) => {
+  // Pages, RSC payloads and JSON from the app (not its static scripts, whose hashes are noise).
+  const seen: string[] = [];
+  page.on('response', async (response) => {
+    if (!response.url().startsWith(APP_URL) || response.url().includes('/_next/static/')) return;
+    const type = response.headers()['content-type'] ?? '';
+    if (/html|json|x-component/.test(type)) seen.push(await response.text().catch(() => ''));
+  });
+  await signInWithDemoPortfolio(page);
+  const { thermostatId } = await desertPalms(2);
+  await page.goto(`/thermostats/${thermostatId}/access-control`);
+  await expect(page.getByRole('heading', { name: 'Access control', exact: true })).toBeVisible();
+  await expect(page.getByText(/does not let Setpoint read access control/)).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  const toggle = page.getByLabel('Access control on');
+  const passcode = page.getByLabel('New passcode');
+  const save = page.getByRole('button', { name: 'Save access control' });
+
+  // A passcode with the toggle off.
+  await expect(toggle).not.toBeChecked();
+  await passcode.fill('1234');
+  await save.click();
+  await expect(
+    page.getByText(/A passcode can only be set while access control is on/),
+  ).toBeVisible();
+  await expect(passcode).toHaveValue('');
+
+  await toggle.check();
+  for (const [typed, message] of [
+    ['123', 'Use exactly 4 digits (you typed 3).'],
+    ['12345', 'Use exactly 4 digits (you typed 5).'],
+    ['12ab', 'Use the digits 0–9 only.'],
+  ] as const) {
+    await page.getByLabel('Access control on').check();
+    await page.getByLabel('New passcode').fill(typed);
+    await page.getByRole('button', { name: 'Save access control' }).click();
+    await expect(page.getByText(message)).toBeVisible();
+    await expect(page.getByLabel('New passcode')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('New passcode')).toHaveValue('');
+  }
+
+  // A valid save: leading zero kept, two areas locked.
+  await page.getByLabel('Access control on').check();
+  await page.getByLabel('New passcode').fill('0420');
+  await page.getByRole('checkbox', { name: 'Temperature' }).check();
+  await page.getByRole('checkbox', { name: 'Schedule' }).check();
+  await page.getByRole('button', { name: 'Save access control' }).click();
+  await expect(page.getByText('Access control is on with a passcode.')).toBeVisible();
+  await expect(page.getByText(/locked: temperature, schedule/).first()).toBeVisible();
+  await expect(page.getByLabel('New passcode')).toHaveValue('');
+
+  await page.goto('/activity');
+  await expect(
+    page.getByText(/Turned access control on for .*passcode changed/).first(),
+  ).toBeVisible();
+  // The four digits never came back from Setpoint: not in a page, a payload or the activity log.
+  const digits = /(^|[^0-9A-Za-z])0420([^0-9A-Za-z]|$)/;
+  expect(seen.join('\n')).not.toMatch(digits);
+  expect(await page.content()).not.toMatch(digits);
+
+  // Turning it off again (the demo state of this unit).
+  await page.goto(`/thermostats/${thermostatId}/access-control`);
+  await expect(page.getByText(/Last set through Setpoint/)).toBeVisible();
+  await page.getByLabel('Access control on').uncheck();
+  await page.getByRole('button', { name: 'Save access control' }).click();
+  await expect(page.getByText(/Access control is off/).first()).toBeVisible();
+});
+
+test('alert settings: field errors, then a valid save with the next reminder shown', async ({
+  page,
+}) => {
+  await signInWithDemoPortfolio(page);
+  const { thermostatId } = await desertPalms(3);
+  await page.goto(`/thermostats/${thermostatId}/alerts`);
+  await expect(page.getByRole('heading', { name: 'Alert settings' })).toBeVisible();
+  await expect(page.getByText(/\bAC maintenance/i)).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  const save = page.getByRole('button', { name: 'Save alert settings' });
+  await page.getByLabel('Remind about HVAC maintenance').check();
+  await page.getByLabel('Last maintenance').fill('');
+  await page.getByLabel('Every').fill('61');
+  await page.getByLabel('Interval unit').selectOption('month');
+  await page.getByLabel('Low temperature (°F)').fill('cold');
+  await page.getByLabel('High temperature (°F)').fill('130');
+  await page.getByLabel('Low humidity (%)').fill('0');
+  await page.getByLabel('High humidity (%)').fill('101');
+  await save.click();
+  await expect(page.getByText('Enter the date of the last maintenance.')).toBeVisible();
+  await expect(page.getByText('Enter whole months from 1 to 60.')).toBeVisible();
+  await expect(page.getByText('Enter a number, e.g. 45.')).toBeVisible();
+  await expect(page.getByText(/Must be between -10 °F and 120 °F/)).toBeVisible();
+  await expect(page.getByText('Enter a whole percent from 1 to 95.')).toBeVisible();
+  await expect(page.getByText('Enter a whole percent from 6 to 100.')).toBeVisible();
+  await expect(page.getByLabel('Every')).toHaveAttribute('aria-invalid', 'true');
+
+  // Gaps: temperature alerts at least heatCoolMinDelta apart, humidity at least 5 %.
+  await page.getByLabel('Last maintenance').fill('2024-01-15');
+  await page.getByLabel('Every').fill('6');
+  await page.getByLabel('Low temperature (°F)').fill('60');
+  await page.getByLabel('High temperature (°F)').fill('61');
+  await page.getByLabel('Low humidity (%)').fill('40');
+  await page.getByLabel('High humidity (%)').fill('42');
+  await save.click();
+  await expect(page.getByText(/Keep the high temperature alert at least/)).toBeVisible();
+  await expect(page.getByText(/Keep the high humidity alert at least 5 %/)).toBeVisible();
+
+  // Valid.
+  await page.getByLabel('Low temperature (°F)').fill('50');
+  await page.getByLabel('High temperature (°F)').fill('88');
+  await page.getByLabel('Low humidity (%)').fill('20');
+  await page.getByLabel('High humidity (%)').fill('65');
+  await page.getByLabel('High humidity alert').check();
+  await save.click();
+  await expect(page.getByText('Alert settings saved.')).toBeVisible();
+  await expect(page.getByText('July 15, 2024')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Last maintenance')).toHaveValue('2024-01-15');
+  await expect(page.getByLabel('High humidity alert')).toBeChecked();
+  await expect(page.getByText('July 15, 2024')).toBeVisible();
+
+  // Hours instead of months.
+  await page.getByLabel('Every').fill('500');
+  await page.getByLabel('Interval unit').selectOption('hour');
+  await page.getByRole('button', { name: 'Save alert settings' }).click();
+  await expect(page.getByText('Alert settings saved.')).toBeVisible();
+  await expect(page.getByText('July 15, 2024')).toHaveCount(0);
+
+  await page.goto('/activity');
+  await expect(page.getByText(/Changed alert settings of/).first()).toBeVisible();
+});

@@ -1,0 +1,128 @@
+import type { AccessControlChanges } from '@/lib/thermostat-api/resources';
+import { type AccessControl, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+
+/**
+ * Access control as a manager sets it: the toggle, a passcode (write-only, exactly four ASCII
+ * digits, kept as a string so leading zeros survive) and the five lockable areas. A passcode is
+ * never put back into a form, a message or a log: only whether one was changed.
+ */
+
+export type LockArea = (typeof LOCK_AREAS)[number];
+export type AccessControlField = 'enabled' | 'passcode' | 'clearPasscode' | LockArea;
+export type AccessControlErrors = Partial<Record<AccessControlField | 'form', string[]>>;
+
+export const LOCK_AREA_TEXT: Record<LockArea, { label: string; description: string }> = {
+  temperature: {
+    label: 'Temperature',
+    description: 'Changing the setpoints at the thermostat needs the passcode.',
+  },
+  systemMode: {
+    label: 'System mode',
+    description: 'Switching between heat, cool, auto and off needs the passcode.',
+  },
+  schedule: { label: 'Schedule', description: 'Editing the weekly schedule needs the passcode.' },
+  vacation: {
+    label: 'Vacation',
+    description: 'Creating or changing vacations needs the passcode.',
+  },
+  other: {
+    label: 'Other settings',
+    description: 'Every other setting on the device needs the passcode.',
+  },
+};
+
+/** Exactly four ASCII digits: `\d` would be ASCII too, but this says so. */
+export const PASSCODE_PATTERN = /^[0-9]{4}$/;
+
+/** Why a typed passcode is refused, in words that never repeat it; null when it is fine. */
+export function passcodeProblem(passcode: string): string | null {
+  if (PASSCODE_PATTERN.test(passcode)) return null;
+  if (!/^[0-9]*$/.test(passcode)) return 'Use the digits 0–9 only.';
+  return `Use exactly 4 digits (you typed ${passcode.length}).`;
+}
+
+export type AccessControlInput = {
+  enabled?: unknown;
+  passcode?: unknown;
+  clearPasscode?: unknown;
+} & Partial<Record<LockArea, unknown>>;
+
+export type AccessControlResult =
+  | { ok: true; changes: AccessControlChanges; passcode: 'changed' | 'removed' | 'kept' }
+  | { ok: false; fieldErrors: AccessControlErrors };
+
+const checked = (value: unknown) => value === 'on' || value === 'true' || value === true;
+
+export function validateAccessControl(input: AccessControlInput): AccessControlResult {
+  const errors: AccessControlErrors = {};
+  const add = (field: AccessControlField, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message];
+  };
+  const enabled = checked(input.enabled);
+  const passcode = typeof input.passcode === 'string' ? input.passcode : '';
+  const clear = checked(input.clearPasscode);
+
+  if (!enabled) {
+    if (passcode !== '') {
+      add('passcode', 'A passcode can only be set while access control is on. Turn it on first.');
+    }
+    if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
+    // Turning it off unlocks everything and clears the passcode at the service.
+    return { ok: true, changes: { enabled: false }, passcode: 'removed' };
+  }
+
+  if (passcode !== '') {
+    const problem = passcodeProblem(passcode);
+    if (problem) add('passcode', problem);
+    if (clear) add('clearPasscode', 'Either enter a new passcode or remove it, not both.');
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
+
+  const settings = Object.fromEntries(
+    LOCK_AREAS.map((area) => [area, checked(input[area])]),
+  ) as Record<LockArea, boolean>;
+  const changes: AccessControlChanges = { enabled: true, settings };
+  if (passcode !== '') changes.passcode = passcode;
+  else if (clear) changes.passcode = null;
+  return {
+    ok: true,
+    changes,
+    passcode: passcode !== '' ? 'changed' : clear ? 'removed' : 'kept',
+  };
+}
+
+/** What the service answered, safe to keep in the browser: never the passcode, only whether one is set. */
+export type AccessControlView = {
+  enabled: boolean;
+  passcodeSet: boolean;
+  settings: Record<LockArea, boolean>;
+};
+
+export function viewOf(answer: AccessControl): AccessControlView {
+  return {
+    enabled: answer.enabled,
+    passcodeSet: answer.passcode !== null,
+    settings: Object.fromEntries(
+      LOCK_AREAS.map((area) => [area, Boolean(answer.settings[area])]),
+    ) as Record<LockArea, boolean>,
+  };
+}
+
+/** Service paths (`passcode`, `settings.temperature`) as form fields. */
+export function accessControlErrorsFromService(
+  fieldErrors: Record<string, string>,
+): AccessControlErrors {
+  const errors: AccessControlErrors = {};
+  for (const [path, message] of Object.entries(fieldErrors)) {
+    const tail = path.replace(/^settings\./, '');
+    const field: AccessControlField | 'form' =
+      path === 'passcode' || path === 'enabled'
+        ? path
+        : (LOCK_AREAS as readonly string[]).includes(tail)
+          ? (tail as LockArea)
+          : 'form';
+    // The service's own message is shown as it is; it never carries the digits.
+    errors[field] = [...(errors[field] ?? []), message];
+  }
+  return errors;
+}

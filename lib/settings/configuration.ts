@@ -1,0 +1,283 @@
+import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
+import type { TemperatureUnit } from '@/lib/units';
+import {
+  DECIMALS,
+  DEVICE_LIMITS,
+  hasAtMostDecimals,
+  type Range,
+  readNumber,
+  shownDelta,
+  shownValue,
+  toFahrenheit,
+} from './temperature';
+
+/**
+ * Configuration settings (ranges, hold action, fan minimum on-time) as a manager edits them, for
+ * one thermostat (every field filled in, compared with the current settings) and for a bulk
+ * change (a blank field is left as each thermostat has it). Checked here, before anything is
+ * sent: numbers, the device limits, min below max, the heat-cool gap.
+ */
+
+export const CONFIGURATION_FIELDS = [
+  'heatMin',
+  'heatMax',
+  'coolMin',
+  'coolMax',
+  'holdAction',
+  'fanMinimumOnTime',
+] as const;
+export type ConfigurationField = (typeof CONFIGURATION_FIELDS)[number];
+export type ConfigurationInput = Partial<Record<ConfigurationField, string | undefined>>;
+export type ConfigurationErrors = Partial<Record<ConfigurationField | 'form', string[]>>;
+
+export type HoldAction = (typeof HOLD_ACTIONS)[number];
+
+/** Every hold action in words: what happens after someone changes the temperature at the device. */
+export const HOLD_ACTION_TEXT: Record<string, { label: string; description: string }> = {
+  useEndTime4hour: {
+    label: 'Hold for 4 hours',
+    description: 'A change made at the thermostat lasts four hours; then the schedule resumes.',
+  },
+  useEndTime2hour: {
+    label: 'Hold for 2 hours',
+    description: 'A change made at the thermostat lasts two hours; then the schedule resumes.',
+  },
+  nextPeriod: {
+    label: 'Until the next scheduled period',
+    description:
+      'A change lasts until the schedule moves to its next comfort setting (e.g. from Home to Sleep).',
+  },
+  indefinite: {
+    label: 'Indefinitely',
+    description:
+      'A change lasts until someone resumes the schedule. The schedule is ignored meanwhile.',
+  },
+  askMe: {
+    label: 'Ask each time',
+    description: 'The thermostat asks the person changing the temperature how long to hold it.',
+  },
+  nextTransition: {
+    label: 'Until the next transition (older devices)',
+    description:
+      'Reported by some older devices; it behaves like “until the next scheduled period” and cannot be chosen here.',
+  },
+};
+
+export function describeHoldAction(value: string): string {
+  return HOLD_ACTION_TEXT[value]?.label ?? value;
+}
+
+export const FAN_MINIMUM_ON_TIME = { min: 0, max: 55 } as const;
+
+/** The largest heat-cool gap a thermostat requires by default; bulk changes check against it. */
+export const DEFAULT_HEAT_COOL_MIN_DELTA = 5;
+
+export type CurrentSettings = {
+  heatRange: Range;
+  coolRange: Range;
+  holdAction: string;
+  fanMinimumOnTime: number;
+};
+
+export type ConfigurationResult =
+  | { ok: true; changes: SettingsChanges }
+  | { ok: false; fieldErrors: ConfigurationErrors };
+
+type TemperatureField = 'heatMin' | 'heatMax' | 'coolMin' | 'coolMax';
+const TEMPERATURES: { field: TemperatureField; kind: 'heat' | 'cool'; end: 'min' | 'max' }[] = [
+  { field: 'heatMin', kind: 'heat', end: 'min' },
+  { field: 'heatMax', kind: 'heat', end: 'max' },
+  { field: 'coolMin', kind: 'cool', end: 'min' },
+  { field: 'coolMax', kind: 'cool', end: 'max' },
+];
+
+export function validateConfiguration(
+  input: ConfigurationInput,
+  options: {
+    unit: TemperatureUnit;
+    heatCoolMinDelta: number;
+    /** One thermostat: its settings now (every field is then required). Bulk: absent. */
+    current?: CurrentSettings;
+  },
+): ConfigurationResult {
+  const { unit, current } = options;
+  const errors: ConfigurationErrors = {};
+  const add = (field: ConfigurationField, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message];
+  };
+  const degrees = (fahrenheit: number) => `${shownValue(fahrenheit, unit)} °${unit}`;
+
+  // 1. Each temperature: a number, in the manager's unit, within the device's limits.
+  const values: Partial<Record<TemperatureField, number>> = {};
+  for (const { field, kind, end } of TEMPERATURES) {
+    const entered = readNumber(input[field]);
+    if (entered === undefined) {
+      if (current) add(field, 'Enter a temperature.');
+      continue;
+    }
+    if (Number.isNaN(entered)) {
+      add(field, 'Enter a number, e.g. 68.');
+      continue;
+    }
+    if (!hasAtMostDecimals(entered, DECIMALS[unit])) {
+      add(field, `Use at most ${DECIMALS[unit] === 1 ? 'one decimal' : 'two decimals'}.`);
+      continue;
+    }
+    const limits = DEVICE_LIMITS[kind];
+    const anchors = [limits.min, limits.max, ...(current ? [current[`${kind}Range`][end]] : [])];
+    const fahrenheit = toFahrenheit(entered, unit, anchors);
+    if (fahrenheit < limits.min || fahrenheit > limits.max) {
+      add(
+        field,
+        `Must be between ${degrees(limits.min)} and ${degrees(limits.max)} (the device’s ${kind} limits).`,
+      );
+      continue;
+    }
+    values[field] = fahrenheit;
+  }
+
+  // 2. Each range: both ends (or, in bulk, neither), min below max.
+  const ranges: Partial<Record<'heat' | 'cool', Range>> = {};
+  for (const kind of ['heat', 'cool'] as const) {
+    const minField = `${kind}Min` as const;
+    const maxField = `${kind}Max` as const;
+    const min = values[minField];
+    const max = values[maxField];
+    if (!current) {
+      const given = [input[minField], input[maxField]].map((v) => (v ?? '').trim() !== '');
+      if (given[0] !== given[1]) {
+        add(given[0] ? maxField : minField, 'Enter both the minimum and the maximum, or neither.');
+        continue;
+      }
+    }
+    if (min === undefined || max === undefined) continue;
+    if (min >= max) {
+      add(minField, `Must be lower than the maximum (${degrees(max)}).`);
+      continue;
+    }
+    ranges[kind] = { min, max };
+  }
+
+  // 3. The ranges together leave every setpoint a partner at least heatCoolMinDelta away.
+  const heat = ranges.heat;
+  const cool = ranges.cool;
+  const delta = options.heatCoolMinDelta;
+  if (heat && cool) {
+    const gap = `${shownDelta(delta, unit)} °${unit}`;
+    if (cool.min - heat.min < delta) {
+      add(
+        'coolMin',
+        `Keep the cool minimum at least ${gap} above the heat minimum (${degrees(heat.min)}): heat and cool setpoints must stay ${gap} apart.`,
+      );
+    }
+    if (cool.max - heat.max < delta) {
+      add(
+        'coolMax',
+        `Keep the cool maximum at least ${gap} above the heat maximum (${degrees(heat.max)}): heat and cool setpoints must stay ${gap} apart.`,
+      );
+    }
+  }
+
+  // 4. Hold action: one that can be written (an unchanged read-only value is left alone).
+  const holdAction = (input.holdAction ?? '').trim();
+  let newHoldAction: HoldAction | undefined;
+  if (holdAction === '') {
+    if (current) add('holdAction', 'Choose a hold action.');
+  } else if (!(current && holdAction === current.holdAction)) {
+    if ((HOLD_ACTIONS as readonly string[]).includes(holdAction)) {
+      newHoldAction = holdAction as HoldAction;
+    } else {
+      add('holdAction', 'Choose one of the hold actions listed.');
+    }
+  }
+
+  // 5. Fan minimum on-time: whole minutes per hour, 0-55.
+  const fan = readNumber(input.fanMinimumOnTime);
+  let newFan: number | undefined;
+  if (fan === undefined) {
+    if (current) add('fanMinimumOnTime', 'Enter the minutes per hour (0 to 55).');
+  } else if (
+    Number.isNaN(fan) ||
+    !Number.isInteger(fan) ||
+    fan < FAN_MINIMUM_ON_TIME.min ||
+    fan > FAN_MINIMUM_ON_TIME.max
+  ) {
+    add('fanMinimumOnTime', 'Enter whole minutes from 0 to 55.');
+  } else if (!(current && fan === current.fanMinimumOnTime)) {
+    newFan = fan;
+  }
+
+  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
+
+  const changes: SettingsChanges = {};
+  if (heat && !(current && sameRange(heat, current.heatRange))) changes.heatRange = heat;
+  if (cool && !(current && sameRange(cool, current.coolRange))) changes.coolRange = cool;
+  if (newHoldAction) changes.holdAction = newHoldAction;
+  if (newFan !== undefined) changes.fanMinimumOnTime = newFan;
+  return { ok: true, changes };
+}
+
+const sameRange = (a: Range, b: Range) => a.min === b.min && a.max === b.max;
+
+/** The service's field paths (`heatRange.min`, `heatRange`) as the form's fields. */
+export function configurationErrorsFromService(
+  fieldErrors: Record<string, string>,
+): ConfigurationErrors {
+  const map: Record<string, ConfigurationField> = {
+    'heatRange.min': 'heatMin',
+    'heatRange.max': 'heatMax',
+    heatRange: 'heatMin',
+    'coolRange.min': 'coolMin',
+    'coolRange.max': 'coolMax',
+    coolRange: 'coolMin',
+    holdAction: 'holdAction',
+    fanMinimumOnTime: 'fanMinimumOnTime',
+  };
+  const errors: ConfigurationErrors = {};
+  for (const [path, message] of Object.entries(fieldErrors)) {
+    const field = map[path] ?? 'form';
+    errors[field] = [...(errors[field] ?? []), message];
+  }
+  return errors;
+}
+
+/** What a change does, in words and °F values, for the activity log. */
+export function describeSettingsChanges(changes: SettingsChanges): string[] {
+  const parts: string[] = [];
+  if (changes.heatRange)
+    parts.push(`heat range ${changes.heatRange.min}–${changes.heatRange.max} °F`);
+  if (changes.coolRange)
+    parts.push(`cool range ${changes.coolRange.min}–${changes.coolRange.max} °F`);
+  if (changes.holdAction) parts.push(`hold action ${describeHoldAction(changes.holdAction)}`);
+  if (changes.fanMinimumOnTime !== undefined)
+    parts.push(`fan minimum on-time ${changes.fanMinimumOnTime} min/h`);
+  return parts;
+}
+
+/** The form's starting values, in the manager's unit. */
+export function configurationFormValues(
+  current: CurrentSettings,
+  unit: TemperatureUnit,
+): Record<ConfigurationField, string> {
+  return {
+    heatMin: String(shownValue(current.heatRange.min, unit)),
+    heatMax: String(shownValue(current.heatRange.max, unit)),
+    coolMin: String(shownValue(current.coolRange.min, unit)),
+    coolMax: String(shownValue(current.coolRange.max, unit)),
+    holdAction: current.holdAction,
+    fanMinimumOnTime: String(current.fanMinimumOnTime),
+  };
+}
+
+/** Each change as `{ from, to }` (°F), for the activity log. */
+export function settingsDiff(
+  current: CurrentSettings,
+  changes: SettingsChanges,
+): Record<string, { from: unknown; to: unknown }> {
+  const diff: Record<string, { from: unknown; to: unknown }> = {};
+  for (const key of ['heatRange', 'coolRange', 'holdAction', 'fanMinimumOnTime'] as const) {
+    if (changes[key] !== undefined) diff[key] = { from: current[key], to: changes[key] };
+  }
+  return diff;
+}

@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import { passcodeProblem, validateAccessControl } from '@/lib/settings/access-control';
+import { validateAlerts } from '@/lib/settings/alerts';
+import { type CurrentSettings, validateConfiguration } from '@/lib/settings/configuration';
+import { shownValue, toFahrenheit } from '@/lib/settings/temperature';
+
+const current: CurrentSettings = {
+  heatRange: { min: 45, max: 79 },
+  coolRange: { min: 65, max: 92 },
+  holdAction: 'nextPeriod',
+  fanMinimumOnTime: 0,
+};
+const form = (over: Record<string, string> = {}) => ({
+  heatMin: '45',
+  heatMax: '79',
+  coolMin: '65',
+  coolMax: '92',
+  holdAction: 'nextPeriod',
+  fanMinimumOnTime: '0',
+  ...over,
+});
+const single = { unit: 'F' as const, heatCoolMinDelta: 5, current };
+
+describe('temperature conversion', () => {
+  it('takes °C back to °F with two decimals', () => {
+    expect(toFahrenheit(20, 'C')).toBe(68);
+    expect(toFahrenheit(21.5, 'C')).toBe(70.7);
+  });
+  it('never rounds a shown limit out of range', () => {
+    // 45 °F is shown as 7.2 °C; 7.2 °C is 44.96 °F, below the limit, unless anchored.
+    expect(shownValue(45, 'C')).toBe(7.2);
+    expect(toFahrenheit(7.2, 'C')).toBeLessThan(45);
+    expect(toFahrenheit(7.2, 'C', [45, 79])).toBe(45);
+    expect(toFahrenheit(shownValue(79, 'C'), 'C', [45, 79])).toBe(79);
+  });
+});
+
+describe('configuration settings', () => {
+  it('sends only what changed', () => {
+    const result = validateConfiguration(form({ heatMax: '75', fanMinimumOnTime: '15' }), single);
+    expect(result).toEqual({
+      ok: true,
+      changes: { heatRange: { min: 45, max: 75 }, fanMinimumOnTime: 15 },
+    });
+    expect(validateConfiguration(form(), single)).toEqual({ ok: true, changes: {} });
+  });
+
+  it('round-trips untouched °C values exactly', () => {
+    const shown = (f: number) => String(shownValue(f, 'C'));
+    const result = validateConfiguration(
+      form({ heatMin: shown(45), heatMax: shown(79), coolMin: shown(65), coolMax: shown(92) }),
+      { ...single, unit: 'C' },
+    );
+    expect(result).toEqual({ ok: true, changes: {} });
+  });
+
+  it('refuses min above max, values beyond the device limits and non-numbers', () => {
+    const result = validateConfiguration(
+      form({ heatMin: '70', heatMax: '60', coolMin: '60', coolMax: 'hot' }),
+      single,
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors.heatMin?.[0]).toMatch(/lower than the maximum/);
+    expect(result.fieldErrors.coolMin?.[0]).toMatch(/between 65 °F and 92 °F/);
+    expect(result.fieldErrors.coolMax?.[0]).toMatch(/number/);
+  });
+
+  it('keeps the ranges heatCoolMinDelta apart', () => {
+    const result = validateConfiguration(form({ heatMax: '79', coolMax: '83' }), {
+      ...single,
+      heatCoolMinDelta: 4,
+    });
+    expect(result.ok).toBe(true);
+    const tooClose = validateConfiguration(form({ heatMax: '79', coolMax: '83' }), single);
+    expect(tooClose.ok).toBe(false);
+    if (!tooClose.ok) expect(tooClose.fieldErrors.coolMax?.[0]).toMatch(/at least 5 °F above/);
+    const minGap = validateConfiguration(form({ heatMin: '62', coolMin: '65' }), single);
+    expect(minGap.ok).toBe(false);
+    if (!minGap.ok) expect(minGap.fieldErrors.coolMin?.[0]).toMatch(/cool minimum/);
+  });
+
+  it('checks the hold action and the fan minimum on-time', () => {
+    const result = validateConfiguration(
+      form({ holdAction: 'forever', fanMinimumOnTime: '56' }),
+      single,
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors.holdAction).toBeDefined();
+    expect(result.fieldErrors.fanMinimumOnTime?.[0]).toMatch(/0 to 55/);
+    expect(validateConfiguration(form({ fanMinimumOnTime: '7.5' }), single).ok).toBe(false);
+    expect(validateConfiguration(form({ fanMinimumOnTime: '55' }), single).ok).toBe(true);
+  });
+
+  it('leaves a read-only hold action alone when unchanged, refuses it when chosen', () => {
+    const old = { ...current, holdAction: 'nextTransition' };
+    expect(
+      validateConfiguration(form({ holdAction: 'nextTransition' }), { ...single, current: old }),
+    ).toEqual({ ok: true, changes: {} });
+    expect(validateConfiguration(form({ holdAction: 'nextTransition' }), single).ok).toBe(false);
+  });
+
+  it('in bulk, a blank field is unchanged and a range needs both ends', () => {
+    const bulk = { unit: 'F' as const, heatCoolMinDelta: 5 };
+    expect(validateConfiguration({ holdAction: 'indefinite' }, bulk)).toEqual({
+      ok: true,
+      changes: { holdAction: 'indefinite' },
+    });
+    const half = validateConfiguration({ heatMin: '50' }, bulk);
+    expect(half.ok).toBe(false);
+    if (!half.ok) expect(half.fieldErrors.heatMax?.[0]).toMatch(/both/);
+    expect(validateConfiguration({}, bulk)).toEqual({ ok: true, changes: {} });
+  });
+});
+
+describe('access control', () => {
+  it('takes exactly four ASCII digits, leading zeros kept', () => {
+    const result = validateAccessControl({ enabled: 'on', passcode: '0042', temperature: 'on' });
+    expect(result).toEqual({
+      ok: true,
+      passcode: 'changed',
+      changes: {
+        enabled: true,
+        passcode: '0042',
+        settings: {
+          temperature: true,
+          systemMode: false,
+          schedule: false,
+          vacation: false,
+          other: false,
+        },
+      },
+    });
+  });
+
+  it.each([
+    ['123', /exactly 4 digits/],
+    ['12345', /exactly 4 digits/],
+    ['12a4', /digits 0–9 only/],
+    ['١٢٣٤', /digits 0–9 only/],
+    ['12 4', /digits 0–9 only/],
+  ])('refuses %s without repeating it', (passcode, message) => {
+    expect(passcodeProblem(passcode)).toMatch(message);
+    const result = validateAccessControl({ enabled: 'on', passcode });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(JSON.stringify(result.fieldErrors)).not.toContain(passcode);
+  });
+
+  it('refuses a passcode while the toggle is off; off alone unlocks everything', () => {
+    const result = validateAccessControl({ passcode: '1234' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.fieldErrors.passcode?.[0]).toMatch(/access control is on/);
+    expect(validateAccessControl({})).toEqual({
+      ok: true,
+      passcode: 'removed',
+      changes: { enabled: false },
+    });
+  });
+
+  it('keeps the passcode when blank, clears it on request, not both', () => {
+    const keep = validateAccessControl({ enabled: 'on' });
+    expect(keep.ok && !('passcode' in keep.changes)).toBe(true);
+    const clear = validateAccessControl({ enabled: 'on', clearPasscode: 'on' });
+    expect(clear.ok && clear.changes.enabled && clear.changes.passcode).toBeNull();
+    expect(validateAccessControl({ enabled: 'on', clearPasscode: 'on', passcode: '1234' }).ok).toBe(
+      false,
+    );
+  });
+});
+
+describe('alert settings', () => {
+  const alerts = {
+    hvacMaintenanceReminder: {
+      enabled: true,
+      lastMaintenanceDate: '2020-06-13',
+      maintenanceInterval: 3,
+      maintenanceIntervalUnits: 'month' as const,
+      nextReminderDate: '2020-09-13',
+    },
+    lowTemperatureAlert: { enabled: true, value: 45 },
+    highTemperatureAlert: { enabled: true, value: 92 },
+    lowHumidityAlert: { enabled: false, value: 15 },
+    highHumidityAlert: { enabled: false, value: 70 },
+  };
+  const input = (over: Record<string, string> = {}) => ({
+    maintenanceEnabled: 'on',
+    lastMaintenanceDate: '2020-06-13',
+    maintenanceInterval: '3',
+    maintenanceIntervalUnits: 'month',
+    lowTemperatureEnabled: 'on',
+    lowTemperatureValue: '45',
+    highTemperatureEnabled: 'on',
+    highTemperatureValue: '92',
+    lowHumidityValue: '15',
+    highHumidityValue: '70',
+    ...over,
+  });
+  const options = { unit: 'F' as const, heatCoolMinDelta: 5, current: alerts };
+
+  it('sends only the changed parts, nested', () => {
+    expect(validateAlerts(input(), options)).toEqual({ ok: true, changes: {} });
+    expect(
+      validateAlerts(
+        input({ lastMaintenanceDate: '2024-01-31', highHumidityEnabled: 'on' }),
+        options,
+      ),
+    ).toEqual({
+      ok: true,
+      changes: {
+        hvacMaintenanceReminder: { lastMaintenanceDate: '2024-01-31' },
+        highHumidityAlert: { enabled: true },
+      },
+    });
+  });
+
+  it('checks dates, intervals per unit, ranges and gaps', () => {
+    const result = validateAlerts(
+      input({
+        lastMaintenanceDate: '2024-02-30',
+        maintenanceInterval: '61',
+        lowTemperatureValue: '90',
+        lowHumidityValue: '68',
+        highHumidityValue: '101',
+      }),
+      options,
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors.lastMaintenanceDate?.[0]).toMatch(/real date/);
+    expect(result.fieldErrors.maintenanceInterval?.[0]).toMatch(/1 to 60/);
+    expect(result.fieldErrors.highTemperatureValue?.[0]).toMatch(/at least 5 °F above/);
+    expect(result.fieldErrors.highHumidityValue?.[0]).toMatch(/6 to 100/);
+    expect(
+      validateAlerts(
+        input({ maintenanceInterval: '500', maintenanceIntervalUnits: 'hour' }),
+        options,
+      ).ok,
+    ).toBe(true);
+  });
+
+  it('never mentions an AC maintenance reminder', () => {
+    const result = validateAlerts(input({ lastMaintenanceDate: '2025-01-01' }), options);
+    expect(JSON.stringify(result)).not.toMatch(/"acMaintenance/i);
+  });
+});
