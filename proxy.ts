@@ -44,8 +44,10 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but next-auth's and the service connection's own routes (they check the session
-  // themselves and serve no pages; a redirect from the OAuth callback would carry its code into
+  // Everything but next-auth's and the service connection's own routes and the health check
+  // (they check the session themselves, or need none, and serve no pages; a redirect from the OAuth callback would carry its code into
   // a URL and a cookie), Next's assets and public files.
-  matcher: ['/((?!api/auth|api/connect|_next/static|_next/image|favicon.ico|robots.txt).*)'],
+  matcher: [
+    '/((?!api/auth|api/connect|api/health|_next/static|_next/image|favicon.ico|robots.txt).*)',
+  ],
 };

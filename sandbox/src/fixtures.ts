@@ -325,7 +325,8 @@ function largeBuildings(): BuildingSpec[] {
     units: [
       { name: 'Lobby', profile: 'common' as Profile },
       { name: 'Management Office', profile: 'office' as Profile },
-      ...apartments(100, 38),
+      // Tower A is the benchmark's 200-thermostat building; the others have 40 each.
+      ...apartments(100, b === 0 ? 198 : 38),
     ],
   }));
 }

@@ -1,0 +1,314 @@
+// `npm run bench`: measures Setpoint against the limits the service sets (its latency and rate
+// limit), on a production build, against the sandbox with 80 ms per call and the production rate
+// limits, and writes one table to bench/results/. Figures, not assertions: tests never time.
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const APP_PORT = 3500;
+const SANDBOX_PORT = 4510;
+const APP = `http://127.0.0.1:${APP_PORT}`;
+const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
+// The default build folder: a build elsewhere makes Next.js add that folder to tsconfig.json.
+const DIST = '.next';
+const LATENCY_MS = 80;
+const RATE_PER_SECOND = 50; // the production limit the sandbox enforces
+const MANAGER = {
+  name: 'Bench Manager',
+  email: 'bench@example.com',
+  password: 'benchmark password 1',
+};
+
+const children: ChildProcess[] = [];
+const rows: { figure: string; value: string; limit: string; ratio: string }[] = [];
+const record = (figure: string, value: number, unit: string, limit?: number) =>
+  rows.push({
+    figure,
+    value: `${round(value)} ${unit}`,
+    limit: limit === undefined ? '—' : `${round(limit)} ${unit}`,
+    ratio: limit === undefined ? '—' : `${(value / limit).toFixed(2)}`,
+  });
+const round = (value: number) => (value >= 100 ? Math.round(value) : Math.round(value * 100) / 100);
+
+function start(name: string, command: string, args: string[], env: Record<string, string>) {
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr?.on(
+    'data',
+    (chunk) => process.env.BENCH_VERBOSE && process.stderr.write(`[${name}] ${chunk}`),
+  );
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url: string, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (
+      await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+const control = async (method: string, route: string, body?: unknown) => {
+  const response = await fetch(`${SANDBOX}/_sandbox${route}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return response.json();
+};
+
+/** Time to first byte and to the end of the streamed response. */
+async function timePage(url: string, cookie: string) {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { cookie }, redirect: 'manual' });
+  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}`);
+  const reader = response.body?.getReader();
+  let firstByte = 0;
+  let html = '';
+  const decoder = new TextDecoder();
+  for (;;) {
+    const { value, done } = (await reader?.read()) ?? { done: true, value: undefined };
+    if (done) break;
+    if (!firstByte) firstByte = performance.now() - started;
+    html += decoder.decode(value, { stream: true });
+  }
+  return { ttfb: firstByte, total: performance.now() - started, html };
+}
+
+/** Requests per second with `concurrency` clients looping for `seconds`. */
+async function throughput(url: string, cookie: string, concurrency: number, seconds = 5) {
+  let done = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const response = await fetch(url, { headers: { cookie } });
+        await response.arrayBuffer();
+        if (response.status === 200) done += 1;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+function processTreeRssMiB(pid: number): number {
+  const out = execSync('ps -e -o pid=,ppid=,rss=').toString();
+  const procs = out
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number, number]);
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [p, parent] of procs) {
+      if (tree.has(parent) && !tree.has(p)) {
+        tree.add(p);
+        grew = true;
+      }
+    }
+  }
+  return procs.filter(([p]) => tree.has(p)).reduce((sum, [, , rss]) => sum + rss, 0) / 1024;
+}
+
+function clientJsGzipKiB(): { route: string; kib: number }[] {
+  const file = path.join(DIST, 'diagnostics', 'route-bundle-stats.json');
+  if (!existsSync(file)) return [];
+  const stats = JSON.parse(readFileSync(file, 'utf8')) as {
+    route: string;
+    firstLoadChunkPaths?: string[];
+  }[];
+  return stats.map((entry) => {
+    const bytes = (entry.firstLoadChunkPaths ?? [])
+      .map((chunk) =>
+        path.join(chunk.startsWith(DIST) ? '' : DIST, chunk.replace(/^\/?_next\//, '')),
+      )
+      .filter((chunk) => existsSync(chunk) && statSync(chunk).isFile())
+      .reduce((sum, chunk) => sum + gzipSync(readFileSync(chunk)).length, 0);
+    return { route: entry.route, kib: bytes / 1024 };
+  });
+}
+
+async function main() {
+  if (!process.argv.includes('--no-build')) {
+    console.log('Building the production app…');
+    execSync('npx next build', { stdio: 'ignore' });
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'setpoint-bench-'));
+  const appEnv = {
+    NODE_ENV: 'production',
+    NEXTAUTH_URL: APP,
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
+    TOKEN_KEYS: `1:${randomBytes(32).toString('base64url')}`,
+    DATA_DIR: dataDir,
+    SERVICE_BASE_URL: SANDBOX,
+    SERVICE_ALLOW_REDIRECT_PORT: 'true',
+  };
+  start('sandbox', 'npx', ['tsx', 'sandbox/src/main.ts'], {
+    SANDBOX_PORT: String(SANDBOX_PORT),
+    SANDBOX_CONTROL: '1',
+    SANDBOX_ALLOW_REDIRECT_PORTS: '1',
+    SANDBOX_FIXTURE: 'large',
+    SANDBOX_LATENCY_MS: String(LATENCY_MS),
+    SANDBOX_RATE_LIMIT: 'production',
+    SANDBOX_CLIENTS: JSON.stringify([
+      { clientId: 'setpoint-local', redirectUris: [`${APP}/api/connect/callback`] },
+    ]),
+  });
+  // Node directly (not through npx), so the process measured for memory is the server itself.
+  const startApp = () =>
+    start(
+      'app',
+      process.execPath,
+      ['node_modules/next/dist/bin/next', 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'],
+      appEnv,
+    );
+  let app = startApp();
+  await waitFor(`${SANDBOX}/_sandbox/clock`);
+  await waitFor(`${APP}/api/health`);
+
+  // A manager, connected, with the 200-thermostat building: set up as a person would.
+  const portfolio = await control('GET', '/portfolio?user=demo');
+  const tower = portfolio.buildings.find((b: { name: string }) => b.name === 'Portfolio Tower A');
+  const ids: string[] = portfolio.thermostats
+    .filter((t: { buildingId: string }) => t.buildingId === tower.buildingId)
+    .map((t: { thermostatId: string }) => t.thermostatId);
+  const browser = await chromium.launch(
+    existsSync('/usr/bin/chromium') ? { executablePath: '/usr/bin/chromium' } : {},
+  );
+  const page = await browser.newPage({ baseURL: APP });
+  await page.goto('/setup');
+  await page.getByLabel('Your name').fill(MANAGER.name);
+  await page.getByLabel('Email').fill(MANAGER.email);
+  await page.getByLabel('Password', { exact: true }).fill(MANAGER.password);
+  await page.getByLabel('Confirm password').fill(MANAGER.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/sign-in/);
+  await page.getByLabel('Password').fill(MANAGER.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(`${APP}/`);
+  await page.goto('/connection');
+  await page.getByRole('button', { name: 'Connect service account' }).click();
+  await page.getByLabel('Email').fill('demo@sandbox.test');
+  await page.getByLabel('Password').fill('demo-password');
+  await page.getByRole('button', { name: 'Accept' }).click();
+  await page.waitForURL(/result=connected/);
+  await page.goto('/portfolio/add');
+  // Plus one thermostat of Tower B, whose page warms the server before the cold measurement.
+  const towerB = portfolio.buildings.find((b: { name: string }) => b.name === 'Portfolio Tower B');
+  const warmUpId = portfolio.thermostats.find(
+    (t: { buildingId: string }) => t.buildingId === towerB.buildingId,
+  ).thermostatId;
+  await page.getByLabel('Thermostat ids').fill([...ids, warmUpId].join('\n'));
+  await page.getByRole('button', { name: 'Add thermostats' }).click();
+  await page.getByText(/^\d+ added/).waitFor({ timeout: 120_000 });
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  await browser.close();
+  const buildingUrl = `${APP}/buildings/${tower.buildingId}`;
+
+  // 1. Cold overview: a fresh process (empty status cache), warmed on another page first.
+  await new Promise((resolve) => setTimeout(resolve, 61_000)); // a fresh rate-limit minute
+  app.kill('SIGTERM');
+  await new Promise((resolve) => app.once('exit', resolve));
+  app = startApp();
+  await waitFor(`${APP}/api/health`);
+  // Warm the server's code for this kind of page on another building, so "cold" means an empty
+  // status cache, not a process that has never rendered a building.
+  await timePage(`${APP}/connection`, cookie);
+  await timePage(`${APP}/buildings/${towerB.buildingId}`, cookie);
+  const cold = await timePage(buildingUrl, cookie);
+  const rowsRendered = (cold.html.match(/\/thermostats\/\d{12}/g) ?? []).length;
+  const limit = Math.max(LATENCY_MS, (ids.length / RATE_PER_SECOND) * 1000);
+  record(`Overview of ${ids.length}, cold: first byte`, cold.ttfb, 'ms', LATENCY_MS);
+  record(`Overview of ${ids.length}, cold: every row streamed`, cold.total, 'ms', limit);
+  if (rowsRendered < ids.length) console.warn(`only ${rowsRendered} rows found in the page`);
+
+  // 2. Warm overview, beside a bare dynamic route measured the same way.
+  const warm: number[] = [];
+  for (let i = 0; i < 10; i += 1) warm.push((await timePage(buildingUrl, cookie)).total);
+  const bare: number[] = [];
+  for (let i = 0; i < 10; i += 1) bare.push((await timePage(`${APP}/api/health`, '')).total);
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  record('Overview, warm: server time per view (median)', median(warm), 'ms', median(bare));
+  for (const concurrency of [1, 20]) {
+    const overview = await throughput(buildingUrl, cookie, concurrency);
+    const baseline = await throughput(`${APP}/api/health`, '', concurrency);
+    record(`Overview, warm: requests/s, ${concurrency} concurrent`, overview, 'req/s', baseline);
+  }
+
+  // 3. A thermostat page against its slowest single call (one status read).
+  const statusPage = `${APP}/thermostats/${ids[1]}`;
+  await timePage(statusPage, cookie);
+  const statusTimes: number[] = [];
+  for (let i = 0; i < 5; i += 1) statusTimes.push((await timePage(statusPage, cookie)).total);
+  record('Thermostat status page: server time (median)', median(statusTimes), 'ms', LATENCY_MS);
+
+  // 5. Refresh under load: 100 views the moment the service expires the access token.
+  await new Promise((resolve) => setTimeout(resolve, 61_000)); // a fresh rate-limit minute
+  const before = (await control('GET', '/calls')).calls['POST /token'] ?? 0;
+  await control('POST', '/clock/advance', { seconds: 3601 });
+  const views = await Promise.all(
+    Array.from({ length: 100 }, (_, i) =>
+      timePage(`${APP}/thermostats/${ids[i % ids.length]}`, cookie),
+    ),
+  );
+  const refreshes = ((await control('GET', '/calls')).calls['POST /token'] ?? 0) - before;
+  record('Refresh under load: token refreshes for 100 views', refreshes, 'calls', 1);
+  record(
+    'Refresh under load: slowest of the 100 views',
+    Math.max(...views.map((v) => v.total)),
+    'ms',
+    (100 / RATE_PER_SECOND) * 1000,
+  );
+
+  // 6. Client JavaScript per route (gzip), beside the bare not-found page.
+  const js = clientJsGzipKiB();
+  const baseline = js.find((entry) => entry.route === '/_not-found')?.kib;
+  for (const entry of js.filter(
+    (e) => !e.route.startsWith('/api') && e.route !== '/_not-found' && e.route !== '/_global-error',
+  )) {
+    record(`Client JS ${entry.route}`, entry.kib, 'KiB', baseline);
+  }
+
+  // 8. Memory of the app process tree at the end.
+  record(
+    'App memory (RSS, process tree) at the end',
+    app.pid ? processTreeRssMiB(app.pid) : 0,
+    'MiB',
+  );
+
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const header = `# Setpoint benchmark, ${new Date().toISOString().slice(0, 10)}\n\nMachine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.\nService: sandbox, ${LATENCY_MS} ms per call, production rate limits (50/s, 500/min), large fixture.\n\n`;
+  const table = [
+    '| figure | measured | limit or baseline | ratio |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((row) => `| ${row.figure} | ${row.value} | ${row.limit} | ${row.ratio} |`),
+  ].join('\n');
+  mkdirSync('bench/results', { recursive: true });
+  const out = `bench/results/${new Date().toISOString().slice(0, 10)}-${os.hostname()}.md`;
+  writeFileSync(out, `${header}${table}\n`);
+  console.log(`\n${header}${table}\n\nWritten to ${out}`);
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    for (const child of children) child.kill('SIGTERM');
+  });
