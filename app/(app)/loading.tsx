@@ -1,9 +1,0 @@
-export default function Loading() {
-  return (
-    <div role="status" aria-live="polite" className="grid gap-4">
-      <span className="sr-only">Loading…</span>
-      <div className="h-8 w-48 animate-pulse rounded-md bg-slate-200 dark:bg-slate-800" />
-      <div className="h-40 animate-pulse rounded-xl bg-slate-200 dark:bg-slate-800" />
-    </div>
-  );
-}

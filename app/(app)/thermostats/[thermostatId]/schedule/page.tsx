@@ -1,0 +1,100 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { colorAt, UNKNOWN_COLOR } from '@/components/schedule/palette';
+import { RangeForm } from '@/components/schedule/range-form';
+import { type ScheduleEntry, ScheduleGrid } from '@/components/schedule/schedule-grid';
+import { ScheduleLegend } from '@/components/schedule/schedule-legend';
+import { Card } from '@/components/ui/card';
+import { Notice } from '@/components/ui/notice';
+import { requireUser } from '@/lib/auth/session';
+import { ownedThermostat } from '@/lib/portfolio/guard';
+import { currentBlock, isKnownTimeZone } from '@/lib/schedule/blocks';
+import { loadWeek } from '@/lib/schedule/load';
+import { describeServiceError } from '@/lib/thermostat-api/errors';
+import { listComfortSettings } from '@/lib/thermostat-api/resources';
+import { applyScheduleRange } from './actions';
+
+export const metadata: Metadata = { title: 'Schedule' };
+
+type Props = { params: Promise<{ thermostatId: string }> };
+
+export default async function SchedulePage({ params }: Props) {
+  const user = await requireUser();
+  const { thermostatId } = await params;
+  const thermostat = await ownedThermostat(user, thermostatId);
+  if (!thermostat) notFound();
+  const on = { userId: user.id, thermostatId: thermostat.thermostatId };
+
+  const [schedule, settings] = await Promise.allSettled([loadWeek(on), listComfortSettings(on)]);
+  if (schedule.status === 'rejected' || settings.status === 'rejected') {
+    const failure =
+      schedule.status === 'rejected' ? schedule.reason : (settings as PromiseRejectedResult).reason;
+    return (
+      <Card className="grid gap-3">
+        <h2 className="text-lg font-medium">Weekly schedule</h2>
+        <Notice tone="error">{describeServiceError(failure)}</Notice>
+      </Card>
+    );
+  }
+
+  const { week } = schedule.value;
+  const zone = [schedule.value.timeZone, thermostat.building?.timeZone].find(
+    (candidate): candidate is string => Boolean(candidate && isKnownTimeZone(candidate)),
+  );
+  const timeZone = zone ?? 'UTC';
+  const entries: ScheduleEntry[] = settings.value.map((setting, index) => ({
+    ref: setting.comfortSettingRef,
+    name: setting.name,
+    color: colorAt(index),
+    known: true,
+  }));
+  // Refs the schedule names that the thermostat does not list are shown, not hidden.
+  const known = new Set(entries.map((entry) => entry.ref));
+  for (const ref of new Set(week.flat())) {
+    if (!known.has(ref))
+      entries.push({
+        ref,
+        name: `Unknown (${ref || 'empty'})`,
+        color: UNKNOWN_COLOR,
+        known: false,
+      });
+  }
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(16rem,1fr)]">
+      <Card className="grid content-start gap-4 p-4 sm:p-6">
+        <h2 className="text-lg font-medium">Weekly schedule</h2>
+        {zone ? null : (
+          <Notice tone="warning">
+            The building’s time zone is unknown, so times are shown in UTC.
+          </Notice>
+        )}
+        <ScheduleGrid
+          thermostatId={thermostat.thermostatId}
+          timeZone={timeZone}
+          week={week}
+          entries={entries}
+          initialNow={currentBlock(new Date(), timeZone)}
+        />
+      </Card>
+      <div className="grid content-start gap-6">
+        <Card>
+          <ScheduleLegend entries={entries} settings={settings.value} unit={user.temperatureUnit} />
+        </Card>
+        <Card className="grid gap-3">
+          <h2 className="text-lg font-medium">Set a time range</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            The same change as selecting blocks in the grid, one form.
+          </p>
+          <RangeForm
+            apply={applyScheduleRange.bind(null, thermostat.thermostatId)}
+            choices={settings.value.map(({ comfortSettingRef, name }) => ({
+              ref: comfortSettingRef,
+              name,
+            }))}
+          />
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import 'server-only';
+import {
+  getSchedule,
+  getSettings,
+  getStatus,
+  listComfortSettings,
+} from '@/lib/thermostat-api/resources';
+import { type ComfortSetting, DAYS } from '@/lib/thermostat-api/schemas';
+import type { SetpointRules } from './temperature';
+
+/** The service's default gap when a status does not report one (see the sandbox contract). */
+const DEFAULT_HEAT_COOL_MIN_DELTA = 5;
+
+type OnThermostat = { userId: string; thermostatId: string };
+
+/** What validating a comfort setting needs from the service: its ranges, gap and siblings. */
+export async function loadComfortRules({ userId, thermostatId }: OnThermostat): Promise<{
+  rules: SetpointRules;
+  settings: ComfortSetting[];
+}> {
+  const [config, status, settings] = await Promise.all([
+    getSettings({ userId, thermostatId }),
+    getStatus({ userId, thermostatId }),
+    listComfortSettings({ userId, thermostatId }),
+  ]);
+  return {
+    rules: {
+      heatRange: { min: config.heatRange.min, max: config.heatRange.max },
+      coolRange: { min: config.coolRange.min, max: config.coolRange.max },
+      heatCoolMinDelta: status.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA,
+    },
+    settings,
+  };
+}
+
+/** The week as 7 lists of 48 refs, Monday first, and the zone they are in. */
+export async function loadWeek({ userId, thermostatId }: OnThermostat) {
+  const schedule = await getSchedule({ userId, thermostatId });
+  // Monday first whatever order the days come in (the contract says Monday first; be tolerant).
+  const byDay = new Map(schedule.days.map((day) => [day.day, day.blocks]));
+  const week = DAYS.map((day) => byDay.get(day) ?? new Array<string>(48).fill(''));
+  return { timeZone: schedule.timeZone, week };
+}

@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ComfortSettingContext,
+  changedFields,
+  comfortSettingFormSchema,
+  comfortSettingSchema,
+} from '@/lib/schedule/schemas';
+import {
+  describeSetpointRules,
+  displayDelta,
+  displayLimits,
+  toServiceFahrenheit,
+} from '@/lib/schedule/temperature';
+
+const rules = {
+  heatRange: { min: 45, max: 79 },
+  coolRange: { min: 65, max: 92 },
+  heatCoolMinDelta: 5,
+};
+const others = [
+  { comfortSettingRef: 'home', name: 'Home' },
+  { comfortSettingRef: 'smart4', name: 'Guest Stay' },
+];
+const context = (extra: Partial<ComfortSettingContext> = {}): ComfortSettingContext => ({
+  ...rules,
+  unit: 'F',
+  others,
+  ...extra,
+});
+const form = {
+  name: '  Holiday ',
+  desiredHeat: '64',
+  desiredCool: '80',
+  fanHeat: 'auto',
+  fanCool: 'on',
+};
+const errorsOf = (result: {
+  success: boolean;
+  error?: { issues: { path: PropertyKey[]; message: string }[] };
+}) => Object.fromEntries((result.error?.issues ?? []).map((i) => [String(i.path[0]), i.message]));
+
+describe('comfortSettingFormSchema (checks that need no service call)', () => {
+  it.each([
+    [{ name: '   ' }, 'name', 'Enter a name.'],
+    [{ name: 'x'.repeat(33) }, 'name', 'Use at most 32 characters.'],
+    [{ desiredHeat: '' }, 'desiredHeat', 'Enter the heat setpoint.'],
+    [{ desiredCool: 'warm' }, 'desiredCool', 'Enter a number, such as 70 or 21.5.'],
+    [{ fanHeat: 'turbo' }, 'fanHeat', 'Choose the heating fan: auto or on.'],
+    [{ fanCool: undefined }, 'fanCool', 'Choose the cooling fan: auto or on.'],
+  ])('refuses %j', (change, field, message) => {
+    const result = comfortSettingFormSchema.safeParse({ ...form, ...change });
+    expect(errorsOf(result)[field]).toBe(message);
+  });
+
+  it('accepts a decimal comma', () => {
+    expect(comfortSettingFormSchema.parse({ ...form, desiredHeat: '64,5' }).desiredHeat).toBe(64.5);
+  });
+});
+
+describe('comfortSettingSchema (one thermostat’s rules)', () => {
+  it('gives the service’s fields in °F', () => {
+    expect(comfortSettingSchema(context()).parse(form)).toEqual({
+      name: 'Holiday',
+      desiredHeat: 64,
+      desiredCool: 80,
+      fanHeat: 'auto',
+      fanCool: 'on',
+    });
+  });
+
+  it('keeps names unique, ignoring case, except the setting’s own name', () => {
+    const clash = comfortSettingSchema(context()).safeParse({ ...form, name: 'guest stay' });
+    expect(errorsOf(clash).name).toBe('Another comfort setting is already called Guest Stay.');
+    const own = comfortSettingSchema(
+      context({ current: { comfortSettingRef: 'smart4', desiredHeat: 71, desiredCool: 75 } }),
+    ).safeParse({ ...form, name: 'GUEST STAY' });
+    expect(own.success).toBe(true);
+  });
+
+  it('holds setpoints to the thermostat’s ranges', () => {
+    const narrow = context({ heatRange: { min: 50, max: 72 }, coolRange: { min: 70, max: 85 } });
+    expect(
+      errorsOf(comfortSettingSchema(narrow).safeParse({ ...form, desiredHeat: '49.99' })),
+    ).toEqual({ desiredHeat: 'Heat must be between 50 and 72 °F.' });
+    expect(
+      errorsOf(comfortSettingSchema(narrow).safeParse({ ...form, desiredCool: '85.01' })),
+    ).toEqual({ desiredCool: 'Cool must be between 70 and 85 °F.' });
+    expect(
+      comfortSettingSchema(narrow).safeParse({ ...form, desiredHeat: '50', desiredCool: '85' })
+        .success,
+    ).toBe(true);
+  });
+
+  it('keeps heat and cool at least heatCoolMinDelta apart', () => {
+    const two = context({ heatCoolMinDelta: 2 });
+    expect(
+      comfortSettingSchema(two).safeParse({ ...form, desiredHeat: '70', desiredCool: '72' })
+        .success,
+    ).toBe(true);
+    expect(
+      errorsOf(
+        comfortSettingSchema(two).safeParse({ ...form, desiredHeat: '70', desiredCool: '71.99' }),
+      ),
+    ).toEqual({ desiredCool: 'Cool must be at least 2 °F above heat.' });
+    expect(
+      errorsOf(
+        comfortSettingSchema(context()).safeParse({
+          ...form,
+          desiredHeat: '75',
+          desiredCool: '74',
+        }),
+      ),
+    ).toEqual({ desiredCool: 'Cool must be at least 5 °F above heat.' });
+  });
+
+  describe('in °C', () => {
+    const celsius = context({ unit: 'C' });
+
+    it('converts to °F at two decimals', () => {
+      expect(
+        comfortSettingSchema(celsius).parse({ ...form, desiredHeat: '20', desiredCool: '25.5' }),
+      ).toMatchObject({
+        desiredHeat: 68,
+        desiredCool: 77.9,
+      });
+      expect(
+        comfortSettingSchema(celsius).parse({ ...form, desiredHeat: '21.3', desiredCool: '26' }),
+      ).toMatchObject({
+        desiredHeat: 70.34,
+        desiredCool: 78.8,
+      });
+    });
+
+    it('never rounds a value out of range, and refuses values whose exact °F is outside', () => {
+      // 26.11 °C = 78.998 °F: inside 79, rounds to 79.00 (not beyond).
+      expect(toServiceFahrenheit(26.11, 'C', rules.heatRange)).toBe(79);
+      // 26.12 °C = 79.016 °F: outside.
+      expect(toServiceFahrenheit(26.12, 'C', rules.heatRange)).toBeNull();
+      // 7.23 °C = 45.014 °F → 45.01; 7.22 °C = 44.996 °F is outside, even though it rounds to 45.00.
+      expect(toServiceFahrenheit(7.23, 'C', rules.heatRange)).toBe(45.01);
+      expect(toServiceFahrenheit(7.22, 'C', rules.heatRange)).toBeNull();
+      // A range edge with more decimals than the service takes: rounding stays inside it.
+      expect(toServiceFahrenheit(70.007, 'F', { min: 45, max: 70.009 })).toBe(70);
+      expect(toServiceFahrenheit(44.996, 'F', { min: 44.991, max: 79 })).toBe(45);
+      expect(
+        errorsOf(
+          comfortSettingSchema(celsius).safeParse({
+            ...form,
+            desiredHeat: '26.2',
+            desiredCool: '33.4',
+          }),
+        ),
+      ).toEqual({
+        desiredHeat: 'Heat must be between 7.3 and 26.1 °C.',
+        desiredCool: 'Cool must be between 18.4 and 33.3 °C.',
+      });
+    });
+
+    it('states limits rounded inwards and the gap rounded up', () => {
+      expect(displayLimits(rules.heatRange, 'C')).toEqual({ min: 7.3, max: 26.1 });
+      expect(displayLimits(rules.coolRange, 'C')).toEqual({ min: 18.4, max: 33.3 });
+      expect(displayDelta(5, 'C')).toBe(2.8);
+      expect(displayDelta(2, 'C')).toBe(1.2);
+      expect(describeSetpointRules(rules, 'C')).toContain('cool at least 2.8 °C above heat');
+      expect(describeSetpointRules(rules, 'F')).toBe(
+        'Heat 45–79 °F, cool 65–92 °F, and cool at least 5 °F above heat.',
+      );
+    });
+
+    it('accepts values that are exactly the stated gap apart', () => {
+      expect(
+        comfortSettingSchema(celsius).safeParse({ ...form, desiredHeat: '20', desiredCool: '22.8' })
+          .success,
+      ).toBe(true);
+      expect(
+        errorsOf(
+          comfortSettingSchema(celsius).safeParse({
+            ...form,
+            desiredHeat: '20',
+            desiredCool: '22.7',
+          }),
+        ),
+      ).toEqual({
+        desiredCool: 'Cool must be at least 2.8 °C above heat.',
+      });
+    });
+
+    it('keeps an unchanged setpoint’s stored °F exactly when editing', () => {
+      // 70.01 °F shows as 21.1 °C; sending 21.1 back would become 69.98 °F.
+      const editing = context({
+        unit: 'C',
+        current: { comfortSettingRef: 'smart4', desiredHeat: 70.01, desiredCool: 76 },
+      });
+      const result = comfortSettingSchema(editing).parse({
+        ...form,
+        desiredHeat: '21.1',
+        desiredCool: '24.4',
+      });
+      expect(result.desiredHeat).toBe(70.01);
+      expect(result.desiredCool).toBe(76);
+      expect(
+        comfortSettingSchema(editing).parse({ ...form, desiredHeat: '21', desiredCool: '24.4' })
+          .desiredHeat,
+      ).toBe(69.8);
+    });
+  });
+
+  it('lists only the changed fields of an edit', () => {
+    const current = {
+      name: 'Holiday',
+      desiredHeat: 64,
+      desiredCool: 80,
+      fanHeat: 'auto',
+      fanCool: 'on',
+    };
+    expect(changedFields(current, { ...current, fanHeat: 'on', fanCool: 'on' } as never)).toEqual({
+      fanHeat: 'on',
+    });
+  });
+});
