@@ -8,6 +8,15 @@ test.describe.configure({ mode: 'serial' });
 test('declining at the service says so and connects nothing', async ({ page }) => {
   await signInAsManager(page);
   await page.getByRole('link', { name: 'Connection' }).click();
+  await expect(page.getByRole('heading', { name: 'Service connection' })).toBeVisible();
+  // Specs that ran earlier may have connected: disconnecting is part of what is tested here.
+  if (await page.getByRole('heading', { name: 'Connected', exact: true }).isVisible()) {
+    await page.getByText('Disconnect…').click();
+    await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await expect(
+      page.getByText('Disconnected. Setpoint no longer holds your service tokens.'),
+    ).toBeVisible();
+  }
   await expect(page.getByRole('heading', { name: 'Not connected' })).toBeVisible();
   await page.getByRole('button', { name: 'Connect service account' }).click();
   await answerConsent(page, 'Decline');

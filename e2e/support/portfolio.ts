@@ -10,6 +10,7 @@ import { answerConsent, sandboxControl } from './sandbox';
 export async function signInWithDemoPortfolio(page: Page) {
   await signInAsManager(page);
   await page.goto('/connection');
+  await expect(page.getByRole('heading', { name: 'Service connection' })).toBeVisible();
   if (!(await page.getByRole('heading', { name: 'Connected', exact: true }).isVisible())) {
     await page
       .getByRole('button', { name: /Connect service account|Reconnect/ })
@@ -19,6 +20,7 @@ export async function signInWithDemoPortfolio(page: Page) {
     await expect(page.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
   }
   await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   if (await page.getByRole('heading', { name: 'No buildings yet' }).isVisible()) {
     await page.goto('/portfolio/add');
     await page.getByRole('button', { name: 'Import the sandbox demo portfolio' }).click();
