@@ -48,6 +48,6 @@ export const config = {
   // (they check the session themselves, or need none, and serve no pages; a redirect from the OAuth callback would carry its code into
   // a URL and a cookie), Next's assets and public files.
   matcher: [
-    '/((?!api/auth|api/connect|api/health|_next/static|_next/image|favicon.ico|robots.txt).*)',
+    '/((?!api/auth|api/connect|api/health|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)',
   ],
 };
