@@ -204,3 +204,30 @@ test('creates a thermostat in a building, moves it to another, and logs both', a
     page.getByRole('cell', { name: `Moved ${label} to Harbor View Apartments` }),
   ).toBeVisible();
 });
+
+test('renames a building and sets its address; two buildings cannot share a name', async ({
+  page,
+}) => {
+  await signInWithDemoPortfolio(page);
+  const { building } = await demoThermostatsIn('Front Range Offices');
+  await page.goto(`/buildings/${building.buildingId}`);
+  await page.getByText('Edit building name and address').click();
+  await page.getByLabel('Building name').fill('Harbor View Apartments');
+  await page.getByRole('button', { name: 'Save building' }).click();
+  await expect(page.getByText('Another building has this name.')).toBeVisible();
+
+  await page.getByLabel('Building name').fill('Front Range HQ');
+  await page.getByLabel('Address').fill('1600 Champa St, Denver, CO 80202, Floor 3');
+  await page.getByRole('button', { name: 'Save building' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Front Range HQ', level: 1 })).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: /Front Range HQ/ })).toContainText('Floor 3');
+
+  // Back as it was, for the specs that follow.
+  await page.goto(`/buildings/${building.buildingId}`);
+  await page.getByText('Edit building name and address').click();
+  await page.getByLabel('Building name').fill('Front Range Offices');
+  await page.getByRole('button', { name: 'Save building' }).click();
+  await expect(page.getByRole('heading', { name: 'Front Range Offices', level: 1 })).toBeVisible();
+});

@@ -1,8 +1,11 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { logActivity } from '@/lib/activity';
 import { requireUser } from '@/lib/auth/session';
-import { listThermostats } from '@/lib/db/queries';
+import { findBuilding, listBuildings, listThermostats, updateBuilding } from '@/lib/db/queries';
+import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { forgetStatuses } from '@/lib/portfolio/status-cache';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 
@@ -14,4 +17,50 @@ export async function refreshBuilding(buildingId: string): Promise<void> {
   const thermostats = await listThermostats({ userId: user.id, buildingId: id.data });
   forgetStatuses({ userId: user.id, thermostatIds: thermostats.map((t) => t.thermostatId) });
   revalidatePath(`/buildings/${id.data}`);
+}
+
+const detailsSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter a name.')
+    .max(32, 'Use at most 32 characters.')
+    .regex(/^[\p{L}\p{N}\p{P}\p{Zs}]+$/u, 'Use printable characters only.'),
+  address: z.string().trim().max(200, 'Use at most 200 characters.'),
+});
+
+/** Renames a building and sets its address (Setpoint's own record; the service has neither). */
+export async function updateBuildingDetails(
+  buildingId: string,
+  _previous: FormState<'name' | 'address'>,
+  form: FormData,
+): Promise<FormState<'name' | 'address'>> {
+  const user = await requireUser();
+  const id = buildingIdSchema.safeParse(buildingId);
+  const building = id.success ? await findBuilding({ userId: user.id, buildingId: id.data }) : null;
+  if (!building) return { status: 'error', message: 'That building is not in your portfolio.' };
+  const values = {
+    name: String(form.get('name') ?? ''),
+    address: String(form.get('address') ?? ''),
+  };
+  const parsed = detailsSchema.safeParse(values);
+  if (!parsed.success) return { status: 'error', fieldErrors: fieldErrorsOf(parsed.error), values };
+  const taken = (await listBuildings({ userId: user.id })).some(
+    (other) =>
+      other.buildingId !== building.buildingId &&
+      other.name.toLowerCase() === parsed.data.name.toLowerCase(),
+  );
+  if (taken) {
+    return { status: 'error', fieldErrors: { name: ['Another building has this name.'] }, values };
+  }
+  await updateBuilding({ userId: user.id, buildingId: building.buildingId, ...parsed.data });
+  await logActivity({
+    user,
+    action: 'building.update',
+    buildingId: building.buildingId,
+    summary: `Renamed ${building.name} to ${parsed.data.name}`,
+    changes: { name: parsed.data.name, address: parsed.data.address },
+  });
+  revalidatePath('/', 'layout');
+  return { status: 'success', message: 'Saved.', values: parsed.data };
 }

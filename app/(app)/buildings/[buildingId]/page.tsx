@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { BuildingDetailsForm } from '@/components/buildings/building-details-form';
 import { BuildingTable } from '@/components/buildings/building-table';
 import type { BuildingRow } from '@/components/buildings/status-row';
 import { Button, buttonClass } from '@/components/ui/button';
@@ -8,7 +9,7 @@ import { requireUser } from '@/lib/auth/session';
 import { findBuilding, listThermostats } from '@/lib/db/queries';
 import { readRow } from '@/lib/portfolio/readings';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
-import { refreshBuilding } from './actions';
+import { refreshBuilding, updateBuildingDetails } from './actions';
 
 type Props = { params: Promise<{ buildingId: string }> };
 
@@ -72,6 +73,18 @@ export default async function BuildingPage({ params }: Props) {
       ) : (
         <BuildingTable rows={rows} unit={user.temperatureUnit} />
       )}
+      <details className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+        <summary className="cursor-pointer text-sm font-medium">
+          Edit building name and address
+        </summary>
+        <div className="mt-4">
+          <BuildingDetailsForm
+            action={updateBuildingDetails.bind(null, building.buildingId)}
+            name={building.name}
+            address={building.address}
+          />
+        </div>
+      </details>
       <p className="text-xs text-slate-500">
         Statuses are kept for a minute so that large buildings stay within the service’s rate
         limits; each row says when it was read.
