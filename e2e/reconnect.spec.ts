@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
+import { answerConsent, sandboxControl } from './support/sandbox';
+
+test('when the service refuses the refresh token, every page offers a reconnect that comes back', async ({
+  page,
+}) => {
+  await signInWithDemoPortfolio(page);
+  const { thermostats } = await demoThermostatsIn('Front Range Offices');
+  const suite = thermostats[0];
+  if (!suite) throw new Error('demo building has no thermostats');
+  const path = `/thermostats/${suite.thermostatId}`;
+
+  // 31 days on at the service: the access token is dead and so is the refresh token (30 days).
+  await sandboxControl('POST', '/clock/advance', { seconds: 31 * 86_400 });
+  try {
+    await page.goto(path);
+    await expect(
+      page.getByText('Your thermostat service connection has ended. Reconnect to continue.'),
+    ).toBeVisible();
+
+    // From now on every page says so, and offers to reconnect.
+    await page.goto('/');
+    const banner = page.getByRole('status').filter({ hasText: 'you will come back to this page' });
+    await expect(banner).toBeVisible();
+    await page.goto(path);
+    await expect(banner).toBeVisible();
+    await page.goto('/connection');
+    await expect(page.getByRole('heading', { name: 'Needs reconnecting' })).toBeVisible();
+
+    // Reconnecting from the banner comes back to the page it was pressed on.
+    await page.goto(path);
+    await banner.getByRole('button', { name: 'Reconnect' }).click();
+    await answerConsent(page, 'Accept');
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByRole('term').filter({ hasText: /^Temperature$/ })).toBeVisible();
+  } finally {
+    await sandboxControl('DELETE', '/clock');
+  }
+});
