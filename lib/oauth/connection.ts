@@ -123,6 +123,18 @@ export type AccessToken = { token: string; tokenType: string };
 // One refresh per connection at a time within this process; the row lock covers the others.
 const refreshing = new Map<string, Promise<AccessToken>>();
 
+// Concurrent requests for one manager (a building's statuses start together) share one read of
+// the connection row: two hundred identical queries would only queue on the database.
+const reading = new Map<string, Promise<ServiceConnection | null>>();
+function readConnection(userId: string): Promise<ServiceConnection | null> {
+  let read = reading.get(userId);
+  if (!read) {
+    read = findConnection({ userId }).finally(() => reading.delete(userId));
+    reading.set(userId, read);
+  }
+  return read;
+}
+
 /**
  * A usable access token for the manager's connection. It is refreshed proactively shortly
  * before it expires, and on demand when the service rejected it (`rejected`: the token that
@@ -132,7 +144,7 @@ export async function getAccessToken(
   userId: string,
   options: { rejected?: string } = {},
 ): Promise<AccessToken> {
-  const row = await findConnection({ userId });
+  const row = await readConnection(userId);
   if (!row) throw new ConnectionError('not_connected');
   if (row.status === 'reconnect') throw new ConnectionError('reconnect');
   const current = await unsealAccess(row).catch(() => null);
