@@ -1,4 +1,8 @@
-/** What a page shows while its server render is on the way (client navigations only). */
+/**
+ * What a page shows while its server render is on the way (client navigations only). Pages with
+ * forms meant to work without JavaScript (the schedule, comfort settings) have no loading
+ * boundary: without JavaScript its fallback would stay on screen.
+ */
 export function PageSkeleton({ label }: { label: string }) {
   return (
     <div role="status" aria-live="polite" className="grid gap-4">

@@ -1,24 +1,3 @@
 'use client';
 
-import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
-
-export default function SectionError({
-  error,
-  reset,
-}: {
-  error: Error & { digest?: string };
-  reset: () => void;
-}) {
-  return (
-    <Card className="grid gap-3">
-      <h2 className="text-lg font-semibold">This section could not be shown</h2>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
-        Nothing was changed. Try again{error.digest ? ` (reference ${error.digest})` : ''}.
-      </p>
-      <div>
-        <Button onClick={reset}>Try again</Button>
-      </div>
-    </Card>
-  );
-}
+export { SectionError as default } from '@/components/ui/section-error';
