@@ -231,3 +231,26 @@ test('renames a building and sets its address; two buildings cannot share a name
   await page.getByRole('button', { name: 'Save building' }).click();
   await expect(page.getByRole('heading', { name: 'Front Range Offices', level: 1 })).toBeVisible();
 });
+
+test('without JavaScript, the thermostat forms still post and answer', async ({
+  page: signedIn,
+  browser,
+}) => {
+  await signInWithDemoPortfolio(signedIn);
+  const { thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const unit = thermostats.find((t) => t.name === 'Unit 103');
+  if (!unit) throw new Error('no Unit 103');
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await signedIn.context().storageState(),
+  });
+  const page = await context.newPage();
+  await page.goto(`/thermostats/${unit.thermostatId}`);
+  await page.getByLabel('Unit label').fill(`${'x'.repeat(65)}`);
+  await page.getByRole('button', { name: 'Save label' }).click();
+  await expect(page.getByText('Use at most 64 characters.')).toBeVisible();
+  await page.getByLabel('Unit label').fill('Unit 103');
+  await page.getByRole('button', { name: 'Save label' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await context.close();
+});

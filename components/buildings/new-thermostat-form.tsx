@@ -1,10 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import {
-  createThermostatInBuilding,
-  type NewThermostatField,
-} from '@/app/(app)/buildings/[buildingId]/new-thermostat/actions';
+import type { NewThermostatField } from '@/app/(app)/buildings/[buildingId]/new-thermostat/actions';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
@@ -14,13 +11,18 @@ const MODES = ['auto', 'heat', 'cool', 'auxHeatOnly', 'off'] as const;
 const selectClass =
   'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
 
-export function NewThermostatForm({ buildingId }: { buildingId: string }) {
-  const [state, action, pending] = useActionState(
-    createThermostatInBuilding.bind(null, buildingId),
-    {
-      status: 'idle',
-    } as FormState<NewThermostatField>,
-  );
+/** `action` comes bound to its building from the server page, so the form works without JavaScript. */
+export function NewThermostatForm({
+  action: bound,
+}: {
+  action: (
+    previous: FormState<NewThermostatField>,
+    form: FormData,
+  ) => Promise<FormState<NewThermostatField>>;
+}) {
+  const [state, action, pending] = useActionState(bound, {
+    status: 'idle',
+  } as FormState<NewThermostatField>);
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="grid gap-4">

@@ -2,18 +2,19 @@
 
 import { useRouter } from 'next/navigation';
 import { useActionState, useEffect } from 'react';
-import {
-  changeResidentMode,
-  chooseTemperatureUnit,
-  moveToBuilding,
-  renameThermostat,
-} from '@/app/(app)/thermostats/[thermostatId]/actions';
+import { chooseTemperatureUnit } from '@/app/(app)/thermostats/[thermostatId]/actions';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import type { FormState } from '@/lib/forms';
 
 const idle: FormState = { status: 'idle' };
+
+/**
+ * A server action already bound to its thermostat. It is bound in the server page, not here:
+ * an action bound in a client component cannot be sent by a form without JavaScript.
+ */
+type BoundAction = (previous: FormState, form: FormData) => Promise<FormState>;
 
 function Message({ state }: { state: FormState }) {
   if (!state.message) return null;
@@ -31,16 +32,13 @@ function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
 }
 
 export function ResidentModeForm({
-  thermostatId,
+  action: bound,
   isResidentMode,
 }: {
-  thermostatId: string;
+  action: BoundAction;
   isResidentMode: boolean;
 }) {
-  const [state, action, pending] = useActionState(
-    changeResidentMode.bind(null, thermostatId),
-    idle,
-  );
+  const [state, action, pending] = useActionState(bound, idle);
   return (
     <form action={action} className="grid gap-3">
       <Message state={state} />
@@ -92,15 +90,15 @@ export function ResidentModeForm({
 }
 
 export function MoveForm({
-  thermostatId,
+  action: bound,
   currentBuildingId,
   buildings,
 }: {
-  thermostatId: string;
+  action: BoundAction;
   currentBuildingId: string;
   buildings: { buildingId: string; name: string }[];
 }) {
-  const [state, action, pending] = useActionState(moveToBuilding.bind(null, thermostatId), idle);
+  const [state, action, pending] = useActionState(bound, idle);
   const others = buildings.filter((building) => building.buildingId !== currentBuildingId);
   if (others.length === 0) {
     return (
@@ -139,13 +137,13 @@ export function MoveForm({
 }
 
 export function RenameForm({
-  thermostatId,
+  action: bound,
   unitLabel,
 }: {
-  thermostatId: string;
+  action: BoundAction;
   unitLabel: string;
 }) {
-  const [state, action, pending] = useActionState(renameThermostat.bind(null, thermostatId), idle);
+  const [state, action, pending] = useActionState(bound, idle);
   return (
     <form action={action} className="grid gap-3">
       <Message state={state} />

@@ -19,7 +19,12 @@ import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getStatus } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { formatTemperature, type TemperatureUnit } from '@/lib/units';
-import { removeFromPortfolio } from './actions';
+import {
+  changeResidentMode,
+  moveToBuilding,
+  removeFromPortfolio,
+  renameThermostat,
+} from './actions';
 
 type Props = { params: Promise<{ thermostatId: string }> };
 
@@ -56,7 +61,7 @@ export default async function ThermostatPage({ params }: Props) {
             <Card className="grid gap-3">
               <h2 className="text-lg font-medium">Resident mode</h2>
               <ResidentModeForm
-                thermostatId={thermostat.thermostatId}
+                action={changeResidentMode.bind(null, thermostat.thermostatId)}
                 isResidentMode={status.value.isResidentMode}
               />
             </Card>
@@ -64,14 +69,17 @@ export default async function ThermostatPage({ params }: Props) {
           <Card className="grid gap-3">
             <h2 className="text-lg font-medium">Building</h2>
             <MoveForm
-              thermostatId={thermostat.thermostatId}
+              action={moveToBuilding.bind(null, thermostat.thermostatId)}
               currentBuildingId={thermostat.buildingId}
               buildings={buildings.map(({ buildingId, name }) => ({ buildingId, name }))}
             />
           </Card>
           <Card className="grid gap-3">
             <h2 className="text-lg font-medium">In Setpoint</h2>
-            <RenameForm thermostatId={thermostat.thermostatId} unitLabel={thermostat.unitLabel} />
+            <RenameForm
+              action={renameThermostat.bind(null, thermostat.thermostatId)}
+              unitLabel={thermostat.unitLabel}
+            />
             <form
               action={removeFromPortfolio.bind(null, thermostat.thermostatId)}
               className="border-t border-slate-200 pt-3 dark:border-slate-800"

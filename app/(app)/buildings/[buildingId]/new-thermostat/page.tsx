@@ -6,6 +6,7 @@ import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { findBuilding } from '@/lib/db/queries';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { createThermostatInBuilding } from './actions';
 
 export const metadata: Metadata = { title: 'New thermostat' };
 
@@ -34,7 +35,7 @@ export default async function NewThermostatPage({
         </p>
       </div>
       <Card>
-        <NewThermostatForm buildingId={building.buildingId} />
+        <NewThermostatForm action={createThermostatInBuilding.bind(null, building.buildingId)} />
       </Card>
     </div>
   );
