@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { saveAccessControl } from '@/app/(app)/thermostats/[thermostatId]/access-control/actions';
+import type { saveAccessControl } from '@/app/(app)/thermostats/[thermostatId]/access-control/actions';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import type { FormState } from '@/lib/forms';
@@ -19,13 +19,17 @@ type Initial = { enabled: boolean; settings: Record<(typeof LOCK_AREAS)[number],
  * what it answered to the last save made here is kept in this component only, never the passcode.
  */
 export function AccessControlForm({
-  thermostatId,
+  action: bound,
   initial,
 }: {
-  thermostatId: string;
+  /** Bound to its thermostat in the server page, so the form posts without JavaScript too. */
+  action: (
+    previous: Parameters<typeof saveAccessControl>[1],
+    form: FormData,
+  ) => ReturnType<typeof saveAccessControl>;
   initial: Initial;
 }) {
-  const [state, action, pending] = useActionState(saveAccessControl.bind(null, thermostatId), idle);
+  const [state, action, pending] = useActionState(bound, idle);
   const chosen = state.values
     ? {
         enabled: state.values.enabled === 'on',

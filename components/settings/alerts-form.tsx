@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { saveAlerts } from '@/app/(app)/thermostats/[thermostatId]/alerts/actions';
+import type { saveAlerts } from '@/app/(app)/thermostats/[thermostatId]/alerts/actions';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import type { FormState } from '@/lib/forms';
@@ -19,14 +19,18 @@ export function formatDay(day: string): string {
 }
 
 export function AlertsForm({
-  thermostatId,
+  action: bound,
   initial,
   nextReminderDate,
   unit,
   gap,
   range,
 }: {
-  thermostatId: string;
+  /** Bound to its thermostat in the server page, so the form posts without JavaScript too. */
+  action: (
+    previous: Parameters<typeof saveAlerts>[1],
+    form: FormData,
+  ) => ReturnType<typeof saveAlerts>;
   initial: Record<AlertField, string>;
   nextReminderDate: string | null;
   unit: 'F' | 'C';
@@ -34,7 +38,7 @@ export function AlertsForm({
   /** The allowed alert temperatures, in the manager's unit. */
   range: string;
 }) {
-  const [state, action, pending] = useActionState(saveAlerts.bind(null, thermostatId), idle);
+  const [state, action, pending] = useActionState(bound, idle);
   const values = { ...initial, ...state.values };
   const errors = state.fieldErrors ?? {};
   const next =

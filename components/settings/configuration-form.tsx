@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { saveConfiguration } from '@/app/(app)/thermostats/[thermostatId]/configuration/actions';
+import type { saveConfiguration } from '@/app/(app)/thermostats/[thermostatId]/configuration/actions';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import type { FormState } from '@/lib/forms';
@@ -16,15 +16,19 @@ export type LimitsText = { heat: string; cool: string; gap: string; unit: 'F' | 
 
 /** One thermostat's configuration settings; every field is checked on the server before sending. */
 export function ConfigurationForm({
-  thermostatId,
+  action: bound,
   initial,
   limits,
 }: {
-  thermostatId: string;
+  /** Bound to its thermostat in the server page, so the form posts without JavaScript too. */
+  action: (
+    previous: Parameters<typeof saveConfiguration>[1],
+    form: FormData,
+  ) => ReturnType<typeof saveConfiguration>;
   initial: Record<ConfigurationField, string>;
   limits: LimitsText;
 }) {
-  const [state, action, pending] = useActionState(saveConfiguration.bind(null, thermostatId), idle);
+  const [state, action, pending] = useActionState(bound, idle);
   const values = { ...initial, ...state.values };
   const errors = state.fieldErrors ?? {};
   // Remount the inputs after a save so that they show what the service now holds.

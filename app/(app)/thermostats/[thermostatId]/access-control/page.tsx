@@ -8,6 +8,7 @@ import { ownedThermostat } from '@/lib/portfolio/guard';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { saveAccessControl } from './actions';
 
 export const metadata: Metadata = { title: 'Access control' };
 
@@ -36,7 +37,10 @@ export default async function AccessControlPage({ params }: Props) {
             Lock parts of the thermostat behind a 4-digit passcode, e.g. in common areas.
           </p>
         </div>
-        <AccessControlForm thermostatId={thermostat.thermostatId} initial={initial} />
+        <AccessControlForm
+          action={saveAccessControl.bind(null, thermostat.thermostatId)}
+          initial={initial}
+        />
       </Card>
       <Card className="grid content-start gap-3 text-sm">
         <h2 className="text-lg font-medium">Current state</h2>

@@ -10,6 +10,7 @@ import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
 import { formatShown, shownDelta } from '@/lib/settings/temperature';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
+import { saveAlerts } from './actions';
 
 export const metadata: Metadata = { title: 'Alerts' };
 
@@ -44,7 +45,7 @@ export default async function AlertsPage({ params }: Props) {
         </p>
       </div>
       <AlertsForm
-        thermostatId={thermostat.thermostatId}
+        action={saveAlerts.bind(null, thermostat.thermostatId)}
         initial={alertFormValues(alerts.value, unit)}
         nextReminderDate={alerts.value.hvacMaintenanceReminder.nextReminderDate ?? null}
         unit={unit}

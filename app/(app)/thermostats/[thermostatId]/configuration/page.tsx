@@ -13,6 +13,7 @@ import {
 import { DEVICE_LIMITS, formatShown, shownDelta } from '@/lib/settings/temperature';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
+import { saveConfiguration } from './actions';
 
 export const metadata: Metadata = { title: 'Configuration' };
 
@@ -60,7 +61,7 @@ export default async function ConfigurationPage({ params }: Props) {
           </Notice>
         ) : null}
         <ConfigurationForm
-          thermostatId={thermostat.thermostatId}
+          action={saveConfiguration.bind(null, thermostat.thermostatId)}
           initial={configurationFormValues(current, unit)}
           limits={{
             heat: range(DEVICE_LIMITS.heat),
