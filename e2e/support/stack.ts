@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import type { SandboxOptions } from '@/sandbox/src/config';
+import { type RunningSandbox, startSandbox } from '@/sandbox/src/server';
+import { MANAGER } from './accounts';
+import { answerConsent } from './sandbox';
+
+/**
+ * A stack of its own for specs that must not disturb the shared one (fault injection, several
+ * app instances): a sandbox in the test process and `next start` processes of the same
+ * production build, each with its own database and its log kept for inspection.
+ */
+
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+/** Ports for extra app instances and proxies: the shared app's port plus 1, 2, ... */
+export const extraPort = (offset: number) => APP_PORT + offset;
+
+export async function startOwnSandbox(
+  appOrigin: string,
+  options: SandboxOptions = {},
+): Promise<RunningSandbox> {
+  return startSandbox({
+    port: 0,
+    control: true,
+    allowRedirectPorts: true,
+    modeChangeDelayMs: 500,
+    clients: [{ clientId: 'setpoint-local', redirectUris: [`${appOrigin}/api/connect/callback`] }],
+    ...options,
+  });
+}
+
+/** What every instance of one deployment shares: secrets and where its data lives. */
+export function deploymentSecrets(database: { databaseUrl: string } | { dataDir?: string } = {}) {
+  return {
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
+    TOKEN_KEYS: `1:${randomBytes(32).toString('base64url')}`,
+    ...('databaseUrl' in database
+      ? { DATABASE_URL: database.databaseUrl }
+      : { DATA_DIR: database.dataDir ?? mkdtempSync(path.join(tmpdir(), 'setpoint-e2e-own-')) }),
+  };
+}
+
+export interface AppInstance {
+  url: string;
+  /** Everything the server printed so far (stdout and stderr). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `next start` from the existing production build. */
+export async function startApp(options: {
+  port: number;
+  /** The origin browsers use (a proxy's, when there is one). */
+  publicUrl: string;
+  serviceUrl: string;
+  env: Record<string, string>;
+}): Promise<AppInstance> {
+  const chunks: string[] = [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'start', '-p', String(options.port), '-H', '127.0.0.1'],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        NEXTAUTH_URL: options.publicUrl,
+        SERVICE_BASE_URL: options.serviceUrl,
+        SERVICE_ALLOW_REDIRECT_PORT: 'true',
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  child.stdout?.on('data', (chunk) => chunks.push(String(chunk)));
+  child.stderr?.on('data', (chunk) => chunks.push(String(chunk)));
+  const url = `http://127.0.0.1:${options.port}`;
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`app exited early:\n${chunks.join('')}`);
+    const up = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > until) throw new Error(`app on ${url} did not come up:\n${chunks.join('')}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    url,
+    log: () => chunks.join(''),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A round-robin HTTP proxy on loopback: a load balancer in front of several instances. */
+export async function startProxy(port: number, targets: string[]) {
+  let next = 0;
+  const served = targets.map(() => 0);
+  const server = createServer((incoming, outgoing) => {
+    const index = next++ % targets.length;
+    served[index] += 1;
+    const target = new URL(targets[index]);
+    const upstream = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, 'x-forwarded-for': incoming.socket.remoteAddress },
+      },
+      (response) => {
+        outgoing.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(outgoing);
+      },
+    );
+    upstream.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+    });
+    incoming.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** Requests forwarded to each target, in the order of `targets`. */
+    served: () => [...served],
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * First-run setup, sign-in and connection to the sandbox's demo user, through the pages, on an
+ * app whose database is new. `page` must have `baseURL` pointing at that app.
+ */
+export async function setUpConnectedManager(page: Page) {
+  await page.goto('/setup');
+  await page.getByLabel('Your name').fill(MANAGER.name);
+  await page.getByLabel('Email').fill(MANAGER.email);
+  await page.getByLabel('Password', { exact: true }).fill(MANAGER.password);
+  await page.getByLabel('Confirm password').fill(MANAGER.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.getByLabel('Password').fill(MANAGER.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await page.goto('/connection');
+  await page.getByRole('button', { name: 'Connect service account' }).click();
+  await answerConsent(page, 'Accept');
+  await expect(page.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
+}
+
+/** The browser context's cookies as one `Cookie` header, for plain HTTP traffic. */
+export async function cookieHeader(page: Page) {
+  return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+}
