@@ -109,8 +109,8 @@ export async function startProxy(port: number, targets: string[]) {
   const served = targets.map(() => 0);
   const server = createServer((incoming, outgoing) => {
     const index = next++ % targets.length;
-    served[index] += 1;
-    const target = new URL(targets[index]);
+    served[index] = (served[index] ?? 0) + 1;
+    const target = new URL(targets[index] ?? '');
     const upstream = request(
       {
         host: target.hostname,
