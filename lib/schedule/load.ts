@@ -6,7 +6,7 @@ import {
   listComfortSettings,
 } from '@/lib/thermostat-api/resources';
 import { type ComfortSetting, DAYS } from '@/lib/thermostat-api/schemas';
-import type { SetpointRules } from './temperature';
+import type { SetpointRules } from './setpoint-rules';
 
 /** The service's default gap when a status does not report one (see the sandbox contract). */
 const DEFAULT_HEAT_COOL_MIN_DELTA = 5;

@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import type { ComfortSettingFields } from '@/lib/thermostat-api/resources';
 import { DAYS, FAN_VALUES } from '@/lib/thermostat-api/schemas';
-import type { TemperatureUnit } from '@/lib/units';
+import { displayDelta, displayRange, type TemperatureUnit, toServiceFahrenheit } from '@/lib/units';
 import { BLOCKS_PER_DAY, type ScheduleRange } from './blocks';
-import {
-  displayDelta,
-  displayLimits,
-  inputValue,
-  type SetpointRules,
-  toServiceFahrenheit,
-} from './temperature';
+import type { SetpointRules } from './setpoint-rules';
 
 /**
  * The schemas the schedule and comfort-setting actions validate with (and the unit tests test).
@@ -122,8 +116,8 @@ export type ComfortSettingContext = SetpointRules & {
  */
 export function comfortSettingSchema(context: ComfortSettingContext) {
   const { unit, current } = context;
-  const heatShown = displayLimits(context.heatRange, unit);
-  const coolShown = displayLimits(context.coolRange, unit);
+  const heatShown = displayRange(context.heatRange, unit);
+  const coolShown = displayRange(context.coolRange, unit);
   const deltaShown = displayDelta(context.heatCoolMinDelta, unit);
   return comfortSettingFormSchema.transform((values, ctx): ComfortSettingFields => {
     const fail = (path: ComfortSettingField, message: string) => {
@@ -137,14 +131,18 @@ export function comfortSettingSchema(context: ComfortSettingContext) {
     if (clash) fail('name', `Another comfort setting is already called ${clash.name}.`);
 
     // An unchanged field keeps its stored °F value exactly, whatever the display rounding.
-    const keep = (field: 'desiredHeat' | 'desiredCool') =>
-      current && Number(inputValue(current[field], unit)) === values[field]
-        ? current[field]
-        : undefined;
-    const heat =
-      keep('desiredHeat') ?? toServiceFahrenheit(values.desiredHeat, unit, context.heatRange);
-    const cool =
-      keep('desiredCool') ?? toServiceFahrenheit(values.desiredCool, unit, context.coolRange);
+    const heat = toServiceFahrenheit(
+      values.desiredHeat,
+      unit,
+      context.heatRange,
+      current?.desiredHeat,
+    );
+    const cool = toServiceFahrenheit(
+      values.desiredCool,
+      unit,
+      context.coolRange,
+      current?.desiredCool,
+    );
     if (heat === null)
       fail('desiredHeat', `Heat must be between ${heatShown.min} and ${heatShown.max} °${unit}.`);
     if (cool === null)

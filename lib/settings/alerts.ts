@@ -1,13 +1,14 @@
 import type { AlertSettings } from '@/lib/thermostat-api/schemas';
-import type { TemperatureUnit } from '@/lib/units';
 import {
   DECIMALS,
-  hasAtMostDecimals,
-  readNumber,
-  shownDelta,
-  shownValue,
-  toFahrenheit,
-} from './temperature';
+  formatDelta,
+  formatRange,
+  formatTemperature,
+  type TemperatureUnit,
+  toDisplay,
+  toServiceFahrenheit,
+} from '@/lib/units';
+import { hasAtMostDecimals, readNumber } from './form-data';
 
 /**
  * Alert settings as a manager edits them: the HVAC maintenance reminder and the four threshold
@@ -127,7 +128,7 @@ export function validateAlerts(
   if (Object.keys(reminderChanges).length > 0) changes.hvacMaintenanceReminder = reminderChanges;
 
   // Temperature alerts: °F at the service, the manager's unit here.
-  const degrees = (fahrenheit: number) => `${shownValue(fahrenheit, unit)} °${unit}`;
+  const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
   const temperatures: Partial<Record<'lowTemperatureAlert' | 'highTemperatureAlert', number>> = {};
   for (const [name, prefix] of [
     ['lowTemperatureAlert', 'lowTemperature'],
@@ -147,9 +148,9 @@ export function validateAlerts(
       add(valueField, `Use at most ${DECIMALS[unit] === 1 ? 'one decimal' : 'two decimals'}.`);
     } else {
       const limits = TEMPERATURE_ALERT_LIMITS;
-      const fahrenheit = toFahrenheit(entered, unit, [limits.min, limits.max, now.value]);
-      if (fahrenheit < limits.min || fahrenheit > limits.max) {
-        add(valueField, `Must be between ${degrees(limits.min)} and ${degrees(limits.max)}.`);
+      const fahrenheit = toServiceFahrenheit(entered, unit, limits, now.value);
+      if (fahrenheit === null) {
+        add(valueField, `Must be between ${formatRange(limits, unit, ' and ')}.`);
       } else {
         temperatures[name] = fahrenheit;
         if (fahrenheit !== now.value) alertChanges.value = fahrenheit;
@@ -162,7 +163,7 @@ export function validateAlerts(
   if (low !== undefined && high !== undefined && high - low < options.heatCoolMinDelta) {
     add(
       'highTemperatureValue',
-      `Keep the high temperature alert at least ${shownDelta(options.heatCoolMinDelta, unit)} °${unit} above the low one (${degrees(low)}).`,
+      `Keep the high temperature alert at least ${formatDelta(options.heatCoolMinDelta, unit)} above the low one (${degrees(low)}).`,
     );
   }
 
@@ -245,9 +246,9 @@ export function alertFormValues(
     maintenanceInterval: String(r.maintenanceInterval),
     maintenanceIntervalUnits: r.maintenanceIntervalUnits,
     lowTemperatureEnabled: on(current.lowTemperatureAlert),
-    lowTemperatureValue: String(shownValue(alert(current.lowTemperatureAlert).value, unit)),
+    lowTemperatureValue: String(toDisplay(alert(current.lowTemperatureAlert).value, unit)),
     highTemperatureEnabled: on(current.highTemperatureAlert),
-    highTemperatureValue: String(shownValue(alert(current.highTemperatureAlert).value, unit)),
+    highTemperatureValue: String(toDisplay(alert(current.highTemperatureAlert).value, unit)),
     lowHumidityEnabled: on(current.lowHumidityAlert),
     lowHumidityValue: String(alert(current.lowHumidityAlert).value),
     highHumidityEnabled: on(current.highHumidityAlert),

@@ -1,16 +1,16 @@
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
-import type { TemperatureUnit } from '@/lib/units';
+import { DEVICE_LIMITS, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
 import {
   DECIMALS,
-  DEVICE_LIMITS,
-  hasAtMostDecimals,
-  type Range,
-  readNumber,
-  shownDelta,
-  shownValue,
-  toFahrenheit,
-} from './temperature';
+  formatDelta,
+  formatRange,
+  formatTemperature,
+  type TemperatureRange as Range,
+  type TemperatureUnit,
+  toDisplay,
+  toServiceFahrenheit,
+} from '@/lib/units';
+import { hasAtMostDecimals, readNumber } from './form-data';
 
 /**
  * Configuration settings (ranges, hold action, fan minimum on-time) as a manager edits them, for
@@ -106,7 +106,7 @@ export function validateConfiguration(
   const add = (field: ConfigurationField, message: string) => {
     errors[field] = [...(errors[field] ?? []), message];
   };
-  const degrees = (fahrenheit: number) => `${shownValue(fahrenheit, unit)} °${unit}`;
+  const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
 
   // 1. Each temperature: a number, in the manager's unit, within the device's limits.
   const values: Partial<Record<TemperatureField, number>> = {};
@@ -125,12 +125,11 @@ export function validateConfiguration(
       continue;
     }
     const limits = DEVICE_LIMITS[kind];
-    const anchors = [limits.min, limits.max, ...(current ? [current[`${kind}Range`][end]] : [])];
-    const fahrenheit = toFahrenheit(entered, unit, anchors);
-    if (fahrenheit < limits.min || fahrenheit > limits.max) {
+    const fahrenheit = toServiceFahrenheit(entered, unit, limits, current?.[`${kind}Range`][end]);
+    if (fahrenheit === null) {
       add(
         field,
-        `Must be between ${degrees(limits.min)} and ${degrees(limits.max)} (the device’s ${kind} limits).`,
+        `Must be between ${formatRange(limits, unit, ' and ')} (the device’s ${kind} limits).`,
       );
       continue;
     }
@@ -164,7 +163,7 @@ export function validateConfiguration(
   const cool = ranges.cool;
   const delta = options.heatCoolMinDelta;
   if (heat && cool) {
-    const gap = `${shownDelta(delta, unit)} °${unit}`;
+    const gap = formatDelta(delta, unit);
     if (cool.min - heat.min < delta) {
       add(
         'coolMin',
@@ -261,10 +260,10 @@ export function configurationFormValues(
   unit: TemperatureUnit,
 ): Record<ConfigurationField, string> {
   return {
-    heatMin: String(shownValue(current.heatRange.min, unit)),
-    heatMax: String(shownValue(current.heatRange.max, unit)),
-    coolMin: String(shownValue(current.coolRange.min, unit)),
-    coolMax: String(shownValue(current.coolRange.max, unit)),
+    heatMin: String(toDisplay(current.heatRange.min, unit)),
+    heatMax: String(toDisplay(current.heatRange.max, unit)),
+    coolMin: String(toDisplay(current.coolRange.min, unit)),
+    coolMax: String(toDisplay(current.coolRange.max, unit)),
     holdAction: current.holdAction,
     fanMinimumOnTime: String(current.fanMinimumOnTime),
   };

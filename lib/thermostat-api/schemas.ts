@@ -24,6 +24,11 @@ export const HOLD_ACTIONS = [
   'askMe',
 ] as const;
 export const LOCK_AREAS = ['temperature', 'systemMode', 'schedule', 'vacation', 'other'] as const;
+/** The device limits (°F) a thermostat's heat and cool ranges must stay within. */
+export const DEVICE_LIMITS = {
+  heat: { min: 45, max: 79 },
+  cool: { min: 65, max: 92 },
+} as const;
 
 export const thermostatIdSchema = z.string().regex(/^\d{12}$/, 'A thermostat id is 12 digits.');
 export const buildingIdSchema = z

@@ -5,12 +5,7 @@ import {
   comfortSettingFormSchema,
   comfortSettingSchema,
 } from '@/lib/schedule/schemas';
-import {
-  describeSetpointRules,
-  displayDelta,
-  displayLimits,
-  toServiceFahrenheit,
-} from '@/lib/schedule/temperature';
+import { describeSetpointRules } from '@/lib/schedule/setpoint-rules';
 
 const rules = {
   heatRange: { min: 45, max: 79 },
@@ -131,17 +126,15 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
       });
     });
 
+    // The conversion itself (rounding, range edges) is tested in units.test.ts.
     it('never rounds a value out of range, and refuses values whose exact °F is outside', () => {
-      // 26.11 °C = 78.998 °F: inside 79, rounds to 79.00 (not beyond).
-      expect(toServiceFahrenheit(26.11, 'C', rules.heatRange)).toBe(79);
-      // 26.12 °C = 79.016 °F: outside.
-      expect(toServiceFahrenheit(26.12, 'C', rules.heatRange)).toBeNull();
-      // 7.23 °C = 45.014 °F → 45.01; 7.22 °C = 44.996 °F is outside, even though it rounds to 45.00.
-      expect(toServiceFahrenheit(7.23, 'C', rules.heatRange)).toBe(45.01);
-      expect(toServiceFahrenheit(7.22, 'C', rules.heatRange)).toBeNull();
-      // A range edge with more decimals than the service takes: rounding stays inside it.
-      expect(toServiceFahrenheit(70.007, 'F', { min: 45, max: 70.009 })).toBe(70);
-      expect(toServiceFahrenheit(44.996, 'F', { min: 44.991, max: 79 })).toBe(45);
+      expect(
+        comfortSettingSchema(celsius).parse({
+          ...form,
+          desiredHeat: '26.11',
+          desiredCool: '33.33',
+        }),
+      ).toMatchObject({ desiredHeat: 79, desiredCool: 91.99 });
       expect(
         errorsOf(
           comfortSettingSchema(celsius).safeParse({
@@ -157,14 +150,21 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
     });
 
     it('states limits rounded inwards and the gap rounded up', () => {
-      expect(displayLimits(rules.heatRange, 'C')).toEqual({ min: 7.3, max: 26.1 });
-      expect(displayLimits(rules.coolRange, 'C')).toEqual({ min: 18.4, max: 33.3 });
-      expect(displayDelta(5, 'C')).toBe(2.8);
-      expect(displayDelta(2, 'C')).toBe(1.2);
-      expect(describeSetpointRules(rules, 'C')).toContain('cool at least 2.8 °C above heat');
+      expect(describeSetpointRules(rules, 'C')).toContain(
+        'Heat 7.3–26.1 °C, cool 18.4–33.3 °C, and cool at least 2.8 °C above heat.',
+      );
+      expect(describeSetpointRules({ ...rules, heatCoolMinDelta: 2 }, 'C')).toContain(
+        'cool at least 1.2 °C above heat',
+      );
       expect(describeSetpointRules(rules, 'F')).toBe(
         'Heat 45–79 °F, cool 65–92 °F, and cool at least 5 °F above heat.',
       );
+    });
+
+    it('takes a limit typed as it is shown elsewhere (45 °F is 7.2 °C) as that limit', () => {
+      expect(
+        comfortSettingSchema(celsius).parse({ ...form, desiredHeat: '7.2', desiredCool: '18.3' }),
+      ).toMatchObject({ desiredHeat: 45, desiredCool: 65 });
     });
 
     it('accepts values that are exactly the stated gap apart', () => {

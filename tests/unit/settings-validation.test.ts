@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { passcodeProblem, validateAccessControl } from '@/lib/settings/access-control';
 import { validateAlerts } from '@/lib/settings/alerts';
 import { type CurrentSettings, validateConfiguration } from '@/lib/settings/configuration';
-import { shownValue, toFahrenheit } from '@/lib/settings/temperature';
+import { toDisplay } from '@/lib/units';
 
 const current: CurrentSettings = {
   heatRange: { min: 45, max: 79 },
@@ -21,20 +21,6 @@ const form = (over: Record<string, string> = {}) => ({
 });
 const single = { unit: 'F' as const, heatCoolMinDelta: 5, current };
 
-describe('temperature conversion', () => {
-  it('takes °C back to °F with two decimals', () => {
-    expect(toFahrenheit(20, 'C')).toBe(68);
-    expect(toFahrenheit(21.5, 'C')).toBe(70.7);
-  });
-  it('never rounds a shown limit out of range', () => {
-    // 45 °F is shown as 7.2 °C; 7.2 °C is 44.96 °F, below the limit, unless anchored.
-    expect(shownValue(45, 'C')).toBe(7.2);
-    expect(toFahrenheit(7.2, 'C')).toBeLessThan(45);
-    expect(toFahrenheit(7.2, 'C', [45, 79])).toBe(45);
-    expect(toFahrenheit(shownValue(79, 'C'), 'C', [45, 79])).toBe(79);
-  });
-});
-
 describe('configuration settings', () => {
   it('sends only what changed', () => {
     const result = validateConfiguration(form({ heatMax: '75', fanMinimumOnTime: '15' }), single);
@@ -46,12 +32,56 @@ describe('configuration settings', () => {
   });
 
   it('round-trips untouched °C values exactly', () => {
-    const shown = (f: number) => String(shownValue(f, 'C'));
+    const shown = (f: number) => String(toDisplay(f, 'C'));
     const result = validateConfiguration(
       form({ heatMin: shown(45), heatMax: shown(79), coolMin: shown(65), coolMax: shown(92) }),
       { ...single, unit: 'C' },
     );
     expect(result).toEqual({ ok: true, changes: {} });
+    // 45.04 °F and the 45 °F limit are both 7.2 °C: the untouched value stays 45.04.
+    const near = { ...current, heatRange: { min: 45.04, max: 79 } };
+    expect(
+      validateConfiguration(
+        form({ heatMin: shown(45.04), heatMax: shown(79), coolMin: shown(65), coolMax: shown(92) }),
+        {
+          ...single,
+          unit: 'C',
+          current: near,
+        },
+      ),
+    ).toEqual({ ok: true, changes: {} });
+  });
+
+  it('in °C, takes a limit typed as shown as that limit and states limits inward', () => {
+    const celsius = {
+      ...single,
+      unit: 'C' as const,
+      current: { ...current, heatRange: { min: 50, max: 75 } },
+    };
+    expect(
+      validateConfiguration(
+        form({ heatMin: '7.2', heatMax: '23.9', coolMin: '18.3', coolMax: '33.3' }),
+        celsius,
+      ),
+    ).toEqual({
+      ok: true,
+      changes: { heatRange: { min: 45, max: 75 } },
+    });
+    const below = validateConfiguration(
+      form({ heatMin: '7.1', heatMax: '23.9', coolMin: '18.3', coolMax: '33.3' }),
+      celsius,
+    );
+    expect(below.ok).toBe(false);
+    if (!below.ok)
+      expect(below.fieldErrors.heatMin?.[0]).toBe(
+        'Must be between 7.3 °C and 26.1 °C (the device’s heat limits).',
+      );
+    const gap = validateConfiguration(
+      form({ heatMin: '7.2', heatMax: '23.9', coolMin: '18.3', coolMax: '25.9' }),
+      { ...celsius, heatCoolMinDelta: 4 },
+    );
+    expect(gap.ok).toBe(false);
+    if (!gap.ok) expect(gap.fieldErrors.coolMax?.[0]).toMatch(/at least 2\.3 °C above/);
   });
 
   it('refuses min above max, values beyond the device limits and non-numbers', () => {

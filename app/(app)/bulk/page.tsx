@@ -4,7 +4,8 @@ import { Card } from '@/components/ui/card';
 import { requireUser } from '@/lib/auth/session';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
-import { DEVICE_LIMITS, formatShown, shownDelta } from '@/lib/settings/temperature';
+import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
+import { formatDelta, formatRange } from '@/lib/units';
 
 export const metadata: Metadata = { title: 'Bulk configuration' };
 
@@ -22,8 +23,6 @@ export default async function BulkPage() {
       .filter((t) => t.buildingId === building.buildingId)
       .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
   }));
-  const range = (r: { min: number; max: number }) =>
-    `${formatShown(r.min, unit)}–${formatShown(r.max, unit)}`;
 
   return (
     <div className="grid gap-6">
@@ -43,9 +42,9 @@ export default async function BulkPage() {
             buildings={groups}
             unit={unit}
             limits={{
-              heat: range(DEVICE_LIMITS.heat),
-              cool: range(DEVICE_LIMITS.cool),
-              gap: `${shownDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit)} °${unit}`,
+              heat: formatRange(DEVICE_LIMITS.heat, unit, '–'),
+              cool: formatRange(DEVICE_LIMITS.cool, unit, '–'),
+              gap: formatDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit),
             }}
           />
         )}

@@ -18,7 +18,7 @@ import { rememberStatus } from '@/lib/portfolio/status-cache';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getStatus } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
 import {
   changeResidentMode,
   moveToBuilding,
@@ -140,14 +140,7 @@ function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: Tempe
     ['Supported modes', status.supportedModes?.join(', ') ?? '—'],
     ['Heat setpoint', formatTemperature(status.setPoint.desiredHeat, unit)],
     ['Cool setpoint', formatTemperature(status.setPoint.desiredCool, unit)],
-    [
-      'Minimum heat–cool gap',
-      delta === undefined
-        ? '—'
-        : unit === 'F'
-          ? `${delta} °F`
-          : `${Math.round(((delta * 5) / 9) * 10) / 10} °C`,
-    ],
+    ['Minimum heat–cool gap', delta === undefined ? '—' : formatDelta(delta, unit)],
     ['Resident mode', status.isResidentMode ? 'On' : 'Off'],
     ['Comfort setting now', status.currentComfortSettingRef ?? '—'],
     ['Hold action', status.holdAction ?? '—'],

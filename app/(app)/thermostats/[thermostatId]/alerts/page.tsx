@@ -7,9 +7,9 @@ import { requireUser } from '@/lib/auth/session';
 import { ownedThermostat } from '@/lib/portfolio/guard';
 import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
 import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
-import { formatShown, shownDelta } from '@/lib/settings/temperature';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
+import { formatDelta, formatRange } from '@/lib/units';
 import { saveAlerts } from './actions';
 
 export const metadata: Metadata = { title: 'Alerts' };
@@ -49,8 +49,8 @@ export default async function AlertsPage({ params }: Props) {
         initial={alertFormValues(alerts.value, unit)}
         nextReminderDate={alerts.value.hvacMaintenanceReminder.nextReminderDate ?? null}
         unit={unit}
-        gap={`${shownDelta(delta, unit)} °${unit}`}
-        range={`${formatShown(TEMPERATURE_ALERT_LIMITS.min, unit)} to ${formatShown(TEMPERATURE_ALERT_LIMITS.max, unit)}`}
+        gap={formatDelta(delta, unit)}
+        range={formatRange(TEMPERATURE_ALERT_LIMITS, unit)}
       />
     </Card>
   );

@@ -14,16 +14,16 @@ import { requireUser } from '@/lib/auth/session';
 import { ownedThermostat } from '@/lib/portfolio/guard';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadComfortRules, loadWeek } from '@/lib/schedule/load';
-import {
-  describeSetpointRules,
-  displayDelta,
-  displayLimits,
-  inputValue,
-  type SetpointRules,
-} from '@/lib/schedule/temperature';
+import { describeSetpointRules, type SetpointRules } from '@/lib/schedule/setpoint-rules';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
+import {
+  displayDelta,
+  displayRange,
+  formatTemperature,
+  type TemperatureUnit,
+  toDisplay,
+} from '@/lib/units';
 import {
   createComfortSettingAction,
   deleteComfortSettingAction,
@@ -35,8 +35,8 @@ export const metadata: Metadata = { title: 'Comfort settings' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 function hintsFor(rules: SetpointRules, unit: TemperatureUnit): SetpointHints {
-  const heat = displayLimits(rules.heatRange, unit);
-  const cool = displayLimits(rules.coolRange, unit);
+  const heat = displayRange(rules.heatRange, unit);
+  const cool = displayRange(rules.coolRange, unit);
   return {
     heat: `${heat.min}–${heat.max} °${unit}.`,
     cool: `${cool.min}–${cool.max} °${unit}, at least ${displayDelta(rules.heatCoolMinDelta, unit)} °${unit} above heat.`,
@@ -48,8 +48,8 @@ function hintsFor(rules: SetpointRules, unit: TemperatureUnit): SetpointHints {
 function valuesOf(setting: ComfortSetting, unit: TemperatureUnit): ComfortValues {
   return {
     name: setting.name,
-    desiredHeat: inputValue(setting.desiredHeat, unit),
-    desiredCool: inputValue(setting.desiredCool, unit),
+    desiredHeat: String(toDisplay(setting.desiredHeat, unit)),
+    desiredCool: String(toDisplay(setting.desiredCool, unit)),
     fanHeat: setting.fanHeat,
     fanCool: setting.fanCool,
   };

@@ -10,9 +10,10 @@ import {
   DEFAULT_HEAT_COOL_MIN_DELTA,
   describeHoldAction,
 } from '@/lib/settings/configuration';
-import { DEVICE_LIMITS, formatShown, shownDelta } from '@/lib/settings/temperature';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
+import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
+import { formatDelta, formatRange, formatTemperature, type TemperatureRange } from '@/lib/units';
 import { saveConfiguration } from './actions';
 
 export const metadata: Metadata = { title: 'Configuration' };
@@ -41,8 +42,9 @@ export default async function ConfigurationPage({ params }: Props) {
       ? (status.value.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA)
       : DEFAULT_HEAT_COOL_MIN_DELTA;
   const current = settings.value;
-  const range = (r: { min: number; max: number }) =>
-    `${formatShown(r.min, unit)} to ${formatShown(r.max, unit)}`;
+  // The thermostat's own range: two values, shown as values (not as limits).
+  const range = (r: TemperatureRange) =>
+    `${formatTemperature(r.min, unit)} to ${formatTemperature(r.max, unit)}`;
 
   return (
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
@@ -57,16 +59,16 @@ export default async function ConfigurationPage({ params }: Props) {
         {status.status === 'rejected' ? (
           <Notice tone="warning">
             Could not read this thermostat’s heat–cool gap ({describeServiceError(status.reason)}
-            ); the default of {shownDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit)} °{unit} is assumed.
+            ); the default of {formatDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit)} is assumed.
           </Notice>
         ) : null}
         <ConfigurationForm
           action={saveConfiguration.bind(null, thermostat.thermostatId)}
           initial={configurationFormValues(current, unit)}
           limits={{
-            heat: range(DEVICE_LIMITS.heat),
-            cool: range(DEVICE_LIMITS.cool),
-            gap: `${shownDelta(delta, unit)} °${unit}`,
+            heat: formatRange(DEVICE_LIMITS.heat, unit),
+            cool: formatRange(DEVICE_LIMITS.cool, unit),
+            gap: formatDelta(delta, unit),
             unit,
           }}
         />
@@ -83,9 +85,7 @@ export default async function ConfigurationPage({ params }: Props) {
           <dt className="text-slate-600 dark:text-slate-400">Fan minimum on-time</dt>
           <dd className="font-medium">{current.fanMinimumOnTime} min per hour</dd>
           <dt className="text-slate-600 dark:text-slate-400">Heat–cool gap</dt>
-          <dd className="font-medium">
-            {shownDelta(delta, unit)} °{unit}
-          </dd>
+          <dd className="font-medium">{formatDelta(delta, unit)}</dd>
         </dl>
       </Card>
     </div>
