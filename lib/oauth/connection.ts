@@ -167,13 +167,25 @@ function needsRefresh(
   return row.accessTokenExpiresAt.getTime() - Date.now() < ACCESS_TOKEN_REFRESH_MARGIN_MS;
 }
 
-async function unsealAccess(row: ServiceConnection): Promise<AccessToken> {
-  const token = await unsealToken(
+// Unsealing costs milliseconds of CPU (iron's base64 and HMAC in JavaScript); a building's two
+// hundred status reads each need the token, and unsealing it for each blocked the event loop for
+// over a second, the page's first byte with it. The unsealed token is kept per connection row,
+// keyed by the sealed value it came from, so a refresh (a new sealed value) replaces it.
+const unsealed = new Map<string, { sealed: string; token: Promise<AccessToken> }>();
+
+function unsealAccess(row: ServiceConnection): Promise<AccessToken> {
+  const known = unsealed.get(row.id);
+  if (known?.sealed === row.accessTokenSealed) return known.token;
+  const token = unsealToken(
     row.accessTokenSealed,
     { rowId: row.id, field: 'access' },
     getEnv().TOKEN_KEYS,
-  );
-  return { token, tokenType: row.tokenType };
+  ).then((value) => ({ token: value, tokenType: row.tokenType }));
+  unsealed.set(row.id, { sealed: row.accessTokenSealed, token });
+  token.catch(() => {
+    if (unsealed.get(row.id)?.token === token) unsealed.delete(row.id);
+  });
+  return token;
 }
 
 type Outcome = { ok: AccessToken } | { problem: ConnectionProblem };
