@@ -232,7 +232,7 @@ test('renames a building and sets its address; two buildings cannot share a name
   await expect(page.getByRole('heading', { name: 'Front Range Offices', level: 1 })).toBeVisible();
 });
 
-test('without JavaScript, the thermostat forms still post and answer', async ({
+test('without JavaScript, the thermostat forms post and answer and the overview shows statuses', async ({
   page: signedIn,
   browser,
 }) => {
@@ -252,5 +252,14 @@ test('without JavaScript, the thermostat forms still post and answer', async ({
   await page.getByLabel('Unit label').fill('Unit 103');
   await page.getByRole('button', { name: 'Save label' }).click();
   await expect(page.getByText('Saved.')).toBeVisible();
+
+  // The building overview's rows come from the server: statuses already read are in the HTML.
+  const { building } = await demoThermostatsIn('Harbor View Apartments');
+  await signedIn.goto(`/buildings/${building.buildingId}`);
+  await expect(signedIn.getByText(`${thermostats.length} thermostats`)).toBeVisible();
+  await page.goto(`/buildings/${building.buildingId}`);
+  const table = page.getByRole('table', { name: 'Thermostats and their live status' });
+  await expect(table.getByRole('row', { name: /Unit 103/ })).toContainText('°F');
+  await expect(table.locator('tbody tr:visible')).toHaveCount(thermostats.length);
   await context.close();
 });

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, use, useEffect, useMemo, useState } from 'react';
 import { formatTemperature, type TemperatureUnit } from '@/lib/units';
 import type { BuildingRow, RowReading } from './status-row';
 
@@ -25,6 +25,11 @@ const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'resident', label: 'Resident mode' },
   { key: 'connectivity', label: 'Connection' },
 ];
+
+/** A reading still on its way (a promise, or the thenable React streams in its place). */
+function isPending(reading: BuildingRow['reading']): reading is Promise<RowReading> {
+  return typeof (reading as { then?: unknown }).then === 'function';
+}
 
 function sortValue(
   row: BuildingRow,
@@ -52,12 +57,26 @@ function sortValue(
 }
 
 /**
- * Every thermostat of a building with its live status. Rows arrive as the service answers
- * (each reading is a promise streamed from the server); sorting and filtering work on what
- * has arrived, and rows still loading or failed sort last.
+ * Every thermostat of a building with its live status. A reading the server already had comes
+ * as a value and its row is in the first HTML (no JavaScript needed); one still being read comes
+ * as a promise, and its row streams in its own Suspense boundary when the service answers.
+ * Sorting and filtering work on what has arrived; rows still loading or failed sort last. Times
+ * are shown in the building's time zone, the same on the server and in the browser.
  */
-export function BuildingTable({ rows, unit }: { rows: BuildingRow[]; unit: TemperatureUnit }) {
-  const [readings, setReadings] = useState<Record<string, RowReading>>({});
+export function BuildingTable({
+  rows,
+  unit,
+  timeZone,
+}: {
+  rows: BuildingRow[];
+  unit: TemperatureUnit;
+  timeZone: string;
+}) {
+  const [readings, setReadings] = useState<Record<string, RowReading>>(() =>
+    Object.fromEntries(
+      rows.flatMap((row) => (isPending(row.reading) ? [] : [[row.thermostatId, row.reading]])),
+    ),
+  );
   const [query, setQuery] = useState('');
   const [mode, setMode] = useState('all');
   const [connection, setConnection] = useState('all');
@@ -69,7 +88,7 @@ export function BuildingTable({ rows, unit }: { rows: BuildingRow[]; unit: Tempe
   useEffect(() => {
     let live = true;
     for (const row of rows) {
-      row.reading.then((reading) => {
+      Promise.resolve(row.reading).then((reading) => {
         if (live) setReadings((current) => ({ ...current, [row.thermostatId]: reading }));
       });
     }
@@ -185,14 +204,18 @@ export function BuildingTable({ rows, unit }: { rows: BuildingRow[]; unit: Tempe
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-            {visible.map((row) => (
-              <Row
-                key={row.thermostatId}
-                row={row}
-                reading={readings[row.thermostatId]}
-                unit={unit}
-              />
-            ))}
+            {visible.map((row) =>
+              // Only a row still being read gets a boundary: React streams a large boundary's
+              // content apart from its fallback, which would leave rows already known on the
+              // server hidden until JavaScript swaps them in.
+              isPending(row.reading) ? (
+                <Suspense key={row.thermostatId} fallback={<PendingRow row={row} />}>
+                  <Row row={row} unit={unit} timeZone={timeZone} />
+                </Suspense>
+              ) : (
+                <Row key={row.thermostatId} row={row} unit={unit} timeZone={timeZone} />
+              ),
+            )}
           </tbody>
         </table>
       </div>
@@ -200,16 +223,8 @@ export function BuildingTable({ rows, unit }: { rows: BuildingRow[]; unit: Tempe
   );
 }
 
-function Row({
-  row,
-  reading,
-  unit,
-}: {
-  row: BuildingRow;
-  reading: RowReading | undefined;
-  unit: TemperatureUnit;
-}) {
-  const name = (
+function NameCell({ row }: { row: BuildingRow }) {
+  return (
     <th
       scope="row"
       className="sticky left-0 bg-white px-3 py-2 text-left font-medium dark:bg-slate-900"
@@ -225,30 +240,45 @@ function Row({
       ) : null}
     </th>
   );
-  if (!reading) {
-    return (
-      <tr aria-busy="true">
-        {name}
-        <td colSpan={8} className="px-3 py-2">
-          <div className="h-4 w-2/3 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-          <span className="sr-only">Reading…</span>
-        </td>
-      </tr>
-    );
-  }
+}
+
+function PendingRow({ row }: { row: BuildingRow }) {
+  return (
+    <tr aria-busy="true">
+      <NameCell row={row} />
+      <td colSpan={8} className="px-3 py-2">
+        <div className="h-4 w-2/3 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+        <span className="sr-only">Reading…</span>
+      </td>
+    </tr>
+  );
+}
+
+function Row({
+  row,
+  unit,
+  timeZone,
+}: {
+  row: BuildingRow;
+  unit: TemperatureUnit;
+  timeZone: string;
+}) {
+  const reading = isPending(row.reading) ? use(row.reading) : row.reading;
+  const name = <NameCell row={row} />;
+  // data-state lets the benchmark count rows rendered in the server's HTML.
   if (!reading.ok) {
     return (
-      <tr>
+      <tr data-state="failed">
         {name}
         <td colSpan={7} className="px-3 py-2 text-red-700 dark:text-red-400">
           {reading.error}
         </td>
-        <td className="px-3 py-2 text-xs text-slate-500">{timeOf(reading.readAt)}</td>
+        <td className="px-3 py-2 text-xs text-slate-500">{timeOf(reading.readAt, timeZone)}</td>
       </tr>
     );
   }
   return (
-    <tr>
+    <tr data-state="read">
       {name}
       <td className="px-3 py-2 tabular-nums">{formatTemperature(reading.temperature, unit)}</td>
       <td className="px-3 py-2 tabular-nums">
@@ -268,7 +298,7 @@ function Row({
       <td className="px-3 py-2">
         {reading.connected === false ? (
           <span className="text-amber-700 dark:text-amber-400">
-            Offline{reading.lastSeen ? ` since ${timeOf(reading.lastSeen, true)}` : ''}
+            Offline{reading.lastSeen ? ` since ${timeOf(reading.lastSeen, timeZone, true)}` : ''}
           </span>
         ) : (
           <span className="text-emerald-700 dark:text-emerald-400">Online</span>
@@ -277,15 +307,18 @@ function Row({
           <div className="text-xs text-slate-500">{reading.comfortSetting}</div>
         ) : null}
       </td>
-      <td className="px-3 py-2 text-xs text-slate-500 tabular-nums">{timeOf(reading.readAt)}</td>
+      <td className="px-3 py-2 text-xs text-slate-500 tabular-nums">
+        {timeOf(reading.readAt, timeZone)}
+      </td>
     </tr>
   );
 }
 
-function timeOf(iso: string, withDate = false): string {
-  const date = new Date(iso);
+function timeOf(iso: string, timeZone: string, withDate = false): string {
   return new Intl.DateTimeFormat(
     'en-US',
-    withDate ? { dateStyle: 'medium', timeStyle: 'short' } : { timeStyle: 'medium' },
-  ).format(date);
+    withDate
+      ? { dateStyle: 'medium', timeStyle: 'short', timeZone }
+      : { timeStyle: 'medium', timeZone },
+  ).format(new Date(iso));
 }

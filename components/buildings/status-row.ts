@@ -16,4 +16,9 @@ export type RowReading =
     }
   | { ok: false; readAt: string; error: string };
 
-export type BuildingRow = { thermostatId: string; unitLabel: string; reading: Promise<RowReading> };
+/** A reading already known on the server comes as a value; one still being read, as a promise. */
+export type BuildingRow = {
+  thermostatId: string;
+  unitLabel: string;
+  reading: RowReading | Promise<RowReading>;
+};

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link, { useLinkStatus } from 'next/link';
 import { usePathname } from 'next/navigation';
 
 /** The sections of a thermostat, each a page under /thermostats/[id]. */
@@ -30,11 +30,26 @@ export function ThermostatTabs({ thermostatId }: { thermostatId: string }) {
                 className="-mb-px block border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:border-brand-600 aria-[current=page]:text-brand-700 dark:text-slate-400 dark:hover:text-white dark:aria-[current=page]:text-brand-100"
               >
                 {tab.label}
+                <PendingMark />
               </Link>
             </li>
           );
         })}
       </ul>
     </nav>
+  );
+}
+
+/**
+ * The pages have no loading.tsx (its skeleton would stand in for the page until JavaScript
+ * swapped it, and without JavaScript forever), so a tab being opened says so itself.
+ */
+function PendingMark() {
+  const { pending } = useLinkStatus();
+  return (
+    <span
+      aria-hidden="true"
+      className={`ml-1.5 inline-block size-1.5 rounded-full bg-brand-600 align-middle ${pending ? 'animate-pulse' : 'invisible'}`}
+    />
   );
 }

@@ -77,6 +77,10 @@ export async function startApp(options: {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  // Should the test worker die, its servers go with it.
+  const killChild = () => child.kill('SIGKILL');
+  process.once('exit', killChild);
+  child.once('exit', () => process.off('exit', killChild));
   child.stdout?.on('data', (chunk) => chunks.push(String(chunk)));
   child.stderr?.on('data', (chunk) => chunks.push(String(chunk)));
   const url = `http://127.0.0.1:${options.port}`;

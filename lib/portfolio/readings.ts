@@ -1,14 +1,21 @@
 import 'server-only';
 import type { RowReading } from '@/components/buildings/status-row';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
-import { readStatus } from './status-cache';
+import { peekStatus, readStatus, type StatusReading } from './status-cache';
 
-/** A thermostat's status for the building table: only what it shows, never a throw. */
-export async function readRow(input: {
+/**
+ * A thermostat's status for the building table: only what it shows, never a throw. A fresh
+ * reading already in the cache comes as a value, so the server renders its row at once.
+ */
+export function readRow(input: {
   userId: string;
   thermostatId: string;
-}): Promise<RowReading> {
-  const reading = await readStatus(input);
+}): RowReading | Promise<RowReading> {
+  const known = peekStatus(input);
+  return known ? toRow(known) : readStatus(input).then(toRow);
+}
+
+function toRow(reading: StatusReading): RowReading {
   const readAt = reading.readAt.toISOString();
   if (!reading.ok) return { ok: false, readAt, error: describeServiceError(reading.error) };
   const { status } = reading;

@@ -16,7 +16,7 @@ export type StatusReading =
   | { ok: true; status: ThermostatStatus; readAt: Date }
   | { ok: false; error: ServiceError; readAt: Date };
 
-type Entry = { reading: Promise<StatusReading>; expiresAt: number };
+type Entry = { reading: Promise<StatusReading>; settled?: StatusReading; expiresAt: number };
 const entries = new Map<string, Entry>();
 
 const keyOf = (userId: string, thermostatId: string) => `${userId}:${thermostatId}`;
@@ -31,19 +31,33 @@ export function readStatus(input: {
   if (cached && cached.expiresAt > Date.now()) return cached.reading;
 
   const reading = getStatus(input).then(
-    (status): StatusReading => ({ ok: true, status, readAt: new Date() }),
+    (status): StatusReading => {
+      const settled: StatusReading = { ok: true, status, readAt: new Date() };
+      entry.settled = settled;
+      return settled;
+    },
     (error: unknown): StatusReading => {
-      entries.delete(key);
+      if (entries.get(key) === entry) entries.delete(key);
       const failure = error instanceof ServiceError ? error : new ServiceError('unavailable');
       return { ok: false, error: failure, readAt: new Date() };
     },
   );
-  entries.set(key, { reading, expiresAt: Date.now() + STATUS_TTL_MS });
+  const entry: Entry = { reading, expiresAt: Date.now() + STATUS_TTL_MS };
+  entries.set(key, entry);
   if (entries.size > MAX_ENTRIES) {
     const oldest = entries.keys().next().value;
     if (oldest) entries.delete(oldest);
   }
-  return reading;
+  return entry.reading;
+}
+
+/** The fresh status already read, if there is one: a page can render it without waiting. */
+export function peekStatus(input: {
+  userId: string;
+  thermostatId: string;
+}): StatusReading | undefined {
+  const cached = entries.get(keyOf(input.userId, input.thermostatId));
+  return cached && cached.expiresAt > Date.now() ? cached.settled : undefined;
 }
 
 /** Forgets cached statuses, so the next view reads them from the service. */
@@ -56,6 +70,7 @@ export function rememberStatus(input: { userId: string; status: ThermostatStatus
   const reading: StatusReading = { ok: true, status: input.status, readAt: new Date() };
   entries.set(keyOf(input.userId, input.status.thermostatId), {
     reading: Promise.resolve(reading),
+    settled: reading,
     expiresAt: Date.now() + STATUS_TTL_MS,
   });
 }

@@ -71,7 +71,7 @@ export default async function BuildingPage({ params }: Props) {
           .
         </p>
       ) : (
-        <BuildingTable rows={rows} unit={user.temperatureUnit} />
+        <BuildingTable rows={rows} unit={user.temperatureUnit} timeZone={building.timeZone} />
       )}
       <details className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
         <summary className="cursor-pointer text-sm font-medium">
@@ -87,7 +87,7 @@ export default async function BuildingPage({ params }: Props) {
       </details>
       <p className="text-xs text-slate-500">
         Statuses are kept for a minute so that large buildings stay within the service’s rate
-        limits; each row says when it was read.
+        limits; each row says when it was read (in the building’s time zone).
       </p>
     </div>
   );
