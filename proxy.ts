@@ -4,11 +4,34 @@ import { contentSecurityPolicy, createNonce } from '@/lib/security-headers';
 
 const PUBLIC_PATHS = ['/sign-in', '/setup'];
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * Whether a state-changing request comes from this app's own pages. Browsers send `Origin` on
+ * every POST; a request without one is not a browser's, so it carries no ambient cookies to
+ * abuse (Next.js lets those through too). `null` (sandboxed frames, opaque redirects) is foreign.
+ * The public URL's origin is ours, and so is the host the request was addressed to, as Next.js's
+ * own server-action check has it.
+ */
+function fromOwnOrigin(request: NextRequest, publicUrl: string): boolean {
+  const origin = request.headers.get('origin');
+  if (origin === null) return true;
+  if (origin === new URL(publicUrl).origin) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  const addressed = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+  return host !== '' && host === addressed;
+}
 
 /**
  * Every page passes here first:
  * - security headers: a Content-Security-Policy with a fresh nonce (Next.js reads it from the
  *   request header and puts it on its scripts), and HSTS when served over https;
+ * - cross-origin writes refused: a non-GET request whose `Origin` is another site's is a 403;
  * - an optimistic redirect: no session cookie at all means sign in first, with the page to come
  *   back to. It is never the only check: every page and action verifies the session in the data
  *   layer (lib/auth/session.ts).
@@ -16,6 +39,14 @@ const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-
 export function proxy(request: NextRequest) {
   const env = getEnv();
   const { pathname, search } = request.nextUrl;
+  if (!SAFE_METHODS.has(request.method) && !fromOwnOrigin(request, env.NEXTAUTH_URL)) {
+    // Another site's form or script: refused here, before any page or server action runs
+    // (Next's own server-action check would answer it with a 500).
+    return new NextResponse('Cross-origin request refused.', {
+      status: 403,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
   const isPublic = PUBLIC_PATHS.some(
     (path) => pathname === path || pathname.startsWith(`${path}/`),
   );

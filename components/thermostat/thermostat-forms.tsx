@@ -164,7 +164,7 @@ export function RenameForm({
 }
 
 export function UnitToggle({ unit }: { unit: 'F' | 'C' }) {
-  const [, action, pending] = useActionState(chooseTemperatureUnit, idle);
+  const [state, action, pending] = useActionState(chooseTemperatureUnit, idle);
   return (
     <form
       action={action}
@@ -183,6 +183,11 @@ export function UnitToggle({ unit }: { unit: 'F' | 'C' }) {
           °{option}
         </button>
       ))}
+      {state.status === 'error' && state.message ? (
+        <span role="alert" className="px-2 py-1 text-red-700 dark:text-red-400">
+          {state.message}
+        </span>
+      ) : null}
     </form>
   );
 }

@@ -61,6 +61,9 @@ export function validateAccessControl(input: AccessControlInput): AccessControlR
   const enabled = checked(input.enabled);
   const passcode = typeof input.passcode === 'string' ? input.passcode : '';
   const clear = checked(input.clearPasscode);
+  // Anything but text (a file) is not "no passcode": it is refused, never read as keep.
+  if (input.passcode !== undefined && input.passcode !== null && typeof input.passcode !== 'string')
+    return { ok: false, fieldErrors: { passcode: ['Use the digits 0–9 only.'] } };
 
   if (!enabled) {
     if (passcode !== '') {

@@ -21,12 +21,12 @@ export async function refreshBuilding(buildingId: string): Promise<void> {
 
 const detailsSchema = z.object({
   name: z
-    .string()
+    .string('Enter a name.')
     .trim()
     .min(1, 'Enter a name.')
     .max(32, 'Use at most 32 characters.')
     .regex(/^[\p{L}\p{N}\p{P}\p{Zs}]+$/u, 'Use printable characters only.'),
-  address: z.string().trim().max(200, 'Use at most 200 characters.'),
+  address: z.string('Enter the address as text.').trim().max(200, 'Use at most 200 characters.'),
 });
 
 /** Renames a building and sets its address (Setpoint's own record; the service has neither). */
@@ -39,11 +39,13 @@ export async function updateBuildingDetails(
   const id = buildingIdSchema.safeParse(buildingId);
   const building = id.success ? await findBuilding({ userId: user.id, buildingId: id.data }) : null;
   if (!building) return { status: 'error', message: 'That building is not in your portfolio.' };
+  const posted = { name: form.get('name') ?? '', address: form.get('address') ?? '' };
   const values = {
-    name: String(form.get('name') ?? ''),
-    address: String(form.get('address') ?? ''),
+    name: typeof posted.name === 'string' ? posted.name : '',
+    address: typeof posted.address === 'string' ? posted.address : '',
   };
-  const parsed = detailsSchema.safeParse(values);
+  // The posted values as they are: a file where text belongs is an error, not "[object File]".
+  const parsed = detailsSchema.safeParse(posted);
   if (!parsed.success) return { status: 'error', fieldErrors: fieldErrorsOf(parsed.error), values };
   const taken = (await listBuildings({ userId: user.id })).some(
     (other) =>

@@ -25,7 +25,7 @@ const NOT_YOURS: FormState = {
 
 const residentModeSchema = z
   .object({
-    isResidentMode: z.enum(['on', 'off']),
+    isResidentMode: z.enum(['on', 'off'], 'Choose to turn resident mode on or off.'),
     confirmReset: z.literal('yes').optional(),
   })
   .refine((values) => values.isResidentMode === 'on' || values.confirmReset === 'yes', {
@@ -46,7 +46,17 @@ export async function changeResidentMode(
     isResidentMode: form.get('isResidentMode'),
     confirmReset: form.get('confirmReset') ?? undefined,
   });
-  if (!parsed.success) return { status: 'error', fieldErrors: fieldErrorsOf(parsed.error) };
+  if (!parsed.success) {
+    const fieldErrors = fieldErrorsOf(parsed.error);
+    // The on/off value is a hidden field with no place of its own for an error: say it above.
+    return {
+      status: 'error',
+      fieldErrors,
+      message: fieldErrors.isResidentMode
+        ? 'Choose to turn resident mode on or off; nothing was changed.'
+        : 'Nothing was changed.',
+    };
+  }
 
   const on = parsed.data.isResidentMode === 'on';
   const what = {

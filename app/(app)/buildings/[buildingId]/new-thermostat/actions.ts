@@ -15,8 +15,8 @@ import { buildingIdSchema, HVAC_MODES, thermostatIdSchema } from '@/lib/thermost
 export type NewThermostatField = 'name' | 'thermostatId' | 'hvacMode' | 'isResidentMode';
 
 const newThermostatSchema = z.object({
-  name: z.string().trim().max(64, 'Use at most 64 characters.'),
-  thermostatId: z.union([z.literal(''), thermostatIdSchema]),
+  name: z.string('Enter the label as text.').trim().max(64, 'Use at most 64 characters.'),
+  thermostatId: z.union([z.literal(''), thermostatIdSchema], 'A thermostat id is 12 digits.'),
   hvacMode: z.enum(HVAC_MODES, 'Choose a mode.'),
   isResidentMode: z.enum(['on', 'off'], 'Choose whether resident mode is on.'),
 });
@@ -32,13 +32,16 @@ export async function createThermostatInBuilding(
   const building = id.success ? await findBuilding({ userId: user.id, buildingId: id.data }) : null;
   if (!building) return { status: 'error', message: 'That building is not in your portfolio.' };
 
+  const fields = ['name', 'thermostatId', 'hvacMode', 'isResidentMode'] as const;
+  // A file where text belongs fails the schema as it is, instead of becoming "[object File]".
+  const posted = Object.fromEntries(fields.map((key) => [key, form.get(key) ?? '']));
   const raw = Object.fromEntries(
-    (['name', 'thermostatId', 'hvacMode', 'isResidentMode'] as const).map((key) => [
-      key,
-      String(form.get(key) ?? ''),
-    ]),
+    fields.map((key) => {
+      const value = form.get(key);
+      return [key, typeof value === 'string' ? value : ''];
+    }),
   );
-  const parsed = newThermostatSchema.safeParse(raw);
+  const parsed = newThermostatSchema.safeParse(posted);
   if (!parsed.success)
     return { status: 'error', fieldErrors: fieldErrorsOf(parsed.error), values: raw };
   const { name, thermostatId, hvacMode, isResidentMode } = parsed.data;

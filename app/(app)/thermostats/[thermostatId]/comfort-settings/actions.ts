@@ -20,6 +20,7 @@ import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors'
 import {
   createComfortSetting,
   deleteComfortSetting,
+  listComfortSettings,
   updateComfortSetting,
 } from '@/lib/thermostat-api/resources';
 
@@ -125,7 +126,18 @@ export async function createComfortSettingAction(
   try {
     checked = await validate(user, thermostat.thermostatId, form);
   } catch (error) {
-    return failure(error, formValues(form, COMFORT_FIELDS));
+    const values = formValues(form, COMFORT_FIELDS);
+    // The thermostat's rules could not be read: asked for and not made, so logged as failed.
+    await logActivity({
+      user,
+      action: 'comfort_setting.create',
+      thermostatId: thermostat.thermostatId,
+      buildingId: thermostat.buildingId,
+      changes: { requested: values },
+      summary: `Failed: create comfort setting ${values.name ?? ''} on ${label}`,
+      error,
+    });
+    return failure(error, values);
   }
   if (!checked.ok) return checked.state;
   const what = {
@@ -169,7 +181,18 @@ export async function updateComfortSettingAction(
   try {
     checked = await validate(user, thermostat.thermostatId, form, comfortSettingRef);
   } catch (error) {
-    return failure(error, formValues(form, COMFORT_FIELDS));
+    const values = formValues(form, COMFORT_FIELDS);
+    // The thermostat's rules could not be read: asked for and not made, so logged as failed.
+    await logActivity({
+      user,
+      action: 'comfort_setting.update',
+      thermostatId: thermostat.thermostatId,
+      buildingId: thermostat.buildingId,
+      changes: { comfortSettingRef, requested: values },
+      summary: `Failed: change comfort setting ${comfortSettingRef} on ${label}`,
+      error,
+    });
+    return failure(error, values);
   }
   if (!checked.ok) return checked.state;
   const current = checked.current;
@@ -203,13 +226,27 @@ export async function updateComfortSettingAction(
 export async function deleteComfortSettingAction(
   thermostatId: string,
   comfortSettingRef: string,
-  name: string,
+  _name: string,
   _previous: FormState,
   _form: FormData,
 ): Promise<FormState> {
   const user = await requireUser();
   const thermostat = await ownedThermostat(user, thermostatId);
   if (!thermostat) return NOT_YOURS;
+  // Only one of this thermostat's settings, by the name it has there: a forged ref or name
+  // (another thermostat's, anything) never reaches the service as a delete.
+  let setting: { name: string } | undefined;
+  try {
+    const settings = await listComfortSettings({
+      userId: user.id,
+      thermostatId: thermostat.thermostatId,
+    });
+    setting = settings.find((candidate) => candidate.comfortSettingRef === comfortSettingRef);
+  } catch (error) {
+    return { status: 'error', message: `${describeServiceError(error)} Nothing was changed.` };
+  }
+  if (!setting) return { status: 'error', message: 'That comfort setting no longer exists.' };
+  const { name } = setting;
   const label = thermostat.unitLabel || thermostat.thermostatId;
   const what = {
     action: 'comfort_setting.delete',

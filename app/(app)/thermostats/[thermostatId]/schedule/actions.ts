@@ -12,7 +12,7 @@ import {
   scheduleRangeSchema,
 } from '@/lib/schedule/schemas';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
-import { updateSchedule } from '@/lib/thermostat-api/resources';
+import { listComfortSettings, updateSchedule } from '@/lib/thermostat-api/resources';
 
 type ScheduleFormState = FormState<ScheduleRangeField>;
 
@@ -57,6 +57,30 @@ export async function applyScheduleRange(
   }
 
   const { comfortSettingRef, ...range } = parsed.data;
+  // One of this thermostat's comfort settings (a read), so a made-up or another thermostat's
+  // ref is a field error here rather than a write the service refuses.
+  let known: boolean;
+  try {
+    const settings = await listComfortSettings({
+      userId: user.id,
+      thermostatId: thermostat.thermostatId,
+    });
+    known = settings.some((setting) => setting.comfortSettingRef === comfortSettingRef);
+  } catch (error) {
+    return {
+      status: 'error',
+      message: `${describeServiceError(error)} The schedule was not changed.`,
+      values,
+    };
+  }
+  if (!known) {
+    return {
+      status: 'error',
+      message: 'Check the highlighted fields. Nothing was changed.',
+      fieldErrors: { comfortSettingRef: ['Choose one of this thermostat’s comfort settings.'] },
+      values,
+    };
+  }
   const label = thermostat.unitLabel || thermostat.thermostatId;
   const summary = `Set ${describeRange(range)} to comfort setting ${comfortSettingRef} on ${label}`;
   const what = {
