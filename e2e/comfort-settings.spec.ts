@@ -161,10 +161,10 @@ test('in °C, limits are stated in °C and values are sent in °F', async ({ pag
   await openComfort(page);
   await page.getByRole('button', { name: '°C' }).click();
   try {
-    await expect(page.getByText(/Heat 7\.3–26\.1 °C, cool 18\.4–33\.3 °C/)).toBeVisible();
+    await expect(page.getByText(/Heat 7\.2–26\.1 °C, cool 18\.3–33\.3 °C/)).toBeVisible();
     const name = `Metric ${tag}`;
     const form = await create(page, { name, heat: '26.2', cool: '30' });
-    await expect(form.getByText('Heat must be between 7.3 and 26.1 °C.')).toBeVisible();
+    await expect(form.getByText('Heat must be between 7.2 and 26.1 °C.')).toBeVisible();
     await create(page, { name, heat: '20', cool: '25' });
     await expect(form.getByText(`Created ${name}.`)).toBeVisible();
     await expect(page.getByRole('article', { name }).getByText('20 °C')).toBeVisible();

@@ -2,13 +2,16 @@
  * Temperatures between the service, which speaks °F to two decimals, and the manager, who may
  * read and type °C. The one rule, for every form and page:
  *
- * - A value is shown to the nearest step of the manager's unit (°F 0.01, °C 0.1).
- * - A range is stated rounded inward and a minimum gap rounded up, so any figure inside a stated
- *   range, and any pair of figures the stated gap apart, is accepted.
- * - An entry equal to how the value being edited, or a range end, is shown means exactly that
- *   °F value: what the manager saw comes back unchanged, and display rounding never pushes a
- *   value out of range. Any other entry converts exactly, is refused if that exact value is
- *   outside the range, and is then rounded to the service's 0.01 °F, inward at the range ends.
+ * - A value is shown to the nearest step of the manager's unit (°F 0.01, °C 0.1), and a range's
+ *   limits are stated the same way, so a value at a limit reads as the limit stated beside it.
+ *   A minimum gap is stated rounded up, so keeping the stated gap keeps the °F gap (at a stated
+ *   limit, which means the limit itself, a gap whose °C figure is within 0.09 °F of exact can
+ *   fall short; the thermostats' gaps of 2–5 °F keep a wide enough margin).
+ * - An entry is accepted exactly when it lies within the stated range (inclusive, compared as
+ *   the figures shown), at any number of decimals. It then converts exactly and is rounded to
+ *   the service's 0.01 °F and clamped into the °F range, so it never leaves the range.
+ * - An entry equal to how the value being edited is shown means exactly that °F value (what the
+ *   manager saw comes back unchanged), and one equal to a stated limit means that limit.
  */
 export type TemperatureUnit = 'F' | 'C';
 export type TemperatureRange = { min: number; max: number };
@@ -45,15 +48,15 @@ export function formatTemperature(
   return `${toDisplay(fahrenheit, unit)} °${unit}`;
 }
 
-/** A °F range as stated to the manager: rounded inward, so every figure inside it is accepted. */
+/**
+ * A °F range as stated to the manager: each limit to the nearest step, as a value is shown. The
+ * figures inside it (inclusive) are exactly the entries accepted.
+ */
 export function displayRange(range: TemperatureRange, unit: TemperatureUnit): TemperatureRange {
-  return {
-    min: roundUp(fromFahrenheit(range.min, unit), DECIMALS[unit]),
-    max: roundDown(fromFahrenheit(range.max, unit), DECIMALS[unit]),
-  };
+  return { min: toDisplay(range.min, unit), max: toDisplay(range.max, unit) };
 }
 
-/** `7.3 °C to 26.1 °C`: a range of limits, as stated to the manager. */
+/** `7.2 °C to 26.1 °C`: a range of limits, as stated to the manager. */
 export function formatRange(
   range: TemperatureRange,
   unit: TemperatureUnit,
@@ -79,9 +82,10 @@ export function toFahrenheit(value: number, unit: TemperatureUnit): number {
 }
 
 /**
- * The °F to send for `entered` (typed in `unit`), or null when it is outside `range` (°F).
- * `current` is the stored value being edited: entering it as shown keeps it exactly, even if the
- * range has since narrowed (an unchanged value is not the manager's choice to defend).
+ * The °F to send for `entered` (typed in `unit`), or null when it is outside `range` (°F) as
+ * stated (see `displayRange`). `current` is the stored value being edited: entering it as shown
+ * keeps it exactly, even if the range has since narrowed (an unchanged value is not the manager's
+ * choice to defend).
  */
 export function toServiceFahrenheit(
   entered: number,
@@ -89,14 +93,15 @@ export function toServiceFahrenheit(
   range: TemperatureRange,
   current?: number,
 ): number | null {
+  if (!Number.isFinite(entered)) return null;
+  if (current !== undefined && toDisplay(current, unit) === entered) return current;
+
+  const stated = displayRange(range, unit);
+  if (entered < stated.min || entered > stated.max) return null;
   // The range ends as the service can hold them (two decimals, inward).
   const min = roundUp(range.min, SERVICE_DECIMALS);
   const max = roundDown(range.max, SERVICE_DECIMALS);
-  const shownAs = current === undefined ? [min, max] : [current, min, max];
-  for (const fahrenheit of shownAs) if (toDisplay(fahrenheit, unit) === entered) return fahrenheit;
-
-  const exact = toFahrenheit(entered, unit);
-  if (!Number.isFinite(exact) || exact < range.min - EPSILON || exact > range.max + EPSILON)
-    return null;
-  return Math.min(max, Math.max(min, roundNearest(exact, SERVICE_DECIMALS)));
+  if (entered === stated.min) return min;
+  if (entered === stated.max) return max;
+  return Math.min(max, Math.max(min, roundNearest(toFahrenheit(entered, unit), SERVICE_DECIMALS)));
 }

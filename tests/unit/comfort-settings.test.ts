@@ -127,14 +127,30 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
     });
 
     // The conversion itself (rounding, range edges) is tested in units.test.ts.
-    it('never rounds a value out of range, and refuses values whose exact °F is outside', () => {
+    it('accepts figures within the stated limits, clamped into range, and refuses others', () => {
       expect(
         comfortSettingSchema(celsius).parse({
           ...form,
-          desiredHeat: '26.11',
-          desiredCool: '33.33',
+          desiredHeat: '26.09',
+          desiredCool: '33.29',
         }),
-      ).toMatchObject({ desiredHeat: 79, desiredCool: 91.99 });
+      ).toMatchObject({ desiredHeat: 78.96, desiredCool: 91.92 });
+      // 7.21 °C is 44.978 °F: within the stated 7.2 °C, so it is taken as 45 °F.
+      expect(
+        comfortSettingSchema(celsius).parse({ ...form, desiredHeat: '7.21', desiredCool: '20' }),
+      ).toMatchObject({ desiredHeat: 45, desiredCool: 68 });
+      expect(
+        errorsOf(
+          comfortSettingSchema(celsius).safeParse({
+            ...form,
+            desiredHeat: '26.11',
+            desiredCool: '33.34',
+          }),
+        ),
+      ).toEqual({
+        desiredHeat: 'Heat must be between 7.2 and 26.1 °C.',
+        desiredCool: 'Cool must be between 18.3 and 33.3 °C.',
+      });
       expect(
         errorsOf(
           comfortSettingSchema(celsius).safeParse({
@@ -144,14 +160,14 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
           }),
         ),
       ).toEqual({
-        desiredHeat: 'Heat must be between 7.3 and 26.1 °C.',
-        desiredCool: 'Cool must be between 18.4 and 33.3 °C.',
+        desiredHeat: 'Heat must be between 7.2 and 26.1 °C.',
+        desiredCool: 'Cool must be between 18.3 and 33.3 °C.',
       });
     });
 
-    it('states limits rounded inwards and the gap rounded up', () => {
+    it('states limits to the nearest step, as values are shown, and the gap rounded up', () => {
       expect(describeSetpointRules(rules, 'C')).toContain(
-        'Heat 7.3–26.1 °C, cool 18.4–33.3 °C, and cool at least 2.8 °C above heat.',
+        'Heat 7.2–26.1 °C, cool 18.3–33.3 °C, and cool at least 2.8 °C above heat.',
       );
       expect(describeSetpointRules({ ...rules, heatCoolMinDelta: 2 }, 'C')).toContain(
         'cool at least 1.2 °C above heat',

@@ -52,7 +52,7 @@ describe('configuration settings', () => {
     ).toEqual({ ok: true, changes: {} });
   });
 
-  it('in °C, takes a limit typed as shown as that limit and states limits inward', () => {
+  it('in °C, takes a limit typed as stated as that limit and states limits to the nearest step', () => {
     const celsius = {
       ...single,
       unit: 'C' as const,
@@ -74,7 +74,7 @@ describe('configuration settings', () => {
     expect(below.ok).toBe(false);
     if (!below.ok)
       expect(below.fieldErrors.heatMin?.[0]).toBe(
-        'Must be between 7.3 °C and 26.1 °C (the device’s heat limits).',
+        'Must be between 7.2 °C and 26.1 °C (the device’s heat limits).',
       );
     const gap = validateConfiguration(
       form({ heatMin: '7.2', heatMax: '23.9', coolMin: '18.3', coolMax: '25.9' }),
