@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { Suspense, use, useEffect, useMemo, useState } from 'react';
+import { dateTimeFormat } from '@/lib/time-format';
 import { formatTemperature, type TemperatureUnit } from '@/lib/units';
 import type { BuildingRow, RowReading } from './status-row';
 
@@ -229,7 +230,9 @@ function NameCell({ row }: { row: BuildingRow }) {
       scope="row"
       className="sticky left-0 bg-white px-3 py-2 text-left font-medium dark:bg-slate-900"
     >
+      {/* No prefetch: a building's rows would prefetch dozens of thermostat pages at once. */}
       <Link
+        prefetch={false}
         href={`/thermostats/${row.thermostatId}`}
         className="text-brand-700 hover:underline dark:text-brand-100"
       >
@@ -315,8 +318,7 @@ function Row({
 }
 
 function timeOf(iso: string, timeZone: string, withDate = false): string {
-  return new Intl.DateTimeFormat(
-    'en-US',
+  return dateTimeFormat(
     withDate
       ? { dateStyle: 'medium', timeStyle: 'short', timeZone }
       : { timeStyle: 'medium', timeZone },

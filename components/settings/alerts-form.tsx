@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import type { FormState } from '@/lib/forms';
 import type { AlertField } from '@/lib/settings/alerts';
+import { dateTimeFormat } from '@/lib/time-format';
 import { Checkbox, ErrorList, Fieldset, FormMessage, selectClass } from './form-parts';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
@@ -15,7 +16,7 @@ const idle: State = { status: 'idle' };
 export function formatDay(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(date.getTime())) return day;
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return dateTimeFormat({ dateStyle: 'long', timeZone: 'UTC' }).format(date);
 }
 
 export function AlertsForm({

@@ -1,11 +1,10 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { dateTimeFormat } from '@/lib/time-format';
 
 const format = (date: Date, timeZone?: string) =>
-  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-    date,
-  );
+  dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short', timeZone }).format(date);
 
 /** A moment in the reader's own time zone (UTC until the browser has rendered it). */
 export function LocalTime({ value }: { value: string }) {

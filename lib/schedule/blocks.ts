@@ -1,4 +1,5 @@
 import { DAYS } from '@/lib/thermostat-api/schemas';
+import { dateTimeFormat } from '@/lib/time-format';
 
 /**
  * Block and time math for the weekly schedule. A schedule is a template of 7 days (Monday first)
@@ -43,20 +44,14 @@ const WEEKDAY_INDEX: Record<string, number> = {
   Sun: 6,
 };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
 function wallClock(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
+  return dateTimeFormat({
+    timeZone,
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
 }
 
 /** Whether the runtime knows this IANA zone. */

@@ -1,0 +1,16 @@
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * An en-US date/time formatter, built once per set of options. Building one costs about a third
+ * of a millisecond and using one almost nothing: a building table built one per row spent 70 ms
+ * of every view on it. An unknown time zone throws, as the constructor does, and is not kept.
+ */
+export function dateTimeFormat(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = JSON.stringify(options);
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', options);
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
