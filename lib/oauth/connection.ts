@@ -123,6 +123,11 @@ export type AccessToken = { token: string; tokenType: string };
 // One refresh per connection at a time within this process; the row lock covers the others.
 const refreshing = new Map<string, Promise<AccessToken>>();
 
+// The last access token the service refused (401), per manager: every caller still holding it
+// joins the refresh instead of sending it again, so a burst at expiry costs one refused call
+// per request in flight, not one per request.
+const refused = new Map<string, string>();
+
 // Concurrent requests for one manager (a building's statuses start together) share one read of
 // the connection row: two hundred identical queries would only queue on the database.
 const reading = new Map<string, Promise<ServiceConnection | null>>();
@@ -144,15 +149,17 @@ export async function getAccessToken(
   userId: string,
   options: { rejected?: string } = {},
 ): Promise<AccessToken> {
+  if (options.rejected !== undefined) refused.set(userId, options.rejected);
+  const rejected = refused.get(userId);
   const row = await readConnection(userId);
   if (!row) throw new ConnectionError('not_connected');
   if (row.status === 'reconnect') throw new ConnectionError('reconnect');
   const current = await unsealAccess(row).catch(() => null);
-  if (current && !needsRefresh(row, current.token, options.rejected)) return current;
+  if (current && !needsRefresh(row, current.token, rejected)) return current;
 
   let flight = refreshing.get(userId);
   if (!flight) {
-    flight = refreshUnderLock(userId, options.rejected).finally(() => refreshing.delete(userId));
+    flight = refreshUnderLock(userId, rejected).finally(() => refreshing.delete(userId));
     refreshing.set(userId, flight);
   }
   return flight;

@@ -60,8 +60,12 @@ export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> 
   const idempotent = request.method === 'GET';
   let rejectedToken: string | undefined;
   for (let attempt = 1; ; attempt += 1) {
-    const token = await accessTokenFor(request.userId, rejectedToken);
-    const outcome = await scheduled(() => send(request, token.token, token.tokenType));
+    // The token is taken once a slot is free, not before queueing: a call that waited behind
+    // others then uses the token they refreshed instead of one the service already refused.
+    const { token, outcome } = await scheduled(async () => {
+      const token = await accessTokenFor(request.userId, rejectedToken);
+      return { token, outcome: await send(request, token.token, token.tokenType) };
+    });
 
     if (
       outcome.kind === 'response' &&

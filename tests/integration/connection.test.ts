@@ -224,6 +224,24 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     expect((await connection.getConnectionSummary(userId))?.lastRefreshedAt).toBeInstanceOf(Date);
   });
 
+  it('gives callers arriving during a refresh the new token, not the refused one', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const connection = await import('@/lib/oauth/connection');
+    const { cookie, state, code } = await authorize();
+    await completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) });
+    const { token: old } = await connection.getAccessToken(userId);
+    const calls = await tokenCalls();
+    // One request saw a 401; the others were queued with no idea and ask plainly.
+    const refreshing = connection.getAccessToken(userId, { rejected: old });
+    const others = await Promise.all(
+      Array.from({ length: 10 }, () => connection.getAccessToken(userId)),
+    );
+    const { token: fresh } = await refreshing;
+    expect(fresh).not.toBe(old);
+    expect(new Set(others.map((t) => t.token))).toEqual(new Set([fresh]));
+    expect((await tokenCalls()) - calls).toBe(1);
+  });
+
   it('marks the connection for reconnection when the service refuses the refresh token', async () => {
     const { completeAuthorization } = await import('@/lib/oauth/flow');
     const { ConnectionError, getAccessToken, getConnectionSummary } = await import(
