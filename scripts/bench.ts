@@ -116,7 +116,10 @@ async function timeBulk(thermostatIds: string[], cookie: string) {
     body: JSON.stringify({ thermostatIds, values: { fanMinimumOnTime: '10' } }),
   });
   if (!response.ok) throw new Error(`bulk: HTTP ${response.status} ${await response.text()}`);
-  const lines = (await response.text()).trim().split('\n').map((line) => JSON.parse(line));
+  const lines = (await response.text())
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   const ms = performance.now() - started;
   const applied = lines
     .filter((line) => line.type === 'chunk')
