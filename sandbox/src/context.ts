@@ -80,6 +80,8 @@ export class SandboxContext {
   knobs: Knobs;
   faults: Fault[] = [];
   calls = new Map<string, number>();
+  /** What the realism knobs did to requests: fault kind (or `rate_limited`) -> times. */
+  injected = new Map<string, number>();
   codes = new Map<string, AuthorizationCode>();
   grants = new Map<string, Grant>();
   accessTokens = new Map<string, AccessTokenRecord>();
@@ -115,6 +117,7 @@ export class SandboxContext {
     this.knobs = this.initialKnobs();
     this.faults = [];
     this.calls.clear();
+    this.injected.clear();
     this.codes.clear();
     this.grants.clear();
     this.accessTokens.clear();
@@ -126,6 +129,11 @@ export class SandboxContext {
 
   countCall(key: string): void {
     this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
+  }
+
+  countInjected(kind: FaultKind | 'rate_limited'): void {
+    const name = String(kind);
+    this.injected.set(name, (this.injected.get(name) ?? 0) + 1);
   }
 
   findUser(emailOrAlias: string) {

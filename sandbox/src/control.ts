@@ -234,6 +234,13 @@ export async function handleControl(
     case 'DELETE /calls':
       ctx.calls.clear();
       return ok({ calls: {}, total: 0 });
+    case 'GET /injected': {
+      const injected = Object.fromEntries(
+        [...ctx.injected.entries()].sort(([a], [b]) => a.localeCompare(b)),
+      );
+      const total = [...ctx.injected.values()].reduce((a, b) => a + b, 0);
+      return ok({ injected, total });
+    }
     case 'POST /authorization-code': {
       const b = body();
       const user = typeof b.user === 'string' ? ctx.findUser(b.user) : undefined;

@@ -37,14 +37,21 @@ export function takeFault(
       if (isBulk && typeof fault.kind === 'number') continue;
       if (!isBulk && params.id !== fault.thermostatId) continue;
     }
-    if (fires(fault)) return fault.kind;
+    if (fires(fault)) return counted(ctx, fault.kind);
   }
   const k = ctx.knobs;
   const roll = Math.random();
-  if (roll < k.dropRate) return 'drop';
-  if (roll < k.dropRate + k.timeoutRate) return 'timeout';
-  if (roll < k.dropRate + k.timeoutRate + k.errorRate) return Math.random() < 0.5 ? 500 : 503;
+  if (roll < k.dropRate) return counted(ctx, 'drop');
+  if (roll < k.dropRate + k.timeoutRate) return counted(ctx, 'timeout');
+  if (roll < k.dropRate + k.timeoutRate + k.errorRate) {
+    return counted(ctx, Math.random() < 0.5 ? 500 : 503);
+  }
   return null;
+}
+
+function counted<Kind extends FaultKind>(ctx: SandboxContext, kind: Kind): Kind {
+  ctx.countInjected(kind);
+  return kind;
 }
 
 /** A thermostat-specific status fault for one item of a bulk request. */
@@ -56,7 +63,7 @@ export function takeItemFault(
   for (const fault of ctx.faults) {
     if (fault.endpoint !== '*' && fault.endpoint !== key) continue;
     if (fault.thermostatId !== thermostatId || typeof fault.kind !== 'number') continue;
-    if (fires(fault)) return fault.kind;
+    if (fires(fault)) return counted(ctx, fault.kind);
   }
   return null;
 }

@@ -170,6 +170,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
       if (decision) {
         for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
         if (decision.retryAfter !== null) {
+          ctx.countInjected('rate_limited');
           const retry = { 'retry-after': String(decision.retryAfter) };
           if (TOKEN_KEYS.has(key)) {
             throw new OAuthError(429, 'rate_limit_exceeded', 'Too many requests.', retry);

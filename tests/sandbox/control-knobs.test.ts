@@ -200,6 +200,36 @@ describe('faults', () => {
     ).toBe(400);
   });
 
+  it('counts what it injected, by kind, until the next reset', async () => {
+    expect((await client.control('GET', '/injected')).body).toEqual({ injected: {}, total: 0 });
+    await client.control('PUT', '/faults', {
+      faults: [
+        { endpoint: 'GET /api/v2/thermostats/:id/status', kind: 503, count: 2 },
+        { endpoint: 'GET /api/v2/thermostats/:id/status', kind: 'drop', count: 1 },
+        { endpoint: 'PATCH /api/v2/thermostats/settings', kind: 500, thermostatId: ids[1] },
+      ],
+    });
+    expect((await status()).status).toBe(503);
+    expect((await status()).status).toBe(503);
+    await expect(status()).rejects.toThrow();
+    expect((await status()).status).toBe(200);
+    const bulk = await client.request('PATCH', `${T}/settings`, {
+      token,
+      body: { thermostatIds: [ids[0], ids[1]], fanMinimumOnTime: 5 },
+    });
+    expect(bulk.body.data.results[1].status).toBe('error');
+    await client.control('PATCH', '/knobs', { rateLimit: { perSecond: 1, perMinute: 1 } });
+    await client.request('GET', `${T}/${ids[0]}/settings`, { token });
+    expect((await client.request('GET', `${T}/${ids[0]}/settings`, { token })).status).toBe(429);
+    const counted = await client.control('GET', '/injected');
+    expect(counted.body).toEqual({
+      injected: { '500': 1, '503': 2, drop: 1, rate_limited: 1 },
+      total: 5,
+    });
+    await client.reset();
+    expect((await client.control('GET', '/injected')).body.total).toBe(0);
+  });
+
   it('error-rate knobs fail a share of requests', async () => {
     await client.control('PATCH', '/knobs', { errorRate: 1 });
     expect([500, 503]).toContain((await status()).status);

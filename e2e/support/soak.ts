@@ -1,0 +1,156 @@
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Helpers for the fault soak (e2e/fault-soak.spec.ts): plain-HTTP page views classified by what
+ * a manager would see, the activity log read back from its page, and the sandbox's control API
+ * of a stack of the spec's own.
+ */
+
+/** The app's error boundaries and Next's own crash screens, as they read on the page. */
+export const ERROR_PAGE_TEXT = [
+  'Something went wrong on this page',
+  'This section could not be shown',
+  'Setpoint is having trouble',
+  'Application error: a client-side exception',
+  'Internal Server Error',
+];
+
+/** How a view looked: fine, fine but saying the service is unavailable, or broken. */
+export type ViewOutcome =
+  | 'ok'
+  | 'degraded'
+  | 'server_error'
+  | 'error_page'
+  | 'signed_out'
+  | 'not_found'
+  | 'hang';
+
+export const BROKEN_VIEWS: ViewOutcome[] = [
+  'server_error',
+  'error_page',
+  'signed_out',
+  'not_found',
+  'hang',
+];
+
+/** The sentences the app uses for an unavailable or busy service (lib/thermostat-api/errors.ts). */
+const DEGRADED_TEXT =
+  /not responding right now|service is busy|could not read|Could not read|Try again later|Reconnect to continue/;
+
+/** A server-side render error that reached the page: React's digest of an error boundary. */
+const RENDER_ERROR = /data-dgst="\d+"|\\"digest\\":\\"\d+\\"|"digest":"\d+"/;
+
+export type ViewResult = { path: string; outcome: ViewOutcome; status: number; ms: number };
+
+/** GETs one page as the signed-in manager and classifies what came back. */
+export async function viewPage(
+  origin: string,
+  path: string,
+  cookie: string,
+  timeoutMs = 60_000,
+): Promise<ViewResult & { body: string }> {
+  const started = Date.now();
+  let status = 0;
+  let body = '';
+  try {
+    const response = await fetch(`${origin}${path}`, {
+      headers: { cookie, accept: 'text/html' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = response.status;
+    body = await response.text();
+  } catch {
+    return { path, outcome: 'hang', status, ms: Date.now() - started, body };
+  }
+  const ms = Date.now() - started;
+  let outcome: ViewOutcome;
+  if (status >= 500) outcome = 'server_error';
+  else if (status >= 300 && status < 400) outcome = 'signed_out';
+  else if (status === 404) outcome = 'not_found';
+  else if (ERROR_PAGE_TEXT.some((text) => body.includes(text)) || RENDER_ERROR.test(body))
+    outcome = 'error_page';
+  else if (DEGRADED_TEXT.test(visibleText(body))) outcome = 'degraded';
+  else outcome = 'ok';
+  return { path, outcome, status, ms, body };
+}
+
+/** The text of an HTML page without scripts, styles and tags. */
+export function visibleText(html: string): string {
+  return decodeEntities(
+    html
+      .replace(/<script[\s\S]*?<\/script>/g, ' ')
+      .replace(/<style[\s\S]*?<\/style>/g, ' ')
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(/<[^>]+>/g, ' '),
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+export type ActivityRow = { text: string; failed: boolean; changes: Record<string, unknown> };
+
+/** The rows of the activity page (its table), each as text with the changes JSON readable. */
+export function activityRows(html: string): ActivityRow[] {
+  const table = /<tbody[^>]*>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
+  return table
+    .split(/<tr[\s>]/)
+    .slice(1)
+    .map((row) => {
+      const text = decodeEntities(row.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]+>/g, ' '))
+        .replace(/\s+/g, ' ')
+        .trim();
+      // The changes are shown as JSON (its keys in the database's order, not the writer's).
+      const json = /\{.*\}/.exec(text)?.[0];
+      let changes: Record<string, unknown> = {};
+      try {
+        changes = json ? JSON.parse(json) : {};
+      } catch {
+        // Not JSON after all: matched on the text only.
+      }
+      return { text, failed: /\bFailed\b/.test(text.slice(-120)), changes };
+    });
+}
+
+/** The sandbox's control API of the spec's own sandbox. */
+export function controlOf(sandboxUrl: string) {
+  return async function control<T = Record<string, unknown>>(
+    method: string,
+    route: string,
+    body?: unknown,
+  ): Promise<T> {
+    const response = await fetch(`${sandboxUrl}/_sandbox${route}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(response.ok, `sandbox control ${method} ${route}`).toBe(true);
+    return (await response.json()) as T;
+  };
+}
+
+/** Whether a Playwright page shows one of the error screens. */
+export async function showsErrorScreen(page: Page): Promise<string | null> {
+  for (const text of ERROR_PAGE_TEXT) {
+    if (await page.getByText(text).first().isVisible()) return text;
+  }
+  return null;
+}
+
+/** Counts by key, for the printed summary. */
+export function tally<T extends string>(items: Iterable<T>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[item] = (counts[item] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
