@@ -38,6 +38,16 @@ export async function saveAlerts(
     current = alerts;
     delta = status.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA;
   } catch (error) {
+    // Asked for and not made: the activity log records this failure like any other.
+    await logActivity({
+      user,
+      action: 'alerts',
+      thermostatId: thermostat.thermostatId,
+      buildingId: thermostat.buildingId,
+      summary: `Failed to change alert settings of ${thermostat.unitLabel || thermostat.thermostatId} (its current settings could not be read)`,
+      changes: { requested: values },
+      error,
+    });
     return { status: 'error', message: describeServiceError(error), values };
   }
 

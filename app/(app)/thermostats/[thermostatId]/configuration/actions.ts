@@ -41,6 +41,16 @@ export async function saveConfiguration(
     current = settings;
     delta = status.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA;
   } catch (error) {
+    // Asked for and not made: the activity log records this failure like any other.
+    await logActivity({
+      user,
+      action: 'configuration',
+      thermostatId: thermostat.thermostatId,
+      buildingId: thermostat.buildingId,
+      summary: `Failed to change configuration of ${thermostat.unitLabel || thermostat.thermostatId} (its current settings could not be read)`,
+      changes: { requested: values },
+      error,
+    });
     return { status: 'error', message: describeServiceError(error), values };
   }
 

@@ -57,6 +57,14 @@ export async function applyScheduleRange(
   }
 
   const { comfortSettingRef, ...range } = parsed.data;
+  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const summary = `Set ${describeRange(range)} to comfort setting ${comfortSettingRef} on ${label}`;
+  const what = {
+    action: 'schedule.update',
+    thermostatId: thermostat.thermostatId,
+    buildingId: thermostat.buildingId,
+    changes: { ...range, comfortSettingRef },
+  };
   // One of this thermostat's comfort settings (a read), so a made-up or another thermostat's
   // ref is a field error here rather than a write the service refuses.
   let known: boolean;
@@ -67,6 +75,8 @@ export async function applyScheduleRange(
     });
     known = settings.some((setting) => setting.comfortSettingRef === comfortSettingRef);
   } catch (error) {
+    // Asked for and not made: the activity log records this failure like any other.
+    await logActivity({ user, ...what, summary: `Failed: ${summary}`, error });
     return {
       status: 'error',
       message: `${describeServiceError(error)} The schedule was not changed.`,
@@ -81,14 +91,6 @@ export async function applyScheduleRange(
       values,
     };
   }
-  const label = thermostat.unitLabel || thermostat.thermostatId;
-  const summary = `Set ${describeRange(range)} to comfort setting ${comfortSettingRef} on ${label}`;
-  const what = {
-    action: 'schedule.update',
-    thermostatId: thermostat.thermostatId,
-    buildingId: thermostat.buildingId,
-    changes: { ...range, comfortSettingRef },
-  };
   try {
     await updateSchedule({
       userId: user.id,
