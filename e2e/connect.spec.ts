@@ -83,6 +83,19 @@ test('an error description from the service is never rendered', async ({ page })
   await expect(page).toHaveURL(/\/connection\?/);
   expect(await page.content()).not.toContain('onerror');
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
+
+  // An error the spec does not know, with 10 KB of script as its description.
+  const description = `<script>window.pwned=1</script>${'A'.repeat(10_000)}`;
+  const response = await page.goto(
+    `/api/connect/callback?error=made_up_error&error_description=${encodeURIComponent(description)}&state=x`,
+  );
+  expect(response?.status()).toBe(200);
+  await expect(page).toHaveURL(/\/connection\?/);
+  expect(page.url()).not.toContain('AAAA');
+  const html = await page.content();
+  expect(html).not.toContain('pwned');
+  expect(html).not.toContain('made_up_error');
+  expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
 });
 
 test('starting a connection from another site is refused', async ({ page }) => {

@@ -131,6 +131,17 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       }),
     ).toMatchObject({ kind: 'failed', reason: 'state' });
 
+    // The code already exchanged above, replayed with a fresh, valid state: the service
+    // refuses it and nothing changes.
+    const second = await authorize();
+    expect(
+      await completeAuthorization({
+        userId,
+        cookie: second.cookie,
+        params: new URLSearchParams({ code: first.code, state: second.state }),
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'code_refused' });
+
     const refused = await authorize();
     expect(
       await completeAuthorization({
@@ -180,6 +191,35 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       }),
     ).toMatchObject({ kind: 'failed', reason: 'service_error' });
     expect(await getConnectionSummary(userId)).toBeNull();
+  });
+
+  it('returns only to a path of this app, whatever return path the flow was started with', async () => {
+    const { completeAuthorization, startAuthorization } = await import('@/lib/oauth/flow');
+    for (const returnTo of [
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      'https://evil.example/x',
+      '/%2F%2Fevil.example',
+      '/\r\nSet-Cookie: x=1',
+      `/${'a'.repeat(5000)}`,
+    ]) {
+      const started = await startAuthorization({ userId, returnTo });
+      const state = new URL(started.authorizeUrl).searchParams.get('state') ?? '';
+      const code = await authorizationCode(sandbox, state);
+      const result = await completeAuthorization({
+        userId,
+        cookie: started.cookie,
+        params: new URLSearchParams({ code, state }),
+      });
+      expect(result.kind).toBe('connected');
+      const back = 'returnTo' in result ? result.returnTo : '';
+      // Resolved against this app's origin, it stays on this app's origin.
+      expect(new URL(back, 'https://setpoint.example').origin, returnTo).toBe(
+        'https://setpoint.example',
+      );
+      expect(back).not.toMatch(/[\r\n\\]/);
+    }
   });
 
   it('exchanges a code once when two callbacks race with the same state', async () => {
