@@ -1083,8 +1083,11 @@ test('in production behind https: setup validates, and every cookie is Secure, H
     env: deploymentSecrets(),
   });
   try {
+    // Served over https, every page tells browsers to stay on https.
+    const setupPage = await fetch(`${app.url}/setup`, { headers: BEHIND_HTTPS });
+    expect(setupPage.headers.get('strict-transport-security')).toMatch(/max-age=\d{8,}/);
     // First-run setup on a new database: its own battery, through both paths.
-    const setupHtml = await (await fetch(`${app.url}/setup`)).text();
+    const setupHtml = await setupPage.text();
     const setup = formWhere(actionFormsOf(setupHtml), (form) => form.fields.includes('confirm'));
     const valid: Record<string, string> = {
       name: MANAGER.name,
