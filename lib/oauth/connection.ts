@@ -128,6 +128,11 @@ const refreshing = new Map<string, Promise<AccessToken>>();
 // per request in flight, not one per request.
 const refused = new Map<string, string>();
 
+/** Records at once that the service refused this token, before the caller queues to retry. */
+export function markTokenRefused(userId: string, token: string): void {
+  refused.set(userId, token);
+}
+
 // Concurrent requests for one manager (a building's statuses start together) share one read of
 // the connection row: two hundred identical queries would only queue on the database.
 const reading = new Map<string, Promise<ServiceConnection | null>>();
@@ -149,7 +154,7 @@ export async function getAccessToken(
   userId: string,
   options: { rejected?: string } = {},
 ): Promise<AccessToken> {
-  if (options.rejected !== undefined) refused.set(userId, options.rejected);
+  if (options.rejected !== undefined) markTokenRefused(userId, options.rejected);
   const rejected = refused.get(userId);
   const row = await readConnection(userId);
   if (!row) throw new ConnectionError('not_connected');

@@ -4,7 +4,7 @@ import pThrottle from 'p-throttle';
 import { z } from 'zod';
 import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
-import { ConnectionError, getAccessToken } from '@/lib/oauth/connection';
+import { ConnectionError, getAccessToken, markTokenRefused } from '@/lib/oauth/connection';
 import { ServiceError, type ServiceErrorKind } from './errors';
 
 /**
@@ -72,8 +72,10 @@ export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> 
       outcome.response.status === 401 &&
       rejectedToken === undefined
     ) {
-      // Once: the token may have expired at the service before our clock said so.
+      // Once: the token may have expired at the service before our clock said so. Said at
+      // once, so calls queued behind this one wait for the new token instead of sending this.
       rejectedToken = token.token;
+      markTokenRefused(request.userId, token.token);
       attempt -= 1;
       continue;
     }

@@ -252,4 +252,28 @@ describe('thermostat service client', () => {
       await control('DELETE', '/clock');
     }
   });
+
+  it('at expiry, a burst of 100 reads refreshes once and resends only the calls in flight', async () => {
+    // As in production: 80 ms per call and the service's rate limits.
+    await control('PATCH', '/knobs', { rateLimit: 'production', latencyMs: 80 });
+    // Past the expiry of any token issued by the tests before, at whatever clock.
+    await control('POST', '/clock/advance', { seconds: 4 * 3600 });
+    try {
+      const before = await callCount(sandbox, 'POST /token');
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          api.getStatus({ userId, thermostatId: demo[i % demo.length]?.thermostatId ?? '' }),
+        ),
+      );
+      expect(statuses).toHaveLength(100);
+      expect((await callCount(sandbox, 'POST /token')) - before).toBe(1);
+      // Calls queued behind the first 401s waited for the new token instead of sending the old
+      // one (before, every call was sent twice: 200). Only calls already in flight, or taking
+      // their token in the same moment, are resent; how many depends on timing.
+      expect(await callCount(sandbox, STATUS)).toBeLessThan(150);
+    } finally {
+      await control('DELETE', '/clock');
+      await control('PATCH', '/knobs', { rateLimit: null, latencyMs: 0 });
+    }
+  });
 });
