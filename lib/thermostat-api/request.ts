@@ -24,8 +24,11 @@ const PER_MINUTE = 480;
 const CONCURRENCY = 12;
 
 const limit = pLimit(CONCURRENCY);
-const perSecond = pThrottle({ limit: PER_SECOND, interval: 1000 });
-const perMinute = pThrottle({ limit: PER_MINUTE, interval: 60_000 });
+// Strict: no interval of a second (or a minute) ever holds more than the limit. The default
+// windowed algorithm starts its windows at our first call, so one of the service's fixed
+// windows could see up to twice the limit across a boundary, and answer with 429s.
+const perSecond = pThrottle({ limit: PER_SECOND, interval: 1000, strict: true });
+const perMinute = pThrottle({ limit: PER_MINUTE, interval: 60_000, strict: true });
 const slot = perMinute(perSecond(async () => {}));
 
 /** Waits for a rate-limit slot and a concurrency slot, then runs `work`. */

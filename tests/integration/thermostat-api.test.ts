@@ -256,6 +256,7 @@ describe('thermostat service client', () => {
   it('at expiry, a burst of 100 reads refreshes once and resends only the calls in flight', async () => {
     // As in production: 80 ms per call and the service's rate limits.
     await control('PATCH', '/knobs', { rateLimit: 'production', latencyMs: 80 });
+    const refusedBefore = (await control('GET', '/injected')).injected.rate_limited ?? 0;
     // Past the expiry of any token issued by the tests before, at whatever clock.
     await control('POST', '/clock/advance', { seconds: 4 * 3600 });
     try {
@@ -271,6 +272,9 @@ describe('thermostat service client', () => {
       // one (before, every call was sent twice: 200). Only calls already in flight, or taking
       // their token in the same moment, are resent; how many depends on timing.
       expect(await callCount(sandbox, STATUS)).toBeLessThan(150);
+      // Paced under the service's fixed windows: not one call refused for the rate.
+      const { injected } = await control('GET', '/injected');
+      expect((injected.rate_limited ?? 0) - refusedBefore).toBe(0);
     } finally {
       await control('DELETE', '/clock');
       await control('PATCH', '/knobs', { rateLimit: null, latencyMs: 0 });
