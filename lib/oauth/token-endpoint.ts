@@ -43,8 +43,6 @@ export type TokenResult = {
   serviceTime: Date;
 };
 
-const TIMEOUT_MS = 10_000;
-
 /** Exchanges an authorization code. Parameters go in the query string, as the spec says. */
 export function exchangeCode(code: string, env: Env = getEnv()): Promise<TokenResult> {
   return callTokenEndpoint(env, {
@@ -78,7 +76,7 @@ async function callTokenEndpoint(env: Env, params: Record<string, string>): Prom
     response = await fetch(url, {
       method,
       headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: AbortSignal.timeout(env.SERVICE_TIMEOUT_MS),
       cache: 'no-store',
     });
   } catch (error) {
