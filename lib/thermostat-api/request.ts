@@ -64,23 +64,19 @@ export type ServiceRequest<T> = {
 
 export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> {
   const idempotent = request.method === 'GET';
-  let rejectedToken: string | undefined;
+  let retriedAfter401 = false;
   for (let attempt = 1; ; attempt += 1) {
     // The token is taken once a slot is free, not before queueing: a call that waited behind
     // others then uses the token they refreshed instead of one the service already refused.
     const { token, outcome } = await scheduled(async () => {
-      const token = await accessTokenFor(request.userId, rejectedToken);
+      const token = await accessTokenFor(request.userId);
       return { token, outcome: await send(request, token.token, token.tokenType) };
     });
 
-    if (
-      outcome.kind === 'response' &&
-      outcome.response.status === 401 &&
-      rejectedToken === undefined
-    ) {
+    if (outcome.kind === 'response' && outcome.response.status === 401 && !retriedAfter401) {
       // Once: the token may have expired at the service before our clock said so. Said at
-      // once, so calls queued behind this one wait for the new token instead of sending this.
-      rejectedToken = token.token;
+      // once, so calls queued behind this one (and this one's retry) join the refresh.
+      retriedAfter401 = true;
       markTokenRefused(request.userId, token.token);
       attempt -= 1;
       continue;
@@ -100,9 +96,9 @@ export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> 
   }
 }
 
-async function accessTokenFor(userId: string, rejected: string | undefined) {
+async function accessTokenFor(userId: string) {
   try {
-    return await getAccessToken(userId, rejected === undefined ? {} : { rejected });
+    return await getAccessToken(userId);
   } catch (error) {
     if (error instanceof ConnectionError) {
       const kind: ServiceErrorKind = error.kind === 'unavailable' ? 'unavailable' : error.kind;
