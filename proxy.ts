@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { getEnv } from '@/lib/env';
 import { contentSecurityPolicy, createNonce } from '@/lib/security-headers';
 
-const PUBLIC_PATHS = ['/sign-in', '/setup'];
+const PUBLIC_PATHS = ['/sign-in', '/setup', '/invite'];
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 

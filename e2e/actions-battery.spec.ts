@@ -1090,6 +1090,7 @@ test('in production behind https: setup validates, and every cookie is Secure, H
     const setupHtml = await setupPage.text();
     const setup = formWhere(actionFormsOf(setupHtml), (form) => form.fields.includes('confirm'));
     const valid: Record<string, string> = {
+      orgName: MANAGER.organization,
       name: MANAGER.name,
       email: MANAGER.email,
       password: MANAGER.password,

@@ -128,7 +128,7 @@ test.describe('two instances on one PostgreSQL database', () => {
       // Each answers a page that reads the database, directly (no user yet: setup is offered).
       const setup = await fetch(`${app.url}/setup`);
       expect(setup.status).toBe(200);
-      expect(await setup.text()).toContain('Create account');
+      expect(await setup.text()).toContain('Create organisation and account');
     }
 
     // Setup, sign-in, the OAuth round trip and the import all go through the load balancer,

@@ -186,7 +186,7 @@ test('a refused change shows at once, then rolls back with a message', async ({ 
     await expect(cell(page, 'Friday', '08:00')).toHaveAccessibleName(/, Home(, now)?$/);
     await expect(
       page.getByText(
-        'The thermostat service is not responding right now. Try again in a moment. The schedule was not changed.',
+        'The thermostat service is not responding right now. Try again in a moment. Nothing was changed.',
       ),
     ).toBeVisible();
     await expect(cell(page, 'Friday', '08:00')).toHaveAccessibleName(/, Vacant Unit(, now)?$/);

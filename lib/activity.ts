@@ -1,16 +1,21 @@
 import 'server-only';
-import { type NewActivityEntry, type PublicUser, recordActivity } from '@/lib/db/queries';
+import type { ActivityAction } from '@/lib/activity-actions';
+import { type NewActivityEntry, recordActivity } from '@/lib/db/queries';
 import { logWarning } from '@/lib/log';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 
+/** Who an entry is by: a member acting in their organisation, or Setpoint itself (no user). */
+export type Actor = { orgId: string; userId: string | null; name: string };
+
 /**
- * Records a write made through Setpoint in the activity log. `changes` must never carry a
- * passcode or a token: callers pass what changed in words and values (a passcode only as
- * "changed"). A failure to record is logged, never thrown over the manager's result.
+ * Records a write made through Setpoint, or a membership or connection event, in the
+ * organisation's activity log. `changes` must never carry a passcode or a token: callers pass
+ * what changed in words and values (a passcode only as "changed"). A failure to record is
+ * logged, never thrown over the member's result.
  */
 export async function logActivity(input: {
-  user: PublicUser;
-  action: string;
+  actor: Actor;
+  action: ActivityAction;
   summary: string;
   thermostatId?: string | null;
   buildingId?: string | null;
@@ -20,8 +25,9 @@ export async function logActivity(input: {
   const failed = input.error !== undefined;
   const service = input.error instanceof ServiceError ? input.error : null;
   const entry: NewActivityEntry = {
-    userId: input.user.id,
-    actorName: input.user.name,
+    orgId: input.actor.orgId,
+    userId: input.actor.userId,
+    actorName: input.actor.name,
     action: input.action,
     summary: input.summary,
     thermostatId: input.thermostatId ?? null,

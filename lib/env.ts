@@ -69,6 +69,14 @@ const envSchema = z
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
     OIDC_DISPLAY_NAME: z.string().default('Company SSO'),
+    /** Email over SMTP, off unless set: `smtp://user:password@host:587` or `smtps://...:465`. */
+    SMTP_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL.')
+        .optional(),
+    ),
+    SMTP_FROM: z.string().default('Setpoint <setpoint@localhost>'),
     TOKEN_KEYS: tokenKeysSchema,
     SERVICE_BASE_URL: z.url().default('http://127.0.0.1:4010'),
     SERVICE_CLIENT_ID: z.string().min(1).default('setpoint-local'),

@@ -7,6 +7,8 @@ export type FormState<Field extends string = string> = {
   values?: Partial<Record<Field, string>>;
   /** For forms that act on many items (imports, bulk changes): one line per item. */
   report?: ReportRow[];
+  /** A link the member must pass on (a new invitation's), shown once. */
+  link?: string;
 };
 
 export type ReportRow = {
@@ -30,3 +32,12 @@ export function fieldErrorsOf<Field extends string>(error: {
   }
   return errors;
 }
+
+/**
+ * A server action as a form receives it: bound to its record in the server page (so the form
+ * posts without JavaScript too), ready for `useActionState`.
+ */
+export type FormAction<Field extends string = string> = (
+  previous: FormState<Field>,
+  form: FormData,
+) => Promise<FormState<Field>>;

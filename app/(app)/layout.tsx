@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react';
 import { ConnectionBanner } from '@/components/connection/connection-banner';
 import { AppHeader } from '@/components/shell/app-header';
-import { requireUser } from '@/lib/auth/session';
+import { can } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
 import { getConnectionSummary } from '@/lib/oauth/connection';
 
-// Every page under this layout needs a signed-in manager; the check is in the data layer
-// (requireUser), the proxy's redirect only saves a round trip.
+// Every page under this layout needs a signed-in member; the check is in the data layer
+// (requireMember), the proxy's redirect only saves a round trip.
 export default async function AppLayout({ children }: { children: ReactNode }) {
-  const user = await requireUser();
-  const connection = await getConnectionSummary(user.id);
+  const member = await requireMember();
+  const connection = await getConnectionSummary(member.orgId);
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -17,8 +18,8 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
-      <AppHeader user={user} />
-      <ConnectionBanner connection={connection} />
+      <AppHeader member={member} />
+      <ConnectionBanner connection={connection} canReconnect={can(member, 'manage_connection')} />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8">
         {children}
       </main>

@@ -4,17 +4,18 @@ import { Suspense } from 'react';
 import { ConnectForm } from '@/components/connection/connect-form';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { requireUser } from '@/lib/auth/session';
+import { can } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { getConnectionSummary } from '@/lib/oauth/connection';
 
 export const metadata: Metadata = { title: 'Overview' };
 
 export default async function OverviewPage() {
-  const user = await requireUser();
+  const member = await requireMember();
   const [buildings, connection] = await Promise.all([
-    listBuildings({ userId: user.id }),
-    getConnectionSummary(user.id),
+    listBuildings({ scope: member }),
+    getConnectionSummary(member.orgId),
   ]);
   const thermostatCount = buildings.reduce((sum, building) => sum + building.thermostatCount, 0);
 
@@ -26,10 +27,10 @@ export default async function OverviewPage() {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
             {buildings.length
               ? `${buildings.length} building${buildings.length === 1 ? '' : 's'}, ${thermostatCount} thermostat${thermostatCount === 1 ? '' : 's'}.`
-              : `Signed in as ${user.name}.`}
+              : `Signed in as ${member.name}, ${member.orgName}.`}
           </p>
         </div>
-        {connection ? (
+        {connection && can(member, 'manage_portfolio') ? (
           <Link href="/portfolio/add" className={buttonClass('primary')}>
             Add thermostats
           </Link>
@@ -40,14 +41,20 @@ export default async function OverviewPage() {
         <Card className="grid gap-3">
           <h2 className="text-lg font-medium">Connect your thermostat service account</h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            Setpoint reads and changes your thermostats through your service account. Connect it to
-            add your buildings.
+            Setpoint reads and changes your thermostats through your organisation’s service account.{' '}
+            {can(member, 'manage_connection')
+              ? buildings.length
+                ? 'Connect it to read and change them.'
+                : 'Connect it to add your buildings.'
+              : 'An owner or admin connects it.'}
           </p>
-          <div>
-            <Suspense>
-              <ConnectForm label="Connect service account" returnTo="/portfolio/add" />
-            </Suspense>
-          </div>
+          {can(member, 'manage_connection') ? (
+            <div>
+              <Suspense>
+                <ConnectForm label="Connect service account" returnTo="/portfolio/add" />
+              </Suspense>
+            </div>
+          ) : null}
         </Card>
       ) : null}
 

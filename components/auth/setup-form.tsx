@@ -17,6 +17,15 @@ export function SetupForm() {
     <form action={action} className="grid gap-4" noValidate>
       {state.message ? <Notice tone="error">{state.message}</Notice> : null}
       <Field
+        label="Organisation"
+        name="orgName"
+        autoComplete="organization"
+        required
+        hint="Your property-management company, as your team knows it."
+        defaultValue={state.values?.orgName}
+        errors={errors.orgName}
+      />
+      <Field
         label="Your name"
         name="name"
         autoComplete="name"
@@ -51,7 +60,7 @@ export function SetupForm() {
         errors={errors.confirm}
       />
       <Button type="submit" disabled={pending}>
-        {pending ? 'Creating account…' : 'Create account'}
+        {pending ? 'Creating…' : 'Create organisation and account'}
       </Button>
     </form>
   );

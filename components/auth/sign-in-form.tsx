@@ -12,6 +12,8 @@ const MESSAGES: Record<string, string> = {
   CredentialsSignin: 'That email and password do not match an account.',
   TooManyAttempts:
     'Too many failed sign-in attempts. Wait 15 minutes, then try again, or ask your administrator.',
+  NoMembership:
+    'This account is no longer a member of an organisation on Setpoint. Ask an owner or admin to invite you again.',
 };
 
 export function SignInForm({

@@ -3,8 +3,17 @@ import { LocalTime } from '@/components/ui/local-time';
 import type { ConnectionSummary } from '@/lib/oauth/connection';
 import { ConnectForm } from './connect-form';
 
-/** Shown on every page when the service connection needs the manager's attention. */
-export function ConnectionBanner({ connection }: { connection: ConnectionSummary | null }) {
+/**
+ * Shown to every member on every page when the organisation's service connection needs
+ * attention; only those who may reconnect it get the button.
+ */
+export function ConnectionBanner({
+  connection,
+  canReconnect,
+}: {
+  connection: ConnectionSummary | null;
+  canReconnect: boolean;
+}) {
   if (!connection) return null;
   const reconnect = connection.status === 'reconnect';
   if (!reconnect && !connection.refreshTokenExpiresSoon) return null;
@@ -17,20 +26,26 @@ export function ConnectionBanner({ connection }: { connection: ConnectionSummary
         <p className="flex-1">
           {reconnect ? (
             <>
-              <strong>Your thermostat service connection has ended.</strong> Reconnect to keep
-              managing thermostats; you will come back to this page.
+              <strong>The thermostat service connection has ended.</strong>{' '}
+              {canReconnect
+                ? 'Reconnect to keep managing thermostats; you will come back to this page.'
+                : 'Thermostats cannot be read or changed until an owner or admin reconnects it.'}
             </>
           ) : (
             <>
-              <strong>Your thermostat service connection expires</strong>{' '}
-              <LocalTime value={connection.refreshTokenExpiresAt.toISOString()} />. Reconnect before
-              then to keep it.
+              <strong>The thermostat service connection expires</strong>{' '}
+              <LocalTime value={connection.refreshTokenExpiresAt.toISOString()} />.{' '}
+              {canReconnect
+                ? 'Reconnect before then to keep it.'
+                : 'An owner or admin must reconnect before then.'}
             </>
           )}
         </p>
-        <Suspense>
-          <ConnectForm label="Reconnect" variant="secondary" />
-        </Suspense>
+        {canReconnect ? (
+          <Suspense>
+            <ConnectForm label="Reconnect" variant="secondary" />
+          </Suspense>
+        ) : null}
       </div>
     </div>
   );

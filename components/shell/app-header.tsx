@@ -1,10 +1,11 @@
 import Link from 'next/link';
 import { Logo } from '@/components/ui/logo';
-import type { PublicUser } from '@/lib/db/queries';
+import { ROLE_NAMES } from '@/lib/auth/permissions';
+import type { Member } from '@/lib/db/queries';
 import { NavLinks } from './nav-links';
 import { UserMenu } from './user-menu';
 
-export function AppHeader({ user }: { user: PublicUser }) {
+export function AppHeader({ member }: { member: Member }) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
       {/* On phones the navigation takes a scrollable second row; from `sm` up it sits inline. */}
@@ -22,7 +23,11 @@ export function AppHeader({ user }: { user: PublicUser }) {
         >
           <NavLinks />
         </nav>
-        <UserMenu name={user.name} email={user.email} />
+        <UserMenu
+          name={member.name}
+          email={member.email}
+          organization={`${member.orgName} · ${ROLE_NAMES[member.role]}`}
+        />
       </div>
     </header>
   );

@@ -3,5 +3,6 @@ export const NAV_ITEMS = [
   { href: '/', label: 'Overview' },
   { href: '/bulk', label: 'Bulk changes' },
   { href: '/activity', label: 'Activity' },
+  { href: '/members', label: 'Members' },
   { href: '/connection', label: 'Connection' },
 ] as const;

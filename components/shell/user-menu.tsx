@@ -16,7 +16,16 @@ function initials(name: string) {
 
 /** The signed-in manager's menu: who is signed in, and sign-out. A native <details> keeps it
  *  keyboard- and screen-reader-friendly without a menu library. */
-export function UserMenu({ name, email }: { name: string; email: string }) {
+export function UserMenu({
+  name,
+  email,
+  organization,
+}: {
+  name: string;
+  email: string;
+  /** The organisation and the member's role in it. */
+  organization: string;
+}) {
   const [, signOutAction, pending] = useActionState(async () => {
     await signOut({ callbackUrl: '/sign-in' });
   }, undefined);
@@ -39,6 +48,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
         <div className="border-b border-slate-100 px-3 py-2 dark:border-slate-800">
           <p className="truncate text-sm font-medium">{name}</p>
           <p className="truncate text-xs text-slate-600 dark:text-slate-400">{email}</p>
+          <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-400">{organization}</p>
         </div>
         <form action={signOutAction}>
           <button

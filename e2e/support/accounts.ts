@@ -2,6 +2,7 @@ import { expect, type Page } from '@playwright/test';
 
 /** The first account, created by the first-run setup test that every other spec depends on. */
 export const MANAGER = {
+  organization: 'Reyes Property Management',
   name: 'Morgan Reyes',
   email: 'morgan@example.com',
   password: 'correct horse battery staple',

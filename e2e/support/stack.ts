@@ -153,11 +153,12 @@ export async function startProxy(port: number, targets: string[]) {
  */
 export async function setUpConnectedManager(page: Page) {
   await page.goto('/setup');
+  await page.getByLabel('Organisation').fill(MANAGER.organization);
   await page.getByLabel('Your name').fill(MANAGER.name);
   await page.getByLabel('Email').fill(MANAGER.email);
   await page.getByLabel('Password', { exact: true }).fill(MANAGER.password);
   await page.getByLabel('Confirm password').fill(MANAGER.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('button', { name: 'Create organisation and account' }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await page.getByLabel('Password').fill(MANAGER.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();

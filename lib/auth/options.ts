@@ -3,7 +3,15 @@ import { randomBytes } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
-import { createSession, findUserByEmail, revokeSession, upsertSsoUser } from '@/lib/db/queries';
+import { logActivity } from '@/lib/activity';
+import {
+  createSession,
+  findSessionMember,
+  findUserByEmail,
+  isMemberAnywhere,
+  resolveSsoMember,
+  revokeSession,
+} from '@/lib/db/queries';
 import { type Env, getEnv } from '@/lib/env';
 import { decoyHash, verifyPassword } from './password';
 import { clientAddress, finishSignInAttempt, startSignInAttempt } from './throttle';
@@ -12,6 +20,10 @@ import { clientAddress, finishSignInAttempt, startSignInAttempt } from './thrott
 export const SIGN_IN_ERRORS = {
   invalid: 'CredentialsSignin',
   throttled: 'TooManyAttempts',
+  /** The password was right, but the account belongs to no organisation (removed, or left). */
+  noMembership: 'NoMembership',
+  /** Company SSO vouched for an email no organisation invited or allows. */
+  notInvited: 'AccessDenied',
 } as const;
 
 const credentialsSchema = z.object({
@@ -40,6 +52,9 @@ function passwordProvider() {
         : await verifyPassword(await decoyHash(), password).then(() => false);
       await finishSignInAttempt({ attemptId: attempt.attemptId, succeeded: valid });
       if (!valid || !user) return null;
+      if (!(await isMemberAnywhere({ email: user.email }))) {
+        throw new Error(SIGN_IN_ERRORS.noMembership);
+      }
       return { id: user.id, email: user.email, name: user.name };
     },
   });
@@ -86,18 +101,34 @@ export function getAuthOptions(): AuthOptions {
     callbacks: {
       async signIn({ account, user }) {
         if (account?.provider !== 'oidc') return true;
-        // Company SSO must vouch for an email: it is how the account is found. It never signs
-        // into a password account, which the identity provider does not own.
+        // Company SSO must vouch for an email: it is how the account is found. It signs in a
+        // member, an invited email (joining on first use) or an email of a domain the owner
+        // allowed; never a stranger, and never into a password account, which the identity
+        // provider does not own.
         if (!user.email) return false;
-        const existing = await findUserByEmail({ email: user.email });
-        return !existing?.passwordHash;
+        const resolved = await resolveSsoMember({ email: user.email, name: user.name ?? '' });
+        if (resolved?.joined) {
+          await logActivity({
+            actor: {
+              orgId: resolved.joined.orgId,
+              userId: resolved.user.id,
+              name: resolved.user.name,
+            },
+            action: 'member.join',
+            summary: `${resolved.user.name} joined through company SSO (${resolved.joined.how === 'invitation' ? 'invited' : 'allowed email domain'})`,
+            changes: { email: resolved.user.email },
+          });
+        }
+        return resolved !== null;
       },
       async jwt({ token, user, account }) {
         if (!user || !account) return token;
+        // The identity provider's user id is its own: the account is the one with this email.
         const userId =
           account.provider === 'oidc'
-            ? (await upsertSsoUser({ email: user.email ?? '', name: user.name ?? '' })).id
+            ? (await findUserByEmail({ email: user.email ?? '' }))?.id
             : user.id;
+        if (!userId) throw new Error('signed-in account not found');
         // The session row is what the data layer checks on every request; see lib/auth/session.ts.
         const sessionId = randomBytes(24).toString('base64url');
         await createSession({
@@ -105,6 +136,14 @@ export function getAuthOptions(): AuthOptions {
           userId,
           expiresAt: new Date(Date.now() + maxAge * 1000),
         });
+        const member = await findSessionMember({ sessionId });
+        if (member) {
+          await logActivity({
+            actor: member,
+            action: 'member.sign_in',
+            summary: `${member.name} signed in${account.provider === 'oidc' ? ' with company SSO' : ''}`,
+          });
+        }
         return { sub: userId, sid: sessionId, name: user.name, email: user.email };
       },
       session({ session, token }) {

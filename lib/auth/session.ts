@@ -3,17 +3,21 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { decode } from 'next-auth/jwt';
 import { cache } from 'react';
-import { findSessionUser, type PublicUser } from '@/lib/db/queries';
+import { findSessionMember, type Member } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
+
+export type { Member };
 
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
 /**
- * The data layer's session check: the signed-in user of this request, or null. It decodes the
- * next-auth cookie itself and then requires the session row to be live, so a revoked, expired,
- * tampered or foreign cookie reads as signed out (never an error). Cached per request.
+ * The data layer's session check: the member of an organisation signed in on this request, or
+ * null. It decodes the next-auth cookie itself and then requires the session row to be live and
+ * the membership to stand, so a revoked, expired, tampered or foreign cookie, or a member removed
+ * a moment ago, reads as signed out (never an error). One query, cached per request; it brings
+ * the role and buildings every scope check of the request uses.
  */
-export const getCurrentUser = cache(async (): Promise<PublicUser | null> => {
+export const getCurrentMember = cache(async (): Promise<Member | null> => {
   const jar = await cookies();
   const raw = SESSION_COOKIES.map((name) => jar.get(name)?.value).find(Boolean);
   if (!raw) return null;
@@ -25,12 +29,12 @@ export const getCurrentUser = cache(async (): Promise<PublicUser | null> => {
     return null;
   }
   if (typeof sessionId !== 'string') return null;
-  return findSessionUser({ sessionId });
+  return findSessionMember({ sessionId });
 });
 
-/** For pages and actions that need a manager: the user, or a redirect to sign-in. */
-export async function requireUser(): Promise<PublicUser> {
-  const user = await getCurrentUser();
-  if (!user) redirect('/sign-in');
-  return user;
+/** For pages that need a member: the member, or a redirect to sign-in. */
+export async function requireMember(): Promise<Member> {
+  const member = await getCurrentMember();
+  if (!member) redirect('/sign-in');
+  return member;
 }

@@ -1,7 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { logActivity } from '@/lib/activity';
-import type { PublicUser } from '@/lib/db/queries';
+import { type Actor, logActivity } from '@/lib/activity';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import { bulkUpdateSettings, type SettingsChanges } from '@/lib/thermostat-api/resources';
@@ -27,18 +26,19 @@ export const chunkIdsSchema = z
 const FATAL = new Set(['not_connected', 'reconnect', 'unauthorized', 'forbidden']);
 
 /**
- * Applies the same settings changes to many thermostats (already checked to be the manager's):
+ * Applies the same settings changes to many thermostats (already checked to be in the member's
+ * scope and theirs to change):
  * requests of at most 25, a few in flight, one activity entry per request, and a result per
  * thermostat handed to `onChunk` as each request finishes.
  */
 export async function applyBulkChanges(input: {
-  user: PublicUser;
+  actor: Actor;
   thermostatIds: string[];
   changes: SettingsChanges;
   signal?: AbortSignal;
   onChunk?: (results: BulkItemResult[]) => void | Promise<void>;
 }): Promise<BulkItemResult[]> {
-  const { user, changes } = input;
+  const { actor, changes } = input;
   const chunks = chunk(input.thermostatIds, MAX_PER_REQUEST);
   const words = describeSettingsChanges(changes).join(', ');
   let stopReason: string | null = null;
@@ -53,13 +53,13 @@ export async function applyBulkChanges(input: {
       sent += 1;
       const request = `request ${sent} of ${chunks.length}`;
       try {
-        const answer = await bulkUpdateSettings({ userId: user.id, thermostatIds, changes });
+        const answer = await bulkUpdateSettings({ orgId: actor.orgId, thermostatIds, changes });
         const results = resultsOfChunk(thermostatIds, answer);
         const applied = results.filter((r) => r.outcome === 'applied').map((r) => r.thermostatId);
         const failed = results.filter((r) => r.outcome !== 'applied').map((r) => r.thermostatId);
         await logActivity({
-          user,
-          action: 'bulk_configuration',
+          actor,
+          action: 'configuration.bulk_update',
           summary: `Bulk configuration (${request}): ${applied.length} applied, ${failed.length} failed — ${words}`,
           changes: { settings: changes, applied, failed },
           ...(failed.length > 0 && applied.length === 0
@@ -72,8 +72,8 @@ export async function applyBulkChanges(input: {
           stopReason = `Not sent: ${describeServiceError(error)}`;
         }
         await logActivity({
-          user,
-          action: 'bulk_configuration',
+          actor,
+          action: 'configuration.bulk_update',
           summary: `Bulk configuration (${request}) failed for ${thermostatIds.length} thermostats — ${words}`,
           changes: { settings: changes, failed: thermostatIds },
           error,

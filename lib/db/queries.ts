@@ -1,10 +1,33 @@
 import 'server-only';
-import { and, asc, count, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { getDb } from './client';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  ilike,
+  inArray,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { ActivityAction } from '@/lib/activity-actions';
+import { type Database, getDb } from './client';
 import {
   activityLog,
   buildings,
+  invitations,
+  memberBuildings,
+  memberships,
   oauthStates,
+  organizations,
+  ROLES,
+  type Role,
   serviceConnections,
   sessions,
   signInAttempts,
@@ -12,8 +35,11 @@ import {
   users,
 } from './schema';
 
+export type { Role };
+export { ROLES };
 export type User = typeof users.$inferSelect;
 export type PublicUser = Pick<User, 'id' | 'email' | 'name' | 'temperatureUnit'>;
+export type Organization = typeof organizations.$inferSelect;
 
 const publicUserColumns = {
   id: users.id,
@@ -22,6 +48,30 @@ const publicUserColumns = {
   temperatureUnit: users.temperatureUnit,
 };
 
+/**
+ * Whose rows a query may touch: one organisation, and within it, for a building manager, only
+ * their buildings (`buildingIds`; null means every building). `userId` is who is asking.
+ */
+export type Scope = { orgId: string; userId: string; buildingIds: readonly string[] | null };
+
+/** The member of an organisation behind a session: who they are, where, and what they may do. */
+export type Member = PublicUser &
+  Scope & {
+    orgName: string;
+    role: Role;
+  };
+
+/** A condition keeping `column` (a building id) inside the scope's buildings. */
+function inBuildings(column: PgColumn, scope: Scope): SQL | undefined {
+  if (scope.buildingIds === null) return undefined;
+  return scope.buildingIds.length > 0 ? inArray(column, [...scope.buildingIds]) : sql`false`;
+}
+
+// Membership changes of one organisation run one at a time, so "at least one owner remains"
+// cannot be raced (two owners removing each other at once).
+const lockOrganization = (tx: Pick<Database, 'execute'>, orgId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(727003, hashtext(${orgId}))`);
+
 export async function countUsers(): Promise<number> {
   const db = await getDb();
   const [row] = await db.select({ value: count() }).from(users);
@@ -29,10 +79,12 @@ export async function countUsers(): Promise<number> {
 }
 
 /**
- * Creates the first account, or returns null when one already exists. A transaction-scoped
- * advisory lock makes two simultaneous first-run submissions create exactly one account.
+ * First-run setup: creates the organisation and its owner, or returns null when an account
+ * already exists. A transaction-scoped advisory lock makes two simultaneous first-run
+ * submissions create exactly one.
  */
-export async function createFirstUser(input: {
+export async function createFirstOrganization(input: {
+  orgName: string;
   email: string;
   name: string;
   passwordHash: string;
@@ -42,12 +94,33 @@ export async function createFirstUser(input: {
     await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
     const [existing] = await tx.select({ value: count() }).from(users);
     if ((existing?.value ?? 0) > 0) return null;
+    const [org] = await tx
+      .insert(organizations)
+      .values({ name: input.orgName })
+      .returning({ id: organizations.id });
     const [created] = await tx
       .insert(users)
-      .values({ ...input, email: input.email.toLowerCase() })
+      .values({
+        email: input.email.toLowerCase(),
+        name: input.name,
+        passwordHash: input.passwordHash,
+      })
       .returning(publicUserColumns);
-    return created ?? null;
+    if (!org || !created) throw new Error('first-run insert returned no row');
+    await tx.insert(memberships).values({ userId: created.id, orgId: org.id, role: 'owner' });
+    return created;
   });
+}
+
+/**
+ * Another organisation in this deployment (an operator's command, `npm run org:create`): it
+ * starts with no members; its owner joins through an invitation.
+ */
+export async function createOrganization({ name }: { name: string }): Promise<Organization> {
+  const db = await getDb();
+  const [org] = await db.insert(organizations).values({ name }).returning();
+  if (!org) throw new Error('organisation insert returned no row');
+  return org;
 }
 
 export async function findUserByEmail({ email }: { email: string }): Promise<User | null> {
@@ -56,17 +129,135 @@ export async function findUserByEmail({ email }: { email: string }): Promise<Use
   return user ?? null;
 }
 
-/** Company SSO: the identity provider vouches for the email; create the account on first use. */
-export async function upsertSsoUser(input: { email: string; name: string }): Promise<PublicUser> {
+export async function findOrganization({ orgId }: { orgId: string }): Promise<Organization | null> {
+  const db = await getDb();
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, orgId));
+  return org ?? null;
+}
+
+/** Renames the organisation and sets its SSO sign-up rule; false when the domain is taken. */
+export async function updateOrganization(input: {
+  orgId: string;
+  name: string;
+  ssoDomain: string | null;
+  ssoDefaultRole: Organization['ssoDefaultRole'];
+}): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(organizations)
+    .set({ name: input.name, ssoDomain: input.ssoDomain, ssoDefaultRole: input.ssoDefaultRole })
+    .where(eq(organizations.id, input.orgId))
+    .returning({ id: organizations.id })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    });
+  return rows !== null && rows.length === 1;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code;
+  const causeCode = (error as { cause?: { code?: unknown } })?.cause?.code;
+  return code === '23505' || causeCode === '23505';
+}
+
+/**
+ * Company SSO, for an email the identity provider vouches for: a member already, or a new member
+ * by a pending invitation, or by the organisation's allowed domain and default role. Null for
+ * anyone else (no account is created) and for a password account, which SSO never signs into.
+ */
+export async function resolveSsoMember(input: {
+  email: string;
+  name: string;
+  now?: Date;
+}): Promise<{
+  user: PublicUser;
+  joined: { orgId: string; how: 'invitation' | 'domain' } | null;
+} | null> {
   const db = await getDb();
   const email = input.email.toLowerCase();
-  const [user] = await db
-    .insert(users)
-    .values({ email, name: input.name || email })
-    .onConflictDoUpdate({ target: users.email, set: { email } })
-    .returning(publicUserColumns);
-  if (!user) throw new Error('SSO account upsert returned no row.');
-  return user;
+  const now = input.now ?? new Date();
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ ...publicUserColumns, passwordHash: users.passwordHash, orgId: memberships.orgId })
+      .from(users)
+      .leftJoin(memberships, eq(memberships.userId, users.id))
+      .where(eq(users.email, email));
+    if (existing?.passwordHash) return null;
+    if (existing?.orgId) {
+      const { passwordHash: _hash, orgId: _org, ...user } = existing;
+      return { user, joined: null };
+    }
+    const [invitation] = await tx
+      .select()
+      .from(invitations)
+      .where(
+        and(
+          eq(invitations.email, email),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+          gt(invitations.expiresAt, now),
+        ),
+      )
+      .orderBy(desc(invitations.createdAt))
+      .limit(1);
+    const domain = email.split('@')[1] ?? '';
+    const [byDomain] = invitation
+      ? []
+      : await tx.select().from(organizations).where(eq(organizations.ssoDomain, domain));
+    const grant = invitation
+      ? { orgId: invitation.orgId, role: invitation.role, buildingIds: invitation.buildingIds }
+      : byDomain?.ssoDefaultRole
+        ? { orgId: byDomain.id, role: byDomain.ssoDefaultRole, buildingIds: [] as string[] }
+        : null;
+    if (!grant) return null;
+    await lockOrganization(tx, grant.orgId);
+    const user =
+      existing ??
+      (
+        await tx
+          .insert(users)
+          .values({ email, name: input.name.trim().slice(0, 100) || email })
+          .returning(publicUserColumns)
+      )[0];
+    if (!user) throw new Error('SSO account insert returned no row');
+    await tx.insert(memberships).values({ userId: user.id, orgId: grant.orgId, role: grant.role });
+    await insertMemberBuildings(tx, user.id, grant.orgId, grant.role, grant.buildingIds);
+    if (invitation) {
+      await tx
+        .update(invitations)
+        .set({ acceptedAt: now })
+        .where(eq(invitations.id, invitation.id));
+    }
+    return {
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        temperatureUnit: user.temperatureUnit,
+      },
+      joined: { orgId: grant.orgId, how: invitation ? 'invitation' : 'domain' },
+    };
+  });
+}
+
+async function insertMemberBuildings(
+  tx: Pick<Database, 'insert' | 'select'>,
+  userId: string,
+  orgId: string,
+  role: Role,
+  buildingIds: readonly string[],
+) {
+  if (role !== 'building_manager' || buildingIds.length === 0) return;
+  // Only buildings the organisation still has (one may have left since an invitation).
+  const existing = await tx
+    .select({ buildingId: buildings.buildingId })
+    .from(buildings)
+    .where(and(eq(buildings.orgId, orgId), inArray(buildings.buildingId, [...buildingIds])));
+  if (existing.length === 0) return;
+  await tx
+    .insert(memberBuildings)
+    .values(existing.map(({ buildingId }) => ({ userId, orgId, buildingId })));
 }
 
 export async function createSession(input: {
@@ -76,25 +267,45 @@ export async function createSession(input: {
 }): Promise<void> {
   const db = await getDb();
   await db.insert(sessions).values(input);
+  await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, input.userId));
 }
 
-/** The user of a session that exists, has not expired and was not revoked. */
-export async function findSessionUser({
+/**
+ * The member behind a session that exists, has not expired and was not revoked, and whose
+ * membership still stands: one indexed query that also brings their role and buildings, so the
+ * scope checks of a request cost nothing more.
+ */
+export async function findSessionMember({
   sessionId,
   now = new Date(),
 }: {
   sessionId: string;
   now?: Date;
-}): Promise<PublicUser | null> {
+}): Promise<Member | null> {
   const db = await getDb();
   const [row] = await db
-    .select(publicUserColumns)
+    .select({
+      ...publicUserColumns,
+      orgId: memberships.orgId,
+      orgName: organizations.name,
+      role: memberships.role,
+      buildingIds: sql<
+        string[] | null
+      >`array_remove(array_agg(${memberBuildings.buildingId}), null)`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now), isNull(sessions.revokedAt)),
-    );
-  return row ?? null;
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .leftJoin(memberBuildings, eq(memberBuildings.userId, users.id))
+    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now), isNull(sessions.revokedAt)))
+    .groupBy(users.id, memberships.userId, organizations.id);
+  if (!row) return null;
+  return {
+    ...row,
+    userId: row.id,
+    buildingIds: row.role === 'building_manager' ? (row.buildingIds ?? []) : null,
+  };
 }
 
 export async function revokeSession({ sessionId }: { sessionId: string }): Promise<void> {
@@ -104,6 +315,16 @@ export async function revokeSession({ sessionId }: { sessionId: string }): Promi
     .set({ revokedAt: new Date() })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
+
+/** Ends every session of a person at once (removed from the organisation, or leaving). */
+async function revokeUserSessions(tx: Pick<Database, 'update'>, userId: string) {
+  await tx
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+// --- Sign-in attempts --------------------------------------------------------------------------
 
 /** Records a sign-in attempt (as failed until marked otherwise) and returns its id. */
 export async function recordSignInAttempt(input: {
@@ -175,45 +396,340 @@ export async function listRecentFailures(input: {
     .orderBy(signInAttempts.id);
 }
 
+// --- Members and invitations -----------------------------------------------------------------
+
+export type MemberListing = PublicUser & {
+  role: Role;
+  buildingIds: string[];
+  joinedAt: Date;
+  lastSignInAt: Date | null;
+};
+
+export async function listMembers({ orgId }: { orgId: string }): Promise<MemberListing[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      ...publicUserColumns,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+      lastSignInAt: users.lastSignInAt,
+      buildingIds: sql<
+        string[] | null
+      >`array_remove(array_agg(${memberBuildings.buildingId}), null)`,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(memberBuildings, eq(memberBuildings.userId, memberships.userId))
+    .where(eq(memberships.orgId, orgId))
+    .groupBy(users.id, memberships.userId)
+    .orderBy(asc(users.name));
+  return rows.map((row) => ({ ...row, buildingIds: row.buildingIds ?? [] }));
+}
+
+/** One member of this organisation, or null (another organisation's, or no one's). */
+export async function findMembership(input: {
+  orgId: string;
+  userId: string;
+}): Promise<(PublicUser & { role: Role; buildingIds: string[] }) | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      ...publicUserColumns,
+      role: memberships.role,
+      buildingIds: sql<
+        string[] | null
+      >`array_remove(array_agg(${memberBuildings.buildingId}), null)`,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(memberBuildings, eq(memberBuildings.userId, memberships.userId))
+    .where(and(eq(memberships.orgId, input.orgId), eq(memberships.userId, input.userId)))
+    .groupBy(users.id, memberships.userId);
+  return row ? { ...row, buildingIds: row.buildingIds ?? [] } : null;
+}
+
+export type MembershipChange =
+  | { ok: true; before: { role: Role; buildingIds: string[] } }
+  | { ok: false; reason: 'not_found' | 'last_owner' };
+
+/**
+ * Sets a member's role (and a building manager's buildings). The last owner cannot stop being
+ * one. The caller has checked that the actor may make this change (lib/auth/permissions.ts).
+ */
+export async function updateMembership(input: {
+  orgId: string;
+  userId: string;
+  role: Role;
+  buildingIds: readonly string[];
+}): Promise<MembershipChange> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    await lockOrganization(tx, input.orgId);
+    const before = await membershipOf(tx, input.orgId, input.userId);
+    if (!before) return { ok: false, reason: 'not_found' };
+    if (
+      before.role === 'owner' &&
+      input.role !== 'owner' &&
+      (await ownerCount(tx, input.orgId)) < 2
+    )
+      return { ok: false, reason: 'last_owner' };
+    await tx
+      .update(memberships)
+      .set({ role: input.role })
+      .where(and(eq(memberships.orgId, input.orgId), eq(memberships.userId, input.userId)));
+    await tx.delete(memberBuildings).where(eq(memberBuildings.userId, input.userId));
+    await insertMemberBuildings(tx, input.userId, input.orgId, input.role, input.buildingIds);
+    return { ok: true, before };
+  });
+}
+
+/**
+ * Takes a person out of the organisation (removed, or leaving): their membership goes and every
+ * session of theirs ends at once. The last owner cannot go.
+ */
+export async function removeMembership(input: {
+  orgId: string;
+  userId: string;
+}): Promise<MembershipChange> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    await lockOrganization(tx, input.orgId);
+    const before = await membershipOf(tx, input.orgId, input.userId);
+    if (!before) return { ok: false, reason: 'not_found' };
+    if (before.role === 'owner' && (await ownerCount(tx, input.orgId)) < 2)
+      return { ok: false, reason: 'last_owner' };
+    await tx
+      .delete(memberships)
+      .where(and(eq(memberships.orgId, input.orgId), eq(memberships.userId, input.userId)));
+    await revokeUserSessions(tx, input.userId);
+    return { ok: true, before };
+  });
+}
+
+async function membershipOf(tx: Pick<Database, 'select'>, orgId: string, userId: string) {
+  const [row] = await tx
+    .select({
+      role: memberships.role,
+      buildingIds: sql<
+        string[] | null
+      >`array_remove(array_agg(${memberBuildings.buildingId}), null)`,
+    })
+    .from(memberships)
+    .leftJoin(memberBuildings, eq(memberBuildings.userId, memberships.userId))
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, userId)))
+    .groupBy(memberships.userId);
+  return row ? { role: row.role, buildingIds: row.buildingIds ?? [] } : null;
+}
+
+async function ownerCount(tx: Pick<Database, 'select'>, orgId: string): Promise<number> {
+  const [row] = await tx
+    .select({ value: count() })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.role, 'owner')));
+  return row?.value ?? 0;
+}
+
+export type Invitation = typeof invitations.$inferSelect;
+
+export async function createInvitation(input: {
+  orgId: string;
+  email: string;
+  role: Role;
+  buildingIds: string[];
+  tokenHash: string;
+  invitedBy: string | null;
+  invitedByName: string;
+  expiresAt: Date;
+}): Promise<Invitation> {
+  const db = await getDb();
+  const [row] = await db
+    .insert(invitations)
+    .values({ ...input, email: input.email.toLowerCase() })
+    .returning();
+  if (!row) throw new Error('invitation insert returned no row');
+  return row;
+}
+
+/** The organisation's invitations, newest first: pending ones and the last month's others. */
+export async function listInvitations({
+  orgId,
+  now = new Date(),
+}: {
+  orgId: string;
+  now?: Date;
+}): Promise<Invitation[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.orgId, orgId),
+        gt(invitations.createdAt, new Date(now.getTime() - 30 * 86_400_000)),
+      ),
+    )
+    .orderBy(desc(invitations.createdAt))
+    .limit(200);
+}
+
+/** Revokes a pending invitation of this organisation; null when there is none to revoke. */
+export async function revokeInvitation(input: {
+  orgId: string;
+  id: string;
+}): Promise<Invitation | null> {
+  const db = await getDb();
+  const [row] = await db
+    .update(invitations)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(invitations.orgId, input.orgId),
+        eq(invitations.id, input.id),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+export async function findInvitationByToken({
+  tokenHash,
+}: {
+  tokenHash: string;
+}): Promise<(Invitation & { orgName: string }) | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ invitation: invitations, orgName: organizations.name })
+    .from(invitations)
+    .innerJoin(organizations, eq(organizations.id, invitations.orgId))
+    .where(eq(invitations.tokenHash, tokenHash));
+  return row ? { ...row.invitation, orgName: row.orgName } : null;
+}
+
+export type InvitationProblem = 'unknown' | 'used' | 'revoked' | 'expired' | 'member_elsewhere';
+
+/**
+ * Accepts an invitation with a password: creates the account (or takes back one that belongs to
+ * no organisation any more) and its membership, once. Everything is checked again under the
+ * organisation's lock, so two tabs accepting one link make one member.
+ */
+export async function acceptInvitation(input: {
+  tokenHash: string;
+  name: string;
+  passwordHash: string;
+  now?: Date;
+}): Promise<
+  { ok: true; user: PublicUser; orgId: string } | { ok: false; problem: InvitationProblem }
+> {
+  const db = await getDb();
+  const now = input.now ?? new Date();
+  return db.transaction(async (tx) => {
+    const [invitation] = await tx
+      .select()
+      .from(invitations)
+      .where(eq(invitations.tokenHash, input.tokenHash))
+      .for('update');
+    const problem = invitation ? invitationProblem(invitation, now) : 'unknown';
+    if (!invitation || problem) return { ok: false, problem: problem ?? 'unknown' };
+    await lockOrganization(tx, invitation.orgId);
+    const [existing] = await tx
+      .select({ id: users.id, orgId: memberships.orgId })
+      .from(users)
+      .leftJoin(memberships, eq(memberships.userId, users.id))
+      .where(eq(users.email, invitation.email));
+    if (existing?.orgId) return { ok: false, problem: 'member_elsewhere' };
+    const [user] = existing
+      ? await tx
+          .update(users)
+          .set({ name: input.name, passwordHash: input.passwordHash })
+          .where(eq(users.id, existing.id))
+          .returning(publicUserColumns)
+      : await tx
+          .insert(users)
+          .values({ email: invitation.email, name: input.name, passwordHash: input.passwordHash })
+          .returning(publicUserColumns);
+    if (!user) throw new Error('invited account insert returned no row');
+    await tx
+      .insert(memberships)
+      .values({ userId: user.id, orgId: invitation.orgId, role: invitation.role });
+    await insertMemberBuildings(
+      tx,
+      user.id,
+      invitation.orgId,
+      invitation.role,
+      invitation.buildingIds,
+    );
+    await tx.update(invitations).set({ acceptedAt: now }).where(eq(invitations.id, invitation.id));
+    return { ok: true, user, orgId: invitation.orgId };
+  });
+}
+
+/** Why an invitation can no longer be used, or null while it can. */
+export function invitationProblem(
+  invitation: Pick<Invitation, 'acceptedAt' | 'revokedAt' | 'expiresAt'>,
+  now = new Date(),
+): InvitationProblem | null {
+  if (invitation.acceptedAt) return 'used';
+  if (invitation.revokedAt) return 'revoked';
+  if (invitation.expiresAt <= now) return 'expired';
+  return null;
+}
+
+/** Whether this email already belongs to a member of some organisation. */
+export async function isMemberAnywhere({ email }: { email: string }): Promise<boolean> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(users.email, email.toLowerCase()));
+  return Boolean(row);
+}
+
 export type ServiceConnection = typeof serviceConnections.$inferSelect;
-export type ServiceConnectionFields = Omit<typeof serviceConnections.$inferInsert, 'id' | 'userId'>;
+export type ServiceConnectionFields = Omit<typeof serviceConnections.$inferInsert, 'id' | 'orgId'>;
 
 export async function findConnection({
-  userId,
+  orgId,
 }: {
-  userId: string;
+  orgId: string;
 }): Promise<ServiceConnection | null> {
   const db = await getDb();
   const [row] = await db
     .select()
     .from(serviceConnections)
-    .where(eq(serviceConnections.userId, userId));
+    .where(eq(serviceConnections.orgId, orgId));
   return row ?? null;
 }
 
 /**
- * Stores a new connection for a manager, replacing any earlier one. The row id is chosen by the
- * caller because the sealed tokens are bound to it.
+ * Stores a new connection for an organisation, replacing any earlier one. The row id is chosen
+ * by the caller because the sealed tokens are bound to it.
  */
 export async function replaceConnection(input: {
   id: string;
-  userId: string;
+  orgId: string;
   fields: ServiceConnectionFields;
 }): Promise<void> {
   const db = await getDb();
-  // One statement, so two callbacks for one manager (two browsers) cannot collide.
+  // One statement, so two callbacks for one organisation (two browsers) cannot collide.
   await db
     .insert(serviceConnections)
-    .values({ id: input.id, userId: input.userId, ...input.fields })
+    .values({ id: input.id, orgId: input.orgId, ...input.fields })
     .onConflictDoUpdate({
-      target: serviceConnections.userId,
+      target: serviceConnections.orgId,
       set: { id: input.id, ...input.fields },
     });
 }
 
-export async function deleteConnection({ userId }: { userId: string }): Promise<void> {
+export async function deleteConnection({ orgId }: { orgId: string }): Promise<boolean> {
   const db = await getDb();
-  await db.delete(serviceConnections).where(eq(serviceConnections.userId, userId));
+  const rows = await db
+    .delete(serviceConnections)
+    .where(eq(serviceConnections.orgId, orgId))
+    .returning({ id: serviceConnections.id });
+  return rows.length > 0;
 }
 
 /**
@@ -225,7 +741,7 @@ export async function deleteConnection({ userId }: { userId: string }): Promise<
  * length of one token call; refreshes are hourly per connection, so that is rare.
  */
 export async function withConnectionLock<T>(
-  { userId }: { userId: string },
+  { orgId }: { orgId: string },
   work: (
     row: ServiceConnection | null,
     update: (fields: Partial<ServiceConnectionFields>) => Promise<void>,
@@ -236,7 +752,7 @@ export async function withConnectionLock<T>(
     const [row] = await tx
       .select()
       .from(serviceConnections)
-      .where(eq(serviceConnections.userId, userId))
+      .where(eq(serviceConnections.orgId, orgId))
       .for('update');
     return work(row ?? null, async (fields) => {
       if (row)
@@ -294,39 +810,49 @@ export type Building = typeof buildings.$inferSelect;
 export type PortfolioThermostat = typeof thermostats.$inferSelect;
 export type BuildingSummary = Building & { thermostatCount: number };
 
-export async function listBuildings({ userId }: { userId: string }): Promise<BuildingSummary[]> {
+/** The buildings in scope, by name, with how many thermostats each has. */
+export async function listBuildings({ scope }: { scope: Scope }): Promise<BuildingSummary[]> {
   const db = await getDb();
   const rows = await db
     .select({ building: buildings, thermostatCount: count(thermostats.thermostatId) })
     .from(buildings)
     .leftJoin(
       thermostats,
-      and(
-        eq(thermostats.userId, buildings.userId),
-        eq(thermostats.buildingId, buildings.buildingId),
-      ),
+      and(eq(thermostats.orgId, buildings.orgId), eq(thermostats.buildingId, buildings.buildingId)),
     )
-    .where(eq(buildings.userId, userId))
-    .groupBy(buildings.userId, buildings.buildingId)
+    .where(and(eq(buildings.orgId, scope.orgId), inBuildings(buildings.buildingId, scope)))
+    .groupBy(buildings.orgId, buildings.buildingId)
     .orderBy(asc(buildings.name));
   return rows.map((row) => ({ ...row.building, thermostatCount: row.thermostatCount }));
 }
 
+/** Every building of the organisation (for an owner or admin choosing a manager's buildings). */
+export async function listOrganizationBuildings({ orgId }: { orgId: string }): Promise<Building[]> {
+  const db = await getDb();
+  return db.select().from(buildings).where(eq(buildings.orgId, orgId)).orderBy(asc(buildings.name));
+}
+
 export async function findBuilding(input: {
-  userId: string;
+  scope: Scope;
   buildingId: string;
 }): Promise<Building | null> {
   const db = await getDb();
   const [row] = await db
     .select()
     .from(buildings)
-    .where(and(eq(buildings.userId, input.userId), eq(buildings.buildingId, input.buildingId)));
+    .where(
+      and(
+        eq(buildings.orgId, input.scope.orgId),
+        eq(buildings.buildingId, input.buildingId),
+        inBuildings(buildings.buildingId, input.scope),
+      ),
+    );
   return row ?? null;
 }
 
-/** Adds a building the manager did not have yet; an existing one keeps its name and address. */
+/** Adds a building the organisation did not have yet; an existing one keeps its name and address. */
 export async function ensureBuilding(input: {
-  userId: string;
+  orgId: string;
   buildingId: string;
   name: string;
   timeZone: string;
@@ -337,7 +863,7 @@ export async function ensureBuilding(input: {
 }
 
 export async function updateBuilding(input: {
-  userId: string;
+  orgId: string;
   buildingId: string;
   name: string;
   address: string;
@@ -346,50 +872,58 @@ export async function updateBuilding(input: {
   await db
     .update(buildings)
     .set({ name: input.name, address: input.address })
-    .where(and(eq(buildings.userId, input.userId), eq(buildings.buildingId, input.buildingId)));
+    .where(and(eq(buildings.orgId, input.orgId), eq(buildings.buildingId, input.buildingId)));
 }
 
 export async function listThermostats(input: {
-  userId: string;
+  scope: Scope;
   buildingId?: string;
+  /** Only these (for naming the thermostats of a page of entries). */
+  thermostatIds?: string[];
 }): Promise<PortfolioThermostat[]> {
+  if (input.thermostatIds?.length === 0) return [];
   const db = await getDb();
   return db
     .select()
     .from(thermostats)
     .where(
       and(
-        eq(thermostats.userId, input.userId),
+        eq(thermostats.orgId, input.scope.orgId),
+        inBuildings(thermostats.buildingId, input.scope),
         input.buildingId ? eq(thermostats.buildingId, input.buildingId) : undefined,
+        input.thermostatIds ? inArray(thermostats.thermostatId, input.thermostatIds) : undefined,
       ),
     )
     .orderBy(asc(thermostats.unitLabel), asc(thermostats.thermostatId));
 }
 
+export type ScopedThermostat = PortfolioThermostat & { building: Building | null };
+
 export async function findThermostat(input: {
-  userId: string;
+  scope: Scope;
   thermostatId: string;
-}): Promise<(PortfolioThermostat & { building: Building | null }) | null> {
+}): Promise<ScopedThermostat | null> {
   const db = await getDb();
   const [row] = await db
     .select({ thermostat: thermostats, building: buildings })
     .from(thermostats)
     .leftJoin(
       buildings,
-      and(
-        eq(buildings.userId, thermostats.userId),
-        eq(buildings.buildingId, thermostats.buildingId),
-      ),
+      and(eq(buildings.orgId, thermostats.orgId), eq(buildings.buildingId, thermostats.buildingId)),
     )
     .where(
-      and(eq(thermostats.userId, input.userId), eq(thermostats.thermostatId, input.thermostatId)),
+      and(
+        eq(thermostats.orgId, input.scope.orgId),
+        eq(thermostats.thermostatId, input.thermostatId),
+        inBuildings(thermostats.buildingId, input.scope),
+      ),
     );
   return row ? { ...row.thermostat, building: row.building } : null;
 }
 
-/** Which of these thermostat ids the manager already has. */
+/** Which of these thermostat ids the organisation already has. */
 export async function findKnownThermostatIds(input: {
-  userId: string;
+  orgId: string;
   thermostatIds: string[];
 }): Promise<Set<string>> {
   if (input.thermostatIds.length === 0) return new Set();
@@ -399,7 +933,7 @@ export async function findKnownThermostatIds(input: {
     .from(thermostats)
     .where(
       and(
-        eq(thermostats.userId, input.userId),
+        eq(thermostats.orgId, input.orgId),
         inArray(thermostats.thermostatId, input.thermostatIds),
       ),
     );
@@ -407,7 +941,7 @@ export async function findKnownThermostatIds(input: {
 }
 
 export async function addThermostat(input: {
-  userId: string;
+  orgId: string;
   thermostatId: string;
   buildingId: string;
   unitLabel: string;
@@ -421,69 +955,183 @@ export async function addThermostat(input: {
   return rows.length === 1;
 }
 
-export async function updateThermostat(input: {
-  userId: string;
+export async function updateThermostatLabel(input: {
+  orgId: string;
   thermostatId: string;
-  unitLabel?: string;
-  buildingId?: string;
+  unitLabel: string;
 }): Promise<void> {
   const db = await getDb();
-  const { userId, thermostatId, ...changes } = input;
   await db
     .update(thermostats)
-    .set(changes)
-    .where(and(eq(thermostats.userId, userId), eq(thermostats.thermostatId, thermostatId)));
+    .set({ unitLabel: input.unitLabel })
+    .where(
+      and(eq(thermostats.orgId, input.orgId), eq(thermostats.thermostatId, input.thermostatId)),
+    );
+}
+
+/**
+ * Claims a thermostat for a move from the building it is in: true for the one caller that finds
+ * it there with no move in flight. A second, concurrent move sees the first instead of racing it.
+ */
+export async function startMove(input: {
+  orgId: string;
+  thermostatId: string;
+  from: string;
+  to: string;
+}): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(thermostats)
+    .set({ movingTo: input.to })
+    .where(
+      and(
+        eq(thermostats.orgId, input.orgId),
+        eq(thermostats.thermostatId, input.thermostatId),
+        eq(thermostats.buildingId, input.from),
+        isNull(thermostats.movingTo),
+      ),
+    )
+    .returning({ id: thermostats.thermostatId });
+  return rows.length === 1;
+}
+
+/** Ends a claimed move: in the new building when it was made, where it was when it failed. */
+export async function finishMove(input: {
+  orgId: string;
+  thermostatId: string;
+  movedTo: string | null;
+}): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(thermostats)
+    .set(input.movedTo ? { movingTo: null, buildingId: input.movedTo } : { movingTo: null })
+    .where(
+      and(eq(thermostats.orgId, input.orgId), eq(thermostats.thermostatId, input.thermostatId)),
+    );
 }
 
 export async function removeThermostat(input: {
-  userId: string;
+  orgId: string;
   thermostatId: string;
 }): Promise<void> {
   const db = await getDb();
   await db
     .delete(thermostats)
     .where(
-      and(eq(thermostats.userId, input.userId), eq(thermostats.thermostatId, input.thermostatId)),
+      and(eq(thermostats.orgId, input.orgId), eq(thermostats.thermostatId, input.thermostatId)),
     );
 }
 
 // --- Activity log ----------------------------------------------------------------------------
 
-export type ActivityEntry = typeof activityLog.$inferSelect;
-export type NewActivityEntry = Omit<typeof activityLog.$inferInsert, 'id' | 'at'>;
+export type ActivityEntry = typeof activityLog.$inferSelect & { action: ActivityAction };
+export type NewActivityEntry = Omit<typeof activityLog.$inferInsert, 'id' | 'at'> & {
+  orgId: string;
+  action: ActivityAction;
+};
 
 export async function recordActivity(entry: NewActivityEntry): Promise<void> {
   const db = await getDb();
   await db.insert(activityLog).values(entry);
 }
 
-export async function listActivity(input: {
+export type ActivityFilter = {
   buildingId?: string;
-  thermostatId?: string;
+  /** Entries about any of these thermostats. */
+  thermostatIds?: string[];
   userId?: string;
+  action?: ActivityAction;
+  from?: Date;
+  /** Exclusive. */
+  to?: Date;
+};
+
+/**
+ * The scope's activity, newest first, a page at a time: `before` is the last entry of the page
+ * shown (keyset paging, so a page costs the same however deep). A building manager sees the
+ * entries of their buildings and their own.
+ */
+export async function listActivity(input: {
+  scope: Scope;
+  filter?: ActivityFilter;
+  before?: { at: Date; id: number };
   limit?: number;
 }): Promise<ActivityEntry[]> {
   const db = await getDb();
-  return db
+  const { scope, filter = {} } = input;
+  const rows = await db
     .select()
     .from(activityLog)
     .where(
       and(
-        input.buildingId ? eq(activityLog.buildingId, input.buildingId) : undefined,
-        input.thermostatId ? eq(activityLog.thermostatId, input.thermostatId) : undefined,
-        input.userId ? eq(activityLog.userId, input.userId) : undefined,
+        eq(activityLog.orgId, scope.orgId),
+        scope.buildingIds === null
+          ? undefined
+          : or(inBuildings(activityLog.buildingId, scope), eq(activityLog.userId, scope.userId)),
+        filter.buildingId ? eq(activityLog.buildingId, filter.buildingId) : undefined,
+        filter.thermostatIds
+          ? filter.thermostatIds.length > 0
+            ? inArray(activityLog.thermostatId, filter.thermostatIds)
+            : sql`false`
+          : undefined,
+        filter.userId ? eq(activityLog.userId, filter.userId) : undefined,
+        filter.action ? eq(activityLog.action, filter.action) : undefined,
+        filter.from ? gte(activityLog.at, filter.from) : undefined,
+        filter.to ? lt(activityLog.at, filter.to) : undefined,
+        input.before
+          ? or(
+              lt(activityLog.at, input.before.at),
+              and(eq(activityLog.at, input.before.at), lt(activityLog.id, input.before.id)),
+            )
+          : undefined,
       ),
     )
     .orderBy(desc(activityLog.at), desc(activityLog.id))
-    .limit(input.limit ?? 200);
+    .limit(input.limit ?? 50);
+  return rows as ActivityEntry[];
 }
 
-/** The people who appear in the activity log, for its filter. */
-export async function listActivityPeople(): Promise<{ userId: string; name: string }[]> {
+/** The people who appear in the scope's activity log, for its filter. */
+export async function listActivityPeople({
+  scope,
+}: {
+  scope: Scope;
+}): Promise<{ userId: string; name: string }[]> {
   const db = await getDb();
   const rows = await db
     .selectDistinct({ userId: activityLog.userId, name: activityLog.actorName })
     .from(activityLog)
+    .where(
+      and(
+        eq(activityLog.orgId, scope.orgId),
+        scope.buildingIds === null
+          ? undefined
+          : or(inBuildings(activityLog.buildingId, scope), eq(activityLog.userId, scope.userId)),
+      ),
+    )
     .orderBy(asc(activityLog.actorName));
   return rows.flatMap((row) => (row.userId ? [{ userId: row.userId, name: row.name }] : []));
+}
+
+/** Thermostats in scope whose id is this one or whose label contains the text, at most `limit`. */
+export async function searchThermostats(input: {
+  scope: Scope;
+  text: string;
+  limit?: number;
+}): Promise<PortfolioThermostat[]> {
+  const db = await getDb();
+  const text = input.text.trim();
+  const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return db
+    .select()
+    .from(thermostats)
+    .where(
+      and(
+        eq(thermostats.orgId, input.scope.orgId),
+        inBuildings(thermostats.buildingId, input.scope),
+        or(eq(thermostats.thermostatId, text), ilike(thermostats.unitLabel, pattern)),
+      ),
+    )
+    .orderBy(asc(thermostats.unitLabel))
+    .limit(input.limit ?? 50);
 }

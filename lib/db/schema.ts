@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -9,6 +10,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -24,7 +26,93 @@ export const users = pgTable('users', {
     .notNull()
     .default('F'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
 });
+
+export const ROLES = ['owner', 'admin', 'building_manager', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * A property-management company. It owns the portfolio, the one service connection its members
+ * act through, and the activity log. One deployment may hold several; none sees another's rows.
+ */
+export const organizations = pgTable(
+  'organizations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /**
+     * Company SSO may create a member for an uninvited email of this domain (lower-case, no `@`),
+     * with `ssoDefaultRole`. Null: SSO signs in invited members only.
+     */
+    ssoDomain: text('sso_domain'),
+    ssoDefaultRole: text('sso_default_role', { enum: ['admin', 'building_manager', 'viewer'] }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('organizations_sso_domain_idx').on(table.ssoDomain)],
+);
+
+/** A person's place in an organisation: one organisation per person, with a role. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ROLES }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('memberships_org_idx').on(table.orgId)],
+);
+
+/** The buildings a building manager looks after; other roles have no rows here. */
+export const memberBuildings = pgTable(
+  'member_buildings',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => memberships.userId, { onDelete: 'cascade' }),
+    orgId: uuid('org_id').notNull(),
+    buildingId: text('building_id').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.buildingId] }),
+    foreignKey({
+      columns: [table.orgId, table.buildingId],
+      foreignColumns: [buildings.orgId, buildings.buildingId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * An invitation to join an organisation: a single-use link that expires. Only a hash of its
+ * token is kept, so a database dump cannot be used to join.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Stored lower-cased. */
+    email: text('email').notNull(),
+    role: text('role', { enum: ROLES }).notNull(),
+    /** For a building manager: the buildings they will look after. */
+    buildingIds: jsonb('building_ids').$type<string[]>().notNull().default([]),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    invitedByName: text('invited_by_name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [index('invitations_org_idx').on(table.orgId, table.createdAt)],
+);
 
 /**
  * One row per signed-in browser session. The next-auth JWT carries the row id, and the data
@@ -62,15 +150,22 @@ export const signInAttempts = pgTable(
 );
 
 /**
- * A manager's connection to the thermostat service. Tokens are sealed (lib/oauth/vault.ts) and
- * stored as unbounded text: JWT access tokens reach about 7 KB.
+ * An organisation's connection to the thermostat service, used by every member's requests.
+ * Tokens are sealed (lib/oauth/vault.ts) and stored as unbounded text: JWT access tokens reach
+ * about 7 KB.
  */
 export const serviceConnections = pgTable('service_connections', {
   id: uuid('id').primaryKey().defaultRandom(),
-  userId: uuid('user_id')
+  orgId: uuid('org_id')
     .notNull()
     .unique()
-    .references(() => users.id, { onDelete: 'cascade' }),
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  /** Who connected it (kept by name too, should they leave). */
+  connectedBy: uuid('connected_by').references(() => users.id, { onDelete: 'set null' }),
+  connectedByName: text('connected_by_name').notNull().default(''),
+  /** The service account, where the service says (a JWT access token's claims). */
+  accountId: text('account_id'),
+  accountName: text('account_name'),
   /** `active`, or `reconnect` once the service refused the refresh token. */
   status: text('status', { enum: ['active', 'reconnect'] }).notNull(),
   scope: text('scope').notNull(),
@@ -109,9 +204,9 @@ export const oauthStates = pgTable('oauth_states', {
 export const buildings = pgTable(
   'buildings',
   {
-    userId: uuid('user_id')
+    orgId: uuid('org_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     /** The service's building id: 24 lowercase hex characters. */
     buildingId: text('building_id').notNull(),
     name: text('name').notNull(),
@@ -120,25 +215,27 @@ export const buildings = pgTable(
     address: text('address').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.buildingId] })],
+  (table) => [primaryKey({ columns: [table.orgId, table.buildingId] })],
 );
 
 export const thermostats = pgTable(
   'thermostats',
   {
-    userId: uuid('user_id')
+    orgId: uuid('org_id')
       .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+      .references(() => organizations.id, { onDelete: 'cascade' }),
     /** The device serial: a 12-digit numeric string. */
     thermostatId: text('thermostat_id').notNull(),
     buildingId: text('building_id').notNull(),
     /** The manager's label, e.g. "Unit 4B". */
     unitLabel: text('unit_label').notNull().default(''),
+    /** A move to this building is in flight: a second move waits for it instead of racing it. */
+    movingTo: text('moving_to'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    primaryKey({ columns: [table.userId, table.thermostatId] }),
-    index('thermostats_building_idx').on(table.userId, table.buildingId),
+    primaryKey({ columns: [table.orgId, table.thermostatId] }),
+    index('thermostats_building_idx').on(table.orgId, table.buildingId),
   ],
 );
 
@@ -150,9 +247,12 @@ export const activityLog = pgTable(
   'activity_log',
   {
     id: serial('id').primaryKey(),
+    /** Null only for entries whose organisation could not be told when organisations came. */
+    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     actorName: text('actor_name').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** A `resource.verb` of ACTIVITY_ACTIONS (lib/activity-actions.ts). */
     action: text('action').notNull(),
     thermostatId: text('thermostat_id'),
     buildingId: text('building_id'),
@@ -163,8 +263,8 @@ export const activityLog = pgTable(
     error: text('error'),
   },
   (table) => [
-    index('activity_at_idx').on(table.at),
-    index('activity_thermostat_idx').on(table.thermostatId, table.at),
-    index('activity_building_idx').on(table.buildingId, table.at),
+    index('activity_org_at_idx').on(table.orgId, table.at),
+    index('activity_thermostat_idx').on(table.orgId, table.thermostatId, table.at),
+    index('activity_building_idx').on(table.orgId, table.buildingId, table.at),
   ],
 );

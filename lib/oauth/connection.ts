@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import {
   deleteConnection,
   findConnection,
@@ -7,8 +8,10 @@ import {
   type ServiceConnection,
   withConnectionLock,
 } from '@/lib/db/queries';
+import { logActivity } from '@/lib/activity';
 import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
+import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
   ACCESS_TOKEN_REFRESH_MARGIN_MS,
   isJwt,
@@ -31,6 +34,9 @@ export class ConnectionError extends Error {
 /** What the pages may know about a connection: never a token. */
 export type ConnectionSummary = {
   status: 'active' | 'reconnect';
+  connectedByName: string;
+  /** The service account, where the service said which (a JWT access token's claims). */
+  account: { id: string | null; name: string | null } | null;
   scope: string;
   tokenFormat: 'jwt' | 'opaque';
   connectedAt: Date;
@@ -41,12 +47,14 @@ export type ConnectionSummary = {
   lastError: string | null;
 };
 
-export async function getConnectionSummary(userId: string): Promise<ConnectionSummary | null> {
-  const row = await findConnection({ userId });
+export async function getConnectionSummary(orgId: string): Promise<ConnectionSummary | null> {
+  const row = await findConnection({ orgId });
   if (!row) return null;
   const now = Date.now();
   return {
     status: row.status,
+    connectedByName: row.connectedByName,
+    account: row.accountId || row.accountName ? { id: row.accountId, name: row.accountName } : null,
     scope: row.scope,
     tokenFormat: row.tokenFormat,
     connectedAt: row.connectedAt,
@@ -100,22 +108,60 @@ async function tokenFields(
   };
 }
 
-/** Stores the tokens of a completed authorization, replacing any earlier connection. */
-export async function storeNewConnection(userId: string, result: TokenResult): Promise<void> {
+/**
+ * The service account a token speaks for, where the service says: a JWT access token's claims
+ * (see sandbox/README.md, "Who is connected"). Read for display and the record only: the token is
+ * the service's to verify, not ours. An opaque token says nothing.
+ */
+export function accountOf(accessToken: string): { id: string | null; name: string | null } {
+  if (!isJwt(accessToken)) return { id: null, name: null };
+  try {
+    const claims = decodeJwt(accessToken);
+    const text = (value: unknown) =>
+      typeof value === 'string' && value.trim() ? value.trim().slice(0, 200) : null;
+    return {
+      id: text(claims.account) ?? text(claims.sub),
+      name: text(claims.account_name) ?? text(claims.name),
+    };
+  } catch {
+    return { id: null, name: null };
+  }
+}
+
+/**
+ * Stores the tokens of a completed authorization as the organisation's connection, replacing
+ * any earlier one, with who connected it and which service account it is.
+ */
+export async function storeNewConnection(
+  orgId: string,
+  connectedBy: { userId: string; name: string },
+  result: TokenResult,
+): Promise<{ id: string | null; name: string | null }> {
   const id = randomUUID();
   const fields = await tokenFields(id, result, { firstAfterAuthorization: true });
   if (!('refreshTokenIssuedAt' in fields)) {
     throw new Error('unreachable: a new connection always dates its refresh token');
   }
+  const account = accountOf(result.tokens.access_token);
   await replaceConnection({
     id,
-    userId,
-    fields: { ...fields, connectedAt: new Date(), lastRefreshedAt: null },
+    orgId,
+    fields: {
+      ...fields,
+      connectedAt: new Date(),
+      lastRefreshedAt: null,
+      connectedBy: connectedBy.userId,
+      connectedByName: connectedBy.name,
+      accountId: account.id,
+      accountName: account.name,
+    },
   });
+  return account;
 }
 
-export async function disconnect(userId: string): Promise<void> {
-  await deleteConnection({ userId });
+/** Forgets the organisation's service tokens; true when there was a connection. */
+export function disconnect(orgId: string): Promise<boolean> {
+  return deleteConnection({ orgId });
 }
 
 export type AccessToken = { token: string; tokenType: string };
@@ -123,49 +169,49 @@ export type AccessToken = { token: string; tokenType: string };
 // One refresh per connection at a time within this process; the row lock covers the others.
 const refreshing = new Map<string, Promise<AccessToken>>();
 
-// The last access token the service refused (401), per manager: every caller still holding it
+// The last access token the service refused (401), per organisation: every caller still holding it
 // joins the refresh instead of sending it again, so a burst at expiry costs one refused call
 // per request in flight, not one per request.
 const refused = new Map<string, string>();
 
 /** Records at once that the service refused this token, before the caller queues to retry. */
-export function markTokenRefused(userId: string, token: string): void {
-  refused.set(userId, token);
+export function markTokenRefused(orgId: string, token: string): void {
+  refused.set(orgId, token);
 }
 
-// Concurrent requests for one manager (a building's statuses start together) share one read of
+// Concurrent requests for one organisation (a building's statuses start together) share one read of
 // the connection row: two hundred identical queries would only queue on the database.
 const reading = new Map<string, Promise<ServiceConnection | null>>();
-function readConnection(userId: string): Promise<ServiceConnection | null> {
-  let read = reading.get(userId);
+function readConnection(orgId: string): Promise<ServiceConnection | null> {
+  let read = reading.get(orgId);
   if (!read) {
-    read = findConnection({ userId }).finally(() => reading.delete(userId));
-    reading.set(userId, read);
+    read = findConnection({ orgId }).finally(() => reading.delete(orgId));
+    reading.set(orgId, read);
   }
   return read;
 }
 
 /**
- * A usable access token for the manager's connection. It is refreshed proactively shortly
+ * A usable access token for the organisation's connection. It is refreshed proactively shortly
  * before it expires, and on demand when the service rejected it (`rejected`: the token that
  * got a 401). Concurrent callers share one refresh.
  */
 export async function getAccessToken(
-  userId: string,
+  orgId: string,
   options: { rejected?: string } = {},
 ): Promise<AccessToken> {
-  if (options.rejected !== undefined) markTokenRefused(userId, options.rejected);
-  const rejected = refused.get(userId);
-  const row = await readConnection(userId);
+  if (options.rejected !== undefined) markTokenRefused(orgId, options.rejected);
+  const rejected = refused.get(orgId);
+  const row = await readConnection(orgId);
   if (!row) throw new ConnectionError('not_connected');
   if (row.status === 'reconnect') throw new ConnectionError('reconnect');
   const current = await unsealAccess(row).catch(() => null);
   if (current && !needsRefresh(row, current.token, rejected)) return current;
 
-  let flight = refreshing.get(userId);
+  let flight = refreshing.get(orgId);
   if (!flight) {
-    flight = refreshUnderLock(userId, rejected).finally(() => refreshing.delete(userId));
-    refreshing.set(userId, flight);
+    flight = refreshUnderLock(orgId, rejected).finally(() => refreshing.delete(orgId));
+    refreshing.set(orgId, flight);
   }
   return flight;
 }
@@ -200,13 +246,10 @@ function unsealAccess(row: ServiceConnection): Promise<AccessToken> {
   return token;
 }
 
-type Outcome = { ok: AccessToken } | { problem: ConnectionProblem };
+type Outcome = { ok: AccessToken } | { problem: ConnectionProblem; ended?: string };
 
-async function refreshUnderLock(
-  userId: string,
-  rejected: string | undefined,
-): Promise<AccessToken> {
-  const outcome = await withConnectionLock<Outcome>({ userId }, async (row, update) => {
+async function refreshUnderLock(orgId: string, rejected: string | undefined): Promise<AccessToken> {
+  const outcome = await withConnectionLock<Outcome>({ orgId }, async (row, update) => {
     if (!row) return { problem: 'not_connected' };
     if (row.status === 'reconnect') return { problem: 'reconnect' };
     const keys = getEnv().TOKEN_KEYS;
@@ -223,11 +266,9 @@ async function refreshUnderLock(
     } catch (error) {
       if (!(error instanceof VaultError)) throw error;
       // Sealed under a key no longer configured: the tokens are lost to us; start over.
-      await update({
-        status: 'reconnect',
-        lastError: 'Stored tokens unreadable (encryption key removed)',
-      });
-      return { problem: 'reconnect' };
+      const lastError = 'Stored tokens unreadable (encryption key removed)';
+      await update({ status: 'reconnect', lastError });
+      return { problem: 'reconnect', ended: lastError };
     }
     try {
       const result = await refreshAccessToken(refreshToken);
@@ -239,16 +280,24 @@ async function refreshUnderLock(
       return { ok: { token: result.tokens.access_token, tokenType: result.tokens.token_type } };
     } catch (error) {
       if (error instanceof TokenEndpointError && error.kind === 'refused') {
-        await update({
-          status: 'reconnect',
-          lastError: `Refresh refused (${error.code ?? error.status})`,
-        });
-        return { problem: 'reconnect' };
+        const lastError = `Refresh refused (${error.code ?? error.status})`;
+        await update({ status: 'reconnect', lastError });
+        return { problem: 'reconnect', ended: lastError };
       }
       logWarning('token refresh failed', String(error));
       return { problem: 'unavailable' };
     }
   });
   if ('ok' in outcome) return outcome.ok;
+  if (outcome.ended) {
+    // Recorded once, by the request that found it, after the lock (the log is another query).
+    await logActivity({
+      actor: { orgId, userId: null, name: 'Setpoint' },
+      action: 'connection.end',
+      summary: 'The thermostat service ended the connection; an owner or admin must reconnect',
+      changes: { reason: outcome.ended },
+      error: new ServiceError('reconnect'),
+    });
+  }
   throw new ConnectionError(outcome.problem);
 }

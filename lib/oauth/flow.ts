@@ -63,31 +63,37 @@ export type CallbackFailure =
   | 'service_unavailable';
 
 export type CallbackResult =
-  | { kind: 'connected'; returnTo: string }
+  | {
+      kind: 'connected';
+      returnTo: string;
+      account: { id: string | null; name: string | null };
+    }
   | { kind: 'declined'; returnTo: string }
   | { kind: 'failed'; reason: CallbackFailure; returnTo: string };
 
 /**
- * Completes an authorization from the callback's query and the flow cookie. Nothing is stored
- * unless the state is valid, single-use, fresh and this manager's, and the code exchange works.
+ * Completes an authorization from the callback's query and the flow cookie, as the
+ * organisation's connection. Nothing is stored unless the state is valid, single-use, fresh and
+ * this member's, and the code exchange works.
  */
 export async function completeAuthorization(input: {
-  userId: string;
+  member: { userId: string; orgId: string; name: string };
   params: URLSearchParams;
   cookie: string | undefined;
 }): Promise<CallbackResult> {
+  const { userId } = input.member;
   const flow = input.cookie ? await readFlow(input.cookie) : null;
-  const returnTo = flow?.userId === input.userId ? flow.returnTo : '/connection';
+  const returnTo = flow?.userId === userId ? flow.returnTo : '/connection';
   const state = input.params.get('state');
   const valid =
     flow !== null &&
     state !== null &&
-    flow.userId === input.userId &&
+    flow.userId === userId &&
     Date.now() - flow.startedAt < FLOW_LIFETIME_S * 1000 &&
     sameString(state, flow.state) &&
     (await consumeOAuthState({
       stateHash: hashState(state),
-      userId: input.userId,
+      userId,
       notBefore: new Date(Date.now() - FLOW_LIFETIME_S * 1000),
     }));
   if (!valid) return { kind: 'failed', reason: 'state', returnTo };
@@ -102,8 +108,13 @@ export async function completeAuthorization(input: {
   if (!code) return { kind: 'failed', reason: 'service_error', returnTo };
 
   try {
-    await storeNewConnection(input.userId, await exchangeCode(code));
-    return { kind: 'connected', returnTo };
+    const { member } = input;
+    const account = await storeNewConnection(
+      member.orgId,
+      { userId: member.userId, name: member.name },
+      await exchangeCode(code),
+    );
+    return { kind: 'connected', returnTo, account };
   } catch (failure) {
     // Whatever happened, the manager gets a message, never a raw error on a URL holding a code.
     const refused =

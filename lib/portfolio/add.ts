@@ -1,11 +1,6 @@
 import 'server-only';
-import { logActivity } from '@/lib/activity';
-import {
-  addThermostat,
-  ensureBuilding,
-  findKnownThermostatIds,
-  type PublicUser,
-} from '@/lib/db/queries';
+import { type Actor, logActivity } from '@/lib/activity';
+import { addThermostat, ensureBuilding, findKnownThermostatIds } from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/forms';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import { getSchedule } from '@/lib/thermostat-api/resources';
@@ -16,19 +11,21 @@ import { readStatus } from './status-cache';
 export type KnownBuilding = { name: string; timeZone: string; address?: string };
 
 /**
- * Adds thermostats to the manager's portfolio after checking each with the service: an id the
- * service does not know, or that the manager's account may not see, is refused with the reason.
- * Buildings new to the portfolio are added too, named from `known` or provisionally by id.
+ * Adds thermostats to the organisation's portfolio after checking each with the service: an id
+ * the service does not know, or that the service account may not see, is refused with the
+ * reason. Buildings new to the portfolio are added too, named from `known` or provisionally by
+ * id. The caller has checked that the member may manage the portfolio.
  */
 export async function addToPortfolio(input: {
-  user: PublicUser;
+  actor: Actor;
   entries: PortfolioEntry[];
   problems?: EntryProblem[];
   known?: Map<string, KnownBuilding>;
 }): Promise<ReportRow[]> {
-  const { user } = input;
+  const { actor } = input;
+  const { orgId } = actor;
   const already = await findKnownThermostatIds({
-    userId: user.id,
+    orgId,
     thermostatIds: input.entries.map((entry) => entry.thermostatId),
   });
   const newBuildings = new Map<string, Promise<void>>();
@@ -37,9 +34,9 @@ export async function addToPortfolio(input: {
     input.entries.map(async (entry): Promise<ReportRow> => {
       const base = { line: entry.line, subject: entry.thermostatId };
       if (already.has(entry.thermostatId)) {
-        return { ...base, outcome: 'unchanged', detail: 'Already in your portfolio.' };
+        return { ...base, outcome: 'unchanged', detail: 'Already in the portfolio.' };
       }
-      const reading = await readStatus({ userId: user.id, thermostatId: entry.thermostatId });
+      const reading = await readStatus({ orgId, thermostatId: entry.thermostatId });
       if (!reading.ok) {
         const detail =
           reading.error.kind === 'not_found' || reading.error.kind === 'forbidden'
@@ -57,12 +54,7 @@ export async function addToPortfolio(input: {
       }
       let building = newBuildings.get(buildingId);
       if (!building) {
-        building = addBuilding(
-          user.id,
-          buildingId,
-          entry.thermostatId,
-          input.known?.get(buildingId),
-        );
+        building = addBuilding(orgId, buildingId, entry.thermostatId, input.known?.get(buildingId));
         newBuildings.set(buildingId, building);
       }
       try {
@@ -72,14 +64,14 @@ export async function addToPortfolio(input: {
       }
       const unitLabel = entry.unitLabel || reading.status.name || '';
       const added = await addThermostat({
-        userId: user.id,
+        orgId,
         thermostatId: entry.thermostatId,
         buildingId,
         unitLabel,
       });
       return added
         ? { ...base, outcome: 'done', detail: unitLabel ? `Added as ${unitLabel}.` : 'Added.' }
-        : { ...base, outcome: 'unchanged', detail: 'Already in your portfolio.' };
+        : { ...base, outcome: 'unchanged', detail: 'Already in the portfolio.' };
     }),
   );
   const notAttempted = (input.problems ?? []).map(
@@ -93,7 +85,7 @@ export async function addToPortfolio(input: {
   const added = results.filter((result) => result.outcome === 'done');
   if (added.length > 0) {
     await logActivity({
-      user,
+      actor,
       action: 'portfolio.add',
       summary: `Added ${added.length} thermostat${added.length === 1 ? '' : 's'} to the portfolio`,
       changes: { thermostatIds: added.map((result) => result.subject) },
@@ -103,16 +95,16 @@ export async function addToPortfolio(input: {
 }
 
 async function addBuilding(
-  userId: string,
+  orgId: string,
   buildingId: string,
   thermostatId: string,
   known?: KnownBuilding,
 ) {
   // The service has no building endpoint; a thermostat's schedule says its building's zone.
-  const timeZone = known?.timeZone ?? (await getSchedule({ userId, thermostatId })).timeZone;
+  const timeZone = known?.timeZone ?? (await getSchedule({ orgId, thermostatId })).timeZone;
   if (!timeZone) throw new ServiceError('invalid_response');
   await ensureBuilding({
-    userId,
+    orgId,
     buildingId,
     timeZone,
     name: known?.name ?? `Building ${buildingId.slice(-6)}`,

@@ -1,15 +1,22 @@
 import 'server-only';
 import { cache } from 'react';
-import { findThermostat, type PublicUser } from '@/lib/db/queries';
-import { thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { findBuilding, findThermostat, type Scope } from '@/lib/db/queries';
+import { buildingIdSchema, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 
 /**
- * The thermostat an action was asked to change, if it is a well-formed id in this manager's
- * portfolio; null otherwise, before anything reaches the service. Cached per request, so a
- * layout and its page share one lookup.
+ * The thermostat a page or action names, if it is a well-formed id in the member's scope (their
+ * organisation, and for a building manager their buildings); null otherwise, before anything
+ * reaches the service. Cached per request, so a layout and its page share one lookup.
  */
-export const ownedThermostat = cache(async (user: PublicUser, thermostatId: unknown) => {
+export const scopedThermostat = cache(async (scope: Scope, thermostatId: unknown) => {
   const id = thermostatIdSchema.safeParse(thermostatId);
   if (!id.success) return null;
-  return findThermostat({ userId: user.id, thermostatId: id.data });
+  return findThermostat({ scope, thermostatId: id.data });
+});
+
+/** The building a page or action names, if it is a well-formed id in the member's scope. */
+export const scopedBuilding = cache(async (scope: Scope, buildingId: unknown) => {
+  const id = buildingIdSchema.safeParse(buildingId);
+  if (!id.success) return null;
+  return findBuilding({ scope, buildingId: id.data });
 });

@@ -8,7 +8,7 @@ import { peekStatus, readStatus, type StatusReading } from './status-cache';
  * reading already in the cache comes as a value, so the server renders its row at once.
  */
 export function readRow(input: {
-  userId: string;
+  orgId: string;
   thermostatId: string;
 }): RowReading | Promise<RowReading> {
   const known = peekStatus(input);

@@ -19,14 +19,11 @@ export type StatusReading =
 type Entry = { reading: Promise<StatusReading>; settled?: StatusReading; expiresAt: number };
 const entries = new Map<string, Entry>();
 
-const keyOf = (userId: string, thermostatId: string) => `${userId}:${thermostatId}`;
+const keyOf = (orgId: string, thermostatId: string) => `${orgId}:${thermostatId}`;
 
 /** The status of one thermostat, from the cache when fresh; never throws. */
-export function readStatus(input: {
-  userId: string;
-  thermostatId: string;
-}): Promise<StatusReading> {
-  const key = keyOf(input.userId, input.thermostatId);
+export function readStatus(input: { orgId: string; thermostatId: string }): Promise<StatusReading> {
+  const key = keyOf(input.orgId, input.thermostatId);
   const cached = entries.get(key);
   if (cached && cached.expiresAt > Date.now()) return cached.reading;
 
@@ -53,22 +50,22 @@ export function readStatus(input: {
 
 /** The fresh status already read, if there is one: a page can render it without waiting. */
 export function peekStatus(input: {
-  userId: string;
+  orgId: string;
   thermostatId: string;
 }): StatusReading | undefined {
-  const cached = entries.get(keyOf(input.userId, input.thermostatId));
+  const cached = entries.get(keyOf(input.orgId, input.thermostatId));
   return cached && cached.expiresAt > Date.now() ? cached.settled : undefined;
 }
 
 /** Forgets cached statuses, so the next view reads them from the service. */
-export function forgetStatuses(input: { userId: string; thermostatIds: string[] }): void {
-  for (const id of input.thermostatIds) entries.delete(keyOf(input.userId, id));
+export function forgetStatuses(input: { orgId: string; thermostatIds: string[] }): void {
+  for (const id of input.thermostatIds) entries.delete(keyOf(input.orgId, id));
 }
 
 /** After a write that returned the new status, keep it instead of reading it again. */
-export function rememberStatus(input: { userId: string; status: ThermostatStatus }): void {
+export function rememberStatus(input: { orgId: string; status: ThermostatStatus }): void {
   const reading: StatusReading = { ok: true, status: input.status, readAt: new Date() };
-  entries.set(keyOf(input.userId, input.status.thermostatId), {
+  entries.set(keyOf(input.orgId, input.status.thermostatId), {
     reading: Promise.resolve(reading),
     settled: reading,
     expiresAt: Date.now() + STATUS_TTL_MS,

@@ -112,20 +112,12 @@ export function viewOf(answer: AccessControl): AccessControlView {
 }
 
 /** Service paths (`passcode`, `settings.temperature`) as form fields. */
-export function accessControlErrorsFromService(
-  fieldErrors: Record<string, string>,
-): AccessControlErrors {
-  const errors: AccessControlErrors = {};
-  for (const [path, message] of Object.entries(fieldErrors)) {
-    const tail = path.replace(/^settings\./, '');
-    const field: AccessControlField | 'form' =
-      path === 'passcode' || path === 'enabled'
-        ? path
-        : (LOCK_AREAS as readonly string[]).includes(tail)
-          ? (tail as LockArea)
-          : 'form';
-    // The service's own message is shown as it is; it never carries the digits.
-    errors[field] = [...(errors[field] ?? []), message];
-  }
-  return errors;
+/**
+ * The access-control form's field for a field path in the service's validation answer. The
+ * service's own message is shown as it is; it never carries the digits.
+ */
+export function accessControlFieldOf(path: string): AccessControlField | 'form' {
+  if (path === 'passcode' || path === 'enabled') return path;
+  const tail = path.replace(/^settings\./, '');
+  return (LOCK_AREAS as readonly string[]).includes(tail) ? (tail as LockArea) : 'form';
 }

@@ -209,7 +209,8 @@ export function validateAlerts(
 }
 
 /** Service paths (`hvacMaintenanceReminder.lastMaintenanceDate`) as form fields. */
-export function alertErrorsFromService(fieldErrors: Record<string, string>): AlertErrors {
+/** The alerts form's field for a field path in the service's validation answer. */
+export function alertFieldOf(path: string): AlertField | 'form' {
   const map: Record<string, AlertField> = {
     'hvacMaintenanceReminder.enabled': 'maintenanceEnabled',
     'hvacMaintenanceReminder.lastMaintenanceDate': 'lastMaintenanceDate',
@@ -224,12 +225,7 @@ export function alertErrorsFromService(fieldErrors: Record<string, string>): Ale
     'highHumidityAlert.enabled': 'highHumidityEnabled',
     'highHumidityAlert.value': 'highHumidityValue',
   };
-  const errors: AlertErrors = {};
-  for (const [path, message] of Object.entries(fieldErrors)) {
-    const field = map[path] ?? 'form';
-    errors[field] = [...(errors[field] ?? []), message];
-  }
-  return errors;
+  return map[path] ?? 'form';
 }
 
 /** The form's starting values, in the manager's unit. */

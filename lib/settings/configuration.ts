@@ -220,9 +220,8 @@ export function validateConfiguration(
 const sameRange = (a: Range, b: Range) => a.min === b.min && a.max === b.max;
 
 /** The service's field paths (`heatRange.min`, `heatRange`) as the form's fields. */
-export function configurationErrorsFromService(
-  fieldErrors: Record<string, string>,
-): ConfigurationErrors {
+/** The configuration form's field for a field path in the service's validation answer. */
+export function configurationFieldOf(path: string): ConfigurationField | 'form' {
   const map: Record<string, ConfigurationField> = {
     'heatRange.min': 'heatMin',
     'heatRange.max': 'heatMax',
@@ -233,12 +232,7 @@ export function configurationErrorsFromService(
     holdAction: 'holdAction',
     fanMinimumOnTime: 'fanMinimumOnTime',
   };
-  const errors: ConfigurationErrors = {};
-  for (const [path, message] of Object.entries(fieldErrors)) {
-    const field = map[path] ?? 'form';
-    errors[field] = [...(errors[field] ?? []), message];
-  }
-  return errors;
+  return map[path] ?? 'form';
 }
 
 /** What a change does, in words and °F values, for the activity log. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { listActivity } from '@/lib/db/queries';
+import { listActivity, type Scope } from '@/lib/db/queries';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import type { LockArea } from './access-control';
 
@@ -17,13 +17,18 @@ export type LastAccessControl = {
  * itself (from the activity log), or that turning resident mode off reset it. Changes made at
  * the device or by another client are invisible to it.
  */
-export async function findLastAccessControl(
-  thermostatId: string,
-): Promise<LastAccessControl | null> {
-  const entries = await listActivity({ thermostatId, limit: 200 });
+export async function findLastAccessControl(input: {
+  scope: Scope;
+  thermostatId: string;
+}): Promise<LastAccessControl | null> {
+  const entries = await listActivity({
+    scope: input.scope,
+    filter: { thermostatIds: [input.thermostatId] },
+    limit: 200,
+  });
   for (const entry of entries) {
     if (entry.outcome !== 'success') continue;
-    if (entry.action === 'resident_mode' && entry.changes.isResidentMode === false) {
+    if (entry.action === 'resident_mode.update' && entry.changes.isResidentMode === false) {
       return {
         at: entry.at,
         actorName: entry.actorName,
@@ -35,7 +40,7 @@ export async function findLastAccessControl(
         source: 'reset',
       };
     }
-    if (entry.action === 'access_control') {
+    if (entry.action === 'access_control.update') {
       const settings = (entry.changes.settings ?? {}) as Partial<Record<LockArea, unknown>>;
       return {
         at: entry.at,

@@ -40,6 +40,15 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * Whether a failed write is known to have changed nothing: no call was made (no connection), or
+ * the service answered with a refusal. After a timeout or a dropped connection it may have.
+ */
+export function changedNothing(error: unknown): boolean {
+  if (!(error instanceof ServiceError)) return false;
+  return error.status !== null || error.kind === 'not_connected' || error.kind === 'reconnect';
+}
+
 /** The one place a failure becomes the sentence a manager reads. */
 export function describeServiceError(error: unknown): string {
   if (!(error instanceof ServiceError)) {

@@ -53,7 +53,7 @@ const errorEnvelope = z.looseObject({
 });
 
 export type ServiceRequest<T> = {
-  userId: string;
+  orgId: string;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path under the base URL, e.g. `/api/v2/thermostats/123/status`. */
   path: string;
@@ -69,7 +69,7 @@ export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> 
     // The token is taken once a slot is free, not before queueing: a call that waited behind
     // others then uses the token they refreshed instead of one the service already refused.
     const { token, outcome } = await scheduled(async () => {
-      const token = await accessTokenFor(request.userId);
+      const token = await accessTokenFor(request.orgId);
       return { token, outcome: await send(request, token.token, token.tokenType) };
     });
 
@@ -77,7 +77,7 @@ export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> 
       // Once: the token may have expired at the service before our clock said so. Said at
       // once, so calls queued behind this one (and this one's retry) join the refresh.
       retriedAfter401 = true;
-      markTokenRefused(request.userId, token.token);
+      markTokenRefused(request.orgId, token.token);
       attempt -= 1;
       continue;
     }
@@ -96,9 +96,9 @@ export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> 
   }
 }
 
-async function accessTokenFor(userId: string) {
+async function accessTokenFor(orgId: string) {
   try {
-    return await getAccessToken(userId);
+    return await getAccessToken(orgId);
   } catch (error) {
     if (error instanceof ConnectionError) {
       const kind: ServiceErrorKind = error.kind === 'unavailable' ? 'unavailable' : error.kind;

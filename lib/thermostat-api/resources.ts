@@ -18,19 +18,19 @@ import {
 
 /**
  * One function per endpoint of the service's version 2 API. Callers pass ids and values; they
- * never see a URL or an envelope. Every function takes the manager (`userId`) whose connection
+ * never see a URL or an envelope. Every function takes the organisation (`orgId`) whose connection
  * is used.
  */
 
-type Who = { userId: string };
+type Who = { orgId: string };
 type OnThermostat = Who & { thermostatId: string };
 
 const thermostatPath = (thermostatId: string, rest = '') =>
   `/api/v2/thermostats/${encodeURIComponent(thermostatId)}${rest}`;
 
-export function getStatus({ userId, thermostatId }: OnThermostat) {
+export function getStatus({ orgId, thermostatId }: OnThermostat) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'GET',
     path: thermostatPath(thermostatId, '/status'),
     schema: statusSchema,
@@ -38,12 +38,12 @@ export function getStatus({ userId, thermostatId }: OnThermostat) {
 }
 
 export function setResidentMode({
-  userId,
+  orgId,
   thermostatId,
   isResidentMode,
 }: OnThermostat & { isResidentMode: boolean }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/residentMode'),
     body: { isResidentMode },
@@ -60,12 +60,12 @@ export type NewThermostat = {
 
 /** Creates a thermostat in a building (the spec's path names the building). */
 export function createThermostat({
-  userId,
+  orgId,
   buildingId,
   thermostat,
 }: Who & { buildingId: string; thermostat: NewThermostat }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'POST',
     path: `/api/v2/thermostats/${encodeURIComponent(buildingId)}/thermostats`,
     body: thermostat,
@@ -74,12 +74,12 @@ export function createThermostat({
 }
 
 export function moveThermostat({
-  userId,
+  orgId,
   thermostatId,
   buildingId,
 }: OnThermostat & { buildingId: string }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'PATCH',
     path: thermostatPath(thermostatId),
     body: { buildingId },
@@ -87,9 +87,9 @@ export function moveThermostat({
   });
 }
 
-export function getSchedule({ userId, thermostatId }: OnThermostat) {
+export function getSchedule({ orgId, thermostatId }: OnThermostat) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'GET',
     path: thermostatPath(thermostatId, '/schedule'),
     schema: scheduleSchema,
@@ -104,12 +104,12 @@ export type ScheduleRange = {
 };
 
 export function updateSchedule({
-  userId,
+  orgId,
   thermostatId,
   range,
 }: OnThermostat & { range: ScheduleRange }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/schedule'),
     body: range,
@@ -117,9 +117,9 @@ export function updateSchedule({
   });
 }
 
-export function listComfortSettings({ userId, thermostatId }: OnThermostat) {
+export function listComfortSettings({ orgId, thermostatId }: OnThermostat) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'GET',
     path: thermostatPath(thermostatId, '/comfortSettings'),
     schema: z.array(comfortSettingSchema),
@@ -135,12 +135,12 @@ export type ComfortSettingFields = {
 };
 
 export function createComfortSetting({
-  userId,
+  orgId,
   thermostatId,
   setting,
 }: OnThermostat & { setting: ComfortSettingFields }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'POST',
     path: thermostatPath(thermostatId, '/comfortSettings'),
     body: setting,
@@ -149,13 +149,13 @@ export function createComfortSetting({
 }
 
 export function updateComfortSetting({
-  userId,
+  orgId,
   thermostatId,
   comfortSettingRef,
   changes,
 }: OnThermostat & { comfortSettingRef: string; changes: Partial<ComfortSettingFields> }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/comfortSettings'),
     body: { comfortSettingRef, ...changes },
@@ -164,21 +164,21 @@ export function updateComfortSetting({
 }
 
 export function deleteComfortSetting({
-  userId,
+  orgId,
   thermostatId,
   comfortSettingRef,
 }: OnThermostat & { comfortSettingRef: string }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'DELETE',
     path: thermostatPath(thermostatId, `/comfortSettings/${encodeURIComponent(comfortSettingRef)}`),
     schema: z.unknown(),
   });
 }
 
-export function getSettings({ userId, thermostatId }: OnThermostat) {
+export function getSettings({ orgId, thermostatId }: OnThermostat) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'GET',
     path: thermostatPath(thermostatId, '/settings'),
     schema: settingsSchema,
@@ -193,12 +193,12 @@ export type SettingsChanges = Partial<{
 }>;
 
 export function updateSettings({
-  userId,
+  orgId,
   thermostatId,
   changes,
 }: OnThermostat & { changes: SettingsChanges }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/settings'),
     body: changes,
@@ -208,12 +208,12 @@ export function updateSettings({
 
 /** One request for 1..25 thermostats; the result lists each one. Larger selections: see bulk.ts. */
 export function bulkUpdateSettings({
-  userId,
+  orgId,
   thermostatIds,
   changes,
 }: Who & { thermostatIds: string[]; changes: SettingsChanges }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'PATCH',
     path: '/api/v2/thermostats/settings',
     body: { thermostatIds, ...changes },
@@ -231,12 +231,12 @@ export type AccessControlChanges =
     };
 
 export function updateAccessControl({
-  userId,
+  orgId,
   thermostatId,
   changes,
 }: OnThermostat & { changes: AccessControlChanges }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/accessControl'),
     body: changes,
@@ -244,9 +244,9 @@ export function updateAccessControl({
   });
 }
 
-export function getAlertSettings({ userId, thermostatId }: OnThermostat) {
+export function getAlertSettings({ orgId, thermostatId }: OnThermostat) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'GET',
     path: thermostatPath(thermostatId, '/alertSettings'),
     schema: alertSettingsSchema,
@@ -254,12 +254,12 @@ export function getAlertSettings({ userId, thermostatId }: OnThermostat) {
 }
 
 export function updateAlertSettings({
-  userId,
+  orgId,
   thermostatId,
   changes,
 }: OnThermostat & { changes: Record<string, unknown> }) {
   return serviceRequest({
-    userId,
+    orgId,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/alertSettings'),
     body: changes,

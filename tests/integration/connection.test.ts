@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { createFirstUser, upsertSsoUser } from '@/lib/db/queries';
+import type { Member } from '@/lib/db/queries';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { databaseTargets, useDatabase } from '../support/database';
+import { createFirstOwner, createOrganizationWithOwner } from '../support/members';
 import {
   authorizationCode,
   callCount,
@@ -35,8 +36,8 @@ afterAll(async () => {
 
 describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   let handle: DatabaseHandle;
-  let userId: string;
-  let otherUserId: string;
+  let member: Member;
+  let otherMember: Member;
 
   beforeAll(async () => {
     handle = await useDatabase(await target());
@@ -45,16 +46,14 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     await handle.close();
   });
   beforeEach(async () => {
-    await handle.db.execute(sql`truncate users cascade`);
+    await handle.db.execute(sql`truncate users, organizations cascade`);
     await control('POST', '/reset');
     await control('DELETE', '/clock');
-    const user = await createFirstUser({ name: 'M', email: 'm@example.com', passwordHash: 'x' });
-    if (!user) throw new Error('no user');
-    userId = user.id;
-    otherUserId = (await upsertSsoUser({ email: 'o@example.com', name: 'O' })).id;
+    member = await createFirstOwner('m@example.com');
+    otherMember = await createOrganizationWithOwner('o@example.com');
   });
 
-  async function authorize(forUser = userId) {
+  async function authorize(forUser = member.userId) {
     const { startAuthorization } = await import('@/lib/oauth/flow');
     const started = await startAuthorization({ userId: forUser, returnTo: '/buildings?x=1' });
     const authorizeUrl = new URL(started.authorizeUrl);
@@ -69,15 +68,15 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const { getAccessToken, getConnectionSummary } = await import('@/lib/oauth/connection');
     const { cookie, state, code } = await authorize();
     const result = await completeAuthorization({
-      userId,
+      member,
       cookie,
       params: new URLSearchParams({ code, state }),
     });
-    expect(result).toEqual({ kind: 'connected', returnTo: '/buildings?x=1' });
+    expect(result).toMatchObject({ kind: 'connected', returnTo: '/buildings?x=1' });
 
-    const summary = await getConnectionSummary(userId);
+    const summary = await getConnectionSummary(member.orgId);
     expect(summary).toMatchObject({ status: 'active', tokenFormat: 'jwt', scope: 'smartWrite' });
-    const { token, tokenType } = await getAccessToken(userId);
+    const { token, tokenType } = await getAccessToken(member.orgId);
     expect(tokenType.toLowerCase()).toBe('bearer');
     expect((await statusWith(token)).status).toBe(200);
 
@@ -93,23 +92,23 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
 
     const first = await authorize();
     const ok = await completeAuthorization({
-      userId,
+      member,
       cookie: first.cookie,
       params: new URLSearchParams({ code: first.code, state: first.state }),
     });
     expect(ok.kind).toBe('connected');
-    const before = await getConnectionSummary(userId);
+    const before = await getConnectionSummary(member.orgId);
     const replay = await completeAuthorization({
-      userId,
+      member,
       cookie: first.cookie,
       params: new URLSearchParams({ code: first.code, state: first.state }),
     });
     expect(replay).toMatchObject({ kind: 'failed', reason: 'state' });
 
-    const foreign = await authorize(otherUserId);
+    const foreign = await authorize(otherMember.userId);
     expect(
       await completeAuthorization({
-        userId,
+        member,
         cookie: foreign.cookie,
         params: new URLSearchParams({ code: foreign.code, state: foreign.state }),
       }),
@@ -118,14 +117,14 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const fresh = await authorize();
     expect(
       await completeAuthorization({
-        userId,
+        member,
         cookie: undefined,
         params: new URLSearchParams({ code: fresh.code, state: fresh.state }),
       }),
     ).toMatchObject({ kind: 'failed', reason: 'state' });
     expect(
       await completeAuthorization({
-        userId,
+        member,
         cookie: fresh.cookie,
         params: new URLSearchParams({ code: fresh.code, state: 'forged' }),
       }),
@@ -136,7 +135,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const second = await authorize();
     expect(
       await completeAuthorization({
-        userId,
+        member,
         cookie: second.cookie,
         params: new URLSearchParams({ code: first.code, state: second.state }),
       }),
@@ -145,7 +144,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const refused = await authorize();
     expect(
       await completeAuthorization({
-        userId,
+        member,
         cookie: refused.cookie,
         params: new URLSearchParams({ code: 'not-a-code', state: refused.state }),
       }),
@@ -157,7 +156,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       vi.setSystemTime(Date.now() + 11 * 60 * 1000);
       expect(
         await completeAuthorization({
-          userId,
+          member,
           cookie: late.cookie,
           params: new URLSearchParams({ code: late.code, state: late.state }),
         }),
@@ -166,7 +165,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       vi.useRealTimers();
     }
     // The connection made first is untouched by all of that.
-    expect(await getConnectionSummary(userId)).toEqual(before);
+    expect(await getConnectionSummary(member.orgId)).toEqual(before);
   });
 
   it('treats access_denied as declined and other errors as failures, storing nothing', async () => {
@@ -178,19 +177,19 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       error_description: '<script>x</script>',
       state: denied.state,
     });
-    expect(await completeAuthorization({ userId, cookie: denied.cookie, params })).toEqual({
+    expect(await completeAuthorization({ member, cookie: denied.cookie, params })).toEqual({
       kind: 'declined',
       returnTo: '/buildings?x=1',
     });
     const other = await authorize();
     expect(
       await completeAuthorization({
-        userId,
+        member,
         cookie: other.cookie,
         params: new URLSearchParams({ error: 'server_error', state: other.state }),
       }),
     ).toMatchObject({ kind: 'failed', reason: 'service_error' });
-    expect(await getConnectionSummary(userId)).toBeNull();
+    expect(await getConnectionSummary(member.orgId)).toBeNull();
   });
 
   it('returns only to a path of this app, whatever return path the flow was started with', async () => {
@@ -204,11 +203,11 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       '/\r\nSet-Cookie: x=1',
       `/${'a'.repeat(5000)}`,
     ]) {
-      const started = await startAuthorization({ userId, returnTo });
+      const started = await startAuthorization({ userId: member.userId, returnTo });
       const state = new URL(started.authorizeUrl).searchParams.get('state') ?? '';
       const code = await authorizationCode(sandbox, state);
       const result = await completeAuthorization({
-        userId,
+        member,
         cookie: started.cookie,
         params: new URLSearchParams({ code, state }),
       });
@@ -228,7 +227,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const calls = await tokenCalls();
     const results = await Promise.all(
       [1, 2].map(() =>
-        completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) }),
+        completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) }),
       ),
     );
     expect(results.map((result) => result.kind).sort()).toEqual(['connected', 'failed']);
@@ -239,8 +238,8 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const { completeAuthorization } = await import('@/lib/oauth/flow');
     const connection = await import('@/lib/oauth/connection');
     const { cookie, state, code } = await authorize();
-    await completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) });
-    const { token: old } = await connection.getAccessToken(userId);
+    await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
+    const { token: old } = await connection.getAccessToken(member.orgId);
 
     // A second copy of the module has its own in-process map, like another app instance:
     // only the database row lock keeps it from refreshing too.
@@ -250,8 +249,12 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
 
     const calls = await tokenCalls();
     const tokens = await Promise.all([
-      ...Array.from({ length: 20 }, () => connection.getAccessToken(userId, { rejected: old })),
-      ...Array.from({ length: 20 }, () => otherInstance.getAccessToken(userId, { rejected: old })),
+      ...Array.from({ length: 20 }, () =>
+        connection.getAccessToken(member.orgId, { rejected: old }),
+      ),
+      ...Array.from({ length: 20 }, () =>
+        otherInstance.getAccessToken(member.orgId, { rejected: old }),
+      ),
     ]);
     expect((await tokenCalls()) - calls).toBe(1);
     const fresh = new Set(tokens.map((t) => t.token));
@@ -261,20 +264,22 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     // The service expired the old token at once; the stored one works.
     expect((await statusWith(old)).status).toBe(401);
     expect((await statusWith(newToken as string)).status).toBe(200);
-    expect((await connection.getConnectionSummary(userId))?.lastRefreshedAt).toBeInstanceOf(Date);
+    expect((await connection.getConnectionSummary(member.orgId))?.lastRefreshedAt).toBeInstanceOf(
+      Date,
+    );
   });
 
   it('gives callers arriving during a refresh the new token, not the refused one', async () => {
     const { completeAuthorization } = await import('@/lib/oauth/flow');
     const connection = await import('@/lib/oauth/connection');
     const { cookie, state, code } = await authorize();
-    await completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) });
-    const { token: old } = await connection.getAccessToken(userId);
+    await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
+    const { token: old } = await connection.getAccessToken(member.orgId);
     const calls = await tokenCalls();
     // One request saw a 401; the others were queued with no idea and ask plainly.
-    const refreshing = connection.getAccessToken(userId, { rejected: old });
+    const refreshing = connection.getAccessToken(member.orgId, { rejected: old });
     const others = await Promise.all(
-      Array.from({ length: 10 }, () => connection.getAccessToken(userId)),
+      Array.from({ length: 10 }, () => connection.getAccessToken(member.orgId)),
     );
     const { token: fresh } = await refreshing;
     expect(fresh).not.toBe(old);
@@ -288,16 +293,16 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       '@/lib/oauth/connection'
     );
     const { cookie, state, code } = await authorize();
-    await completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) });
-    const { token } = await getAccessToken(userId);
+    await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
+    const { token } = await getAccessToken(member.orgId);
 
     await control('POST', '/clock/advance', { seconds: 31 * 86_400 });
-    await expect(getAccessToken(userId, { rejected: token })).rejects.toMatchObject({
+    await expect(getAccessToken(member.orgId, { rejected: token })).rejects.toMatchObject({
       kind: 'reconnect',
     });
-    expect((await getConnectionSummary(userId))?.status).toBe('reconnect');
+    expect((await getConnectionSummary(member.orgId))?.status).toBe('reconnect');
     const calls = await tokenCalls();
-    await expect(getAccessToken(userId)).rejects.toBeInstanceOf(ConnectionError);
+    await expect(getAccessToken(member.orgId)).rejects.toBeInstanceOf(ConnectionError);
     expect(await tokenCalls()).toBe(calls);
   });
 
@@ -305,17 +310,17 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const { completeAuthorization } = await import('@/lib/oauth/flow');
     const { getAccessToken, getConnectionSummary } = await import('@/lib/oauth/connection');
     const { cookie, state, code } = await authorize();
-    await completeAuthorization({ userId, cookie, params: new URLSearchParams({ code, state }) });
-    const { token } = await getAccessToken(userId);
+    await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
+    const { token } = await getAccessToken(member.orgId);
     await control('PUT', '/faults', { faults: [{ endpoint: 'POST /token', kind: 503 }] });
     try {
-      await expect(getAccessToken(userId, { rejected: token })).rejects.toMatchObject({
+      await expect(getAccessToken(member.orgId, { rejected: token })).rejects.toMatchObject({
         kind: 'unavailable',
       });
     } finally {
       await control('DELETE', '/faults');
     }
-    expect((await getConnectionSummary(userId))?.status).toBe('active');
-    expect((await getAccessToken(userId, { rejected: token })).token).not.toBe(token);
+    expect((await getConnectionSummary(member.orgId))?.status).toBe('active');
+    expect((await getAccessToken(member.orgId, { rejected: token })).token).not.toBe(token);
   });
 });

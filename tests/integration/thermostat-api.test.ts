@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { createFirstUser } from '@/lib/db/queries';
 import { storeNewConnection } from '@/lib/oauth/connection';
 import { exchangeCode } from '@/lib/oauth/token-endpoint';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import * as api from '@/lib/thermostat-api/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
+import { createFirstOwner } from '../support/members';
 import {
   authorizationCode,
   callCount,
@@ -18,7 +18,7 @@ import {
 // timeouts, refresh after a 401, and rejection of malformed answers.
 let sandbox: RunningSandbox;
 let handle: DatabaseHandle;
-let userId: string;
+let orgId: string;
 let demo: { thermostatId: string; buildingId: string }[];
 let otherThermostat: string;
 let buildings: string[];
@@ -39,10 +39,13 @@ async function failure(promise: Promise<unknown>): Promise<ServiceError> {
 beforeAll(async () => {
   sandbox = await startServiceForTests({ SERVICE_TIMEOUT_MS: '400' });
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
-  const user = await createFirstUser({ name: 'M', email: 'm@example.com', passwordHash: 'x' });
-  if (!user) throw new Error('no user');
-  userId = user.id;
-  await storeNewConnection(userId, await exchangeCode(await authorizationCode(sandbox)));
+  const owner = await createFirstOwner('m@example.com');
+  orgId = owner.orgId;
+  await storeNewConnection(
+    orgId,
+    { userId: owner.userId, name: owner.name },
+    await exchangeCode(await authorizationCode(sandbox)),
+  );
   const portfolio = await control('GET', '/portfolio?user=demo');
   demo = portfolio.thermostats;
   buildings = portfolio.buildings.map((b: { buildingId: string }) => b.buildingId);
@@ -61,7 +64,7 @@ const first = () => demo[0]?.thermostatId ?? '';
 
 describe('thermostat service client', () => {
   it('reads a status record with both setpoints', async () => {
-    const status = await api.getStatus({ userId, thermostatId: first() });
+    const status = await api.getStatus({ orgId, thermostatId: first() });
     expect(status.thermostatId).toBe(first());
     expect(status.setPoint.desiredCool - status.setPoint.desiredHeat).toBeGreaterThanOrEqual(2);
     expect(typeof status.isResidentMode).toBe('boolean');
@@ -69,11 +72,11 @@ describe('thermostat service client', () => {
 
   it('covers schedule, comfort settings, settings, alerts and access control', async () => {
     const thermostatId = first();
-    const schedule = await api.getSchedule({ userId, thermostatId });
+    const schedule = await api.getSchedule({ orgId, thermostatId });
     expect(schedule.days).toHaveLength(7);
 
     const created = await api.createComfortSetting({
-      userId,
+      orgId,
       thermostatId,
       setting: {
         name: 'Test Holiday',
@@ -85,7 +88,7 @@ describe('thermostat service client', () => {
     });
     expect(created.comfortSettingRef).toMatch(/^smart\d+$/);
     const renamed = await api.updateComfortSetting({
-      userId,
+      orgId,
       thermostatId,
       comfortSettingRef: created.comfortSettingRef,
       changes: { name: 'Test Winter' },
@@ -95,7 +98,7 @@ describe('thermostat service client', () => {
       comfortSettingRef: created.comfortSettingRef,
     });
     const updated = await api.updateSchedule({
-      userId,
+      orgId,
       thermostatId,
       range: {
         days: ['monday'],
@@ -110,7 +113,7 @@ describe('thermostat service client', () => {
     ]);
     const inUse = await failure(
       api.deleteComfortSetting({
-        userId,
+        orgId,
         thermostatId,
         comfortSettingRef: created.comfortSettingRef,
       }),
@@ -119,17 +122,17 @@ describe('thermostat service client', () => {
     expect(Object.keys(inUse.fieldErrors)).toContain('comfortSettingRef');
 
     const settings = await api.updateSettings({
-      userId,
+      orgId,
       thermostatId,
       changes: { fanMinimumOnTime: 15 },
     });
     expect(settings.fanMinimumOnTime).toBe(15);
-    expect((await api.getSettings({ userId, thermostatId })).fanMinimumOnTime).toBe(15);
+    expect((await api.getSettings({ orgId, thermostatId })).fanMinimumOnTime).toBe(15);
 
-    const alerts = await api.getAlertSettings({ userId, thermostatId });
+    const alerts = await api.getAlertSettings({ orgId, thermostatId });
     expect(alerts).not.toHaveProperty('acMaintenanceReminder');
     const access = await api.updateAccessControl({
-      userId,
+      orgId,
       thermostatId,
       changes: { enabled: true, passcode: '0420' },
     });
@@ -140,13 +143,13 @@ describe('thermostat service client', () => {
     const [from, to] = buildings;
     if (!from || !to) throw new Error('the demo fixture has several buildings');
     const created = await api.createThermostat({
-      userId,
+      orgId,
       buildingId: from,
       thermostat: { isResidentMode: true, name: 'Unit 999' },
     });
     expect(created).toMatchObject({ buildingId: from, isResidentMode: true });
     const moved = await api.moveThermostat({
-      userId,
+      orgId,
       thermostatId: created.thermostatId,
       buildingId: to,
     });
@@ -156,7 +159,7 @@ describe('thermostat service client', () => {
   it('updates up to 25 thermostats in one bulk request, with a result for each', async () => {
     const ids = demo.slice(0, 3).map((t) => t.thermostatId);
     const result = await api.bulkUpdateSettings({
-      userId,
+      orgId,
       thermostatIds: [...ids, otherThermostat],
       changes: { holdAction: 'indefinite' },
     });
@@ -167,28 +170,28 @@ describe('thermostat service client', () => {
   it("returns field errors when the service refuses values, and not_found for another account's thermostat", async () => {
     const invalid = await failure(
       api.updateSettings({
-        userId,
+        orgId,
         thermostatId: first(),
         changes: { heatRange: { min: 70, max: 60 } },
       }),
     );
     expect(invalid.kind).toBe('validation');
     expect(Object.keys(invalid.fieldErrors).join()).toMatch(/heatRange/);
-    expect((await failure(api.getStatus({ userId, thermostatId: otherThermostat }))).kind).toBe(
+    expect((await failure(api.getStatus({ orgId, thermostatId: otherThermostat }))).kind).toBe(
       'not_found',
     );
   });
 
   it('retries a read through 5xx answers, with backoff', async () => {
     await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 503, count: 2 }] });
-    const status = await api.getStatus({ userId, thermostatId: first() });
+    const status = await api.getStatus({ orgId, thermostatId: first() });
     expect(status.thermostatId).toBe(first());
     expect(await callCount(sandbox, STATUS)).toBe(3);
   });
 
   it('gives up on a read after three failed attempts', async () => {
     await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 500 }] });
-    expect((await failure(api.getStatus({ userId, thermostatId: first() }))).kind).toBe(
+    expect((await failure(api.getStatus({ orgId, thermostatId: first() }))).kind).toBe(
       'unavailable',
     );
     expect(await callCount(sandbox, STATUS)).toBe(3);
@@ -198,7 +201,7 @@ describe('thermostat service client', () => {
     const key = 'PATCH /api/v2/thermostats/:id/settings';
     await control('PUT', '/faults', { faults: [{ endpoint: key, kind: 503, count: 1 }] });
     const error = await failure(
-      api.updateSettings({ userId, thermostatId: first(), changes: { fanMinimumOnTime: 5 } }),
+      api.updateSettings({ orgId, thermostatId: first(), changes: { fanMinimumOnTime: 5 } }),
     );
     expect(error.kind).toBe('unavailable');
     expect(await callCount(sandbox, key)).toBe(1);
@@ -207,25 +210,25 @@ describe('thermostat service client', () => {
   it('honours Retry-After on a 429 for a read, and reports it for a write', async () => {
     await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 429, count: 1 }] });
     const started = Date.now();
-    await api.getStatus({ userId, thermostatId: first() });
+    await api.getStatus({ orgId, thermostatId: first() });
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(await callCount(sandbox, STATUS)).toBe(2);
 
     const key = 'PATCH /api/v2/thermostats/:id/residentMode';
     await control('PUT', '/faults', { faults: [{ endpoint: key, kind: 429, count: 1 }] });
     const limited = await failure(
-      api.setResidentMode({ userId, thermostatId: first(), isResidentMode: true }),
+      api.setResidentMode({ orgId, thermostatId: first(), isResidentMode: true }),
     );
     expect(limited).toMatchObject({ kind: 'rate_limited', retryAfterSeconds: 1 });
   });
 
   it('times out a hanging call and a dropped connection, as unavailable', async () => {
     await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 'timeout' }] });
-    expect((await failure(api.getStatus({ userId, thermostatId: first() }))).kind).toBe(
+    expect((await failure(api.getStatus({ orgId, thermostatId: first() }))).kind).toBe(
       'unavailable',
     );
     await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 'drop' }] });
-    expect((await failure(api.getStatus({ userId, thermostatId: first() }))).kind).toBe(
+    expect((await failure(api.getStatus({ orgId, thermostatId: first() }))).kind).toBe(
       'unavailable',
     );
   });
@@ -234,7 +237,7 @@ describe('thermostat service client', () => {
     await control('PUT', '/faults', {
       faults: [{ endpoint: STATUS, kind: 'malformed', count: 1 }],
     });
-    expect((await failure(api.getStatus({ userId, thermostatId: first() }))).kind).toBe(
+    expect((await failure(api.getStatus({ orgId, thermostatId: first() }))).kind).toBe(
       'invalid_response',
     );
   });
@@ -244,7 +247,7 @@ describe('thermostat service client', () => {
     try {
       const before = await callCount(sandbox, 'POST /token');
       const statuses = await Promise.all(
-        demo.slice(0, 5).map((t) => api.getStatus({ userId, thermostatId: t.thermostatId })),
+        demo.slice(0, 5).map((t) => api.getStatus({ orgId, thermostatId: t.thermostatId })),
       );
       expect(statuses).toHaveLength(5);
       expect((await callCount(sandbox, 'POST /token')) - before).toBe(1);
@@ -263,7 +266,7 @@ describe('thermostat service client', () => {
       const before = await callCount(sandbox, 'POST /token');
       const statuses = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
-          api.getStatus({ userId, thermostatId: demo[i % demo.length]?.thermostatId ?? '' }),
+          api.getStatus({ orgId, thermostatId: demo[i % demo.length]?.thermostatId ?? '' }),
         ),
       );
       expect(statuses).toHaveLength(100);

@@ -11,14 +11,16 @@ import {
 import type { DatabaseHandle } from '@/lib/db/client';
 import {
   countUsers,
-  createFirstUser,
+  createFirstOrganization,
   createSession,
-  findSessionUser,
+  findSessionMember,
   findUserByEmail,
   revokeSession,
-  upsertSsoUser,
 } from '@/lib/db/queries';
 import { databaseTargets, useDatabase } from '../support/database';
+
+const createFirstUser = (account: { name: string; email: string; passwordHash: string }) =>
+  createFirstOrganization({ orgName: 'Org', ...account });
 
 describe.each(databaseTargets)('data layer on $name', ({ target }) => {
   let handle: DatabaseHandle;
@@ -30,7 +32,7 @@ describe.each(databaseTargets)('data layer on $name', ({ target }) => {
     await handle.close();
   });
   beforeEach(async () => {
-    await handle.db.execute(sql`truncate users, sessions, sign_in_attempts cascade`);
+    await handle.db.execute(sql`truncate users, sessions, sign_in_attempts, organizations cascade`);
   });
 
   it('creates exactly one first account, even when two setups race', async () => {
@@ -50,27 +52,18 @@ describe.each(databaseTargets)('data layer on $name', ({ target }) => {
     expect(await findUserByEmail({ email: 'nobody@example.com' })).toBeNull();
   });
 
-  it('links a company SSO sign-in to the account with the same email', async () => {
-    const first = await createFirstUser({ name: 'A', email: 'a@example.com', passwordHash: 'x' });
-    const sso = await upsertSsoUser({ email: 'A@example.com', name: 'A from SSO' });
-    expect(sso.id).toBe(first?.id);
-    const fresh = await upsertSsoUser({ email: 'b@example.com', name: 'B' });
-    expect(fresh.id).not.toBe(first?.id);
-    expect(await countUsers()).toBe(2);
-  });
-
   it('keeps a session live until it expires or is revoked', async () => {
     const user = await createFirstUser({ name: 'A', email: 'a@example.com', passwordHash: 'x' });
     if (!user) throw new Error('no user');
     const now = new Date();
     await createSession({ id: 's1', userId: user.id, expiresAt: new Date(now.getTime() + 60_000) });
-    expect((await findSessionUser({ sessionId: 's1', now }))?.email).toBe('a@example.com');
+    expect((await findSessionMember({ sessionId: 's1', now }))?.email).toBe('a@example.com');
     expect(
-      await findSessionUser({ sessionId: 's1', now: new Date(now.getTime() + 61_000) }),
+      await findSessionMember({ sessionId: 's1', now: new Date(now.getTime() + 61_000) }),
     ).toBeNull();
-    expect(await findSessionUser({ sessionId: 'unknown', now })).toBeNull();
+    expect(await findSessionMember({ sessionId: 'unknown', now })).toBeNull();
     await revokeSession({ sessionId: 's1' });
-    expect(await findSessionUser({ sessionId: 's1', now })).toBeNull();
+    expect(await findSessionMember({ sessionId: 's1', now })).toBeNull();
   });
 
   // An attempt as the sign-in provider makes it: recorded first, then finished with its outcome.

@@ -1,49 +1,71 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { buttonClass } from '@/components/ui/button';
 import { LocalTime } from '@/components/ui/local-time';
-import { requireUser } from '@/lib/auth/session';
+import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_NAMES } from '@/lib/activity-actions';
+import { activityHref, cursorOf, readActivityQuery } from '@/lib/activity-query';
+import { requireMember } from '@/lib/auth/session';
 import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
-import { buildingIdSchema, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 
 export const metadata: Metadata = { title: 'Activity' };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-const one = (value: string | string[] | undefined) =>
-  typeof value === 'string' && value ? value : undefined;
+const PAGE_SIZE = 50;
 
-/** Every write made through Setpoint, newest first, filterable by building, thermostat and person. */
+const inputClass =
+  'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
+
+/**
+ * Every change made through Setpoint and every membership and connection event of the
+ * organisation (for a building manager: their buildings' and their own), newest first, a page at
+ * a time, filterable and exportable as CSV.
+ */
 export default async function ActivityPage({ searchParams }: Props) {
-  const user = await requireUser();
-  const params = await searchParams;
-  const buildingId = buildingIdSchema.safeParse(one(params.building)).data;
-  const thermostatId = thermostatIdSchema.safeParse(one(params.thermostat)).data;
-  const person = one(params.person);
-  const [entries, people, buildings, thermostats] = await Promise.all([
-    listActivity({ buildingId, thermostatId, userId: person }),
-    listActivityPeople(),
-    listBuildings({ userId: user.id }),
-    listThermostats({ userId: user.id }),
+  const member = await requireMember();
+  const query = await readActivityQuery(member, await searchParams);
+  const [rows, people, buildings] = await Promise.all([
+    listActivity({
+      scope: member,
+      filter: query.filter,
+      before: query.before,
+      limit: PAGE_SIZE + 1,
+    }),
+    listActivityPeople({ scope: member }),
+    listBuildings({ scope: member }),
   ]);
+  const entries = rows.slice(0, PAGE_SIZE);
+  const last = entries.at(-1);
+  const older = rows.length > PAGE_SIZE && last ? cursorOf(last) : null;
+  const named = await listThermostats({
+    scope: member,
+    thermostatIds: [...new Set(entries.flatMap((entry) => entry.thermostatId ?? []))],
+  });
   const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
-  const thermostatName = new Map(
-    thermostats.map((t) => [t.thermostatId, t.unitLabel || t.thermostatId]),
-  );
-  const selectClass =
-    'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
+  const labels = new Map(named.map((t) => [t.thermostatId, t.unitLabel]));
+  const filtered = Object.values(query.values).some(Boolean);
 
   return (
     <div className="grid gap-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Activity</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          Every change made through Setpoint: who, when, which thermostat, what, and how it ended.
-        </p>
+      <div className="flex flex-wrap items-end gap-4">
+        <div className="flex-1">
+          <h1 className="text-2xl font-semibold tracking-tight">Activity</h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Every change made through Setpoint, and every sign-in, connection and membership change:
+            who, when, which thermostat, what, and how it ended.
+          </p>
+        </div>
+        <a
+          href={activityHref('/activity/export', query.values)}
+          className={buttonClass('secondary')}
+        >
+          Export CSV
+        </a>
       </div>
       <form className="flex flex-wrap items-end gap-3" method="get">
         <label className="grid gap-1 text-sm">
           <span className="font-medium">Building</span>
-          <select name="building" defaultValue={buildingId ?? ''} className={selectClass}>
+          <select name="building" defaultValue={query.values.building} className={inputClass}>
             <option value="">All buildings</option>
             {buildings.map((b) => (
               <option key={b.buildingId} value={b.buildingId}>
@@ -54,18 +76,17 @@ export default async function ActivityPage({ searchParams }: Props) {
         </label>
         <label className="grid gap-1 text-sm">
           <span className="font-medium">Thermostat</span>
-          <select name="thermostat" defaultValue={thermostatId ?? ''} className={selectClass}>
-            <option value="">All thermostats</option>
-            {thermostats.map((t) => (
-              <option key={t.thermostatId} value={t.thermostatId}>
-                {t.unitLabel || t.thermostatId}
-              </option>
-            ))}
-          </select>
+          <input
+            type="search"
+            name="thermostat"
+            defaultValue={query.values.thermostat}
+            placeholder="Label or id"
+            className={`${inputClass} w-44`}
+          />
         </label>
         <label className="grid gap-1 text-sm">
           <span className="font-medium">Person</span>
-          <select name="person" defaultValue={person ?? ''} className={selectClass}>
+          <select name="person" defaultValue={query.values.person} className={inputClass}>
             <option value="">Everyone</option>
             {people.map((p) => (
               <option key={p.userId} value={p.userId}>
@@ -74,20 +95,46 @@ export default async function ActivityPage({ searchParams }: Props) {
             ))}
           </select>
         </label>
+        <label className="grid gap-1 text-sm">
+          <span className="font-medium">What</span>
+          <select name="action" defaultValue={query.values.action} className={inputClass}>
+            <option value="">Anything</option>
+            {ACTIVITY_ACTION_NAMES.map((action) => (
+              <option key={action} value={action}>
+                {ACTIVITY_ACTIONS[action]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grid gap-1 text-sm">
+          <span className="font-medium">From (UTC)</span>
+          <input type="date" name="from" defaultValue={query.values.from} className={inputClass} />
+        </label>
+        <label className="grid gap-1 text-sm">
+          <span className="font-medium">To (UTC)</span>
+          <input type="date" name="to" defaultValue={query.values.to} className={inputClass} />
+        </label>
         <button
           type="submit"
           className="min-h-10 rounded-lg border border-slate-300 px-4 text-sm font-medium dark:border-slate-700"
         >
           Filter
         </button>
-        {buildingId || thermostatId || person ? (
+        {filtered ? (
           <Link href="/activity" className="min-h-10 px-2 py-2 text-sm underline">
             Clear
           </Link>
         ) : null}
       </form>
+      {query.matched?.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          No thermostat in your portfolio matches “{query.values.thermostat}”.
+        </p>
+      ) : null}
       {entries.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">No activity yet.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {filtered || query.before ? 'No activity matches these filters.' : 'No activity yet.'}
+        </p>
       ) : (
         <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
           <table className="w-full min-w-[44rem] text-left text-sm">
@@ -121,17 +168,27 @@ export default async function ActivityPage({ searchParams }: Props) {
                   <td className="px-3 py-2">
                     {entry.summary}
                     {Object.keys(entry.changes).length ? (
-                      <div className="font-mono text-xs break-all text-slate-500">
-                        {JSON.stringify(entry.changes)}
-                      </div>
+                      <details className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                        <summary className="cursor-pointer">Details</summary>
+                        <pre className="mt-1 font-mono break-all whitespace-pre-wrap">
+                          {JSON.stringify(entry.changes, null, 1)}
+                        </pre>
+                      </details>
                     ) : null}
                   </td>
                   <td className="px-3 py-2 text-xs">
                     {entry.thermostatId ? (
-                      <div>{thermostatName.get(entry.thermostatId) ?? entry.thermostatId}</div>
+                      <div>
+                        <Link
+                          href={`/thermostats/${entry.thermostatId}`}
+                          className="hover:underline"
+                        >
+                          {labels.get(entry.thermostatId) || entry.thermostatId}
+                        </Link>
+                      </div>
                     ) : null}
                     {entry.buildingId ? (
-                      <div className="text-slate-500">
+                      <div className="text-slate-600 dark:text-slate-400">
                         {buildingName.get(entry.buildingId) ?? entry.buildingId}
                       </div>
                     ) : null}
@@ -154,6 +211,23 @@ export default async function ActivityPage({ searchParams }: Props) {
           </table>
         </div>
       )}
+      {older || query.before ? (
+        <nav aria-label="Pages" className="flex gap-3 text-sm">
+          {query.before ? (
+            <Link href={activityHref('/activity', query.values)} className="underline">
+              Newest
+            </Link>
+          ) : null}
+          {older ? (
+            <Link
+              href={activityHref('/activity', query.values, { before: older })}
+              className="underline"
+            >
+              Older entries
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import { type BulkBuilding, BulkConfiguration } from '@/components/bulk/bulk-configuration';
 import { Card } from '@/components/ui/card';
-import { requireUser } from '@/lib/auth/session';
+import { NotAllowed } from '@/components/ui/not-allowed';
+import { can, refusal } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
@@ -10,11 +12,19 @@ import { formatDelta, formatRange } from '@/lib/units';
 export const metadata: Metadata = { title: 'Bulk configuration' };
 
 export default async function BulkPage() {
-  const user = await requireUser();
-  const unit = user.temperatureUnit;
+  const member = await requireMember();
+  if (!can(member, 'change_thermostat')) {
+    return (
+      <NotAllowed
+        title="Bulk configuration"
+        message={refusal(member.role, 'change_thermostat').replace(' Nothing was changed.', '')}
+      />
+    );
+  }
+  const unit = member.temperatureUnit;
   const [buildings, thermostats] = await Promise.all([
-    listBuildings({ userId: user.id }),
-    listThermostats({ userId: user.id }),
+    listBuildings({ scope: member }),
+    listThermostats({ scope: member }),
   ]);
   const groups: BulkBuilding[] = buildings.map((building) => ({
     buildingId: building.buildingId,

@@ -2,13 +2,22 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { requireUser } from '@/lib/auth/session';
+import { openAction } from '@/lib/actions';
+import { logActivity } from '@/lib/activity';
 import { disconnect } from '@/lib/oauth/connection';
 
-/** Forgets the manager's service tokens. The service account itself is untouched. */
+/** Forgets the organisation's service tokens. The service account itself is untouched. */
 export async function disconnectService(): Promise<void> {
-  const user = await requireUser();
-  await disconnect(user.id);
+  const opened = await openAction('manage_connection');
+  if (!opened.ok) redirect('/connection?result=not_allowed');
+  const { member } = opened;
+  if (await disconnect(member.orgId)) {
+    await logActivity({
+      actor: member,
+      action: 'connection.disconnect',
+      summary: 'Disconnected the thermostat service account',
+    });
+  }
   revalidatePath('/', 'layout');
   redirect('/connection?result=disconnected');
 }

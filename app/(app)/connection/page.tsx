@@ -6,7 +6,8 @@ import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { safeReturnPath } from '@/lib/auth/return-path';
-import { requireUser } from '@/lib/auth/session';
+import { can } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
 import { type ConnectionSummary, getConnectionSummary } from '@/lib/oauth/connection';
 import { disconnectService } from './actions';
 
@@ -17,6 +18,10 @@ const RESULTS: Record<string, { tone: 'success' | 'info' | 'error'; text: string
   disconnected: {
     tone: 'info',
     text: 'Disconnected. Setpoint no longer holds your service tokens.',
+  },
+  not_allowed: {
+    tone: 'error',
+    text: 'Only an owner or admin can connect or reconnect the service account. Nothing was changed.',
   },
   declined: {
     tone: 'info',
@@ -40,9 +45,10 @@ export default async function ConnectionPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requireUser();
+  const member = await requireMember();
   const params = await searchParams;
-  const connection = await getConnectionSummary(user.id);
+  const connection = await getConnectionSummary(member.orgId);
+  const manages = can(member, 'manage_connection');
   const result = typeof params.result === 'string' ? params.result : null;
   const reason = typeof params.reason === 'string' ? params.reason : '';
   const retryTo = safeReturnPath(params.returnTo);
@@ -53,8 +59,8 @@ export default async function ConnectionPage({
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Service connection</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          Setpoint acts on your thermostats through your thermostat service account. Its tokens stay
-          encrypted on the server and never reach your browser.
+          Everyone in {member.orgName} acts on the thermostats through one thermostat service
+          account. Its tokens stay encrypted on the server and never reach anyone’s browser.
         </p>
       </div>
 
@@ -64,7 +70,7 @@ export default async function ConnectionPage({
       {result === 'failed' ? (
         <Notice tone="error">{FAILURES[reason] ?? FAILURES.service_error}</Notice>
       ) : null}
-      {result === 'declined' || result === 'failed' ? (
+      {manages && (result === 'declined' || result === 'failed') ? (
         <div>
           <Suspense>
             <ConnectForm label="Try again" returnTo={retryPath} />
@@ -72,34 +78,70 @@ export default async function ConnectionPage({
         </div>
       ) : null}
 
-      {connection ? <ConnectionDetails connection={connection} /> : <NotConnected />}
+      {connection ? (
+        <ConnectionDetails connection={connection} manages={manages} />
+      ) : (
+        <NotConnected manages={manages} />
+      )}
     </div>
   );
 }
 
-function NotConnected() {
+function NotConnected({ manages }: { manages: boolean }) {
   return (
     <Card className="grid gap-4">
       <div className="flex items-center gap-3">
         <StatusDot tone="off" />
         <h2 className="text-lg font-medium">Not connected</h2>
       </div>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
-        Connect your thermostat service account. You will sign in at the service, approve Setpoint,
-        and come back here.
-      </p>
-      <div>
-        <Suspense>
-          <ConnectForm label="Connect service account" returnTo="/connection?result=connected" />
-        </Suspense>
-      </div>
+      {manages ? (
+        <>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Connect your organisation’s thermostat service account. You will sign in at the service,
+            approve Setpoint, and come back here.
+          </p>
+          <div>
+            <Suspense>
+              <ConnectForm
+                label="Connect service account"
+                returnTo="/connection?result=connected"
+              />
+            </Suspense>
+          </div>
+        </>
+      ) : (
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          An owner or admin of your organisation connects the thermostat service account.
+        </p>
+      )}
     </Card>
   );
 }
 
-function ConnectionDetails({ connection }: { connection: ConnectionSummary }) {
+function ConnectionDetails({
+  connection,
+  manages,
+}: {
+  connection: ConnectionSummary;
+  manages: boolean;
+}) {
   const active = connection.status === 'active';
+  const account = connection.account;
   const rows: [string, React.ReactNode][] = [
+    [
+      'Service account',
+      account?.name || account?.id ? (
+        <span key="acct">
+          {account.name ?? account.id}
+          {account.name && account.id ? (
+            <span className="ml-2 font-mono text-xs text-slate-500">{account.id}</span>
+          ) : null}
+        </span>
+      ) : (
+        'Not stated by the service'
+      ),
+    ],
+    ['Connected by', connection.connectedByName || 'Not recorded'],
     ['Access granted', connection.scope || '—'],
     ['Token format', connection.tokenFormat === 'jwt' ? 'JWT' : 'Opaque'],
     ['Connected', <LocalTime key="c" value={connection.connectedAt.toISOString()} />],
@@ -137,7 +179,8 @@ function ConnectionDetails({ connection }: { connection: ConnectionSummary }) {
       {!active ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">
           The service no longer accepts this connection
-          {connection.lastError ? ` (${connection.lastError})` : ''}. Reconnect to continue.
+          {connection.lastError ? ` (${connection.lastError})` : ''}.{' '}
+          {manages ? 'Reconnect to continue.' : 'An owner or admin must reconnect it.'}
         </p>
       ) : null}
       <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]">
@@ -148,37 +191,43 @@ function ConnectionDetails({ connection }: { connection: ConnectionSummary }) {
           </div>
         ))}
       </dl>
-      <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-5 dark:border-slate-800">
-        <Suspense>
-          <ConnectForm
-            label="Reconnect"
-            variant={active ? 'secondary' : 'primary'}
-            returnTo="/connection?result=connected"
-          />
-        </Suspense>
-        <details className="group">
-          <summary className="list-none [&::-webkit-details-marker]:hidden">
-            <span className="inline-flex min-h-10 cursor-pointer items-center rounded-lg px-4 text-sm font-medium text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950">
-              Disconnect…
-            </span>
-          </summary>
-          <form
-            action={disconnectService}
-            className="mt-3 grid gap-3 rounded-lg border border-red-200 p-4 dark:border-red-900"
-          >
-            <p className="text-sm">
-              Setpoint will forget its tokens and stop managing your thermostats until you connect
-              again.
-            </p>
-            <div>
-              <Button type="submit" variant="danger">
-                Disconnect
-              </Button>
-            </div>
-          </form>
-        </details>
-      </div>
+      {manages ? <ConnectionControls active={active} /> : null}
     </Card>
+  );
+}
+
+function ConnectionControls({ active }: { active: boolean }) {
+  return (
+    <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-5 dark:border-slate-800">
+      <Suspense>
+        <ConnectForm
+          label="Reconnect"
+          variant={active ? 'secondary' : 'primary'}
+          returnTo="/connection?result=connected"
+        />
+      </Suspense>
+      <details className="group">
+        <summary className="list-none [&::-webkit-details-marker]:hidden">
+          <span className="inline-flex min-h-10 cursor-pointer items-center rounded-lg px-4 text-sm font-medium text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950">
+            Disconnect…
+          </span>
+        </summary>
+        <form
+          action={disconnectService}
+          className="mt-3 grid gap-3 rounded-lg border border-red-200 p-4 dark:border-red-900"
+        >
+          <p className="text-sm">
+            Setpoint will forget its tokens and stop managing your thermostats until you connect
+            again.
+          </p>
+          <div>
+            <Button type="submit" variant="danger">
+              Disconnect
+            </Button>
+          </div>
+        </form>
+      </details>
+    </div>
   );
 }
 

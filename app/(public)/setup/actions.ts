@@ -1,12 +1,15 @@
 'use server';
 
 import { redirect } from 'next/navigation';
+import { formStrings } from '@/lib/actions';
 import { hashPassword } from '@/lib/auth/password';
 import { type SetupField, setupSchema } from '@/lib/auth/schemas';
-import { countUsers, createFirstUser } from '@/lib/db/queries';
+import { countUsers, createFirstOrganization } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 
-/** First-run setup: creates the first account, and only while no account exists. */
+const FIELDS = ['orgName', 'name', 'email', 'password', 'confirm'] as const;
+
+/** First-run setup: creates the organisation and its owner, and only while no account exists. */
 export async function createFirstAccount(
   _previous: FormState<SetupField>,
   form: FormData,
@@ -17,20 +20,19 @@ export async function createFirstAccount(
   };
   // Checked before anything costly: this form needs no session, so it must be cheap once closed.
   if ((await countUsers()) > 0) return closed;
-  const raw = Object.fromEntries(
-    (['name', 'email', 'password', 'confirm'] as const).map((key) => [key, form.get(key) ?? '']),
-  );
+  const raw = Object.fromEntries(FIELDS.map((key) => [key, form.get(key) ?? '']));
   const parsed = setupSchema.safeParse(raw);
-  const values = { name: String(raw.name ?? ''), email: String(raw.email ?? '') };
+  const { orgName, name, email } = formStrings(form, FIELDS);
+  const values = { orgName, name, email };
   if (!parsed.success) {
     return { status: 'error', fieldErrors: fieldErrorsOf(parsed.error), values };
   }
-  const { name, email, password } = parsed.data;
-  const created = await createFirstUser({
-    name,
-    email,
-    passwordHash: await hashPassword(password),
+  const created = await createFirstOrganization({
+    orgName: parsed.data.orgName,
+    name: parsed.data.name,
+    email: parsed.data.email,
+    passwordHash: await hashPassword(parsed.data.password),
   });
   if (!created) return closed;
-  redirect(`/sign-in?setup=done&email=${encodeURIComponent(email)}`);
+  redirect(`/sign-in?setup=done&email=${encodeURIComponent(parsed.data.email)}`);
 }

@@ -15,7 +15,8 @@ export default async function SetupPage() {
     <Card>
       <h1 className="text-xl font-semibold">Welcome to Setpoint</h1>
       <p className="mt-1 mb-6 text-sm text-slate-600 dark:text-slate-400">
-        Create the first account. You will use it to sign in and connect your thermostat service.
+        Create your organisation and its first account, its owner. You will sign in with it, connect
+        your thermostat service and invite your team.
       </p>
       <SetupForm />
     </Card>

@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { ssoDisplayName } from '@/lib/auth/options';
 import { safeReturnPath } from '@/lib/auth/return-path';
-import { getCurrentUser } from '@/lib/auth/session';
+import { getCurrentMember } from '@/lib/auth/session';
 import { countUsers } from '@/lib/db/queries';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -20,7 +20,7 @@ export default async function SignInPage({
   if ((await countUsers()) === 0) redirect('/setup');
   const params = await searchParams;
   const callbackUrl = safeReturnPath(params.callbackUrl);
-  if (await getCurrentUser()) redirect(callbackUrl);
+  if (await getCurrentMember()) redirect(callbackUrl);
   const email = typeof params.email === 'string' ? params.email : '';
 
   return (
@@ -32,6 +32,24 @@ export default async function SignInPage({
       {params.setup === 'done' ? (
         <div className="mb-4">
           <Notice tone="success">Your account is ready. Sign in to continue.</Notice>
+        </div>
+      ) : null}
+      {params.joined === '1' ? (
+        <div className="mb-4">
+          <Notice tone="success">You have joined. Sign in with your new password.</Notice>
+        </div>
+      ) : null}
+      {params.left === '1' ? (
+        <div className="mb-4">
+          <Notice tone="info">You have left the organisation and are signed out.</Notice>
+        </div>
+      ) : null}
+      {params.error === 'AccessDenied' ? (
+        <div className="mb-4">
+          <Notice tone="error">
+            Company sign-in worked, but no organisation on Setpoint has invited that email. Ask an
+            owner or admin of your organisation for an invitation.
+          </Notice>
         </div>
       ) : null}
       {params.error === 'OAuthSignin' || params.error === 'OAuthCallback' ? (

@@ -1,24 +1,28 @@
 import { type NextRequest, NextResponse } from 'next/server';
-import { getCurrentUser } from '@/lib/auth/session';
+import { can } from '@/lib/auth/permissions';
+import { getCurrentMember } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
 import { FLOW_COOKIE, flowCookieOptions, startAuthorization } from '@/lib/oauth/flow';
 
 /**
- * Starts connecting (or reconnecting) the manager's service account: a form POST from the
+ * Starts connecting (or reconnecting) the organisation's service account: a form POST from the
  * connection page or the reconnect banner, answered with a redirect to the service's consent
- * page. POST with an Origin check, so another site cannot start it.
+ * page. POST with an Origin check, so another site cannot start it; owners and admins only.
  */
 export async function POST(request: NextRequest) {
   const appOrigin = new URL(getEnv().NEXTAUTH_URL).origin;
   if (request.headers.get('origin') !== appOrigin) {
     return new NextResponse('Cross-origin request refused.', { status: 403 });
   }
-  const user = await getCurrentUser();
-  if (!user) return NextResponse.redirect(new URL('/sign-in', appOrigin), 303);
+  const member = await getCurrentMember();
+  if (!member) return NextResponse.redirect(new URL('/sign-in', appOrigin), 303);
+  if (!can(member, 'manage_connection')) {
+    return NextResponse.redirect(new URL('/connection?result=not_allowed', appOrigin), 303);
+  }
 
   const form = await request.formData().catch(() => null);
   const { authorizeUrl, cookie } = await startAuthorization({
-    userId: user.id,
+    userId: member.userId,
     returnTo: form?.get('returnTo'),
   });
   const response = NextResponse.redirect(authorizeUrl, 303);

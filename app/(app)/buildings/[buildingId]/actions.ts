@@ -2,21 +2,20 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
+import { openBuilding } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { requireUser } from '@/lib/auth/session';
-import { findBuilding, listBuildings, listThermostats, updateBuilding } from '@/lib/db/queries';
+import { listOrganizationBuildings, listThermostats, updateBuilding } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { forgetStatuses } from '@/lib/portfolio/status-cache';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 
 /** Reads every thermostat of the building from the service again, instead of the cache. */
 export async function refreshBuilding(buildingId: string): Promise<void> {
-  const user = await requireUser();
-  const id = buildingIdSchema.safeParse(buildingId);
-  if (!id.success) return;
-  const thermostats = await listThermostats({ userId: user.id, buildingId: id.data });
-  forgetStatuses({ userId: user.id, thermostatIds: thermostats.map((t) => t.thermostatId) });
-  revalidatePath(`/buildings/${id.data}`);
+  const opened = await openBuilding(buildingId, 'view');
+  if (!opened.ok) return;
+  const { member, building } = opened;
+  const thermostats = await listThermostats({ scope: member, buildingId: building.buildingId });
+  forgetStatuses({ orgId: member.orgId, thermostatIds: thermostats.map((t) => t.thermostatId) });
+  revalidatePath(`/buildings/${building.buildingId}`);
 }
 
 const detailsSchema = z.object({
@@ -35,10 +34,9 @@ export async function updateBuildingDetails(
   _previous: FormState<'name' | 'address'>,
   form: FormData,
 ): Promise<FormState<'name' | 'address'>> {
-  const user = await requireUser();
-  const id = buildingIdSchema.safeParse(buildingId);
-  const building = id.success ? await findBuilding({ userId: user.id, buildingId: id.data }) : null;
-  if (!building) return { status: 'error', message: 'That building is not in your portfolio.' };
+  const opened = await openBuilding(buildingId);
+  if (!opened.ok) return opened.state;
+  const { member, building } = opened;
   const posted = { name: form.get('name') ?? '', address: form.get('address') ?? '' };
   const values = {
     name: typeof posted.name === 'string' ? posted.name : '',
@@ -47,7 +45,8 @@ export async function updateBuildingDetails(
   // The posted values as they are: a file where text belongs is an error, not "[object File]".
   const parsed = detailsSchema.safeParse(posted);
   if (!parsed.success) return { status: 'error', fieldErrors: fieldErrorsOf(parsed.error), values };
-  const taken = (await listBuildings({ userId: user.id })).some(
+  // Names are unique in the organisation, including buildings outside a manager's own.
+  const taken = (await listOrganizationBuildings({ orgId: member.orgId })).some(
     (other) =>
       other.buildingId !== building.buildingId &&
       other.name.toLowerCase() === parsed.data.name.toLowerCase(),
@@ -55,12 +54,15 @@ export async function updateBuildingDetails(
   if (taken) {
     return { status: 'error', fieldErrors: { name: ['Another building has this name.'] }, values };
   }
-  await updateBuilding({ userId: user.id, buildingId: building.buildingId, ...parsed.data });
+  await updateBuilding({ orgId: member.orgId, buildingId: building.buildingId, ...parsed.data });
   await logActivity({
-    user,
+    actor: member,
     action: 'building.update',
     buildingId: building.buildingId,
-    summary: `Renamed ${building.name} to ${parsed.data.name}`,
+    summary:
+      building.name === parsed.data.name
+        ? `Changed the details of ${building.name}`
+        : `Renamed ${building.name} to ${parsed.data.name}`,
     changes: { name: parsed.data.name, address: parsed.data.address },
   });
   revalidatePath('/', 'layout');

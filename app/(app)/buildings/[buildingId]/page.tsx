@@ -5,7 +5,8 @@ import { BuildingDetailsForm } from '@/components/buildings/building-details-for
 import { BuildingTable } from '@/components/buildings/building-table';
 import type { BuildingRow } from '@/components/buildings/status-row';
 import { Button, buttonClass } from '@/components/ui/button';
-import { requireUser } from '@/lib/auth/session';
+import { can } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
 import { findBuilding, listThermostats } from '@/lib/db/queries';
 import { readRow } from '@/lib/portfolio/readings';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
@@ -16,21 +17,22 @@ type Props = { params: Promise<{ buildingId: string }> };
 export const metadata: Metadata = { title: 'Building' };
 
 export default async function BuildingPage({ params }: Props) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { buildingId } = await params;
   if (!buildingIdSchema.safeParse(buildingId).success) notFound();
   const [building, thermostats] = await Promise.all([
-    findBuilding({ userId: user.id, buildingId }),
-    listThermostats({ userId: user.id, buildingId }),
+    findBuilding({ scope: member, buildingId }),
+    listThermostats({ scope: member, buildingId }),
   ]);
   if (!building) notFound();
+  const manages = can(member, 'manage_building', building);
 
   // Every status starts now, in parallel within the service's rate limit; each row arrives
   // when its answer does, so the page shell never waits for the slowest thermostat.
   const rows: BuildingRow[] = thermostats.map((thermostat) => ({
     thermostatId: thermostat.thermostatId,
     unitLabel: thermostat.unitLabel,
-    reading: readRow({ userId: user.id, thermostatId: thermostat.thermostatId }),
+    reading: readRow({ orgId: member.orgId, thermostatId: thermostat.thermostatId }),
   }));
 
   return (
@@ -54,37 +56,46 @@ export default async function BuildingPage({ params }: Props) {
               Refresh statuses
             </Button>
           </form>
-          <Link
-            href={`/buildings/${building.buildingId}/new-thermostat`}
-            className={buttonClass('secondary')}
-          >
-            New thermostat
-          </Link>
+          {manages ? (
+            <Link
+              href={`/buildings/${building.buildingId}/new-thermostat`}
+              className={buttonClass('secondary')}
+            >
+              New thermostat
+            </Link>
+          ) : null}
         </div>
       </div>
       {rows.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          No thermostats in this building yet.{' '}
-          <Link href="/portfolio/add" className="font-medium underline">
-            Add some
-          </Link>
-          .
+          No thermostats in this building yet.
+          {can(member, 'manage_portfolio') ? (
+            <>
+              {' '}
+              <Link href="/portfolio/add" className="font-medium underline">
+                Add some
+              </Link>
+              .
+            </>
+          ) : null}
         </p>
       ) : (
-        <BuildingTable rows={rows} unit={user.temperatureUnit} timeZone={building.timeZone} />
+        <BuildingTable rows={rows} unit={member.temperatureUnit} timeZone={building.timeZone} />
       )}
-      <details className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-        <summary className="cursor-pointer text-sm font-medium">
-          Edit building name and address
-        </summary>
-        <div className="mt-4">
-          <BuildingDetailsForm
-            action={updateBuildingDetails.bind(null, building.buildingId)}
-            name={building.name}
-            address={building.address}
-          />
-        </div>
-      </details>
+      {manages ? (
+        <details className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+          <summary className="cursor-pointer text-sm font-medium">
+            Edit building name and address
+          </summary>
+          <div className="mt-4">
+            <BuildingDetailsForm
+              action={updateBuildingDetails.bind(null, building.buildingId)}
+              name={building.name}
+              address={building.address}
+            />
+          </div>
+        </details>
+      ) : null}
       <p className="text-xs text-slate-500">
         Statuses are kept for a minute so that large buildings stay within the service’s rate
         limits; each row says when it was read (in the building’s time zone).

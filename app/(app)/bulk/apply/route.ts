@@ -1,6 +1,8 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { z } from 'zod';
-import { getCurrentUser } from '@/lib/auth/session';
+import { CHECK_FIELDS } from '@/lib/actions';
+import { can, refusal } from '@/lib/auth/permissions';
+import { getCurrentMember } from '@/lib/auth/session';
 import { applyBulkChanges } from '@/lib/bulk/apply';
 import { MAX_PER_REQUEST, MAX_PER_RUN, summarize } from '@/lib/bulk/plan';
 import { listThermostats } from '@/lib/db/queries';
@@ -37,8 +39,11 @@ export async function POST(request: NextRequest) {
   if (request.headers.get('origin') !== appOrigin) {
     return json(403, { message: 'Cross-origin request refused.' });
   }
-  const user = await getCurrentUser();
-  if (!user) return json(401, { message: 'Sign in again to continue.' });
+  const member = await getCurrentMember();
+  if (!member) return json(401, { message: 'Sign in again to continue.' });
+  if (!can(member, 'change_thermostat')) {
+    return json(403, { message: refusal(member.role, 'change_thermostat') });
+  }
 
   const parsed = bodySchema.safeParse(await request.json().catch(() => null));
   if (!parsed.success) {
@@ -46,24 +51,25 @@ export async function POST(request: NextRequest) {
   }
   const { thermostatIds, values } = parsed.data;
 
-  // Every id must be in this manager's portfolio before anything reaches the service.
+  // Every id must be in the member's scope (their organisation, and for a building manager their
+  // buildings) before anything reaches the service.
   const owned = new Set(
-    (await listThermostats({ userId: user.id })).map((thermostat) => thermostat.thermostatId),
+    (await listThermostats({ scope: member })).map((thermostat) => thermostat.thermostatId),
   );
   const foreign = thermostatIds.filter((id) => !owned.has(id));
   if (foreign.length > 0) {
     return json(403, {
-      message: `${foreign.length} selected thermostat${foreign.length === 1 ? ' is' : 's are'} not in your portfolio; nothing was sent.`,
+      message: `${foreign.length} selected thermostat${foreign.length === 1 ? ' is' : 's are'} not in your portfolio${member.buildingIds === null ? '' : ' (your buildings)'}; nothing was sent.`,
     });
   }
 
   const checked = validateConfiguration(values, {
-    unit: user.temperatureUnit,
+    unit: member.temperatureUnit,
     heatCoolMinDelta: DEFAULT_HEAT_COOL_MIN_DELTA,
   });
   if (!checked.ok) {
     return json(422, {
-      message: 'Check the highlighted fields; nothing was sent.',
+      message: CHECK_FIELDS,
       fieldErrors: checked.fieldErrors,
     });
   }
@@ -88,7 +94,7 @@ export async function POST(request: NextRequest) {
         changes: checked.changes,
       });
       const results = await applyBulkChanges({
-        user,
+        actor: member,
         thermostatIds,
         changes: checked.changes,
         signal: request.signal,

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { requireUser } from '@/lib/auth/session';
+import { openAction } from '@/lib/actions';
 import type { FormState } from '@/lib/forms';
 import { addToPortfolio } from '@/lib/portfolio/add';
 import { type ParsedEntries, parseCsv, parsePastedList } from '@/lib/portfolio/entries';
@@ -27,8 +27,13 @@ function summary(report: NonNullable<State['report']>): string {
 }
 
 async function addEntries(parsed: ParsedEntries, values: State['values']): Promise<State> {
-  const user = await requireUser();
-  const report = await addToPortfolio({ user, entries: parsed.entries, problems: parsed.problems });
+  const opened = await openAction('manage_portfolio');
+  if (!opened.ok) return opened.state;
+  const report = await addToPortfolio({
+    actor: opened.member,
+    entries: parsed.entries,
+    problems: parsed.problems,
+  });
   revalidatePath('/', 'layout');
   const ok = report.some((row) => row.outcome === 'done' || row.outcome === 'unchanged');
   return { status: ok ? 'success' : 'error', message: summary(report), report, values };
@@ -36,7 +41,8 @@ async function addEntries(parsed: ParsedEntries, values: State['values']): Promi
 
 /** Adds thermostats by id: one, or a pasted list of ids with optional labels. */
 export async function addFromList(_previous: State, form: FormData): Promise<State> {
-  await requireUser();
+  const opened = await openAction('manage_portfolio');
+  if (!opened.ok) return opened.state;
   const list = listSchema.safeParse(form.get('list') ?? '');
   if (!list.success) {
     return {
@@ -49,7 +55,8 @@ export async function addFromList(_previous: State, form: FormData): Promise<Sta
 
 /** Adds the thermostats of a CSV file, with a result for every row. */
 export async function addFromCsv(_previous: State, form: FormData): Promise<State> {
-  await requireUser();
+  const opened = await openAction('manage_portfolio');
+  if (!opened.ok) return opened.state;
   const file = form.get('csv');
   if (!(file instanceof File) || file.size === 0) {
     return { status: 'error', fieldErrors: { csv: ['Choose a CSV file.'] } };
@@ -64,7 +71,8 @@ export async function addFromCsv(_previous: State, form: FormData): Promise<Stat
 
 /** The sandbox's demo portfolio in one click (offered only against the local sandbox). */
 export async function importSandboxDemo(_previous: State): Promise<State> {
-  const user = await requireUser();
+  const opened = await openAction('manage_portfolio');
+  if (!opened.ok) return opened.state;
   const demo = await fetchSandboxDemoPortfolio();
   if (!demo) {
     return {
@@ -73,7 +81,11 @@ export async function importSandboxDemo(_previous: State): Promise<State> {
         'The demo portfolio is available only from the local sandbox with its control API on.',
     };
   }
-  const report = await addToPortfolio({ user, entries: demo.entries, known: demo.known });
+  const report = await addToPortfolio({
+    actor: opened.member,
+    entries: demo.entries,
+    known: demo.known,
+  });
   revalidatePath('/', 'layout');
   return { status: 'success', message: summary(report), report };
 }

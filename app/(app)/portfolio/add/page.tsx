@@ -1,13 +1,23 @@
 import type { Metadata } from 'next';
 import { AddFromCsvForm, AddFromListForm, ImportDemoForm } from '@/components/portfolio/add-forms';
 import { Card } from '@/components/ui/card';
-import { requireUser } from '@/lib/auth/session';
+import { NotAllowed } from '@/components/ui/not-allowed';
+import { can, refusal } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
 import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
 
 export const metadata: Metadata = { title: 'Add thermostats' };
 
 export default async function AddThermostatsPage() {
-  await requireUser();
+  const member = await requireMember();
+  if (!can(member, 'manage_portfolio')) {
+    return (
+      <NotAllowed
+        title="Add thermostats"
+        message={refusal(member.role, 'manage_portfolio').replace(' Nothing was changed.', '')}
+      />
+    );
+  }
   return (
     <div className="grid max-w-3xl gap-6">
       <div>

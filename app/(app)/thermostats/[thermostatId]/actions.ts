@@ -3,25 +3,21 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
+import { openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { requireUser } from '@/lib/auth/session';
+import { can, refusal } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
 import {
-  findBuilding,
+  finishMove,
   removeThermostat,
   setTemperatureUnit,
-  updateThermostat,
+  startMove,
+  updateThermostatLabel,
 } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { ownedThermostat } from '@/lib/portfolio/guard';
+import { scopedBuilding } from '@/lib/portfolio/guard';
 import { forgetStatuses, rememberStatus } from '@/lib/portfolio/status-cache';
-import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { moveThermostat, setResidentMode } from '@/lib/thermostat-api/resources';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
-
-const NOT_YOURS: FormState = {
-  status: 'error',
-  message: 'That thermostat is not in your portfolio.',
-};
 
 const residentModeSchema = z
   .object({
@@ -39,9 +35,9 @@ export async function changeResidentMode(
   _previous: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
+  const opened = await openThermostat(thermostatId);
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
   const parsed = residentModeSchema.safeParse({
     isResidentMode: form.get('isResidentMode'),
     confirmReset: form.get('confirmReset') ?? undefined,
@@ -60,28 +56,24 @@ export async function changeResidentMode(
 
   const on = parsed.data.isResidentMode === 'on';
   const what = {
-    action: 'resident_mode',
+    actor: member,
+    action: 'resident_mode.update',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
-  };
+    changes: { isResidentMode: on },
+  } as const;
   const summary = `Turned resident mode ${on ? 'on' : 'off'} for ${thermostat.unitLabel || thermostat.thermostatId}`;
   try {
     const status = await setResidentMode({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
       isResidentMode: on,
     });
-    rememberStatus({ userId: user.id, status });
-    await logActivity({ user, ...what, summary, changes: { isResidentMode: on } });
+    rememberStatus({ orgId: member.orgId, status });
+    await logActivity({ ...what, summary });
   } catch (error) {
-    await logActivity({
-      user,
-      ...what,
-      summary: `Failed: ${summary.toLowerCase()}`,
-      changes: { isResidentMode: on },
-      error,
-    });
-    return { status: 'error', message: describeServiceError(error) };
+    await logActivity({ ...what, summary: `Failed: ${summary.toLowerCase()}`, error });
+    return serviceFailure(error);
   }
   revalidatePath(`/thermostats/${thermostat.thermostatId}`);
   return {
@@ -92,92 +84,114 @@ export async function changeResidentMode(
   };
 }
 
-/** Moves the thermostat to another building of the portfolio, at the service and here. */
+/**
+ * Moves the thermostat to another building of the portfolio, at the service and here. The member
+ * must be allowed to manage both buildings. The move is claimed first, so a second move of the
+ * same thermostat made at the same moment sees the first instead of racing it.
+ */
 export async function moveToBuilding(
   thermostatId: string,
   _previous: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
-  const target = buildingIdSchema.safeParse(form.get('buildingId'));
-  const building = target.success
-    ? await findBuilding({ userId: user.id, buildingId: target.data })
-    : null;
+  const opened = await openThermostat(thermostatId, 'manage_building');
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
+  const building = await scopedBuilding(member, form.get('buildingId'));
   if (!building)
     return { status: 'error', fieldErrors: { buildingId: ['Choose one of your buildings.'] } };
+  if (!can(member, 'manage_building', building))
+    return { status: 'error', message: refusal(member.role, 'manage_building') };
   if (building.buildingId === thermostat.buildingId) {
     return { status: 'error', fieldErrors: { buildingId: ['It is already in that building.'] } };
   }
+  const claim = {
+    orgId: member.orgId,
+    thermostatId: thermostat.thermostatId,
+    from: thermostat.buildingId,
+    to: building.buildingId,
+  };
+  if (!(await startMove(claim))) {
+    return {
+      status: 'error',
+      message:
+        'Someone moved this thermostat (or is moving it) just now; nothing was changed. Reload to see where it is.',
+    };
+  }
   const label = thermostat.unitLabel || thermostat.thermostatId;
   const what = {
-    action: 'move',
+    actor: member,
+    action: 'thermostat.move',
     thermostatId: thermostat.thermostatId,
     buildingId: building.buildingId,
     changes: { buildingId: { from: thermostat.buildingId, to: building.buildingId } },
-  };
+  } as const;
   try {
     const status = await moveThermostat({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
       buildingId: building.buildingId,
     });
-    await updateThermostat({
-      userId: user.id,
-      thermostatId: thermostat.thermostatId,
-      buildingId: building.buildingId,
-    });
-    rememberStatus({ userId: user.id, status });
-    await logActivity({ user, ...what, summary: `Moved ${label} to ${building.name}` });
+    await finishMove({ ...claim, movedTo: building.buildingId });
+    rememberStatus({ orgId: member.orgId, status });
+    await logActivity({ ...what, summary: `Moved ${label} to ${building.name}` });
   } catch (error) {
-    await logActivity({
-      user,
-      ...what,
-      summary: `Failed to move ${label} to ${building.name}`,
-      error,
-    });
-    return { status: 'error', message: describeServiceError(error) };
+    await finishMove({ ...claim, movedTo: null });
+    await logActivity({ ...what, summary: `Failed to move ${label} to ${building.name}`, error });
+    return serviceFailure(error);
   }
   revalidatePath('/', 'layout');
   return { status: 'success', message: `Moved to ${building.name}.` };
 }
 
-const labelSchema = z.string().trim().max(64, 'Use at most 64 characters.');
+const labelSchema = z
+  .string('Enter the label as text.')
+  .trim()
+  .max(64, 'Use at most 64 characters.');
 
-/** Renames the thermostat in Setpoint (the label is the manager's, not the service's). */
+/** Relabels the thermostat in Setpoint (the label is the organisation's, not the service's). */
 export async function renameThermostat(
   thermostatId: string,
   _previous: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
+  const opened = await openThermostat(thermostatId, 'manage_building');
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
   const label = labelSchema.safeParse(form.get('unitLabel') ?? '');
   if (!label.success)
     return {
       status: 'error',
-      fieldErrors: { unitLabel: label.error.issues.map((i) => i.message) },
+      fieldErrors: { unitLabel: label.error.issues.map((issue) => issue.message) },
     };
-  await updateThermostat({
-    userId: user.id,
-    thermostatId: thermostat.thermostatId,
-    unitLabel: label.data,
-  });
+  if (label.data !== thermostat.unitLabel) {
+    await updateThermostatLabel({
+      orgId: member.orgId,
+      thermostatId: thermostat.thermostatId,
+      unitLabel: label.data,
+    });
+    await logActivity({
+      actor: member,
+      action: 'thermostat.rename',
+      thermostatId: thermostat.thermostatId,
+      buildingId: thermostat.buildingId,
+      summary: `Relabelled ${thermostat.unitLabel || thermostat.thermostatId} as ${label.data || 'no label'}`,
+      changes: { unitLabel: { from: thermostat.unitLabel, to: label.data } },
+    });
+  }
   revalidatePath('/', 'layout');
   return { status: 'success', message: 'Saved.', values: { unitLabel: label.data } };
 }
 
 /** Takes the thermostat out of the portfolio; the device itself is untouched. */
 export async function removeFromPortfolio(thermostatId: string): Promise<void> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) redirect('/');
-  await removeThermostat({ userId: user.id, thermostatId: thermostat.thermostatId });
-  forgetStatuses({ userId: user.id, thermostatIds: [thermostat.thermostatId] });
+  const opened = await openThermostat(thermostatId, 'manage_portfolio');
+  if (!opened.ok) redirect('/');
+  const { member, thermostat } = opened;
+  await removeThermostat({ orgId: member.orgId, thermostatId: thermostat.thermostatId });
+  forgetStatuses({ orgId: member.orgId, thermostatIds: [thermostat.thermostatId] });
   await logActivity({
-    user,
+    actor: member,
     action: 'portfolio.remove',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
@@ -187,15 +201,15 @@ export async function removeFromPortfolio(thermostatId: string): Promise<void> {
   redirect(`/buildings/${thermostat.buildingId}`);
 }
 
-/** The manager's temperature unit. */
+/** The member's own temperature unit (a preference: every role may set it). */
 export async function chooseTemperatureUnit(
   _previous: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const user = await requireUser();
+  const member = await requireMember();
   const unit = z.enum(['F', 'C']).safeParse(form.get('unit'));
   if (!unit.success) return { status: 'error', message: 'Choose °F or °C.' };
-  await setTemperatureUnit({ userId: user.id, unit: unit.data });
+  await setTemperatureUnit({ userId: member.userId, unit: unit.data });
   revalidatePath('/', 'layout');
   return { status: 'success' };
 }

@@ -3,8 +3,9 @@ import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { UnitToggle } from '@/components/thermostat/thermostat-forms';
 import { ThermostatTabs } from '@/components/thermostat/thermostat-tabs';
-import { requireUser } from '@/lib/auth/session';
-import { ownedThermostat } from '@/lib/portfolio/guard';
+import { can } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
+import { scopedThermostat } from '@/lib/portfolio/guard';
 
 /** Every page of one thermostat: where it is, what it is called, and its sections. */
 export default async function ThermostatLayout({
@@ -14,9 +15,9 @@ export default async function ThermostatLayout({
   params: Promise<{ thermostatId: string }>;
   children: ReactNode;
 }) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { thermostatId } = await params;
-  const thermostat = await ownedThermostat(user, thermostatId);
+  const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
   return (
     <div className="grid gap-6">
@@ -37,10 +38,18 @@ export default async function ThermostatLayout({
           </h1>
           <p className="mt-1 font-mono text-xs text-slate-500">{thermostat.thermostatId}</p>
         </div>
-        <UnitToggle unit={user.temperatureUnit} />
+        <UnitToggle unit={member.temperatureUnit} />
       </div>
       <ThermostatTabs thermostatId={thermostat.thermostatId} />
-      {children}
+      {/* A member who may not change this thermostat sees its settings with every control
+          disabled (the actions refuse them anyway). */}
+      {can(member, 'change_thermostat', thermostat) ? (
+        children
+      ) : (
+        <fieldset disabled className="contents">
+          {children}
+        </fieldset>
+      )}
     </div>
   );
 }

@@ -11,9 +11,11 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
-import { requireUser } from '@/lib/auth/session';
+import { ReadOnlyNotice } from '@/components/thermostat/read-only-notice';
+import { can } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
-import { ownedThermostat } from '@/lib/portfolio/guard';
+import { scopedThermostat } from '@/lib/portfolio/guard';
 import { rememberStatus } from '@/lib/portfolio/status-cache';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getStatus } from '@/lib/thermostat-api/resources';
@@ -31,19 +33,23 @@ type Props = { params: Promise<{ thermostatId: string }> };
 export const metadata: Metadata = { title: 'Thermostat' };
 
 export default async function ThermostatPage({ params }: Props) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { thermostatId } = await params;
-  const thermostat = await ownedThermostat(user, thermostatId);
+  const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
 
   const [status, buildings] = await Promise.all([
-    getStatus({ userId: user.id, thermostatId: thermostat.thermostatId }).then(
+    getStatus({ orgId: member.orgId, thermostatId: thermostat.thermostatId }).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error: describeServiceError(error) }),
     ),
-    listBuildings({ userId: user.id }),
+    listBuildings({ scope: member }),
   ]);
-  if (status.ok) rememberStatus({ userId: user.id, status: status.value });
+  if (status.ok) rememberStatus({ orgId: member.orgId, status: status.value });
+  // What to offer; the actions check again.
+  const changes = can(member, 'change_thermostat', thermostat);
+  const manages = can(member, 'manage_building', thermostat);
+  const targets = buildings.filter((building) => can(member, 'manage_building', building));
 
   return (
     <div className="grid gap-6">
@@ -51,13 +57,13 @@ export default async function ThermostatPage({ params }: Props) {
         <Card className="grid content-start gap-4">
           <h2 className="text-lg font-medium">Status</h2>
           {status.ok ? (
-            <StatusDetails status={status.value} unit={user.temperatureUnit} />
+            <StatusDetails status={status.value} unit={member.temperatureUnit} />
           ) : (
             <Notice tone="error">{status.error}</Notice>
           )}
         </Card>
         <div className="grid content-start gap-6">
-          {status.ok ? (
+          {status.ok && changes ? (
             <Card className="grid gap-3">
               <h2 className="text-lg font-medium">Resident mode</h2>
               <ResidentModeForm
@@ -66,29 +72,36 @@ export default async function ThermostatPage({ params }: Props) {
               />
             </Card>
           ) : null}
-          <Card className="grid gap-3">
-            <h2 className="text-lg font-medium">Building</h2>
-            <MoveForm
-              action={moveToBuilding.bind(null, thermostat.thermostatId)}
-              currentBuildingId={thermostat.buildingId}
-              buildings={buildings.map(({ buildingId, name }) => ({ buildingId, name }))}
-            />
-          </Card>
-          <Card className="grid gap-3">
-            <h2 className="text-lg font-medium">In Setpoint</h2>
-            <RenameForm
-              action={renameThermostat.bind(null, thermostat.thermostatId)}
-              unitLabel={thermostat.unitLabel}
-            />
-            <form
-              action={removeFromPortfolio.bind(null, thermostat.thermostatId)}
-              className="border-t border-slate-200 pt-3 dark:border-slate-800"
-            >
-              <Button type="submit" variant="ghost">
-                Remove from portfolio
-              </Button>
-            </form>
-          </Card>
+          {manages && targets.length > 1 ? (
+            <Card className="grid gap-3">
+              <h2 className="text-lg font-medium">Building</h2>
+              <MoveForm
+                action={moveToBuilding.bind(null, thermostat.thermostatId)}
+                currentBuildingId={thermostat.buildingId}
+                buildings={targets.map(({ buildingId, name }) => ({ buildingId, name }))}
+              />
+            </Card>
+          ) : null}
+          {manages ? (
+            <Card className="grid gap-3">
+              <h2 className="text-lg font-medium">In Setpoint</h2>
+              <RenameForm
+                action={renameThermostat.bind(null, thermostat.thermostatId)}
+                unitLabel={thermostat.unitLabel}
+              />
+              {can(member, 'manage_portfolio') ? (
+                <form
+                  action={removeFromPortfolio.bind(null, thermostat.thermostatId)}
+                  className="border-t border-slate-200 pt-3 dark:border-slate-800"
+                >
+                  <Button type="submit" variant="ghost">
+                    Remove from portfolio
+                  </Button>
+                </form>
+              ) : null}
+            </Card>
+          ) : null}
+          {changes ? null : <ReadOnlyNotice role={member.role} />}
         </div>
       </div>
     </div>

@@ -3,14 +3,13 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
+import { openBuilding, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { requireUser } from '@/lib/auth/session';
-import { addThermostat, findBuilding } from '@/lib/db/queries';
+import { addThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { rememberStatus } from '@/lib/portfolio/status-cache';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import { createThermostat } from '@/lib/thermostat-api/resources';
-import { buildingIdSchema, HVAC_MODES, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { HVAC_MODES, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 
 export type NewThermostatField = 'name' | 'thermostatId' | 'hvacMode' | 'isResidentMode';
 
@@ -27,10 +26,9 @@ export async function createThermostatInBuilding(
   _previous: FormState<NewThermostatField>,
   form: FormData,
 ): Promise<FormState<NewThermostatField>> {
-  const user = await requireUser();
-  const id = buildingIdSchema.safeParse(buildingId);
-  const building = id.success ? await findBuilding({ userId: user.id, buildingId: id.data }) : null;
-  if (!building) return { status: 'error', message: 'That building is not in your portfolio.' };
+  const opened = await openBuilding(buildingId);
+  if (!opened.ok) return opened.state;
+  const { member, building } = opened;
 
   const fields = ['name', 'thermostatId', 'hvacMode', 'isResidentMode'] as const;
   // A file where text belongs fails the schema as it is, instead of becoming "[object File]".
@@ -55,21 +53,21 @@ export async function createThermostatInBuilding(
   let createdId: string;
   try {
     const status = await createThermostat({
-      userId: user.id,
+      orgId: member.orgId,
       buildingId: building.buildingId,
       thermostat: request,
     });
     createdId = status.thermostatId;
     await addThermostat({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: createdId,
       buildingId: building.buildingId,
       unitLabel: name,
     });
-    rememberStatus({ userId: user.id, status });
+    rememberStatus({ orgId: member.orgId, status });
     await logActivity({
-      user,
-      action: 'create_thermostat',
+      actor: member,
+      action: 'thermostat.create',
       thermostatId: createdId,
       buildingId: building.buildingId,
       summary: `Created ${name || createdId} in ${building.name}`,
@@ -77,20 +75,18 @@ export async function createThermostatInBuilding(
     });
   } catch (error) {
     await logActivity({
-      user,
-      action: 'create_thermostat',
+      actor: member,
+      action: 'thermostat.create',
       buildingId: building.buildingId,
       summary: `Failed to create ${name || 'a thermostat'} in ${building.name}`,
       changes: request,
       error,
     });
-    const fieldErrors =
-      error instanceof ServiceError
-        ? Object.fromEntries(
-            Object.entries(error.fieldErrors).map(([field, message]) => [field, [message]]),
-          )
-        : {};
-    return { status: 'error', message: describeServiceError(error), fieldErrors, values: raw };
+    return serviceFailure(error, {
+      values: raw,
+      fieldOf: (path) =>
+        (fields as readonly string[]).includes(path) ? (path as NewThermostatField) : null,
+    });
   }
   revalidatePath('/', 'layout');
   redirect(`/thermostats/${createdId}`);

@@ -3,9 +3,10 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { NewThermostatForm } from '@/components/buildings/new-thermostat-form';
 import { Card } from '@/components/ui/card';
-import { requireUser } from '@/lib/auth/session';
-import { findBuilding } from '@/lib/db/queries';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { NotAllowed } from '@/components/ui/not-allowed';
+import { can, refusal } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
+import { scopedBuilding } from '@/lib/portfolio/guard';
 import { createThermostatInBuilding } from './actions';
 
 export const metadata: Metadata = { title: 'New thermostat' };
@@ -15,11 +16,18 @@ export default async function NewThermostatPage({
 }: {
   params: Promise<{ buildingId: string }>;
 }) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { buildingId } = await params;
-  const id = buildingIdSchema.safeParse(buildingId);
-  const building = id.success ? await findBuilding({ userId: user.id, buildingId: id.data }) : null;
+  const building = await scopedBuilding(member, buildingId);
   if (!building) notFound();
+  if (!can(member, 'manage_building', building)) {
+    return (
+      <NotAllowed
+        title="New thermostat"
+        message={refusal(member.role, 'manage_building').replace(' Nothing was changed.', '')}
+      />
+    );
+  }
   return (
     <div className="grid max-w-xl gap-6">
       <div>

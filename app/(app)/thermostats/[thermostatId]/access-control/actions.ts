@@ -1,18 +1,16 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { requireUser } from '@/lib/auth/session';
 import type { FormState } from '@/lib/forms';
-import { ownedThermostat } from '@/lib/portfolio/guard';
 import {
   type AccessControlField,
-  accessControlErrorsFromService,
+  accessControlFieldOf,
   validateAccessControl,
   viewOf,
 } from '@/lib/settings/access-control';
-import { CHECK_FIELDS, NOT_YOURS } from '@/lib/settings/form-data';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { labelOf } from '@/lib/settings/current';
 import { updateAccessControl } from '@/lib/thermostat-api/resources';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 
@@ -27,9 +25,9 @@ export async function saveAccessControl(
   _previous: State,
   form: FormData,
 ): Promise<State> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
+  const opened = await openThermostat(thermostatId);
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
 
   const input = {
     enabled: form.get('enabled'),
@@ -37,7 +35,7 @@ export async function saveAccessControl(
     clearPasscode: form.get('clearPasscode'),
     ...Object.fromEntries(LOCK_AREAS.map((area) => [area, form.get(area)])),
   };
-  // What the manager chose, to refill the form: never the passcode.
+  // What the member chose, to refill the form: never the passcode.
   const refill: State['values'] = {
     enabled: input.enabled ? 'on' : '',
     ...Object.fromEntries(LOCK_AREAS.map((area) => [area, form.get(area) ? 'on' : ''])),
@@ -53,7 +51,7 @@ export async function saveAccessControl(
   }
   const { changes } = result;
 
-  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const label = labelOf(thermostat);
   const logged: Record<string, unknown> = { enabled: changes.enabled };
   if (changes.enabled) {
     if (changes.settings) logged.settings = changes.settings;
@@ -69,15 +67,15 @@ export async function saveAccessControl(
     ? `Turned access control on for ${label}${passcodeWords}`
     : `Turned access control off for ${label}`;
   const what = {
-    user,
-    action: 'access_control',
+    actor: member,
+    action: 'access_control.update',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
     changes: logged,
-  };
+  } as const;
   try {
     const answer = await updateAccessControl({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
       changes,
     });
@@ -101,14 +99,6 @@ export async function saveAccessControl(
       summary: `Failed: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`,
       error,
     });
-    if (error instanceof ServiceError && error.kind === 'validation') {
-      return {
-        status: 'error',
-        message: 'The service did not accept these settings; nothing was changed.',
-        fieldErrors: accessControlErrorsFromService(error.fieldErrors),
-        values: refill,
-      };
-    }
-    return { status: 'error', message: describeServiceError(error), values: refill };
+    return serviceFailure(error, { values: refill, fieldOf: accessControlFieldOf });
   }
 }

@@ -3,8 +3,8 @@ import { notFound } from 'next/navigation';
 import { AccessControlForm } from '@/components/settings/access-control-form';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
-import { requireUser } from '@/lib/auth/session';
-import { ownedThermostat } from '@/lib/portfolio/guard';
+import { requireMember } from '@/lib/auth/session';
+import { scopedThermostat } from '@/lib/portfolio/guard';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
@@ -15,11 +15,14 @@ export const metadata: Metadata = { title: 'Access control' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 export default async function AccessControlPage({ params }: Props) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { thermostatId } = await params;
-  const thermostat = await ownedThermostat(user, thermostatId);
+  const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
-  const last = await findLastAccessControl(thermostat.thermostatId);
+  const last = await findLastAccessControl({
+    scope: member,
+    thermostatId: thermostat.thermostatId,
+  });
   const initial = last ?? {
     enabled: false,
     settings: Object.fromEntries(LOCK_AREAS.map((area) => [area, false])) as Record<

@@ -1,21 +1,18 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { requireUser } from '@/lib/auth/session';
 import type { FormState } from '@/lib/forms';
-import { ownedThermostat } from '@/lib/portfolio/guard';
 import {
   ALERT_FIELDS,
   type AlertField,
-  alertErrorsFromService,
+  alertFieldOf,
   alertFormValues,
   validateAlerts,
 } from '@/lib/settings/alerts';
-import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
-import { CHECK_FIELDS, formStrings, NOT_YOURS } from '@/lib/settings/form-data';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
-import { getAlertSettings, getStatus, updateAlertSettings } from '@/lib/thermostat-api/resources';
+import { labelOf, readWithGap } from '@/lib/settings/current';
+import { getAlertSettings, updateAlertSettings } from '@/lib/thermostat-api/resources';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
 
@@ -25,35 +22,33 @@ export async function saveAlerts(
   _previous: State,
   form: FormData,
 ): Promise<State> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
+  const opened = await openThermostat(thermostatId);
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
   const values = formStrings(form, ALERT_FIELDS);
-  const who = { userId: user.id, thermostatId: thermostat.thermostatId };
+  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
+  const label = labelOf(thermostat);
 
-  let current: Awaited<ReturnType<typeof getAlertSettings>>;
-  let delta: number;
-  try {
-    const [alerts, status] = await Promise.all([getAlertSettings(who), getStatus(who)]);
-    current = alerts;
-    delta = status.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA;
-  } catch (error) {
+  const read = await readWithGap(who, getAlertSettings).catch((error: unknown) => ({ error }));
+  if ('error' in read) {
+    const { error } = read;
     // Asked for and not made: the activity log records this failure like any other.
     await logActivity({
-      user,
-      action: 'alerts',
-      thermostatId: thermostat.thermostatId,
-      buildingId: thermostat.buildingId,
-      summary: `Failed to change alert settings of ${thermostat.unitLabel || thermostat.thermostatId} (its current settings could not be read)`,
+      actor: member,
+      action: 'alert_settings.update',
+      ...where,
+      summary: `Failed to change alert settings of ${label} (its current settings could not be read)`,
       changes: { requested: values },
       error,
     });
-    return { status: 'error', message: describeServiceError(error), values };
+    return serviceFailure(error, { values });
   }
 
+  const { current, heatCoolMinDelta } = read;
   const result = validateAlerts(values, {
-    unit: user.temperatureUnit,
-    heatCoolMinDelta: delta,
+    unit: member.temperatureUnit,
+    heatCoolMinDelta,
     current,
   });
   if (!result.ok) {
@@ -64,14 +59,12 @@ export async function saveAlerts(
     return { status: 'success', message: 'Nothing changed, so nothing was sent.', values };
   }
 
-  const label = thermostat.unitLabel || thermostat.thermostatId;
   const what = {
-    user,
-    action: 'alerts',
-    thermostatId: thermostat.thermostatId,
-    buildingId: thermostat.buildingId,
+    actor: member,
+    action: 'alert_settings.update',
+    ...where,
     changes: changes as Record<string, unknown>,
-  };
+  } as const;
   const names = Object.keys(changes).join(', ');
   try {
     const saved = await updateAlertSettings({ ...who, changes });
@@ -81,20 +74,12 @@ export async function saveAlerts(
       status: 'success',
       message: 'Alert settings saved.',
       values: {
-        ...alertFormValues(saved, user.temperatureUnit),
+        ...alertFormValues(saved, member.temperatureUnit),
         nextReminderDate: saved.hvacMaintenanceReminder.nextReminderDate ?? '',
       },
     };
   } catch (error) {
     await logActivity({ ...what, summary: `Failed to change alert settings of ${label}`, error });
-    if (error instanceof ServiceError && error.kind === 'validation') {
-      return {
-        status: 'error',
-        message: 'The service did not accept these values; nothing was changed.',
-        fieldErrors: alertErrorsFromService(error.fieldErrors),
-        values,
-      };
-    }
-    return { status: 'error', message: describeServiceError(error), values };
+    return serviceFailure(error, { values, fieldOf: alertFieldOf });
   }
 }

@@ -3,8 +3,8 @@ import { notFound } from 'next/navigation';
 import { AlertsForm } from '@/components/settings/alerts-form';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
-import { requireUser } from '@/lib/auth/session';
-import { ownedThermostat } from '@/lib/portfolio/guard';
+import { requireMember } from '@/lib/auth/session';
+import { scopedThermostat } from '@/lib/portfolio/guard';
 import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
 import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
@@ -17,12 +17,12 @@ export const metadata: Metadata = { title: 'Alerts' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 export default async function AlertsPage({ params }: Props) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { thermostatId } = await params;
-  const thermostat = await ownedThermostat(user, thermostatId);
+  const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
-  const who = { userId: user.id, thermostatId: thermostat.thermostatId };
-  const unit = user.temperatureUnit;
+  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const unit = member.temperatureUnit;
   const [alerts, status] = await Promise.allSettled([getAlertSettings(who), getStatus(who)]);
   if (alerts.status === 'rejected') {
     return (

@@ -1,11 +1,10 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { requireUser } from '@/lib/auth/session';
-import type { PublicUser } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/session';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { ownedThermostat } from '@/lib/portfolio/guard';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadComfortRules, loadWeek } from '@/lib/schedule/load';
 import {
@@ -16,7 +15,8 @@ import {
   comfortSettingSchema,
   formValues,
 } from '@/lib/schedule/schemas';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { labelOf } from '@/lib/settings/current';
+import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
   createComfortSetting,
   deleteComfortSetting,
@@ -26,55 +26,29 @@ import {
 
 type ComfortFormState = FormState<ComfortSettingField>;
 
-const NOT_YOURS = {
-  status: 'error',
-  message: 'That thermostat is not in your portfolio.',
-} as const;
-
 /** A failed write as the form shows it: the service's field errors under their fields. */
 function failure(
   error: unknown,
   values: Partial<Record<ComfortSettingField, string>>,
 ): ComfortFormState {
-  if (error instanceof ServiceError && error.kind === 'validation') {
-    const fieldErrors: Partial<Record<ComfortSettingField, string[]>> = {};
-    const other: string[] = [];
-    for (const [path, message] of Object.entries(error.fieldErrors)) {
-      const field = path.split('.')[0] as ComfortSettingField;
-      if (COMFORT_FIELDS.includes(field))
-        fieldErrors[field] = [...(fieldErrors[field] ?? []), message];
-      else other.push(message);
-    }
-    return {
-      status: 'error',
-      message: ['The service did not accept these values; nothing was changed.', ...other].join(
-        ' ',
-      ),
-      fieldErrors,
-      values,
-    };
-  }
-  return {
-    status: 'error',
-    message: `${describeServiceError(error)} Nothing was changed.`,
+  return serviceFailure(error, {
     values,
-  };
+    fieldOf: (path) => {
+      const field = path.split('.')[0] as ComfortSettingField;
+      return COMFORT_FIELDS.includes(field) ? field : null;
+    },
+  });
 }
 
 /**
  * The checks in order: the form's own (no service call), then the thermostat's rules, read
  * from the service (ranges, minimum gap, the names of its other settings).
  */
-async function validate(
-  user: PublicUser,
-  thermostatId: string,
-  form: FormData,
-  editingRef?: string,
-) {
+async function validate(member: Member, thermostatId: string, form: FormData, editingRef?: string) {
   const values = formValues(form, COMFORT_FIELDS);
   const basic = comfortSettingFormSchema.safeParse(values);
   if (!basic.success) return { ok: false as const, state: invalid(basic.error, values) };
-  const { rules, settings } = await loadComfortRules({ userId: user.id, thermostatId });
+  const { rules, settings } = await loadComfortRules({ orgId: member.orgId, thermostatId });
   const current = editingRef
     ? settings.find((setting) => setting.comfortSettingRef === editingRef)
     : undefined;
@@ -88,7 +62,7 @@ async function validate(
     };
   const full = comfortSettingSchema({
     ...rules,
-    unit: user.temperatureUnit,
+    unit: member.temperatureUnit,
     others: settings,
     current,
   }).safeParse(values);
@@ -102,7 +76,7 @@ function invalid(
 ): ComfortFormState {
   return {
     status: 'error',
-    message: 'Check the highlighted fields. Nothing was sent.',
+    message: CHECK_FIELDS,
     fieldErrors: fieldErrorsOf<ComfortSettingField>(error),
     values,
   };
@@ -118,18 +92,18 @@ export async function createComfortSettingAction(
   _previous: ComfortFormState,
   form: FormData,
 ): Promise<ComfortFormState> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
-  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const opened = await openThermostat(thermostatId);
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
+  const label = labelOf(thermostat);
   let checked: Awaited<ReturnType<typeof validate>>;
   try {
-    checked = await validate(user, thermostat.thermostatId, form);
+    checked = await validate(member, thermostat.thermostatId, form);
   } catch (error) {
     const values = formValues(form, COMFORT_FIELDS);
     // The thermostat's rules could not be read: asked for and not made, so logged as failed.
     await logActivity({
-      user,
+      actor: member,
       action: 'comfort_setting.create',
       thermostatId: thermostat.thermostatId,
       buildingId: thermostat.buildingId,
@@ -141,26 +115,26 @@ export async function createComfortSettingAction(
   }
   if (!checked.ok) return checked.state;
   const what = {
+    actor: member,
     action: 'comfort_setting.create',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
     changes: { ...checked.setting },
-  };
+  } as const;
   const summary = `Created comfort setting ${checked.setting.name} on ${label}`;
   try {
     const created = await createComfortSetting({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
       setting: checked.setting,
     });
     await logActivity({
-      user,
       ...what,
       changes: { ...what.changes, comfortSettingRef: created.comfortSettingRef },
       summary: `${summary} (${created.comfortSettingRef})`,
     });
   } catch (error) {
-    await logActivity({ user, ...what, summary: `Failed: ${summary}`, error });
+    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
     return failure(error, checked.values);
   }
   revalidate(thermostat.thermostatId);
@@ -173,18 +147,18 @@ export async function updateComfortSettingAction(
   _previous: ComfortFormState,
   form: FormData,
 ): Promise<ComfortFormState> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
-  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const opened = await openThermostat(thermostatId);
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
+  const label = labelOf(thermostat);
   let checked: Awaited<ReturnType<typeof validate>>;
   try {
-    checked = await validate(user, thermostat.thermostatId, form, comfortSettingRef);
+    checked = await validate(member, thermostat.thermostatId, form, comfortSettingRef);
   } catch (error) {
     const values = formValues(form, COMFORT_FIELDS);
     // The thermostat's rules could not be read: asked for and not made, so logged as failed.
     await logActivity({
-      user,
+      actor: member,
       action: 'comfort_setting.update',
       thermostatId: thermostat.thermostatId,
       buildingId: thermostat.buildingId,
@@ -201,22 +175,23 @@ export async function updateComfortSettingAction(
   if (Object.keys(changes).length === 0)
     return { status: 'success', message: 'No changes to save.', values: checked.values };
   const what = {
+    actor: member,
     action: 'comfort_setting.update',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
     changes: { comfortSettingRef, ...changes },
-  };
+  } as const;
   const summary = `Changed comfort setting ${current.name} (${comfortSettingRef}) on ${label}`;
   try {
     await updateComfortSetting({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
       comfortSettingRef,
       changes,
     });
-    await logActivity({ user, ...what, summary });
+    await logActivity({ ...what, summary });
   } catch (error) {
-    await logActivity({ user, ...what, summary: `Failed: ${summary}`, error });
+    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
     return failure(error, checked.values);
   }
   revalidate(thermostat.thermostatId);
@@ -230,46 +205,50 @@ export async function deleteComfortSettingAction(
   _previous: FormState,
   _form: FormData,
 ): Promise<FormState> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
+  const opened = await openThermostat(thermostatId);
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
   // Only one of this thermostat's settings, by the name it has there: a forged ref or name
   // (another thermostat's, anything) never reaches the service as a delete.
   let setting: { name: string } | undefined;
   try {
     const settings = await listComfortSettings({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
     });
     setting = settings.find((candidate) => candidate.comfortSettingRef === comfortSettingRef);
   } catch (error) {
-    return { status: 'error', message: `${describeServiceError(error)} Nothing was changed.` };
+    return serviceFailure(error);
   }
   if (!setting) return { status: 'error', message: 'That comfort setting no longer exists.' };
   const { name } = setting;
-  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const label = labelOf(thermostat);
   const what = {
+    actor: member,
     action: 'comfort_setting.delete',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
     changes: { comfortSettingRef },
-  };
+  } as const;
   const summary = `Deleted comfort setting ${comfortSettingRef} on ${label}`;
   try {
     await deleteComfortSetting({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
       comfortSettingRef,
     });
   } catch (error) {
-    await logActivity({ user, ...what, summary: `Failed: ${summary}`, error });
+    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
     const refusal =
       error instanceof ServiceError && error.kind === 'validation'
         ? error.fieldErrors.comfortSettingRef
         : undefined;
-    if (refusal === undefined) return { status: 'error', message: describeServiceError(error) };
-    // Say where the schedule uses it, so the manager knows what to change first.
-    const usage = await loadWeek({ userId: user.id, thermostatId: thermostat.thermostatId }).then(
+    if (refusal === undefined) return serviceFailure(error);
+    // Say where the schedule uses it, so the member knows what to change first.
+    const usage = await loadWeek({
+      orgId: member.orgId,
+      thermostatId: thermostat.thermostatId,
+    }).then(
       ({ week }) => describeUsage(week, comfortSettingRef),
       () => [],
     );
@@ -280,7 +259,7 @@ export async function deleteComfortSettingAction(
         : `${name} cannot be deleted. ${refusal}`,
     };
   }
-  await logActivity({ user, ...what, summary });
+  await logActivity({ ...what, summary });
   revalidate(thermostat.thermostatId);
   return { status: 'success', message: `Deleted ${name}.` };
 }

@@ -10,8 +10,8 @@ import {
 import { colorAt } from '@/components/schedule/palette';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
-import { requireUser } from '@/lib/auth/session';
-import { ownedThermostat } from '@/lib/portfolio/guard';
+import { requireMember } from '@/lib/auth/session';
+import { scopedThermostat } from '@/lib/portfolio/guard';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadComfortRules, loadWeek } from '@/lib/schedule/load';
 import { describeSetpointRules, type SetpointRules } from '@/lib/schedule/setpoint-rules';
@@ -56,12 +56,12 @@ function valuesOf(setting: ComfortSetting, unit: TemperatureUnit): ComfortValues
 }
 
 export default async function ComfortSettingsPage({ params }: Props) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { thermostatId } = await params;
-  const thermostat = await ownedThermostat(user, thermostatId);
+  const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
-  const on = { userId: user.id, thermostatId: thermostat.thermostatId };
-  const unit = user.temperatureUnit;
+  const on = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const unit = member.temperatureUnit;
 
   const [loaded, week] = await Promise.allSettled([loadComfortRules(on), loadWeek(on)]);
   if (loaded.status === 'rejected') {

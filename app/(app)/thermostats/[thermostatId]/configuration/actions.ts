@@ -1,23 +1,20 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { requireUser } from '@/lib/auth/session';
 import type { FormState } from '@/lib/forms';
-import { ownedThermostat } from '@/lib/portfolio/guard';
 import {
   CONFIGURATION_FIELDS,
   type ConfigurationField,
-  configurationErrorsFromService,
+  configurationFieldOf,
   configurationFormValues,
-  DEFAULT_HEAT_COOL_MIN_DELTA,
   describeSettingsChanges,
   settingsDiff,
   validateConfiguration,
 } from '@/lib/settings/configuration';
-import { CHECK_FIELDS, formStrings, NOT_YOURS } from '@/lib/settings/form-data';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
-import { getSettings, getStatus, updateSettings } from '@/lib/thermostat-api/resources';
+import { labelOf, readWithGap } from '@/lib/settings/current';
+import { getSettings, updateSettings } from '@/lib/thermostat-api/resources';
 
 type State = FormState<ConfigurationField | 'form'>;
 
@@ -27,36 +24,33 @@ export async function saveConfiguration(
   _previous: State,
   form: FormData,
 ): Promise<State> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return NOT_YOURS;
+  const opened = await openThermostat(thermostatId);
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
   const values = formStrings(form, CONFIGURATION_FIELDS);
-  const who = { userId: user.id, thermostatId: thermostat.thermostatId };
+  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
+  const label = labelOf(thermostat);
 
-  // The current settings and heat-cool gap: the checks need them, and only changes are sent.
-  let current: Awaited<ReturnType<typeof getSettings>>;
-  let delta: number;
-  try {
-    const [settings, status] = await Promise.all([getSettings(who), getStatus(who)]);
-    current = settings;
-    delta = status.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA;
-  } catch (error) {
+  const read = await readWithGap(who, getSettings).catch((error: unknown) => ({ error }));
+  if ('error' in read) {
+    const { error } = read;
     // Asked for and not made: the activity log records this failure like any other.
     await logActivity({
-      user,
-      action: 'configuration',
-      thermostatId: thermostat.thermostatId,
-      buildingId: thermostat.buildingId,
-      summary: `Failed to change configuration of ${thermostat.unitLabel || thermostat.thermostatId} (its current settings could not be read)`,
+      actor: member,
+      action: 'configuration.update',
+      ...where,
+      summary: `Failed to change configuration of ${label} (its current settings could not be read)`,
       changes: { requested: values },
       error,
     });
-    return { status: 'error', message: describeServiceError(error), values };
+    return serviceFailure(error, { values });
   }
 
+  const { current, heatCoolMinDelta } = read;
   const result = validateConfiguration(values, {
-    unit: user.temperatureUnit,
-    heatCoolMinDelta: delta,
+    unit: member.temperatureUnit,
+    heatCoolMinDelta,
     current,
   });
   if (!result.ok) {
@@ -67,14 +61,12 @@ export async function saveConfiguration(
     return { status: 'success', message: 'Nothing changed, so nothing was sent.', values };
   }
 
-  const label = thermostat.unitLabel || thermostat.thermostatId;
   const what = {
-    user,
-    action: 'configuration',
-    thermostatId: thermostat.thermostatId,
-    buildingId: thermostat.buildingId,
+    actor: member,
+    action: 'configuration.update',
+    ...where,
     changes: settingsDiff(current, changes),
-  };
+  } as const;
   const words = describeSettingsChanges(changes).join(', ');
   try {
     const saved = await updateSettings({ ...who, changes });
@@ -83,18 +75,10 @@ export async function saveConfiguration(
     return {
       status: 'success',
       message: 'Configuration saved.',
-      values: configurationFormValues(saved, user.temperatureUnit),
+      values: configurationFormValues(saved, member.temperatureUnit),
     };
   } catch (error) {
     await logActivity({ ...what, summary: `Failed to change configuration of ${label}`, error });
-    if (error instanceof ServiceError && error.kind === 'validation') {
-      return {
-        status: 'error',
-        message: 'The service did not accept these values; nothing was changed.',
-        fieldErrors: configurationErrorsFromService(error.fieldErrors),
-        values,
-      };
-    }
-    return { status: 'error', message: describeServiceError(error), values };
+    return serviceFailure(error, { values, fieldOf: configurationFieldOf });
   }
 }

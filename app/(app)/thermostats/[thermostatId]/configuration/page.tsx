@@ -3,8 +3,8 @@ import { notFound } from 'next/navigation';
 import { ConfigurationForm } from '@/components/settings/configuration-form';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
-import { requireUser } from '@/lib/auth/session';
-import { ownedThermostat } from '@/lib/portfolio/guard';
+import { requireMember } from '@/lib/auth/session';
+import { scopedThermostat } from '@/lib/portfolio/guard';
 import {
   configurationFormValues,
   DEFAULT_HEAT_COOL_MIN_DELTA,
@@ -21,12 +21,12 @@ export const metadata: Metadata = { title: 'Configuration' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 export default async function ConfigurationPage({ params }: Props) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { thermostatId } = await params;
-  const thermostat = await ownedThermostat(user, thermostatId);
+  const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
-  const who = { userId: user.id, thermostatId: thermostat.thermostatId };
-  const unit = user.temperatureUnit;
+  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const unit = member.temperatureUnit;
 
   const [settings, status] = await Promise.allSettled([getSettings(who), getStatus(who)]);
   if (settings.status === 'rejected') {

@@ -1,17 +1,16 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { requireUser } from '@/lib/auth/session';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { ownedThermostat } from '@/lib/portfolio/guard';
 import { describeRange } from '@/lib/schedule/blocks';
 import {
   type ScheduleRangeField,
   scheduleFieldOf,
   scheduleRangeSchema,
 } from '@/lib/schedule/schemas';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { labelOf } from '@/lib/settings/current';
 import { listComfortSettings, updateSchedule } from '@/lib/thermostat-api/resources';
 
 type ScheduleFormState = FormState<ScheduleRangeField>;
@@ -25,9 +24,9 @@ export async function applyScheduleRange(
   _previous: ScheduleFormState,
   form: FormData,
 ): Promise<ScheduleFormState> {
-  const user = await requireUser();
-  const thermostat = await ownedThermostat(user, thermostatId);
-  if (!thermostat) return { status: 'error', message: 'That thermostat is not in your portfolio.' };
+  const opened = await openThermostat(thermostatId);
+  if (!opened.ok) return opened.state;
+  const { member, thermostat } = opened;
 
   const text = (name: string) => {
     const value = form.get(name);
@@ -50,80 +49,61 @@ export async function applyScheduleRange(
   if (!parsed.success) {
     return {
       status: 'error',
-      message: 'Check the highlighted fields. Nothing was changed.',
+      message: CHECK_FIELDS,
       fieldErrors: fieldErrorsOf<ScheduleRangeField>(parsed.error),
       values,
     };
   }
 
   const { comfortSettingRef, ...range } = parsed.data;
-  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const label = labelOf(thermostat);
   const summary = `Set ${describeRange(range)} to comfort setting ${comfortSettingRef} on ${label}`;
   const what = {
+    actor: member,
     action: 'schedule.update',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
     changes: { ...range, comfortSettingRef },
-  };
+  } as const;
   // One of this thermostat's comfort settings (a read), so a made-up or another thermostat's
   // ref is a field error here rather than a write the service refuses.
   let known: boolean;
   try {
     const settings = await listComfortSettings({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
     });
     known = settings.some((setting) => setting.comfortSettingRef === comfortSettingRef);
   } catch (error) {
     // Asked for and not made: the activity log records this failure like any other.
-    await logActivity({ user, ...what, summary: `Failed: ${summary}`, error });
-    return {
-      status: 'error',
-      message: `${describeServiceError(error)} The schedule was not changed.`,
-      values,
-    };
+    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
+    return serviceFailure(error, { values });
   }
   if (!known) {
     return {
       status: 'error',
-      message: 'Check the highlighted fields. Nothing was changed.',
+      message: CHECK_FIELDS,
       fieldErrors: { comfortSettingRef: ['Choose one of this thermostat’s comfort settings.'] },
       values,
     };
   }
   try {
     await updateSchedule({
-      userId: user.id,
+      orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
       range: { ...range, comfortSettingRef },
     });
   } catch (error) {
-    await logActivity({ user, ...what, summary: `Failed: ${summary}`, error });
-    if (error instanceof ServiceError && error.kind === 'validation') {
-      const fieldErrors: Partial<Record<ScheduleRangeField, string[]>> = {};
-      const other: string[] = [];
-      for (const [path, message] of Object.entries(error.fieldErrors)) {
-        const field = scheduleFieldOf(path);
-        if (field === 'form') other.push(message);
-        else fieldErrors[field] = [...(fieldErrors[field] ?? []), message];
-      }
-      return {
-        status: 'error',
-        message: [
-          'The service did not accept this change; the schedule was not changed.',
-          ...other,
-        ].join(' '),
-        fieldErrors,
-        values,
-      };
-    }
-    return {
-      status: 'error',
-      message: `${describeServiceError(error)} The schedule was not changed.`,
+    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
+    return serviceFailure(error, {
       values,
-    };
+      fieldOf: (path) => {
+        const field = scheduleFieldOf(path);
+        return field === 'form' ? null : field;
+      },
+    });
   }
-  await logActivity({ user, ...what, summary });
+  await logActivity({ ...what, summary });
   revalidatePath(`/thermostats/${thermostat.thermostatId}/schedule`);
   revalidatePath(`/thermostats/${thermostat.thermostatId}/comfort-settings`);
   return { status: 'success', message: `Saved: ${describeRange(range)}.` };

@@ -6,8 +6,8 @@ import { type ScheduleEntry, ScheduleGrid } from '@/components/schedule/schedule
 import { ScheduleLegend } from '@/components/schedule/schedule-legend';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
-import { requireUser } from '@/lib/auth/session';
-import { ownedThermostat } from '@/lib/portfolio/guard';
+import { requireMember } from '@/lib/auth/session';
+import { scopedThermostat } from '@/lib/portfolio/guard';
 import { currentBlock, isKnownTimeZone } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
@@ -19,11 +19,11 @@ export const metadata: Metadata = { title: 'Schedule' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 export default async function SchedulePage({ params }: Props) {
-  const user = await requireUser();
+  const member = await requireMember();
   const { thermostatId } = await params;
-  const thermostat = await ownedThermostat(user, thermostatId);
+  const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
-  const on = { userId: user.id, thermostatId: thermostat.thermostatId };
+  const on = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
 
   const [schedule, settings] = await Promise.allSettled([loadWeek(on), listComfortSettings(on)]);
   if (schedule.status === 'rejected' || settings.status === 'rejected') {
@@ -79,7 +79,11 @@ export default async function SchedulePage({ params }: Props) {
       </Card>
       <div className="grid content-start gap-6">
         <Card>
-          <ScheduleLegend entries={entries} settings={settings.value} unit={user.temperatureUnit} />
+          <ScheduleLegend
+            entries={entries}
+            settings={settings.value}
+            unit={member.temperatureUnit}
+          />
         </Card>
         <Card className="grid gap-3">
           <h2 className="text-lg font-medium">Set a time range</h2>

@@ -1,0 +1,85 @@
+import { stringify } from 'csv-stringify/sync';
+import { type NextRequest, NextResponse } from 'next/server';
+import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
+import { readActivityQuery } from '@/lib/activity-query';
+import { getCurrentMember } from '@/lib/auth/session';
+import { type ActivityEntry, listActivity, listBuildings, listThermostats } from '@/lib/db/queries';
+
+/** At most this many entries per export; the file says when there were more. */
+const MAX_ROWS = 10_000;
+const PAGE = 1_000;
+
+/**
+ * The activity log's filtered view as CSV, in the member's scope: the same filters as the page
+ * (from the address), every matching entry up to 10,000, newest first. A spreadsheet would run a
+ * cell that starts with =, +, - or @ as a formula; such cells are prefixed with a quote.
+ */
+export async function GET(request: NextRequest) {
+  const member = await getCurrentMember();
+  if (!member) return new NextResponse('Sign in to export the activity log.', { status: 401 });
+  const params = Object.fromEntries(request.nextUrl.searchParams);
+  const query = await readActivityQuery(member, params);
+
+  const entries: ActivityEntry[] = [];
+  let before = query.before;
+  while (entries.length < MAX_ROWS) {
+    const page = await listActivity({ scope: member, filter: query.filter, before, limit: PAGE });
+    entries.push(...page);
+    const last = page.at(-1);
+    if (page.length < PAGE || !last) break;
+    before = { at: last.at, id: last.id };
+  }
+  const [buildings, thermostats] = await Promise.all([
+    listBuildings({ scope: member }),
+    listThermostats({
+      scope: member,
+      thermostatIds: [...new Set(entries.flatMap((entry) => entry.thermostatId ?? []))],
+    }),
+  ]);
+  const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
+  const label = new Map(thermostats.map((t) => [t.thermostatId, t.unitLabel]));
+
+  const rows = entries
+    .slice(0, MAX_ROWS)
+    .map((entry) => [
+      entry.at.toISOString(),
+      entry.actorName,
+      ACTIVITY_ACTIONS[entry.action] ?? entry.action,
+      entry.summary,
+      entry.thermostatId ?? '',
+      entry.thermostatId ? (label.get(entry.thermostatId) ?? '') : '',
+      entry.buildingId ? (buildingName.get(entry.buildingId) ?? entry.buildingId) : '',
+      entry.outcome === 'success' ? 'done' : 'failed',
+      entry.error ?? '',
+      Object.keys(entry.changes).length ? JSON.stringify(entry.changes) : '',
+    ]);
+  const header = [
+    'time (UTC)',
+    'who',
+    'what',
+    'summary',
+    'thermostat id',
+    'thermostat',
+    'building',
+    'outcome',
+    'error',
+    'details',
+  ];
+  const more =
+    entries.length >= MAX_ROWS
+      ? [[`Only the newest ${MAX_ROWS} entries; narrow the filters.`]]
+      : [];
+  const csv = stringify([header, ...rows.map((row) => row.map(neutralize)), ...more]);
+  const day = new Date().toISOString().slice(0, 10);
+  return new NextResponse(`\uFEFF${csv}`, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="setpoint-activity-${day}.csv"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
+
+function neutralize(cell: string): string {
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}

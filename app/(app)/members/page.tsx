@@ -1,0 +1,224 @@
+import type { Metadata } from 'next';
+import {
+  ConfirmForm,
+  InviteForm,
+  MemberRoleForm,
+  OrganizationForm,
+  type RoleChoice,
+} from '@/components/members/member-forms';
+import { Card } from '@/components/ui/card';
+import { LocalTime } from '@/components/ui/local-time';
+import { ssoDisplayName } from '@/lib/auth/options';
+import { can, canManageMember, ROLE_DESCRIPTIONS, ROLE_NAMES } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
+import {
+  findOrganization,
+  invitationProblem,
+  listInvitations,
+  listMembers,
+  listOrganizationBuildings,
+  ROLES,
+} from '@/lib/db/queries';
+import {
+  changeMember,
+  inviteMember,
+  leaveOrganization,
+  removeMember,
+  saveOrganization,
+  withdrawInvitation,
+} from './actions';
+
+export const metadata: Metadata = { title: 'Members' };
+
+const INVITATION_STATES = {
+  used: 'Accepted',
+  revoked: 'Withdrawn',
+  expired: 'Expired',
+} as const;
+
+/**
+ * The organisation's people: everyone sees who is a member; owners and admins invite, change
+ * roles and buildings, remove members and set the organisation's name and SSO rule.
+ */
+export default async function MembersPage() {
+  const member = await requireMember();
+  const manages = can(member, 'manage_members');
+  const [members, invitations, buildings, organization] = await Promise.all([
+    listMembers({ orgId: member.orgId }),
+    manages ? listInvitations({ orgId: member.orgId }) : Promise.resolve([]),
+    listOrganizationBuildings({ orgId: member.orgId }),
+    findOrganization({ orgId: member.orgId }),
+  ]);
+  const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
+  const choices = buildings.map(({ buildingId, name }) => ({ buildingId, name }));
+  const roleChoices = (grantable: (role: (typeof ROLES)[number]) => boolean): RoleChoice[] =>
+    ROLES.filter(grantable).map((role) => ({
+      role,
+      name: ROLE_NAMES[role],
+      description: ROLE_DESCRIPTIONS[role],
+    }));
+  const invitable = roleChoices((role) => canManageMember(member, { role: 'viewer' }, role));
+  const owners = members.filter((m) => m.role === 'owner').length;
+
+  return (
+    <div className="grid gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Members</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {member.orgName}: {members.length} member{members.length === 1 ? '' : 's'}. You are{' '}
+          {ROLE_NAMES[member.role].toLowerCase()}.
+        </p>
+      </div>
+
+      {manages ? (
+        <Card className="grid gap-4">
+          <h2 className="text-lg font-medium">Invite someone</h2>
+          <InviteForm action={inviteMember} roles={invitable} buildings={choices} />
+        </Card>
+      ) : null}
+
+      <Card className="grid gap-4 p-0 sm:p-0">
+        <h2 className="px-6 pt-6 text-lg font-medium">People</h2>
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {members.map((person) => {
+            const self = person.id === member.userId;
+            const changeable = manages && canManageMember(member, person);
+            return (
+              <li key={person.id} className="grid gap-3 px-6 py-4 sm:grid-cols-[1fr_auto]">
+                <div className="min-w-0">
+                  <p className="font-medium">
+                    {person.name}
+                    {self ? <span className="text-slate-500"> (you)</span> : null}
+                  </p>
+                  <p className="truncate text-sm text-slate-600 dark:text-slate-400">
+                    {person.email}
+                  </p>
+                  <p className="mt-1 text-sm">
+                    {ROLE_NAMES[person.role]}
+                    {person.role === 'building_manager'
+                      ? person.buildingIds.length
+                        ? ` of ${person.buildingIds.map((id) => buildingName.get(id) ?? id).join(', ')}`
+                        : ' (no buildings yet)'
+                      : ''}
+                  </p>
+                  <p className="text-xs text-slate-600 dark:text-slate-400">
+                    Last signed in:{' '}
+                    {person.lastSignInAt ? (
+                      <LocalTime value={person.lastSignInAt.toISOString()} />
+                    ) : (
+                      'never'
+                    )}
+                  </p>
+                </div>
+                {changeable && !self ? (
+                  <details className="group sm:max-w-md">
+                    <summary className="cursor-pointer text-sm font-medium text-brand-700 dark:text-brand-100">
+                      Change {person.name.split(' ')[0]}…
+                    </summary>
+                    <div className="mt-3 grid gap-5">
+                      <MemberRoleForm
+                        action={changeMember.bind(null, person.id)}
+                        name={person.name}
+                        idPrefix={`member-${person.id}`}
+                        roles={roleChoices((role) => canManageMember(member, person, role))}
+                        buildings={choices}
+                        role={person.role}
+                        buildingIds={person.buildingIds}
+                      />
+                      {person.role === 'owner' && owners < 2 ? null : (
+                        <ConfirmForm
+                          action={removeMember.bind(null, person.id)}
+                          label={`Remove ${person.name}`}
+                          question={`${person.name} loses access at once and is signed out everywhere. Their entries in the activity log stay.`}
+                          pending="Removing…"
+                        />
+                      )}
+                    </div>
+                  </details>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      </Card>
+
+      {manages ? (
+        <Card className="grid gap-4">
+          <h2 className="text-lg font-medium">Invitations</h2>
+          {invitations.length === 0 ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              No invitations in the last 30 days.
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+              {invitations.map((invitation) => {
+                const problem = invitationProblem(invitation);
+                return (
+                  <li
+                    key={invitation.id}
+                    className="grid gap-2 py-3 sm:grid-cols-[1fr_auto] sm:items-center"
+                  >
+                    <div className="min-w-0 text-sm">
+                      <p className="truncate font-medium">{invitation.email}</p>
+                      <p className="text-slate-600 dark:text-slate-400">
+                        {ROLE_NAMES[invitation.role]}, invited by {invitation.invitedByName}.{' '}
+                        {problem && problem !== 'unknown' && problem !== 'member_elsewhere' ? (
+                          INVITATION_STATES[problem]
+                        ) : (
+                          <>
+                            Pending until <LocalTime value={invitation.expiresAt.toISOString()} />
+                          </>
+                        )}
+                      </p>
+                    </div>
+                    {problem ? null : (
+                      <ConfirmForm
+                        action={withdrawInvitation.bind(null, invitation.id)}
+                        label={`Withdraw the invitation of ${invitation.email}`}
+                        question="Its link will stop working."
+                        pending="Withdrawing…"
+                        variant="secondary"
+                      />
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </Card>
+      ) : null}
+
+      {can(member, 'manage_organization') && organization ? (
+        <Card className="grid gap-4">
+          <h2 className="text-lg font-medium">Organisation</h2>
+          <OrganizationForm
+            action={saveOrganization}
+            sso={ssoDisplayName() !== null}
+            roles={roleChoices(() => true)}
+            initial={{
+              name: organization.name,
+              ssoDomain: organization.ssoDomain ?? '',
+              ssoDefaultRole: organization.ssoDefaultRole ?? '',
+            }}
+          />
+        </Card>
+      ) : null}
+
+      <Card className="grid gap-3">
+        <h2 className="text-lg font-medium">Leave {member.orgName}</h2>
+        {member.role === 'owner' && owners < 2 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            You are the only owner. Make someone else an owner before you leave.
+          </p>
+        ) : (
+          <ConfirmForm
+            action={leaveOrganization}
+            label="Leave the organisation"
+            question="You lose access at once and are signed out everywhere; an owner or admin can invite you again."
+            pending="Leaving…"
+          />
+        )}
+      </Card>
+    </div>
+  );
+}

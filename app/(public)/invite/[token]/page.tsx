@@ -1,0 +1,59 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { connection } from 'next/server';
+import { AcceptInvitationForm } from '@/components/auth/accept-invitation-form';
+import { Card } from '@/components/ui/card';
+import { Notice } from '@/components/ui/notice';
+import { ssoDisplayName } from '@/lib/auth/options';
+import { ROLE_DESCRIPTIONS, ROLE_NAMES } from '@/lib/auth/permissions';
+import { readInvitation, INVITATION_PROBLEMS } from '@/lib/members/invitations';
+import { acceptInvitationAction } from './actions';
+
+export const metadata: Metadata = { title: 'Join your team', referrer: 'no-referrer' };
+
+/** An invitation's page: what it grants and a form to accept it, or why it cannot be used. */
+export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
+  await connection();
+  const { token } = await params;
+  const read = await readInvitation(token);
+  if (!read.ok) {
+    return (
+      <Card className="grid gap-4">
+        <h1 className="text-xl font-semibold">This invitation cannot be used</h1>
+        <Notice tone="error">{INVITATION_PROBLEMS[read.problem]}</Notice>
+        <Link href="/sign-in" className="text-sm underline">
+          Go to sign-in
+        </Link>
+      </Card>
+    );
+  }
+  const { invitation } = read;
+  const sso = ssoDisplayName();
+  return (
+    <Card className="grid gap-4">
+      <div>
+        <h1 className="text-xl font-semibold">Join {invitation.orgName}</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {invitation.invitedByName} invited <strong>{invitation.email}</strong> as{' '}
+          {ROLE_NAMES[invitation.role].toLowerCase()}: {ROLE_DESCRIPTIONS[invitation.role]}
+        </p>
+      </div>
+      <AcceptInvitationForm
+        action={acceptInvitationAction.bind(null, token)}
+        email={invitation.email}
+      />
+      {sso ? (
+        <p className="border-t border-slate-200 pt-4 text-sm dark:border-slate-800">
+          Or{' '}
+          <Link
+            href={`/sign-in?email=${encodeURIComponent(invitation.email)}`}
+            className="underline"
+          >
+            sign in with {sso}
+          </Link>{' '}
+          as {invitation.email}: you join on your first sign-in.
+        </p>
+      ) : null}
+    </Card>
+  );
+}

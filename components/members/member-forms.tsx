@@ -1,0 +1,307 @@
+'use client';
+
+import { useActionState, useState } from 'react';
+import { ErrorList, FormMessage, selectClass } from '@/components/settings/form-parts';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { SubmitButton } from '@/components/ui/submit-button';
+import type { Role } from '@/lib/db/schema';
+import type { FormAction, FormState } from '@/lib/forms';
+
+const idle: FormState = { status: 'idle' };
+
+export type BuildingChoice = { buildingId: string; name: string };
+export type RoleChoice = { role: Role; name: string; description: string };
+
+/**
+ * A role and, for a building manager, the buildings they look after. Without JavaScript every
+ * building stays listed; the server ignores them for other roles.
+ */
+function RoleFields({
+  idPrefix,
+  roles,
+  buildings,
+  role: initialRole,
+  buildingIds,
+  errors,
+}: {
+  idPrefix: string;
+  roles: RoleChoice[];
+  buildings: BuildingChoice[];
+  role: Role;
+  buildingIds: string[];
+  errors: Partial<Record<string, string[]>>;
+}) {
+  const [role, setRole] = useState(initialRole);
+  const roleId = `${idPrefix}-role`;
+  return (
+    <>
+      <div className="grid gap-1.5">
+        <label htmlFor={roleId} className="text-sm font-medium">
+          Role
+        </label>
+        <select
+          id={roleId}
+          name="role"
+          value={role}
+          onChange={(event) => setRole(event.currentTarget.value as Role)}
+          aria-describedby={`${roleId}-hint ${roleId}-errors`}
+          aria-invalid={errors.role?.length ? true : undefined}
+          className={selectClass}
+        >
+          {roles.map((choice) => (
+            <option key={choice.role} value={choice.role}>
+              {choice.name}
+            </option>
+          ))}
+        </select>
+        <p id={`${roleId}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+          {roles.find((choice) => choice.role === role)?.description}
+        </p>
+        <ErrorList id={`${roleId}-errors`} errors={errors.role} />
+      </div>
+      <fieldset
+        className={`grid gap-2 rounded-lg border border-slate-200 p-3 dark:border-slate-800 ${role === 'building_manager' ? '' : 'hidden'}`}
+        aria-describedby={`${idPrefix}-buildings-errors`}
+      >
+        <legend className="px-1 text-sm font-medium">Buildings they look after</legend>
+        {buildings.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Add buildings to the portfolio first.
+          </p>
+        ) : (
+          <div className="grid max-h-56 gap-1 overflow-y-auto sm:grid-cols-2">
+            {buildings.map((building) => (
+              <label key={building.buildingId} className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  name="buildingIds"
+                  value={building.buildingId}
+                  defaultChecked={buildingIds.includes(building.buildingId)}
+                  className="size-4 accent-brand-600"
+                />
+                {building.name}
+              </label>
+            ))}
+          </div>
+        )}
+        <ErrorList id={`${idPrefix}-buildings-errors`} errors={errors.buildingIds} />
+      </fieldset>
+    </>
+  );
+}
+
+/** Invite someone by email: the link comes back once, to copy (and is emailed when email is on). */
+export function InviteForm({
+  action: bound,
+  roles,
+  buildings,
+}: {
+  action: FormAction;
+  roles: RoleChoice[];
+  buildings: BuildingChoice[];
+}) {
+  const [state, action] = useActionState(bound, idle);
+  const errors = state.fieldErrors ?? {};
+  const done = state.status === 'success';
+  return (
+    <form action={action} className="grid gap-4" aria-label="Invite someone" noValidate>
+      <FormMessage state={state} />
+      {done && state.link ? <InvitationLink link={state.link} /> : null}
+      <Field
+        key={done ? state.link : 'editing'}
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="off"
+        required
+        defaultValue={done ? '' : state.values?.email}
+        errors={errors.email}
+      />
+      <RoleFields
+        key={done ? `${state.link}-role` : 'role'}
+        idPrefix="invite"
+        roles={roles}
+        buildings={buildings}
+        role={((done ? '' : state.values?.role) as Role) || 'viewer'}
+        buildingIds={[]}
+        errors={errors}
+      />
+      <div>
+        <SubmitButton pending="Inviting…">Invite</SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+function InvitationLink({ link }: { link: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="grid gap-1.5">
+      <label htmlFor="invitation-link" className="text-sm font-medium">
+        Invitation link
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <input
+          id="invitation-link"
+          readOnly
+          value={link}
+          onFocus={(event) => event.currentTarget.select()}
+          className="min-h-10 min-w-0 flex-1 rounded-lg border border-slate-300 bg-slate-50 px-3 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
+        />
+        <Button
+          variant="secondary"
+          onClick={async () => {
+            await navigator.clipboard.writeText(link).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            );
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A member's role and buildings, changed by an owner or admin. */
+export function MemberRoleForm({
+  action: bound,
+  name,
+  roles,
+  buildings,
+  role,
+  buildingIds,
+  idPrefix,
+}: {
+  action: FormAction;
+  name: string;
+  roles: RoleChoice[];
+  buildings: BuildingChoice[];
+  role: Role;
+  buildingIds: string[];
+  idPrefix: string;
+}) {
+  const [state, action] = useActionState(bound, idle);
+  return (
+    <form action={action} className="grid gap-3" aria-label={`Role of ${name}`}>
+      <FormMessage state={state} />
+      <RoleFields
+        idPrefix={idPrefix}
+        roles={roles}
+        buildings={buildings}
+        role={role}
+        buildingIds={buildingIds}
+        errors={state.fieldErrors ?? {}}
+      />
+      <div>
+        <SubmitButton pending="Saving…" variant="secondary">
+          Save role
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * One confirmed action with a button (remove a member, withdraw an invitation, leave): the
+ * question is asked in words next to the button, and the answer shows in place.
+ */
+export function ConfirmForm({
+  action: bound,
+  label,
+  question,
+  pending,
+  variant = 'danger',
+}: {
+  action: FormAction;
+  label: string;
+  question: string;
+  pending: string;
+  variant?: 'danger' | 'secondary';
+}) {
+  const [state, action] = useActionState(bound, idle);
+  if (state.status === 'success') return <FormMessage state={state} />;
+  return (
+    <form action={action} className="grid gap-2" aria-label={label}>
+      <FormMessage state={state} />
+      <p className="text-sm">{question}</p>
+      <div>
+        <SubmitButton pending={pending} variant={variant}>
+          {label}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+/** The organisation's name and its company SSO sign-up rule. */
+export function OrganizationForm({
+  action: bound,
+  initial,
+  sso,
+  roles,
+}: {
+  action: FormAction;
+  initial: { name: string; ssoDomain: string; ssoDefaultRole: string };
+  /** Whether company SSO is configured for this deployment. */
+  sso: boolean;
+  roles: RoleChoice[];
+}) {
+  const [state, action] = useActionState(bound, idle);
+  const values = { ...initial, ...state.values };
+  const errors = state.fieldErrors ?? {};
+  return (
+    <form action={action} className="grid gap-4" aria-label="Organisation settings" noValidate>
+      <FormMessage state={state} />
+      <Field
+        label="Organisation name"
+        name="name"
+        required
+        defaultValue={values.name}
+        errors={errors.name}
+      />
+      <Field
+        label="Company SSO: admit everyone with an email at"
+        name="ssoDomain"
+        placeholder="example.com"
+        defaultValue={values.ssoDomain}
+        errors={errors.ssoDomain}
+        hint={
+          sso
+            ? 'Leave empty to admit only the people you invite.'
+            : 'Company SSO is not set up for this Setpoint; this applies once it is.'
+        }
+      />
+      <div className="grid gap-1.5">
+        <label htmlFor="field-ssoDefaultRole" className="text-sm font-medium">
+          With the role
+        </label>
+        <select
+          id="field-ssoDefaultRole"
+          name="ssoDefaultRole"
+          defaultValue={values.ssoDefaultRole}
+          aria-describedby="field-ssoDefaultRole-errors"
+          aria-invalid={errors.ssoDefaultRole?.length ? true : undefined}
+          className={selectClass}
+        >
+          <option value="">Choose…</option>
+          {roles
+            .filter((choice) => choice.role !== 'owner')
+            .map((choice) => (
+              <option key={choice.role} value={choice.role}>
+                {choice.name}
+              </option>
+            ))}
+        </select>
+        <ErrorList id="field-ssoDefaultRole-errors" errors={errors.ssoDefaultRole} />
+      </div>
+      <div>
+        <SubmitButton pending="Saving…" variant="secondary">
+          Save
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

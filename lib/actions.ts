@@ -1,0 +1,110 @@
+import 'server-only';
+import { type Permission, can, refusal } from '@/lib/auth/permissions';
+import { type Member, requireMember } from '@/lib/auth/session';
+import type { Building, ScopedThermostat } from '@/lib/db/queries';
+import type { FormState } from '@/lib/forms';
+import { scopedBuilding, scopedThermostat } from '@/lib/portfolio/guard';
+import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+
+/**
+ * How every server action opens, in one place: the session (actions are public endpoints), the
+ * record it names (bound by the server page, so it can be forged, never trusted), the member's
+ * role and buildings, and the one answer for each refusal. All of it before any service call or
+ * write. Action bodies stay explicit: these are helpers, not a framework.
+ *
+ *   const opened = await openThermostat(thermostatId);
+ *   if (!opened.ok) return opened.state;
+ *   const { member, thermostat } = opened;
+ */
+
+export const NOT_YOURS = 'That thermostat is not in your portfolio.';
+export const BUILDING_NOT_YOURS = 'That building is not in your portfolio.';
+export const CHECK_FIELDS = 'Check the highlighted fields; nothing was sent.';
+
+export type Refused = { ok: false; state: FormState<never> };
+const refused = (message: string): Refused => ({ ok: false, state: { status: 'error', message } });
+
+/** An action that needs a permission but no particular record. */
+export async function openAction(
+  permission: Permission,
+): Promise<{ ok: true; member: Member } | Refused> {
+  const member = await requireMember();
+  if (!can(member, permission)) return refused(refusal(member.role, permission));
+  return { ok: true, member };
+}
+
+/** An action on one thermostat in the member's scope, which they may change. */
+export async function openThermostat(
+  thermostatId: unknown,
+  permission: Permission = 'change_thermostat',
+): Promise<{ ok: true; member: Member; thermostat: ScopedThermostat } | Refused> {
+  const member = await requireMember();
+  const thermostat = await scopedThermostat(member, thermostatId);
+  if (!thermostat) return refused(NOT_YOURS);
+  if (!can(member, permission, thermostat)) return refused(refusal(member.role, permission));
+  return { ok: true, member, thermostat };
+}
+
+/** An action on one building in the member's scope. */
+export async function openBuilding(
+  buildingId: unknown,
+  permission: Permission = 'manage_building',
+): Promise<{ ok: true; member: Member; building: Building } | Refused> {
+  const member = await requireMember();
+  const building = await scopedBuilding(member, buildingId);
+  if (!building) return refused(BUILDING_NOT_YOURS);
+  if (!can(member, permission, building)) return refused(refusal(member.role, permission));
+  return { ok: true, member, building };
+}
+
+/**
+ * A failed service call as a form shows it: the service's field errors under the form's fields
+ * (`fieldOf` names the form field for a service field path, or null to say it above the form),
+ * anything else as the one sentence for its kind, saying that nothing was changed only when that
+ * is known (not after a timeout, when the write may have landed).
+ */
+export function serviceFailure<Field extends string>(
+  error: unknown,
+  options: {
+    values?: Partial<Record<Field, string>>;
+    fieldOf?: (servicePath: string) => Field | null;
+  } = {},
+): FormState<Field> {
+  const { values } = options;
+  if (!(error instanceof ServiceError) || error.kind !== 'validation') {
+    const unchanged = changedNothing(error) ? ' Nothing was changed.' : '';
+    return { status: 'error', message: `${describeServiceError(error)}${unchanged}`, values };
+  }
+  const fieldErrors: Partial<Record<Field, string[]>> = {};
+  const unplaced: string[] = [];
+  for (const [path, message] of Object.entries(error.fieldErrors)) {
+    const field = options.fieldOf?.(path) ?? null;
+    if (field) fieldErrors[field] = [...(fieldErrors[field] ?? []), message];
+    else unplaced.push(message);
+  }
+  return {
+    status: 'error',
+    message: ['The service did not accept these values; nothing was changed.', ...unplaced].join(
+      ' ',
+    ),
+    fieldErrors,
+    values,
+  };
+}
+
+/**
+ * The named fields of a submitted form as strings ('' when absent or not text), for refilling
+ * the form. Validate the raw `form.get` values, not these: a file where text belongs must fail
+ * validation rather than read as "".
+ */
+export function formStrings<Field extends string>(
+  form: FormData,
+  fields: readonly Field[],
+): Record<Field, string> {
+  return Object.fromEntries(
+    fields.map((field) => {
+      const value = form.get(field);
+      return [field, typeof value === 'string' ? value : ''];
+    }),
+  ) as Record<Field, string>;
+}

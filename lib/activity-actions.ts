@@ -1,0 +1,42 @@
+/**
+ * Every kind of entry in the activity log, as `resource.verb`. Writers may record only these,
+ * readers switch on them, and the stored rows were migrated to them (0003_organisations.sql).
+ */
+export const ACTIVITY_ACTIONS = {
+  'portfolio.add': 'Added thermostats',
+  'portfolio.remove': 'Removed a thermostat',
+  'building.update': 'Changed a building',
+  'thermostat.create': 'Created a thermostat',
+  'thermostat.move': 'Moved a thermostat',
+  'thermostat.rename': 'Relabelled a thermostat',
+  'resident_mode.update': 'Resident mode',
+  'schedule.update': 'Schedule',
+  'comfort_setting.create': 'Created a comfort setting',
+  'comfort_setting.update': 'Changed a comfort setting',
+  'comfort_setting.delete': 'Deleted a comfort setting',
+  'configuration.update': 'Configuration',
+  'configuration.bulk_update': 'Bulk configuration',
+  'access_control.update': 'Access control',
+  'alert_settings.update': 'Alert settings',
+  'connection.connect': 'Connected the service account',
+  'connection.reconnect': 'Reconnected the service account',
+  'connection.disconnect': 'Disconnected the service account',
+  'connection.end': 'The service ended the connection',
+  'member.sign_in': 'Signed in',
+  'member.invite': 'Invited someone',
+  'member.invite_revoke': 'Revoked an invitation',
+  'member.join': 'Joined',
+  'member.update': 'Changed a member',
+  'member.remove': 'Removed a member',
+  'member.leave': 'Left the organisation',
+  'member.unlock': 'Unlocked a sign-in',
+  'organization.update': 'Changed the organisation',
+} as const;
+
+export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
+
+export const ACTIVITY_ACTION_NAMES = Object.keys(ACTIVITY_ACTIONS) as ActivityAction[];
+
+export function isActivityAction(value: string): value is ActivityAction {
+  return Object.hasOwn(ACTIVITY_ACTIONS, value);
+}

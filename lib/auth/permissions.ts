@@ -1,0 +1,110 @@
+import type { Role } from '@/lib/db/queries';
+
+/**
+ * Who may do what, in one table. The data layer asks `can` before any service call or write;
+ * pages ask it only to decide what to offer, never as the check.
+ *
+ * - owner: everything, including members, owners and the connection;
+ * - admin: everything but changing or removing owners (or making one);
+ * - building manager: reads and changes only the buildings assigned to them and their
+ *   thermostats (their bulk selections, activity and search see only those);
+ * - viewer: reads, changes nothing.
+ */
+export type Permission =
+  /** See a building, its thermostats and their settings. */
+  | 'view'
+  /** Change a thermostat's settings at the service (resident mode, schedule, comfort, ...). */
+  | 'change_thermostat'
+  /** Rename a building, create a thermostat in it, relabel or move its thermostats. */
+  | 'manage_building'
+  /** Add thermostats (and so buildings) to the portfolio, or remove them. */
+  | 'manage_portfolio'
+  /** Connect, reconnect or disconnect the organisation's service account. */
+  | 'manage_connection'
+  /** Invite people, change members' roles and buildings, remove members (not owners). */
+  | 'manage_members'
+  /** Make, change or remove owners. */
+  | 'manage_owners'
+  /** The organisation's name and company SSO sign-up rules. */
+  | 'manage_organization';
+
+export const PERMISSIONS: readonly Permission[] = [
+  'view',
+  'change_thermostat',
+  'manage_building',
+  'manage_portfolio',
+  'manage_connection',
+  'manage_members',
+  'manage_owners',
+  'manage_organization',
+];
+
+const GRANTS: Record<Role, ReadonlySet<Permission>> = {
+  owner: new Set(PERMISSIONS),
+  admin: new Set(PERMISSIONS.filter((permission) => permission !== 'manage_owners')),
+  building_manager: new Set(['view', 'change_thermostat', 'manage_building']),
+  viewer: new Set(['view']),
+};
+
+/** Permissions that a building manager holds only within their buildings. */
+const SCOPED: ReadonlySet<Permission> = new Set(['view', 'change_thermostat', 'manage_building']);
+
+/** What the checks need to know of a member. */
+export type MemberScope = {
+  role: Role;
+  /** The buildings a building manager looks after; null for every other role (all buildings). */
+  buildingIds: readonly string[] | null;
+};
+
+/**
+ * Whether the member may do this, and, for building-scoped permissions, to this building.
+ * Without a building, a scoped permission asks whether they may do it anywhere.
+ */
+export function can(
+  member: MemberScope,
+  permission: Permission,
+  target?: { buildingId: string },
+): boolean {
+  if (!GRANTS[member.role].has(permission)) return false;
+  if (member.buildingIds === null || !SCOPED.has(permission)) return true;
+  return target ? member.buildingIds.includes(target.buildingId) : member.buildingIds.length > 0;
+}
+
+/** Whether `actor` may give `target` this role (or change them at all, with `role` omitted). */
+export function canManageMember(actor: MemberScope, target: { role: Role }, role?: Role): boolean {
+  if (!can(actor, 'manage_members')) return false;
+  const touchesOwner = target.role === 'owner' || role === 'owner';
+  return !touchesOwner || can(actor, 'manage_owners');
+}
+
+export const ROLE_NAMES: Record<Role, string> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  building_manager: 'Building manager',
+  viewer: 'Viewer',
+};
+
+export const ROLE_DESCRIPTIONS: Record<Role, string> = {
+  owner: 'Everything, including members, owners and the service connection.',
+  admin: 'Everything except changing or removing owners.',
+  building_manager: 'Sees and changes only the buildings assigned to them.',
+  viewer: 'Sees everything, changes nothing.',
+};
+
+/** The sentence a refused member reads: what their role cannot do, and who can. */
+export function refusal(role: Role, permission: Permission): string {
+  const what: Record<Permission, string> = {
+    view: 'see this',
+    change_thermostat: 'change thermostats',
+    manage_building: 'change buildings',
+    manage_portfolio: 'add or remove thermostats',
+    manage_connection: 'connect or disconnect the service account',
+    manage_members: 'manage members',
+    manage_owners: 'change owners',
+    manage_organization: 'change the organisation’s settings',
+  };
+  const who = permission === 'manage_owners' ? 'an owner' : 'an owner or admin';
+  return `As ${article(ROLE_NAMES[role])} ${ROLE_NAMES[role].toLowerCase()} you cannot ${what[permission]}; ask ${who}. Nothing was changed.`;
+}
+
+const article = (word: string) => (/^[AEIOU]/.test(word) ? 'an' : 'a');
