@@ -102,24 +102,29 @@ async function stopGroup(managed: ManagedProcess, graceMs: number) {
   );
 }
 
+let stoppingAll = false;
 /** Stops every process this module started and has not stopped yet, in parallel. */
 export async function stopAll(options: { graceMs?: number } = {}) {
+  stoppingAll = true;
   await Promise.all([...running].map((managed) => managed.stop(options)));
 }
 
+/** Whether `stopAll` has begun: a child's exit is then expected, not news. */
+export const isStoppingAll = () => stoppingAll;
+
 /**
  * For a script that owns its terminal (bench, dev): on SIGINT, SIGTERM or SIGHUP, stop every
- * group, then exit as the signal would have. Without it a signal ends the script, and only the
- * last-resort SIGKILL of the exit hook reaches the groups.
+ * group, then exit as the signal would have (128 + its number) or with `exitCode`. Without it a
+ * signal ends the script, and only the last-resort SIGKILL of the exit hook reaches the groups.
  */
-export function stopAllOnSignals() {
+export function stopAllOnSignals(options: { exitCode?: number } = {}) {
   for (const [signal, number] of [
     ['SIGINT', 2],
     ['SIGTERM', 15],
     ['SIGHUP', 1],
   ] as const) {
     process.once(signal, () => {
-      void stopAll().finally(() => process.exit(128 + number));
+      void stopAll().finally(() => process.exit(options.exitCode ?? 128 + number));
     });
   }
 }
