@@ -69,6 +69,8 @@ export function startProcess(
   const exited = new Promise<Exit>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+  // After 'exit', once its pipes are read to the end: no output is lost.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
 
   let stopping: Promise<void> | undefined;
   const managed: ManagedProcess = {
@@ -78,9 +80,11 @@ export function startProcess(
     exited,
     output: () => kept,
     stop: (stopOptions = {}) => {
-      stopping ??= stopGroup(managed, stopOptions.graceMs ?? DEFAULT_GRACE_MS).finally(() => {
+      stopping ??= stopGroup(managed, stopOptions.graceMs ?? DEFAULT_GRACE_MS).finally(async () => {
         running.delete(managed);
-        // Whatever still holds the pipes (nothing should) must not keep this process alive.
+        // The last output is read; but whatever might still hold the pipes (a process that left
+        // the group) must not keep this process alive.
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000))]);
         child.stdout?.destroy();
         child.stderr?.destroy();
       });

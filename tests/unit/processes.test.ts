@@ -5,9 +5,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { groupMembers, startProcess, stopAll } from '@/scripts/processes';
 
 // A process tree like `npx tsx sandbox/src/main.ts`: a wrapper whose own child (the grandchild)
-// is the server listening on the port. TERM_IGNORED makes the grandchild shrug off SIGTERM.
+// is the server listening on the port. It says goodbye on SIGTERM, or with TERM_IGNORED shrugs
+// it off.
 const GRANDCHILD = `
-  if (process.env.TERM_IGNORED) process.on('SIGTERM', () => {});
+  process.on('SIGTERM', () => {
+    if (process.env.TERM_IGNORED) return;
+    console.log('grandchild: SIGTERM, closing');
+    process.exit(0);
+  });
   require('node:http')
     .createServer((request, response) => response.end('ok'))
     .listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));
@@ -72,6 +77,8 @@ describe('process groups', () => {
     expect(groupMembers(tree.pid)).toEqual([]);
     expect(await portIsFree(port)).toBe(true);
     expect(await tree.exited).toEqual({ code: null, signal: 'SIGTERM' });
+    // What the tree wrote as it ended is kept.
+    expect(tree.output()).toContain('grandchild: SIGTERM, closing');
   });
 
   it('a grandchild that ignores SIGTERM is killed once the grace period is over', async () => {
