@@ -84,7 +84,12 @@ export function startProcess(
         running.delete(managed);
         // The last output is read; but whatever might still hold the pipes (a process that left
         // the group) must not keep this process alive.
-        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          closed,
+          new Promise((resolve) => (timer = setTimeout(resolve, 1_000))),
+        ]);
+        clearTimeout(timer);
         child.stdout?.destroy();
         child.stderr?.destroy();
       });
