@@ -16,6 +16,9 @@ const nextConfig = {
         headers: [
           { key: 'X-Content-Type-Options', value: 'nosniff' },
           { key: 'X-Frame-Options', value: 'DENY' },
+          // An internal console: kept out of search engines even where a link to it is public
+          // (public/robots.txt asks the same of crawlers that read it).
+          { key: 'X-Robots-Tag', value: 'noindex, nofollow' },
         ],
       },
       {

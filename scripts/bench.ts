@@ -1,7 +1,7 @@
 // `npm run bench`: measures Setpoint against the limits the service sets (its latency and rate
 // limit), on a production build, against the sandbox with 80 ms per call and the production rate
 // limits, and writes one table to bench/results/. Figures, not assertions: tests never time.
-import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import { CHUNKS_IN_FLIGHT, MAX_PER_REQUEST } from '@/lib/bulk/plan';
+import { type ManagedProcess, startProcess, stopAll, stopAllOnSignals } from './processes';
 
 const APP_PORT = 3500;
 const SANDBOX_PORT = 4510;
@@ -25,7 +26,6 @@ const MANAGER = {
   password: 'benchmark password 1',
 };
 
-const children: ChildProcess[] = [];
 const rows: { figure: string; value: string; limit: string; ratio: string }[] = [];
 const record = (figure: string, value: number, unit: string, limit?: number) =>
   rows.push({
@@ -36,22 +36,19 @@ const record = (figure: string, value: number, unit: string, limit?: number) =>
   });
 const round = (value: number) => (value >= 100 ? Math.round(value) : Math.round(value * 100) / 100);
 
-function start(name: string, command: string, args: string[], env: Record<string, string>) {
-  const child = spawn(command, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+// Each server leads a process group of its own, so stopping it ends everything it started.
+function start(name: string, args: string[], env: Record<string, string>) {
+  return startProcess(name, process.execPath, args, {
+    env,
+    onOutput: (chunk) => process.env.BENCH_VERBOSE && process.stderr.write(`[${name}] ${chunk}`),
   });
-  child.stderr?.on(
-    'data',
-    (chunk) => process.env.BENCH_VERBOSE && process.stderr.write(`[${name}] ${chunk}`),
-  );
-  children.push(child);
-  return child;
 }
 
-async function waitFor(url: string, timeoutMs = 60_000) {
+async function waitFor(url: string, server: ManagedProcess, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
+    if (server.child.exitCode !== null)
+      throw new Error(`${server.name} exited:\n${server.output()}`);
     if (
       await fetch(url).then(
         (r) => r.status < 500,
@@ -61,7 +58,7 @@ async function waitFor(url: string, timeoutMs = 60_000) {
       return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`${url} did not come up`);
+  throw new Error(`${url} did not come up:\n${server.output()}`);
 }
 
 const control = async (method: string, route: string, body?: unknown) => {
@@ -193,7 +190,14 @@ function clientJsGzipKiB(): { route: string; kib: number }[] {
 async function main() {
   if (!process.argv.includes('--no-build')) {
     console.log('Building the production app…');
-    execSync('npx next build', { stdio: 'ignore' });
+    try {
+      execFileSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+        stdio: 'pipe',
+      });
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+      throw new Error(`next build failed:\n${stdout ?? ''}${stderr ?? ''}`);
+    }
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'setpoint-bench-'));
   const appEnv = {
@@ -205,7 +209,8 @@ async function main() {
     SERVICE_BASE_URL: SANDBOX,
     SERVICE_ALLOW_REDIRECT_PORT: 'true',
   };
-  start('sandbox', 'npx', ['tsx', 'sandbox/src/main.ts'], {
+  // Node with tsx's loader (not `npx tsx`, which adds two wrapper processes): this Node, 24.
+  const sandbox = start('sandbox', ['--import', 'tsx', 'sandbox/src/main.ts'], {
     SANDBOX_PORT: String(SANDBOX_PORT),
     SANDBOX_CONTROL: '1',
     SANDBOX_ALLOW_REDIRECT_PORTS: '1',
@@ -220,13 +225,12 @@ async function main() {
   const startApp = () =>
     start(
       'app',
-      process.execPath,
       ['node_modules/next/dist/bin/next', 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'],
       appEnv,
     );
   let app = startApp();
-  await waitFor(`${SANDBOX}/_sandbox/clock`);
-  await waitFor(`${APP}/api/health`);
+  await waitFor(`${SANDBOX}/_sandbox/clock`, sandbox);
+  await waitFor(`${APP}/api/health`, app);
 
   // A manager, connected, with the 200-thermostat building: set up as a person would.
   const portfolio = await control('GET', '/portfolio?user=demo');
@@ -269,10 +273,9 @@ async function main() {
 
   // 1. Cold overview: a fresh process (empty status cache), warmed on another page first.
   await new Promise((resolve) => setTimeout(resolve, 61_000)); // a fresh rate-limit minute
-  app.kill('SIGTERM');
-  await new Promise((resolve) => app.once('exit', resolve));
+  await app.stop();
   app = startApp();
-  await waitFor(`${APP}/api/health`);
+  await waitFor(`${APP}/api/health`, app);
   // Warm the server's code for this kind of page on another building, so "cold" means an empty
   // status cache, not a process that has never rendered a building.
   await timePage(`${APP}/connection`, cookie);
@@ -370,11 +373,7 @@ async function main() {
   }
 
   // 8. Memory of the app process tree at the end.
-  record(
-    'App memory (RSS, process tree) at the end',
-    app.pid ? processTreeRssMiB(app.pid) : 0,
-    'MiB',
-  );
+  record('App memory (RSS, process tree) at the end', processTreeRssMiB(app.pid), 'MiB');
 
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const header = `# Setpoint benchmark, ${new Date().toISOString().slice(0, 10)}\n\nMachine: ${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.\nService: sandbox, ${LATENCY_MS} ms per call, production rate limits (50/s, 500/min), large fixture.\n\n`;
@@ -389,11 +388,18 @@ async function main() {
   console.log(`\n${header}${table}\n\nWritten to ${out}`);
 }
 
+stopAllOnSignals();
 main()
   .catch((error) => {
     console.error(error);
     process.exitCode = 1;
   })
-  .finally(() => {
-    for (const child of children) child.kill('SIGTERM');
+  .finally(async () => {
+    await stopAll();
+    // Nothing should be left to keep this process alive; should something be (a socket, a
+    // timer of a library), say what and end anyway rather than hang after the table.
+    setTimeout(() => {
+      console.error('bench: still alive 10 s after the end:', process.getActiveResourcesInfo());
+      process.exit(process.exitCode ?? 0);
+    }, 10_000).unref();
   });

@@ -6,6 +6,19 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
+
+# What the machine must provide (Chromium; in CI a PostgreSQL server too), before anything runs:
+# installed from Debian where it can be, or a stop at once with the line that installs it.
+npx tsx scripts/preflight.ts || exit 1
+# CI runs the PostgreSQL suites, on a throwaway server of its own unless it was given one.
+if [ -n "${CI:-}" ] && [ -z "${TEST_DATABASE_URL:-}" ]; then
+  bash scripts/test-postgres.sh status || trap 'bash scripts/test-postgres.sh stop' EXIT
+  TEST_DATABASE_URL=$(bash scripts/test-postgres.sh) || {
+    echo "PostgreSQL could not be started (scripts/test-postgres.sh); the CI run needs it." >&2
+    exit 1
+  }
+  export TEST_DATABASE_URL
+fi
 passed=0
 failed=0
 

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -7,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import type { SandboxOptions } from '@/sandbox/src/config';
+import { startProcess } from '@/scripts/processes';
 import { type RunningSandbox, startSandbox } from '@/sandbox/src/server';
 import { MANAGER } from './accounts';
 import { answerConsent } from './sandbox';
@@ -62,31 +62,27 @@ export async function startApp(options: {
   env: Record<string, string>;
 }): Promise<AppInstance> {
   const chunks: string[] = [];
-  const child: ChildProcess = spawn(
+  // Its own process group, stopped as a whole; should the test worker die, the group goes too.
+  const server = startProcess(
+    `app on ${options.port}`,
     process.execPath,
     ['node_modules/next/dist/bin/next', 'start', '-p', String(options.port), '-H', '127.0.0.1'],
     {
       env: {
-        ...process.env,
         NODE_ENV: 'production',
         NEXTAUTH_URL: options.publicUrl,
         SERVICE_BASE_URL: options.serviceUrl,
         SERVICE_ALLOW_REDIRECT_PORT: 'true',
         ...options.env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The whole log, not a tail: specs search all of it for secrets.
+      onOutput: (chunk) => chunks.push(chunk),
     },
   );
-  // Should the test worker die, its servers go with it.
-  const killChild = () => child.kill('SIGKILL');
-  process.once('exit', killChild);
-  child.once('exit', () => process.off('exit', killChild));
-  child.stdout?.on('data', (chunk) => chunks.push(String(chunk)));
-  child.stderr?.on('data', (chunk) => chunks.push(String(chunk)));
   const url = `http://127.0.0.1:${options.port}`;
   const until = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`app exited early:\n${chunks.join('')}`);
+    if (server.child.exitCode !== null) throw new Error(`app exited early:\n${chunks.join('')}`);
     const up = await fetch(`${url}/api/health`).then(
       (r) => r.ok,
       () => false,
@@ -98,12 +94,7 @@ export async function startApp(options: {
   return {
     url,
     log: () => chunks.join(''),
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop: () => server.stop(),
   };
 }
 
