@@ -106,7 +106,7 @@ function validateClients(value: unknown): ClientRegistration[] {
     }
     if (
       !Array.isArray(client.redirectUris) ||
-      client.redirectUris.some((u) => typeof u !== 'string')
+      client.redirectUris.some((uri) => typeof uri !== 'string')
     ) {
       throw new Error(`clients[${index}].redirectUris must be an array of strings`);
     }
@@ -124,16 +124,20 @@ export function parseLatency(value: string): LatencySpec {
 
 function rate(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be between 0 and 1`);
-  return n;
+  const probability = Number(value);
+  if (!Number.isFinite(probability) || probability < 0 || probability > 1) {
+    throw new Error(`${name} must be between 0 and 1`);
+  }
+  return probability;
 }
 
 function int(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
-  return n;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) {
+    throw new Error(`${name} must be a non-negative integer`);
+  }
+  return count;
 }
 
 function parseRateLimit(value: string | undefined): RateLimitConfig | null | undefined {

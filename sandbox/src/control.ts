@@ -39,27 +39,28 @@ const FAULT_NAMES = ['timeout', 'drop', 'malformed', 'authorization_pending', 's
 
 function parseFault(value: unknown, index: number): Fault {
   if (typeof value !== 'object' || value === null) bad(`faults[${index}] must be an object`);
-  const f = value as Record<string, unknown>;
-  const endpoint = f.endpoint ?? '*';
+  const fault = value as Record<string, unknown>;
+  const endpoint = fault.endpoint ?? '*';
   if (typeof endpoint !== 'string') bad(`faults[${index}].endpoint must be a string`);
   let kind: FaultKind;
-  if (typeof f.kind === 'number' && Number.isInteger(f.kind) && f.kind >= 400 && f.kind <= 599) {
-    kind = f.kind;
-  } else if (typeof f.kind === 'string' && /^\d{3}$/.test(f.kind)) kind = Number(f.kind);
-  else if (typeof f.kind === 'string' && FAULT_NAMES.includes(f.kind)) kind = f.kind as FaultKind;
+  const given = fault.kind;
+  if (typeof given === 'number' && Number.isInteger(given) && given >= 400 && given <= 599) {
+    kind = given;
+  } else if (typeof given === 'string' && /^\d{3}$/.test(given)) kind = Number(given);
+  else if (typeof given === 'string' && FAULT_NAMES.includes(given)) kind = given as FaultKind;
   else
     return bad(
       `faults[${index}].kind must be a 4xx/5xx status or one of ${FAULT_NAMES.join(', ')}`,
     );
-  const probability = f.probability ?? 1;
+  const probability = fault.probability ?? 1;
   if (typeof probability !== 'number' || probability < 0 || probability > 1) {
     bad(`faults[${index}].probability must be between 0 and 1`);
   }
-  const count = f.count ?? null;
+  const count = fault.count ?? null;
   if (count !== null && (typeof count !== 'number' || !Number.isInteger(count) || count < 0)) {
     bad(`faults[${index}].count must be a non-negative integer`);
   }
-  const thermostatId = f.thermostatId ?? null;
+  const thermostatId = fault.thermostatId ?? null;
   if (thermostatId !== null && typeof thermostatId !== 'string') {
     bad(`faults[${index}].thermostatId must be a string`);
   }
@@ -82,33 +83,33 @@ function rate(value: unknown, name: string): number {
 }
 
 function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
-  const k = ctx.knobs;
+  const knobs = ctx.knobs;
   for (const [key, value] of Object.entries(body)) {
     switch (key) {
       case 'rateLimit':
-        if (value === null || value === 'off') k.rateLimit = null;
-        else if (value === 'production') k.rateLimit = { ...PRODUCTION_RATE_LIMIT };
+        if (value === null || value === 'off') knobs.rateLimit = null;
+        else if (value === 'production') knobs.rateLimit = { ...PRODUCTION_RATE_LIMIT };
         else if (typeof value === 'object') {
-          k.rateLimit = { ...PRODUCTION_RATE_LIMIT, ...(value as Partial<RateLimitConfig>) };
+          knobs.rateLimit = { ...PRODUCTION_RATE_LIMIT, ...(value as Partial<RateLimitConfig>) };
         } else bad('rateLimit must be null, "production" or an object');
         ctx.rateWindows.clear();
         break;
       case 'modeChangeDelayMs':
       case 'timeoutMs':
         if (typeof value !== 'number' || value < 0) bad(`${key} must be a non-negative number`);
-        k[key] = value;
+        knobs[key] = value;
         break;
       case 'errorRate':
       case 'timeoutRate':
       case 'dropRate':
-        k[key] = rate(value, key);
+        knobs[key] = rate(value, key);
         break;
       case 'allowRedirectPorts':
         if (typeof value !== 'boolean') bad('allowRedirectPorts must be a boolean');
-        k.allowRedirectPorts = value;
+        knobs.allowRedirectPorts = value;
         break;
       case 'latencyMs':
-        k.latencyMs = parseLatencySpec(value, key);
+        knobs.latencyMs = parseLatencySpec(value, key);
         break;
       default:
         bad(`Unknown knob: ${key}`);
@@ -116,15 +117,24 @@ function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
   }
 }
 
+/** A map of counts as `{ counts: { key: n } sorted by key, total }`. */
+function countsView(map: Map<string, number>) {
+  const counts = Object.fromEntries(
+    [...map.entries()].sort(([left], [right]) => left.localeCompare(right)),
+  );
+  const total = [...map.values()].reduce((sum, count) => sum + count, 0);
+  return { counts, total };
+}
+
 function portfolio(ctx: SandboxContext, userName: string) {
   const user = ctx.findUser(userName);
   if (!user) throw new ApiError(404, 'user_not_found', `Unknown sandbox user: ${userName}`);
   const account = ctx.store.accounts.get(user.accountId);
   const buildings = [...ctx.store.buildings.values()]
-    .filter((b) => b.accountId === user.accountId)
+    .filter((building) => building.accountId === user.accountId)
     .map(({ buildingId, name, timeZone, address }) => ({ buildingId, name, timeZone, address }));
   const thermostats = [...ctx.store.thermostats.values()]
-    .filter((t) => t.accountId === user.accountId)
+    .filter((thermostat) => thermostat.accountId === user.accountId)
     .map(({ thermostatId, name, buildingId }) => ({ thermostatId, name, buildingId }));
   return {
     user: { email: user.email, displayName: user.displayName },
@@ -153,7 +163,7 @@ export async function handleControl(
       return ok({
         fixture: ctx.config.fixture,
         clients: ctx.config.clients,
-        users: ctx.store.users.map((u) => ({ email: u.email, password: u.password })),
+        users: ctx.store.users.map(({ email, password }) => ({ email, password })),
         knobs: knobsView(ctx),
         sentinels: { ...SENTINELS, jwtPrefix: JWT_PREFIX },
         now: ctx.clock.iso(),
@@ -204,15 +214,17 @@ export async function handleControl(
     case 'GET /latency':
       return ok({ defaultMs: ctx.knobs.latencyMs, endpoints: ctx.knobs.endpointLatencyMs });
     case 'PUT /latency': {
-      const b = body();
-      if ('defaultMs' in b) ctx.knobs.latencyMs = parseLatencySpec(b.defaultMs, 'defaultMs');
-      if ('endpoints' in b) {
-        if (typeof b.endpoints !== 'object' || b.endpoints === null)
+      const latency = body();
+      if ('defaultMs' in latency) {
+        ctx.knobs.latencyMs = parseLatencySpec(latency.defaultMs, 'defaultMs');
+      }
+      if ('endpoints' in latency) {
+        if (typeof latency.endpoints !== 'object' || latency.endpoints === null)
           bad('endpoints must be an object');
         ctx.knobs.endpointLatencyMs = Object.fromEntries(
-          Object.entries(b.endpoints as Record<string, unknown>).map(([k, v]) => [
-            k,
-            parseLatencySpec(v, `endpoints.${k}`),
+          Object.entries(latency.endpoints as Record<string, unknown>).map(([endpoint, spec]) => [
+            endpoint,
+            parseLatencySpec(spec, `endpoints.${endpoint}`),
           ]),
         );
       }
@@ -225,35 +237,29 @@ export async function handleControl(
       patchKnobs(ctx, body());
       return ok(knobsView(ctx));
     case 'GET /calls': {
-      const calls = Object.fromEntries(
-        [...ctx.calls.entries()].sort(([a], [b]) => a.localeCompare(b)),
-      );
-      const total = [...ctx.calls.values()].reduce((a, b) => a + b, 0);
-      return ok({ calls, total });
+      const { counts, total } = countsView(ctx.calls);
+      return ok({ calls: counts, total });
     }
     case 'DELETE /calls':
       ctx.calls.clear();
       return ok({ calls: {}, total: 0 });
     case 'GET /injected': {
-      const injected = Object.fromEntries(
-        [...ctx.injected.entries()].sort(([a], [b]) => a.localeCompare(b)),
-      );
-      const total = [...ctx.injected.values()].reduce((a, b) => a + b, 0);
-      return ok({ injected, total });
+      const { counts, total } = countsView(ctx.injected);
+      return ok({ injected: counts, total });
     }
     case 'POST /authorization-code': {
-      const b = body();
-      const user = typeof b.user === 'string' ? ctx.findUser(b.user) : undefined;
+      const request = body();
+      const user = typeof request.user === 'string' ? ctx.findUser(request.user) : undefined;
       if (!user) bad('user must be a sandbox user (demo, other, or an email)');
-      const clientId = typeof b.clientId === 'string' ? b.clientId : '';
+      const clientId = typeof request.clientId === 'string' ? request.clientId : '';
       if (!ctx.findClient(clientId)) bad('clientId is not a registered client');
-      const redirectUri = typeof b.redirectUri === 'string' ? b.redirectUri : undefined;
+      const redirectUri = typeof request.redirectUri === 'string' ? request.redirectUri : undefined;
       const problem = redirectUriProblem(ctx, clientId, redirectUri);
       if (problem) bad(problem);
-      const scope = typeof b.scope === 'string' ? b.scope : '';
+      const scope = typeof request.scope === 'string' ? request.scope : '';
       const scopeError = scopeProblem(scope);
       if (scopeError) bad(scopeError);
-      const state = typeof b.state === 'string' ? b.state : undefined;
+      const state = typeof request.state === 'string' ? request.state : undefined;
       const { code, expiresAt } = issueAuthorizationCode(ctx, {
         userId: user.userId,
         clientId,
@@ -268,42 +274,42 @@ export async function handleControl(
       break;
   }
 
-  const device = /^(GET|PATCH) \/thermostats\/(\d{12})$/.exec(route);
-  if (device) {
-    const t = ctx.store.thermostats.get(device[2] as string);
-    if (!t) throw new ApiError(404, 'thermostat_not_found', 'Thermostat not found.');
-    if (device[1] === 'PATCH') {
-      const b = body();
-      for (const key of Object.keys(b)) {
+  const deviceRoute = /^(GET|PATCH) \/thermostats\/(\d{12})$/.exec(route);
+  if (deviceRoute) {
+    const thermostat = ctx.store.thermostats.get(deviceRoute[2] as string);
+    if (!thermostat) throw new ApiError(404, 'thermostat_not_found', 'Thermostat not found.');
+    if (deviceRoute[1] === 'PATCH') {
+      const device = body();
+      for (const key of Object.keys(device)) {
         if (!['hvacMode', 'temperature', 'humidity', 'connected'].includes(key))
           bad(`Unknown field: ${key}`);
       }
-      if ('hvacMode' in b) {
+      if ('hvacMode' in device) {
         if (
-          !HVAC_MODES.includes(b.hvacMode as HvacMode) ||
-          !t.supportedModes.includes(b.hvacMode as HvacMode)
+          !HVAC_MODES.includes(device.hvacMode as HvacMode) ||
+          !thermostat.supportedModes.includes(device.hvacMode as HvacMode)
         ) {
           bad('hvacMode must be one of the thermostat supportedModes');
         }
-        requestModeChange(ctx, t, b.hvacMode as HvacMode);
+        requestModeChange(ctx, thermostat, device.hvacMode as HvacMode);
       }
-      if ('temperature' in b) {
-        if (typeof b.temperature !== 'number') bad('temperature must be a number');
-        t.temperature = Math.round(b.temperature * 100) / 100;
+      if ('temperature' in device) {
+        if (typeof device.temperature !== 'number') bad('temperature must be a number');
+        thermostat.temperature = Math.round(device.temperature * 100) / 100;
       }
-      if ('humidity' in b) {
-        if (typeof b.humidity !== 'number') bad('humidity must be a number');
-        t.humidity = b.humidity;
+      if ('humidity' in device) {
+        if (typeof device.humidity !== 'number') bad('humidity must be a number');
+        thermostat.humidity = device.humidity;
       }
-      if ('connected' in b) {
-        if (typeof b.connected !== 'boolean') bad('connected must be a boolean');
-        if (t.connected && !b.connected) t.lastSeenMs = ctx.clock.now();
-        if (b.connected) t.lastSeenMs = null;
-        t.connected = b.connected;
+      if ('connected' in device) {
+        if (typeof device.connected !== 'boolean') bad('connected must be a boolean');
+        if (thermostat.connected && !device.connected) thermostat.lastSeenMs = ctx.clock.now();
+        if (device.connected) thermostat.lastSeenMs = null;
+        thermostat.connected = device.connected;
       }
     }
-    settle(ctx, t);
-    return ok({ ...statusRecord(ctx, t), accountId: t.accountId });
+    settle(ctx, thermostat);
+    return ok({ ...statusRecord(ctx, thermostat), accountId: thermostat.accountId });
   }
   throw new ApiError(404, 'not_found', `Unknown control endpoint: ${route}`);
 }

@@ -16,14 +16,15 @@ import {
 } from './store';
 
 /** Deterministic generator: the same fixture always has the same ids and values. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
+function seededRandom(seed: number): () => number {
+  // mulberry32: a small, fast 32-bit generator, plenty for sample data.
+  let state = seed >>> 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    state = (state + 0x6d2b79f5) >>> 0;
+    let mixed = state;
+    mixed = Math.imul(mixed ^ (mixed >>> 15), mixed | 1);
+    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -45,27 +46,29 @@ class Generator {
   private readonly usedThermostatIds = new Set<string>();
 
   constructor(seed: number) {
-    this.random = prng(seed);
+    this.random = seededRandom(seed);
   }
 
   int(min: number, max: number): number {
     return min + Math.floor(this.random() * (max - min + 1));
   }
 
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.random() * items.length)] as T;
+  pick<Item>(items: readonly Item[]): Item {
+    return items[Math.floor(this.random() * items.length)] as Item;
   }
 
   hex(length: number): string {
-    let out = '';
-    for (let i = 0; i < length; i++) out += Math.floor(this.random() * 16).toString(16);
-    return out;
+    let hex = '';
+    for (let index = 0; index < length; index++) {
+      hex += Math.floor(this.random() * 16).toString(16);
+    }
+    return hex;
   }
 
   thermostatId(): string {
     for (;;) {
       let id = this.pick(['3', '4', '5']);
-      for (let i = 0; i < 11; i++) id += String(this.int(0, 9));
+      for (let digit = 0; digit < 11; digit++) id += String(this.int(0, 9));
       if (!this.usedThermostatIds.has(id)) {
         this.usedThermostatIds.add(id);
         return id;
@@ -85,7 +88,7 @@ function custom(
 }
 
 function makeThermostat(
-  gen: Generator,
+  generator: Generator,
   accountId: string,
   building: Building,
   name: string,
@@ -93,7 +96,7 @@ function makeThermostat(
 ): Thermostat {
   const comfortSettings = defaultComfortSettings();
   let schedule = residentialSchedule();
-  let supportedModes: HvacMode[] = gen.pick([ALL_MODES, NO_AUX, NO_AUX]);
+  let supportedModes: HvacMode[] = generator.pick([ALL_MODES, NO_AUX, NO_AUX]);
   let nextCustomIndex = 1;
   const settings = defaultSettings();
   switch (profile) {
@@ -128,17 +131,19 @@ function makeThermostat(
       supportedModes = HEAT_ONLY;
       break;
     default:
-      if (gen.random() < 0.3) {
+      if (generator.random() < 0.3) {
         comfortSettings.push(custom('smart1', 'Guest Stay', 71, 75));
         nextCustomIndex = 2;
       }
   }
   const hvacMode: HvacMode =
-    supportedModes === HEAT_ONLY ? 'heat' : gen.pick(['auto', 'auto', 'heat', 'cool'] as const);
+    supportedModes === HEAT_ONLY
+      ? 'heat'
+      : generator.pick(['auto', 'auto', 'heat', 'cool'] as const);
   const accessControl = defaultAccessControl();
   if (profile === 'common') {
     accessControl.enabled = true;
-    accessControl.passcode = String(gen.int(1000, 9999));
+    accessControl.passcode = String(generator.int(1000, 9999));
     accessControl.settings = {
       temperature: true,
       systemMode: true,
@@ -148,26 +153,26 @@ function makeThermostat(
     };
   }
   const alertSettings = defaultAlertSettings();
-  if (gen.random() < 0.5) {
+  if (generator.random() < 0.5) {
     alertSettings.hvacMaintenanceReminder = {
       enabled: true,
-      lastMaintenanceDate: `2020-0${gen.int(1, 9)}-1${gen.int(0, 9)}`,
-      maintenanceInterval: gen.pick([3, 6, 12]),
+      lastMaintenanceDate: `2020-0${generator.int(1, 9)}-1${generator.int(0, 9)}`,
+      maintenanceInterval: generator.pick([3, 6, 12]),
       maintenanceIntervalUnits: 'month',
     };
   }
   return {
-    thermostatId: gen.thermostatId(),
+    thermostatId: generator.thermostatId(),
     accountId,
     buildingId: building.buildingId,
     name,
     hvacMode,
     pendingMode: null,
     supportedModes: [...supportedModes],
-    temperature: Math.round((66 + gen.random() * 10) * 10) / 10,
-    humidity: gen.int(25, 55),
+    temperature: Math.round((66 + generator.random() * 10) * 10) / 10,
+    humidity: generator.int(25, 55),
     isResidentMode: profile !== 'office' && profile !== 'common',
-    heatCoolMinDelta: gen.pick([5, 5, 5, 4, 3]),
+    heatCoolMinDelta: generator.pick([5, 5, 5, 4, 3]),
     connected: true,
     lastSeenMs: null,
     comfortSettings,
@@ -175,7 +180,7 @@ function makeThermostat(
     schedule,
     settings: {
       ...settings,
-      holdAction: gen.pick(['nextPeriod', 'nextPeriod', 'useEndTime2hour']),
+      holdAction: generator.pick(['nextPeriod', 'nextPeriod', 'useEndTime2hour']),
     },
     accessControl,
     alertSettings,
@@ -184,13 +189,13 @@ function makeThermostat(
 
 function addBuildings(
   store: DataStore,
-  gen: Generator,
+  generator: Generator,
   accountId: string,
   specs: BuildingSpec[],
 ): void {
   for (const spec of specs) {
     const building: Building = {
-      buildingId: gen.hex(24),
+      buildingId: generator.hex(24),
       accountId,
       name: spec.name,
       timeZone: spec.timeZone,
@@ -198,17 +203,17 @@ function addBuildings(
     };
     store.buildings.set(building.buildingId, building);
     for (const unit of spec.units) {
-      const t = makeThermostat(gen, accountId, building, unit.name, unit.profile);
-      store.thermostats.set(t.thermostatId, t);
+      const thermostat = makeThermostat(generator, accountId, building, unit.name, unit.profile);
+      store.thermostats.set(thermostat.thermostatId, thermostat);
     }
   }
 }
 
 function apartments(prefix: number, count: number): BuildingSpec['units'] {
   const profiles: Profile[] = ['residential', 'residential', 'quiet', 'residential', 'vacant'];
-  return Array.from({ length: count }, (_, i) => ({
-    name: `Unit ${prefix + Math.floor(i / 4) * 100 + (i % 4) + 1}`,
-    profile: profiles[i % profiles.length] as Profile,
+  return Array.from({ length: count }, (_, index) => ({
+    name: `Unit ${prefix + Math.floor(index / 4) * 100 + (index % 4) + 1}`,
+    profile: profiles[index % profiles.length] as Profile,
   }));
 }
 
@@ -312,11 +317,11 @@ const LARGE_ZONES = [
 ];
 
 function largeBuildings(): BuildingSpec[] {
-  return Array.from({ length: 12 }, (_, b) => ({
-    name: `Portfolio Tower ${String.fromCharCode(65 + b)}`,
-    timeZone: LARGE_ZONES[b % LARGE_ZONES.length] as string,
+  return Array.from({ length: 12 }, (_, index) => ({
+    name: `Portfolio Tower ${String.fromCharCode(65 + index)}`,
+    timeZone: LARGE_ZONES[index % LARGE_ZONES.length] as string,
     address: {
-      street: `${100 + b * 10} Main St`,
+      street: `${100 + index * 10} Main St`,
       city: 'Springfield',
       region: 'IL',
       postalCode: '62701',
@@ -326,7 +331,7 @@ function largeBuildings(): BuildingSpec[] {
       { name: 'Lobby', profile: 'common' as Profile },
       { name: 'Management Office', profile: 'office' as Profile },
       // Tower A is the benchmark's 200-thermostat building; the others have 40 each.
-      ...apartments(100, b === 0 ? 198 : 38),
+      ...apartments(100, index === 0 ? 198 : 38),
     ],
   }));
 }
@@ -360,16 +365,18 @@ export function buildFixture(name: FixtureName, now: number): DataStore {
     buildings: new Map(),
     thermostats: new Map(),
   };
-  const demoGen = new Generator(name === 'large' ? 424242 : 20201201);
+  const demoGenerator = new Generator(name === 'large' ? 424242 : 20201201);
   addBuildings(
     store,
-    demoGen,
+    demoGenerator,
     DEMO_ACCOUNT_ID,
     name === 'large' ? largeBuildings() : DEMO_BUILDINGS,
   );
   addBuildings(store, new Generator(777), OTHER_ACCOUNT_ID, OTHER_BUILDINGS);
 
-  const demo = [...store.thermostats.values()].filter((t) => t.accountId === DEMO_ACCOUNT_ID);
+  const demo = [...store.thermostats.values()].filter(
+    (thermostat) => thermostat.accountId === DEMO_ACCOUNT_ID,
+  );
   // One offline thermostat (a unit in the Cascade Commons building for the demo fixture).
   const offline = demo[Math.min(demo.length - 1, 26)];
   if (offline) {

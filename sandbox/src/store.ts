@@ -228,14 +228,14 @@ export function defaultMode(supported: HvacMode[]): HvacMode {
 }
 
 /** What turning resident mode off does: most settings go back to factory defaults. */
-export function resetToDefaults(t: Thermostat): void {
-  t.comfortSettings = defaultComfortSettings();
-  t.nextCustomIndex = 1;
-  t.schedule = residentialSchedule();
-  t.settings = defaultSettings();
-  t.accessControl = defaultAccessControl();
-  t.alertSettings = defaultAlertSettings();
-  t.heatCoolMinDelta = 5;
+export function resetToDefaults(thermostat: Thermostat): void {
+  thermostat.comfortSettings = defaultComfortSettings();
+  thermostat.nextCustomIndex = 1;
+  thermostat.schedule = residentialSchedule();
+  thermostat.settings = defaultSettings();
+  thermostat.accessControl = defaultAccessControl();
+  thermostat.alertSettings = defaultAlertSettings();
+  thermostat.heatCoolMinDelta = 5;
 }
 
 export function cloneStore(store: DataStore): DataStore {
