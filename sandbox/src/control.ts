@@ -11,7 +11,7 @@ import {
   scopeProblem,
 } from './oauth';
 import { HVAC_MODES, type HvacMode } from './store';
-import { requestModeChange, settle, statusRecord } from './thermostats';
+import { goOffline, goOnline, requestModeChange, settle, statusRecord } from './thermostats';
 
 /** The control API under `/_sandbox/`, for tests, demos and benchmarks. Off unless enabled. */
 
@@ -303,9 +303,8 @@ export async function handleControl(
       }
       if ('connected' in device) {
         if (typeof device.connected !== 'boolean') bad('connected must be a boolean');
-        if (thermostat.connected && !device.connected) thermostat.lastSeenMs = ctx.clock.now();
-        if (device.connected) thermostat.lastSeenMs = null;
-        thermostat.connected = device.connected;
+        if (device.connected) goOnline(thermostat);
+        else goOffline(ctx.clock.now(), thermostat);
       }
     }
     settle(ctx, thermostat);

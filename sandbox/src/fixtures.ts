@@ -14,6 +14,7 @@ import {
   residentialSchedule,
   type Thermostat,
 } from './store';
+import { goOffline } from './thermostats';
 
 /** Deterministic generator: the same fixture always has the same ids and values. */
 function seededRandom(seed: number): () => number {
@@ -174,7 +175,7 @@ function makeThermostat(
     isResidentMode: profile !== 'office' && profile !== 'common',
     heatCoolMinDelta: generator.pick([5, 5, 5, 4, 3]),
     connected: true,
-    lastSeenMs: null,
+    offline: null,
     comfortSettings,
     nextCustomIndex,
     schedule,
@@ -336,6 +337,9 @@ function largeBuildings(): BuildingSpec[] {
   }));
 }
 
+/** The fixture's offline thermostat was last heard from this long before the reset. */
+const OFFLINE_SILENCE_MS = (3 * 24 + 4) * 3600_000 + 17 * 60_000;
+
 export const DEMO_ACCOUNT_ID = 'acct_demo';
 export const OTHER_ACCOUNT_ID = 'acct_other';
 
@@ -380,8 +384,7 @@ export function buildFixture(name: FixtureName, now: number): DataStore {
   // One offline thermostat (a unit in the Cascade Commons building for the demo fixture).
   const offline = demo[Math.min(demo.length - 1, 26)];
   if (offline) {
-    offline.connected = false;
-    offline.lastSeenMs = now - (3 * 24 + 4) * 3600_000 - 17 * 60_000;
+    goOffline(now, offline, OFFLINE_SILENCE_MS);
     offline.name = `${offline.name} (offline)`.slice(0, 64);
   }
   // One older device reporting the read-only holdAction value `nextTransition`.

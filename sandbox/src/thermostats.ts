@@ -83,6 +83,18 @@ export function getOwnThermostat(
   return settle(ctx, thermostat);
 }
 
+/** The device stops checking in now (sandbox clock); it was last heard from `silentBeforeMs` ago. */
+export function goOffline(nowMs: number, thermostat: Thermostat, silentBeforeMs = 0): void {
+  if (!thermostat.connected) return;
+  thermostat.connected = false;
+  thermostat.offline = { sinceMs: nowMs, silentBeforeMs };
+}
+
+export function goOnline(thermostat: Thermostat): void {
+  thermostat.connected = true;
+  thermostat.offline = null;
+}
+
 export function requireOnline(thermostat: Thermostat): void {
   if (!thermostat.connected) {
     throw new ApiError(
@@ -122,10 +134,14 @@ function equipmentStatus(thermostat: Thermostat, heat: number, cool: number): st
 }
 
 function lastSeen(ctx: SandboxContext, thermostat: Thermostat): string {
-  if (thermostat.lastSeenMs !== null) return new Date(thermostat.lastSeenMs).toISOString();
+  const now = ctx.clock.now();
+  const { offline } = thermostat;
+  if (!thermostat.connected && offline !== null) {
+    return new Date(Math.min(offline.sinceMs, now) - offline.silentBeforeMs).toISOString();
+  }
   // Online devices check in every few minutes; derive a stable recent instant from the id.
   const agoSeconds = 10 + (Number(thermostat.thermostatId.slice(-3)) % 170);
-  return new Date(Math.floor(ctx.clock.now() / 1000 - agoSeconds) * 1000).toISOString();
+  return new Date(Math.floor(now / 1000 - agoSeconds) * 1000).toISOString();
 }
 
 /** The version 2 status record. */

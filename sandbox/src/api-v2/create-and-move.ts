@@ -95,7 +95,7 @@ function createThermostat(
     isResidentMode: isResidentMode ?? false,
     heatCoolMinDelta: 5,
     connected: true,
-    lastSeenMs: null,
+    offline: null,
     comfortSettings: defaultComfortSettings(),
     nextCustomIndex: 1,
     schedule: residentialSchedule(),

@@ -37,6 +37,31 @@ describe('status', () => {
     expect(write.body.code).toBe('thermostat_offline');
   });
 
+  it("the offline thermostat's lastSeen follows the sandbox clock, also when it is set back", async () => {
+    const silence = (3 * 24 + 4) * 3600_000 + 17 * 60_000;
+    const clockNow = async () => Date.parse((await api.client.control('GET', '/clock')).body.now);
+    const age = async () => {
+      const lastSeen = Date.parse((await statusOf(api.offlineId)).body.data.lastSeen);
+      return (await clockNow()) - lastSeen;
+    };
+    // As the token-format tests do: back to before the 2020-12-01 switch.
+    await api.client.setClock('2020-11-15T08:00:00Z');
+    const before = await age();
+    expect(before).toBeGreaterThan(silence - 5_000);
+    expect(before).toBeLessThan(silence + 60_000);
+    // Time that passes on the sandbox clock ages a device taken offline at that time.
+    await api.client.control('PATCH', `/thermostats/${api.thermostatId}`, { connected: false });
+    const wentOffline = Date.parse((await statusOf()).body.data.lastSeen);
+    expect(Math.abs(wentOffline - (await clockNow()))).toBeLessThan(5_000);
+    await api.client.advance(2 * 3600);
+    expect(Date.parse((await statusOf()).body.data.lastSeen)).toBe(wentOffline);
+    // Back to real time: the fixture's offline thermostat is about 3 days old again.
+    await api.client.control('DELETE', '/clock');
+    const now = await age();
+    expect(now).toBeGreaterThan(silence - 5_000);
+    expect(now).toBeLessThan(silence + 60_000);
+  });
+
   it('an HVAC mode change appears in status after the configured delay', async () => {
     const before = (await statusOf()).body.data;
     const target = before.supportedModes.find((mode: string) => mode !== before.hvacMode);
