@@ -16,7 +16,13 @@ export interface RateLimitConfig {
   tokenWindowSeconds: number;
 }
 
-export type FixtureName = 'demo' | 'large';
+/** `demo` (35 thermostats), `large` (640, the benchmark's), `fleet` (1,500 in 30 buildings). */
+export const FIXTURE_NAMES = ['demo', 'large', 'fleet'] as const;
+export type FixtureName = (typeof FIXTURE_NAMES)[number];
+
+export function isFixtureName(value: unknown): value is FixtureName {
+  return (FIXTURE_NAMES as readonly unknown[]).includes(value);
+}
 
 export interface SandboxOptions {
   port?: number;
@@ -148,15 +154,17 @@ function parseRateLimit(value: string | undefined): RateLimitConfig | null | und
 }
 
 /** Reads the `SANDBOX_*` environment variables documented in sandbox/README.md. */
-export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxOptions {
+export function optionsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): SandboxOptions {
   let clients: ClientRegistration[] | undefined;
   if (env.SANDBOX_CLIENTS) clients = JSON.parse(env.SANDBOX_CLIENTS) as ClientRegistration[];
   else if (env.SANDBOX_CLIENTS_FILE) {
     clients = JSON.parse(readFileSync(env.SANDBOX_CLIENTS_FILE, 'utf8')) as ClientRegistration[];
   }
-  const fixture = env.SANDBOX_FIXTURE;
-  if (fixture !== undefined && fixture !== '' && fixture !== 'demo' && fixture !== 'large') {
-    throw new Error('SANDBOX_FIXTURE must be demo or large');
+  const fixture = env.SANDBOX_FIXTURE || undefined;
+  if (fixture !== undefined && !isFixtureName(fixture)) {
+    throw new Error(`SANDBOX_FIXTURE must be one of ${FIXTURE_NAMES.join(', ')}`);
   }
   return {
     port: int('SANDBOX_PORT', env.SANDBOX_PORT),
@@ -165,7 +173,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxOpt
     allowRedirectPorts:
       env.SANDBOX_ALLOW_REDIRECT_PORTS === '1' || env.SANDBOX_ALLOW_REDIRECT_PORTS === 'true',
     clients,
-    fixture: fixture ? fixture : undefined,
+    fixture,
     latencyMs: env.SANDBOX_LATENCY_MS ? parseLatency(env.SANDBOX_LATENCY_MS) : undefined,
     rateLimit: parseRateLimit(env.SANDBOX_RATE_LIMIT),
     modeChangeDelayMs: int('SANDBOX_MODE_CHANGE_DELAY_MS', env.SANDBOX_MODE_CHANGE_DELAY_MS),

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LatencySpec, RateLimitConfig } from './config';
-import { PRODUCTION_RATE_LIMIT } from './config';
+import { FIXTURE_NAMES, isFixtureName, PRODUCTION_RATE_LIMIT } from './config';
 import type { Fault, FaultKind, SandboxContext } from './context';
 import { ApiError, parseJsonObject, readBody, sendJson } from './http-util';
 import {
@@ -170,7 +170,7 @@ export async function handleControl(
       });
     case 'POST /reset': {
       const fixture = body().fixture ?? ctx.config.fixture;
-      if (fixture !== 'demo' && fixture !== 'large') bad('fixture must be demo or large');
+      if (!isFixtureName(fixture)) bad(`fixture must be one of ${FIXTURE_NAMES.join(', ')}`);
       ctx.reset(fixture);
       return ok({
         reset: true,

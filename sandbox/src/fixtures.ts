@@ -205,6 +205,11 @@ function addBuildings(
     store.buildings.set(building.buildingId, building);
     for (const unit of spec.units) {
       const thermostat = makeThermostat(generator, accountId, building, unit.name, unit.profile);
+      // Each account's generator avoids its own ids; a clash across accounts would silently
+      // replace a thermostat, so it fails loudly (fixtures are deterministic: it never does).
+      if (store.thermostats.has(thermostat.thermostatId)) {
+        throw new Error(`fixture thermostat id ${thermostat.thermostatId} is used twice`);
+      }
       store.thermostats.set(thermostat.thermostatId, thermostat);
     }
   }
@@ -337,14 +342,132 @@ function largeBuildings(): BuildingSpec[] {
   }));
 }
 
-/** The fixture's offline thermostat was last heard from this long before the reset. */
-const OFFLINE_SILENCE_MS = (3 * 24 + 4) * 3600_000 + 17 * 60_000;
+const HOUR_MS = 3600_000;
+/** The demo and large fixtures' offline thermostat was last heard from this long before reset. */
+const OFFLINE_SILENCE_MS = (3 * 24 + 4) * HOUR_MS + 17 * 60_000;
+
+interface FleetSite {
+  name: string;
+  timeZone: string;
+  street: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: 'US' | 'CA';
+}
+
+/**
+ * 30 buildings across US and Canadian zones (Regina without daylight saving, St. John's at
+ * UTC-3:30). Columns: name | zone | street | city | region | postal code | country.
+ */
+const FLEET_SITES: FleetSite[] = `
+Portfolio Tower A | America/New_York | 350 W 34th St | New York | NY | 10001 | US
+Beacon Hill Residences | America/New_York | 45 Charles St | Boston | MA | 02114 | US
+Schuylkill Yards | America/New_York | 3001 Market St | Philadelphia | PA | 19104 | US
+Peachtree Commons | America/New_York | 1280 Peachtree St NE | Atlanta | GA | 30309 | US
+Brickell Bay Apartments | America/New_York | 1200 Brickell Bay Dr | Miami | FL | 33131 | US
+River North Lofts | America/Chicago | 415 N Dearborn St | Chicago | IL | 60654 | US
+Uptown Dallas Flats | America/Chicago | 2500 Cedar Springs Rd | Dallas | TX | 75201 | US
+Montrose Gardens | America/Chicago | 1700 Westheimer Rd | Houston | TX | 77098 | US
+Mill District Place | America/Chicago | 700 S 2nd St | Minneapolis | MN | 55401 | US
+LoDo Station Apartments | America/Denver | 1701 Wynkoop St | Denver | CO | 80202 | US
+Wasatch View Residences | America/Denver | 222 S Main St | Salt Lake City | UT | 84101 | US
+Camelback Court | America/Phoenix | 2425 E Camelback Rd | Phoenix | AZ | 85016 | US
+Sonoran Terrace | America/Phoenix | 1020 E University Blvd | Tucson | AZ | 85719 | US
+Capitol Hill Commons | America/Los_Angeles | 1530 Broadway | Seattle | WA | 98122 | US
+Pearl District Lofts | America/Los_Angeles | 1120 NW Couch St | Portland | OR | 97209 | US
+Mission Bay Residences | America/Los_Angeles | 255 Berry St | San Francisco | CA | 94158 | US
+Silver Lake Terrace | America/Los_Angeles | 3300 Sunset Blvd | Los Angeles | CA | 90026 | US
+Little Italy Flats | America/Los_Angeles | 1601 India St | San Diego | CA | 92101 | US
+Chugach Vista Apartments | America/Anchorage | 510 L St | Anchorage | AK | 99501 | US
+Kakaako Tower | Pacific/Honolulu | 1001 Queen St | Honolulu | HI | 96814 | US
+King West Residences | America/Toronto | 560 King St W | Toronto | ON | M5V 0L5 | CA
+ByWard Market Lofts | America/Toronto | 100 Dalhousie St | Ottawa | ON | K1N 7C9 | CA
+Plateau Mont-Royal Suites | America/Toronto | 4300 Rue Saint-Denis | Montreal | QC | H2J 2K9 | CA
+Yaletown Gardens | America/Vancouver | 1088 Mainland St | Vancouver | BC | V6B 2T4 | CA
+Beltline Commons | America/Edmonton | 1200 12 Ave SW | Calgary | AB | T3C 0P4 | CA
+Oliver Square Apartments | America/Edmonton | 10150 117 St NW | Edmonton | AB | T5K 1X5 | CA
+Exchange District Lofts | America/Winnipeg | 70 Arthur St | Winnipeg | MB | R3B 1G7 | CA
+Cathedral Village Court | America/Regina | 2900 13th Ave | Regina | SK | S4T 1N8 | CA
+Spring Garden Residences | America/Halifax | 5640 Spring Garden Rd | Halifax | NS | B3J 1H4 | CA
+Water Street Suites | America/St_Johns | 235 Water St | St. John's | NL | A1C 1B6 | CA`
+  .trim()
+  .split('\n')
+  .map((row) => {
+    const [name, timeZone, street, city, region, postalCode, country] = row.split(' | ');
+    return { name, timeZone, street, city, region, postalCode, country } as FleetSite;
+  });
+
+/** Thermostats per fleet building: Tower A 200 (the benchmark's), 24 of 45 and 5 of 44: 1,500. */
+function fleetSize(index: number): number {
+  if (index === 0) return 200;
+  return index <= 24 ? 45 : 44;
+}
+
+function fleetBuildings(): BuildingSpec[] {
+  return FLEET_SITES.map((site, index) => {
+    const fixed: BuildingSpec['units'] = [
+      { name: 'Lobby', profile: 'common' },
+      { name: index === 0 ? 'Management Office' : 'Leasing Office', profile: 'office' },
+    ];
+    // Every fifth building (from the sixth) heats its common areas with a boiler.
+    if (index > 0 && index % 5 === 0) fixed.push({ name: 'Boiler Room', profile: 'heatOnly' });
+    return {
+      name: site.name,
+      timeZone: site.timeZone,
+      address: {
+        street: site.street,
+        city: site.city,
+        region: site.region,
+        postalCode: site.postalCode,
+        country: site.country,
+      },
+      units: [...fixed, ...apartments(100, fleetSize(index) - fixed.length)],
+    };
+  });
+}
+
+interface FixtureDefinition {
+  /** Seed of the demo account's generator: the same fixture always has the same ids. */
+  seed: number;
+  buildings: () => BuildingSpec[];
+  /** Which demo thermostats (by position) are offline, and how long they were silent before. */
+  offline: Array<{ index: number; silenceMs: number }>;
+}
+
+const FIXTURES: Record<FixtureName, FixtureDefinition> = {
+  demo: {
+    seed: 20201201,
+    buildings: () => DEMO_BUILDINGS,
+    // A unit in the Cascade Commons building.
+    offline: [{ index: 26, silenceMs: OFFLINE_SILENCE_MS }],
+  },
+  large: {
+    seed: 424242,
+    buildings: largeBuildings,
+    offline: [{ index: 26, silenceMs: OFFLINE_SILENCE_MS }],
+  },
+  fleet: {
+    seed: 15_001_500,
+    buildings: fleetBuildings,
+    // Six, in six buildings, silent from 20 minutes to 9 days: fresh and long outages alike.
+    offline: [
+      { index: 26, silenceMs: OFFLINE_SILENCE_MS },
+      { index: 293, silenceMs: 20 * 60_000 },
+      { index: 518, silenceMs: 6 * HOUR_MS },
+      { index: 781, silenceMs: 26 * HOUR_MS },
+      { index: 1046, silenceMs: (2 * 24 + 8) * HOUR_MS },
+      { index: 1377, silenceMs: 9 * 24 * HOUR_MS },
+    ],
+  },
+};
 
 export const DEMO_ACCOUNT_ID = 'acct_demo';
 export const OTHER_ACCOUNT_ID = 'acct_other';
 
-/** Builds a fresh data store for the named fixture. `now` anchors the offline thermostat. */
+/** Builds a fresh data store for the named fixture. `now` anchors the offline thermostats. */
 export function buildFixture(name: FixtureName, now: number): DataStore {
+  const fixture = FIXTURES[name];
   const store: DataStore = {
     accounts: new Map([
       [DEMO_ACCOUNT_ID, { accountId: DEMO_ACCOUNT_ID, name: 'Demo Property Management' }],
@@ -369,22 +492,16 @@ export function buildFixture(name: FixtureName, now: number): DataStore {
     buildings: new Map(),
     thermostats: new Map(),
   };
-  const demoGenerator = new Generator(name === 'large' ? 424242 : 20201201);
-  addBuildings(
-    store,
-    demoGenerator,
-    DEMO_ACCOUNT_ID,
-    name === 'large' ? largeBuildings() : DEMO_BUILDINGS,
-  );
+  addBuildings(store, new Generator(fixture.seed), DEMO_ACCOUNT_ID, fixture.buildings());
   addBuildings(store, new Generator(777), OTHER_ACCOUNT_ID, OTHER_BUILDINGS);
 
   const demo = [...store.thermostats.values()].filter(
     (thermostat) => thermostat.accountId === DEMO_ACCOUNT_ID,
   );
-  // One offline thermostat (a unit in the Cascade Commons building for the demo fixture).
-  const offline = demo[Math.min(demo.length - 1, 26)];
-  if (offline) {
-    goOffline(now, offline, OFFLINE_SILENCE_MS);
+  for (const { index, silenceMs } of fixture.offline) {
+    const offline = demo[Math.min(demo.length - 1, index)];
+    if (!offline) continue;
+    goOffline(now, offline, silenceMs);
     offline.name = `${offline.name} (offline)`.slice(0, 64);
   }
   // One older device reporting the read-only holdAction value `nextTransition`.

@@ -212,37 +212,50 @@ interface TokenResponse {
   scope: string;
 }
 
+/** Production access tokens reach about 7 KB: per-thermostat permissions stop before this. */
+const JWT_MAX_CHARS = 7_400;
+const MAX_PERMITTED_THERMOSTATS = 75;
+/** The length of a JWT (header, payload, HS256 signature) whose JSON payload has this size. */
+const jwtChars = (payloadBytes: number) =>
+  JWT_PREFIX.length + 1 + Math.ceil((payloadBytes * 4) / 3) + 1 + 43;
+
 async function signAccessJwt(ctx: SandboxContext, grant: Grant, nowMs: number): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
   const thermostats = [...ctx.store.thermostats.values()]
     .filter((thermostat) => thermostat.accountId === grant.accountId)
-    .slice(0, 75);
+    .slice(0, MAX_PERMITTED_THERMOSTATS);
   const buildings = [...ctx.store.buildings.values()].filter(
     (building) => building.accountId === grant.accountId,
   );
   const canWrite = grantsWrite(grant.scope);
-  const secret = new TextEncoder().encode(ctx.config.jwtSecret);
-  return new SignJWT({
+  const claims = {
     sbx: SENTINELS.jwtClaim,
     scope: grant.scope,
     gid: grant.grantId,
     account: grant.accountId,
     buildings: buildings.map((building) => building.buildingId),
-    // Per-thermostat permissions make production-like tokens of a few KB (capped near 7 KB).
-    permissions: thermostats.flatMap(({ thermostatId }) =>
-      canWrite
-        ? [`thermostat:${thermostatId}:read`, `thermostat:${thermostatId}:write`]
-        : [`thermostat:${thermostatId}:read`],
-    ),
-  })
-    .setProtectedHeader(JWT_HEADER)
-    .setIssuer(ctx.baseUrl || 'http://sandbox.local')
-    .setSubject(grant.userId)
-    .setAudience(grant.clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ACCESS_TTL_S)
-    .setJti(random(12))
-    .sign(secret);
+    // Per-thermostat permissions make production-like tokens of a few KB, at most about 7 KB.
+    permissions: [] as string[],
+    iss: ctx.baseUrl || 'http://sandbox.local',
+    sub: grant.userId,
+    aud: grant.clientId,
+    iat,
+    exp: iat + ACCESS_TTL_S,
+    jti: random(12),
+  };
+  let payloadBytes = Buffer.byteLength(JSON.stringify(claims));
+  for (const { thermostatId } of thermostats) {
+    const granted = canWrite
+      ? [`thermostat:${thermostatId}:read`, `thermostat:${thermostatId}:write`]
+      : [`thermostat:${thermostatId}:read`];
+    // Each entry adds its quoted string and a comma.
+    const addedBytes = granted.reduce((sum, entry) => sum + entry.length + 3, 0);
+    if (jwtChars(payloadBytes + addedBytes) > JWT_MAX_CHARS) break;
+    claims.permissions.push(...granted);
+    payloadBytes += addedBytes;
+  }
+  const secret = new TextEncoder().encode(ctx.config.jwtSecret);
+  return new SignJWT(claims).setProtectedHeader(JWT_HEADER).sign(secret);
 }
 
 async function issueTokens(

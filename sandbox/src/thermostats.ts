@@ -5,9 +5,28 @@ import { DAYS, defaultMode, type HvacMode, resetToDefaults, type Thermostat } fr
 import { isThermostatId } from './validation';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** The last position computed per zone, by minute: every zone's offset is whole minutes. */
+const positions = new Map<string, { minute: number; position: SchedulePosition }>();
 
-/** The schedule position (Monday = 0, half-hour block 0..47) of an instant in a time zone. */
-export function localBlock(timeZone: string, nowMs: number): { dayIndex: number; block: number } {
+interface SchedulePosition {
+  dayIndex: number;
+  block: number;
+}
+
+/**
+ * The schedule position (Monday = 0, half-hour block 0..47) of an instant in a time zone.
+ * Cached per zone and minute: a fleet's status reads then format a date once per zone.
+ */
+export function localBlock(timeZone: string, nowMs: number): SchedulePosition {
+  const minute = Math.floor(nowMs / 60_000);
+  const cached = positions.get(timeZone);
+  if (cached?.minute === minute) return cached.position;
+  const position = formatLocalBlock(timeZone, nowMs);
+  positions.set(timeZone, { minute, position });
+  return position;
+}
+
+function formatLocalBlock(timeZone: string, nowMs: number): SchedulePosition {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {

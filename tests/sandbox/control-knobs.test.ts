@@ -43,66 +43,6 @@ describe('clock', () => {
   });
 });
 
-describe('reset and fixtures', () => {
-  it('reset restores the fixture and forgets tokens and changes', async () => {
-    await client.request('PATCH', `${THERMOSTATS}/${ids[0]}/settings`, {
-      token,
-      body: { fanMinimumOnTime: 42 },
-    });
-    await client.reset();
-    expect((await status()).status).toBe(401);
-    const fresh = (await client.login()).access_token;
-    const record = await client.request('GET', `${THERMOSTATS}/${ids[0]}/settings`, {
-      token: fresh,
-    });
-    expect(record.body.data.fanMinimumOnTime).not.toBe(42);
-  });
-
-  it('the demo portfolio: several buildings in different zones, dozens of thermostats, one offline', async () => {
-    const portfolio = await client.portfolio();
-    expect(portfolio.buildings.length).toBeGreaterThanOrEqual(4);
-    expect(new Set(portfolio.buildings.map((building) => building.timeZone)).size).toBe(
-      portfolio.buildings.length,
-    );
-    expect(portfolio.thermostats.length).toBeGreaterThanOrEqual(30);
-    for (const building of portfolio.buildings)
-      expect(building.buildingId).toMatch(/^[0-9a-f]{24}$/);
-    for (const thermostat of portfolio.thermostats)
-      expect(thermostat.thermostatId).toMatch(/^\d{12}$/);
-    let offline = 0;
-    for (const thermostat of portfolio.thermostats) {
-      if (!(await status(thermostat.thermostatId)).body.data.connected) offline++;
-    }
-    expect(offline).toBe(1);
-    const other = await client.portfolio('other');
-    expect(other.thermostats.length).toBeGreaterThan(0);
-    const mine = new Set(portfolio.thermostats.map((thermostat) => thermostat.thermostatId));
-    expect(other.thermostats.some((thermostat) => mine.has(thermostat.thermostatId))).toBe(false);
-  });
-
-  it('ids are stable across resets', async () => {
-    const before = await client.portfolio();
-    await client.reset();
-    expect((await client.portfolio()).thermostats).toEqual(before.thermostats);
-  });
-
-  it('the large fixture holds hundreds of thermostats', async () => {
-    await client.reset('large');
-    const portfolio = await client.portfolio();
-    expect(portfolio.thermostats.length).toBeGreaterThanOrEqual(400);
-    const largeToken = (await client.login()).access_token;
-    const reply = await client.request(
-      'GET',
-      `${THERMOSTATS}/${portfolio.thermostats[100]?.thermostatId}/status`,
-      {
-        token: largeToken,
-      },
-    );
-    expect(reply.status).toBe(200);
-    expect(largeToken.length).toBeLessThan(8000);
-  });
-});
-
 describe('authorization code without a browser', () => {
   it('checks client, redirect URI and scope like /authorize', async () => {
     const base = {
