@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LatencySpec, RateLimitConfig } from './config';
 import { FIXTURE_NAMES, isFixtureName, PRODUCTION_RATE_LIMIT } from './config';
 import type { Fault, FaultKind, SandboxContext } from './context';
-import { ApiError, parseJsonObject, readBody, sendJson } from './http-util';
+import { changeDevice, changeDevices, deviceRecord, findDevice } from './device-simulation';
+import { ApiError, badRequest, parseJsonObject, readBody, sendJson } from './http-util';
 import {
   issueAuthorizationCode,
   JWT_PREFIX,
@@ -10,16 +11,10 @@ import {
   SENTINELS,
   scopeProblem,
 } from './oauth';
-import { HVAC_MODES, type HvacMode } from './store';
-import { goOffline, goOnline, requestModeChange, settle, statusRecord } from './thermostats';
 
 /** The control API under `/_sandbox/`, for tests, demos and benchmarks. Off unless enabled. */
 
 export const CONTROL_PREFIX = '/_sandbox';
-
-function bad(message: string): never {
-  throw new ApiError(400, 'bad_request', message);
-}
 
 function parseLatencySpec(value: unknown, name: string): LatencySpec {
   if (typeof value === 'number' && value >= 0) return value;
@@ -32,16 +27,16 @@ function parseLatencySpec(value: unknown, name: string): LatencySpec {
     const { min, max } = value as { min: number; max: number };
     if (min >= 0 && max >= min) return { min, max };
   }
-  return bad(`${name} must be a number of ms or { min, max }`);
+  return badRequest(`${name} must be a number of ms or { min, max }`);
 }
 
 const FAULT_NAMES = ['timeout', 'drop', 'malformed', 'authorization_pending', 'slow_down'];
 
 function parseFault(value: unknown, index: number): Fault {
-  if (typeof value !== 'object' || value === null) bad(`faults[${index}] must be an object`);
+  if (typeof value !== 'object' || value === null) badRequest(`faults[${index}] must be an object`);
   const fault = value as Record<string, unknown>;
   const endpoint = fault.endpoint ?? '*';
-  if (typeof endpoint !== 'string') bad(`faults[${index}].endpoint must be a string`);
+  if (typeof endpoint !== 'string') badRequest(`faults[${index}].endpoint must be a string`);
   let kind: FaultKind;
   const given = fault.kind;
   if (typeof given === 'number' && Number.isInteger(given) && given >= 400 && given <= 599) {
@@ -49,20 +44,20 @@ function parseFault(value: unknown, index: number): Fault {
   } else if (typeof given === 'string' && /^\d{3}$/.test(given)) kind = Number(given);
   else if (typeof given === 'string' && FAULT_NAMES.includes(given)) kind = given as FaultKind;
   else
-    return bad(
+    return badRequest(
       `faults[${index}].kind must be a 4xx/5xx status or one of ${FAULT_NAMES.join(', ')}`,
     );
   const probability = fault.probability ?? 1;
   if (typeof probability !== 'number' || probability < 0 || probability > 1) {
-    bad(`faults[${index}].probability must be between 0 and 1`);
+    badRequest(`faults[${index}].probability must be between 0 and 1`);
   }
   const count = fault.count ?? null;
   if (count !== null && (typeof count !== 'number' || !Number.isInteger(count) || count < 0)) {
-    bad(`faults[${index}].count must be a non-negative integer`);
+    badRequest(`faults[${index}].count must be a non-negative integer`);
   }
   const thermostatId = fault.thermostatId ?? null;
   if (thermostatId !== null && typeof thermostatId !== 'string') {
-    bad(`faults[${index}].thermostatId must be a string`);
+    badRequest(`faults[${index}].thermostatId must be a string`);
   }
   return {
     endpoint,
@@ -78,7 +73,8 @@ function knobsView(ctx: SandboxContext) {
 }
 
 function rate(value: unknown, name: string): number {
-  if (typeof value !== 'number' || value < 0 || value > 1) bad(`${name} must be between 0 and 1`);
+  if (typeof value !== 'number' || value < 0 || value > 1)
+    badRequest(`${name} must be between 0 and 1`);
   return value;
 }
 
@@ -91,12 +87,13 @@ function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
         else if (value === 'production') knobs.rateLimit = { ...PRODUCTION_RATE_LIMIT };
         else if (typeof value === 'object') {
           knobs.rateLimit = { ...PRODUCTION_RATE_LIMIT, ...(value as Partial<RateLimitConfig>) };
-        } else bad('rateLimit must be null, "production" or an object');
+        } else badRequest('rateLimit must be null, "production" or an object');
         ctx.rateWindows.clear();
         break;
       case 'modeChangeDelayMs':
       case 'timeoutMs':
-        if (typeof value !== 'number' || value < 0) bad(`${key} must be a non-negative number`);
+        if (typeof value !== 'number' || value < 0)
+          badRequest(`${key} must be a non-negative number`);
         knobs[key] = value;
         break;
       case 'errorRate':
@@ -105,14 +102,14 @@ function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
         knobs[key] = rate(value, key);
         break;
       case 'allowRedirectPorts':
-        if (typeof value !== 'boolean') bad('allowRedirectPorts must be a boolean');
+        if (typeof value !== 'boolean') badRequest('allowRedirectPorts must be a boolean');
         knobs.allowRedirectPorts = value;
         break;
       case 'latencyMs':
         knobs.latencyMs = parseLatencySpec(value, key);
         break;
       default:
-        bad(`Unknown knob: ${key}`);
+        badRequest(`Unknown knob: ${key}`);
     }
   }
 }
@@ -170,7 +167,7 @@ export async function handleControl(
       });
     case 'POST /reset': {
       const fixture = body().fixture ?? ctx.config.fixture;
-      if (!isFixtureName(fixture)) bad(`fixture must be one of ${FIXTURE_NAMES.join(', ')}`);
+      if (!isFixtureName(fixture)) badRequest(`fixture must be one of ${FIXTURE_NAMES.join(', ')}`);
       ctx.reset(fixture);
       return ok({
         reset: true,
@@ -184,7 +181,7 @@ export async function handleControl(
     case 'PUT /clock': {
       const { now } = body();
       const ms = typeof now === 'string' ? Date.parse(now) : Number.NaN;
-      if (Number.isNaN(ms)) bad('now must be an ISO 8601 date-time');
+      if (Number.isNaN(ms)) badRequest('now must be an ISO 8601 date-time');
       ctx.clock.set(ms);
       return ok({ now: ctx.clock.iso(), offsetMs: ctx.clock.offset });
     }
@@ -193,7 +190,8 @@ export async function handleControl(
       return ok({ now: ctx.clock.iso(), offsetMs: 0 });
     case 'POST /clock/advance': {
       const { seconds } = body();
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds)) bad('seconds must be a number');
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+        badRequest('seconds must be a number');
       ctx.clock.advance(seconds);
       return ok({ now: ctx.clock.iso(), offsetMs: ctx.clock.offset });
     }
@@ -201,7 +199,7 @@ export async function handleControl(
       return ok({ faults: ctx.faults });
     case 'PUT /faults': {
       const { faults } = body();
-      if (!Array.isArray(faults)) bad('faults must be an array');
+      if (!Array.isArray(faults)) badRequest('faults must be an array');
       ctx.faults = faults.map(parseFault);
       return ok({ faults: ctx.faults });
     }
@@ -220,7 +218,7 @@ export async function handleControl(
       }
       if ('endpoints' in latency) {
         if (typeof latency.endpoints !== 'object' || latency.endpoints === null)
-          bad('endpoints must be an object');
+          badRequest('endpoints must be an object');
         ctx.knobs.endpointLatencyMs = Object.fromEntries(
           Object.entries(latency.endpoints as Record<string, unknown>).map(([endpoint, spec]) => [
             endpoint,
@@ -250,15 +248,15 @@ export async function handleControl(
     case 'POST /authorization-code': {
       const request = body();
       const user = typeof request.user === 'string' ? ctx.findUser(request.user) : undefined;
-      if (!user) bad('user must be a sandbox user (demo, other, or an email)');
+      if (!user) badRequest('user must be a sandbox user (demo, other, or an email)');
       const clientId = typeof request.clientId === 'string' ? request.clientId : '';
-      if (!ctx.findClient(clientId)) bad('clientId is not a registered client');
+      if (!ctx.findClient(clientId)) badRequest('clientId is not a registered client');
       const redirectUri = typeof request.redirectUri === 'string' ? request.redirectUri : undefined;
       const problem = redirectUriProblem(ctx, clientId, redirectUri);
-      if (problem) bad(problem);
+      if (problem) badRequest(problem);
       const scope = typeof request.scope === 'string' ? request.scope : '';
       const scopeError = scopeProblem(scope);
-      if (scopeError) bad(scopeError);
+      if (scopeError) badRequest(scopeError);
       const state = typeof request.state === 'string' ? request.state : undefined;
       const { code, expiresAt } = issueAuthorizationCode(ctx, {
         userId: user.userId,
@@ -270,45 +268,17 @@ export async function handleControl(
     }
     case 'GET /portfolio':
       return ok(portfolio(ctx, url.searchParams.get('user') ?? 'demo'));
+    case 'PATCH /thermostats':
+      return ok(changeDevices(ctx, body()));
     default:
       break;
   }
 
   const deviceRoute = /^(GET|PATCH) \/thermostats\/(\d{12})$/.exec(route);
   if (deviceRoute) {
-    const thermostat = ctx.store.thermostats.get(deviceRoute[2] as string);
-    if (!thermostat) throw new ApiError(404, 'thermostat_not_found', 'Thermostat not found.');
-    if (deviceRoute[1] === 'PATCH') {
-      const device = body();
-      for (const key of Object.keys(device)) {
-        if (!['hvacMode', 'temperature', 'humidity', 'connected'].includes(key))
-          bad(`Unknown field: ${key}`);
-      }
-      if ('hvacMode' in device) {
-        if (
-          !HVAC_MODES.includes(device.hvacMode as HvacMode) ||
-          !thermostat.supportedModes.includes(device.hvacMode as HvacMode)
-        ) {
-          bad('hvacMode must be one of the thermostat supportedModes');
-        }
-        requestModeChange(ctx, thermostat, device.hvacMode as HvacMode);
-      }
-      if ('temperature' in device) {
-        if (typeof device.temperature !== 'number') bad('temperature must be a number');
-        thermostat.temperature = Math.round(device.temperature * 100) / 100;
-      }
-      if ('humidity' in device) {
-        if (typeof device.humidity !== 'number') bad('humidity must be a number');
-        thermostat.humidity = device.humidity;
-      }
-      if ('connected' in device) {
-        if (typeof device.connected !== 'boolean') bad('connected must be a boolean');
-        if (device.connected) goOnline(thermostat);
-        else goOffline(ctx.clock.now(), thermostat);
-      }
-    }
-    settle(ctx, thermostat);
-    return ok({ ...statusRecord(ctx, thermostat), accountId: thermostat.accountId });
+    const thermostatId = deviceRoute[2] as string;
+    if (deviceRoute[1] === 'PATCH') return ok(changeDevice(ctx, thermostatId, body()));
+    return ok(deviceRecord(ctx, findDevice(ctx, thermostatId)));
   }
   throw new ApiError(404, 'not_found', `Unknown control endpoint: ${route}`);
 }

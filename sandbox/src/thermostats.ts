@@ -1,4 +1,5 @@
 import type { SandboxContext } from './context';
+import { equipmentStatus } from './equipment';
 import { ApiError } from './http-util';
 import type { Principal } from './oauth';
 import { DAYS, defaultMode, type HvacMode, resetToDefaults, type Thermostat } from './store';
@@ -134,24 +135,6 @@ export function currentComfort(ctx: SandboxContext, thermostat: Thermostat) {
   );
 }
 
-function equipmentStatus(thermostat: Thermostat, heat: number, cool: number): string {
-  if (!thermostat.connected) return '';
-  const heating = thermostat.temperature < heat - 0.5;
-  const cooling = thermostat.temperature > cool + 0.5;
-  switch (thermostat.hvacMode) {
-    case 'heat':
-      return heating ? 'heatPump,fan' : '';
-    case 'auxHeatOnly':
-      return heating ? 'auxHeat1,fan' : '';
-    case 'cool':
-      return cooling ? 'compCool1,fan' : '';
-    case 'auto':
-      return heating ? 'heatPump,fan' : cooling ? 'compCool1,fan' : '';
-    default:
-      return '';
-  }
-}
-
 function lastSeen(ctx: SandboxContext, thermostat: Thermostat): string {
   const now = ctx.clock.now();
   const { offline } = thermostat;
@@ -169,6 +152,7 @@ export function statusRecord(ctx: SandboxContext, thermostat: Thermostat) {
   const comfort = currentComfort(ctx, thermostat);
   const heat = comfort?.desiredHeat ?? 68;
   const cool = comfort?.desiredCool ?? 76;
+  const fans = { fanHeat: comfort?.fanHeat ?? 'auto', fanCool: comfort?.fanCool ?? 'auto' };
   return {
     thermostatId: thermostat.thermostatId,
     name: thermostat.name,
@@ -183,7 +167,7 @@ export function statusRecord(ctx: SandboxContext, thermostat: Thermostat) {
     heatCoolMinDelta: thermostat.heatCoolMinDelta,
     currentComfortSettingRef: comfort?.comfortSettingRef ?? null,
     holdAction: thermostat.settings.holdAction,
-    equipmentStatus: equipmentStatus(thermostat, heat, cool),
+    equipmentStatus: equipmentStatus(thermostat, { desiredHeat: heat, desiredCool: cool, ...fans }),
     connected: thermostat.connected,
     lastSeen: lastSeen(ctx, thermostat),
   };

@@ -252,25 +252,6 @@ describe('rate limits', () => {
   });
 });
 
-describe('device simulation', () => {
-  it('takes a thermostat offline and back', async () => {
-    await client.control('PATCH', `/thermostats/${ids[0]}`, { connected: false });
-    expect((await status()).body.data.connected).toBe(false);
-    const write = await client.request('PATCH', `${THERMOSTATS}/${ids[0]}/residentMode`, {
-      token,
-      body: { isResidentMode: true },
-    });
-    expect(write.status).toBe(409);
-    await client.control('PATCH', `/thermostats/${ids[0]}`, {
-      connected: true,
-      temperature: 71.25,
-    });
-    const record = (await status()).body.data;
-    expect(record.connected).toBe(true);
-    expect(record.temperature).toBe(71.25);
-  });
-});
-
 describe('version 1 endpoints', () => {
   async function v1(id: string) {
     return client.request('GET', `/api/v1/thermostats/${id}/status`, { token });
