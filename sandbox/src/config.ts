@@ -146,11 +146,36 @@ function int(name: string, value: string | undefined): number | undefined {
   return count;
 }
 
+const RATE_LIMIT_FIELDS = Object.keys(PRODUCTION_RATE_LIMIT) as Array<keyof RateLimitConfig>;
+
+/**
+ * The rate-limit setting: `null` or `"off"` (no limits), `"production"`, or an object whose
+ * fields replace those of the production preset, e.g. `{"perSecond":5,"perMinute":20,"perHour":40}`
+ * for tests that use up the hour in seconds. Throws on anything else, naming the field.
+ */
+export function resolveRateLimit(value: unknown): RateLimitConfig | null {
+  if (value === null || value === 'off') return null;
+  if (value === 'production') return { ...PRODUCTION_RATE_LIMIT };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error('rateLimit must be null, "off", "production" or an object');
+  }
+  const custom = value as Record<string, unknown>;
+  for (const [field, limit] of Object.entries(custom)) {
+    if (!(RATE_LIMIT_FIELDS as string[]).includes(field)) {
+      throw new Error(`rateLimit.${field} is unknown (fields: ${RATE_LIMIT_FIELDS.join(', ')})`);
+    }
+    const least = field === 'tokenWindowSeconds' ? 1 : 0;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < least) {
+      throw new Error(`rateLimit.${field} must be an integer of at least ${least}`);
+    }
+  }
+  return { ...PRODUCTION_RATE_LIMIT, ...(custom as Partial<RateLimitConfig>) };
+}
+
 function parseRateLimit(value: string | undefined): RateLimitConfig | null | undefined {
   if (value === undefined || value === '' || value === 'off') return undefined;
-  if (value === 'production') return PRODUCTION_RATE_LIMIT;
-  const custom = JSON.parse(value) as Partial<RateLimitConfig>;
-  return { ...PRODUCTION_RATE_LIMIT, ...custom };
+  if (value === 'production') return resolveRateLimit(value);
+  return resolveRateLimit(JSON.parse(value));
 }
 
 /** Reads the `SANDBOX_*` environment variables documented in sandbox/README.md. */

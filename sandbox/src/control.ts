@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LatencySpec, RateLimitConfig } from './config';
-import { FIXTURE_NAMES, isFixtureName, PRODUCTION_RATE_LIMIT } from './config';
+import type { LatencySpec } from './config';
+import { FIXTURE_NAMES, isFixtureName, resolveRateLimit } from './config';
 import type { Fault, FaultKind, SandboxContext } from './context';
 import { changeDevice, changeDevices, deviceRecord, findDevice } from './device-simulation';
 import { ApiError, badRequest, parseJsonObject, readBody, sendJson } from './http-util';
@@ -83,11 +83,12 @@ function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(body)) {
     switch (key) {
       case 'rateLimit':
-        if (value === null || value === 'off') knobs.rateLimit = null;
-        else if (value === 'production') knobs.rateLimit = { ...PRODUCTION_RATE_LIMIT };
-        else if (typeof value === 'object') {
-          knobs.rateLimit = { ...PRODUCTION_RATE_LIMIT, ...(value as Partial<RateLimitConfig>) };
-        } else badRequest('rateLimit must be null, "production" or an object');
+        try {
+          knobs.rateLimit = resolveRateLimit(value);
+        } catch (error) {
+          badRequest((error as Error).message);
+        }
+        // New limits start with fresh windows.
         ctx.rateWindows.clear();
         break;
       case 'modeChangeDelayMs':
