@@ -232,7 +232,9 @@ async function signAccessJwt(ctx: SandboxContext, grant: Grant, nowMs: number): 
     sbx: SENTINELS.jwtClaim,
     scope: grant.scope,
     gid: grant.grantId,
+    // Who is connected: the service account's id and the name a client may show for it.
     account: grant.accountId,
+    account_name: ctx.store.accounts.get(grant.accountId)?.name ?? '',
     buildings: buildings.map((building) => building.buildingId),
     // Per-thermostat permissions make production-like tokens of a few KB, at most about 7 KB.
     permissions: [] as string[],

@@ -235,6 +235,26 @@ describe('lifetimes and formats from 2020-12-01', () => {
     const config = await client.control('GET', '/config');
     expect(tokens.access_token.startsWith(config.body.sentinels.jwtPrefix)).toBe(true);
   });
+
+  it('a JWT names the connected service account: account and account_name, per user', async () => {
+    const accounts = [
+      ['demo', 'user_demo', 'acct_demo', 'Demo Property Management'],
+      ['other', 'user_other', 'acct_other', 'Northwind Property Co.'],
+    ] as const;
+    for (const [user, userId, accountId, accountName] of accounts) {
+      const claims = decodeJwt((await client.login(user)).access_token);
+      expect(claims, user).toMatchObject({
+        sub: userId,
+        account: accountId,
+        account_name: accountName,
+      });
+      const portfolio = await client.control('GET', `/portfolio?user=${user}`);
+      expect(portfolio.body.account).toEqual({ accountId, name: accountName });
+    }
+    // Before 2020-12-01 without service_type=jwt the token is opaque and names nothing.
+    await client.setClock('2020-10-01T12:00:00Z');
+    expect((await client.login()).access_token).toMatch(/^sbx_at_[\w-]+$/);
+  });
 });
 
 describe('token endpoint faults and rate limit', () => {
