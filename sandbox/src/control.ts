@@ -78,8 +78,9 @@ function rate(value: unknown, name: string): number {
   return value;
 }
 
+/** Checks every knob of the request before any takes effect. */
 function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
-  const knobs = ctx.knobs;
+  const knobs = { ...ctx.knobs };
   for (const [key, value] of Object.entries(body)) {
     switch (key) {
       case 'rateLimit':
@@ -88,8 +89,6 @@ function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
         } catch (error) {
           badRequest((error as Error).message);
         }
-        // New limits start with fresh windows.
-        ctx.rateWindows.clear();
         break;
       case 'modeChangeDelayMs':
       case 'timeoutMs':
@@ -113,6 +112,9 @@ function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
         badRequest(`Unknown knob: ${key}`);
     }
   }
+  ctx.knobs = knobs;
+  // New limits start with fresh windows.
+  if ('rateLimit' in body) ctx.rateWindows.clear();
 }
 
 /** A map of counts as `{ counts: { key: n } sorted by key, total }`. */

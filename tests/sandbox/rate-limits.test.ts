@@ -162,6 +162,13 @@ describe('rate limits', () => {
       expect(reply.body.code).toBe('bad_request');
     }
     expect((await client.control('GET', '/knobs')).body.rateLimit).toBeNull();
+    // A request with one bad knob changes none.
+    const mixed = await client.control('PATCH', '/knobs', {
+      modeChangeDelayMs: 5,
+      rateLimit: { perDay: 1 },
+    });
+    expect(mixed.status).toBe(400);
+    expect((await client.control('GET', '/knobs')).body.modeChangeDelayMs).toBe(300);
     await client.control('PATCH', '/knobs', { rateLimit: 'production' });
     expect((await client.control('GET', '/knobs')).body.rateLimit.perHour).toBe(10_000);
     await client.control('PATCH', '/knobs', { rateLimit: null });
