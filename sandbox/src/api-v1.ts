@@ -1,19 +1,27 @@
-import { setResidentMode } from './api-v2';
 import type { SandboxContext } from './context';
 import { sendJson } from './http-util';
-import type { ApiRoute } from './routing';
+import { type ApiRoute, thermostatRoute } from './routing';
 import type { Thermostat } from './store';
-import { getOwnThermostat, requireOnline, statusRecord } from './thermostats';
+import { requireOnline, setResidentMode, statusRecord } from './thermostats';
 import { boolean, FieldErrors, rejectUnknown } from './validation';
 
-const DEPRECATION = {
-  deprecation: 'true',
-  link: '</api/v2/thermostats/{thermostatId}/status>; rel="successor-version"',
-};
+const V1_THERMOSTATS = '/api/v1/thermostats';
+
+function deprecation(successorPath: string) {
+  return {
+    deprecation: 'true',
+    link: `</api/v2/thermostats/{thermostatId}/${successorPath}>; rel="successor-version"`,
+  };
+}
 
 /** Version 1 status: `isTenantMode`, and `setPoint` following the version 1 table per HVAC mode. */
-function v1Status(ctx: SandboxContext, t: Thermostat) {
-  const { isResidentMode, setPoint, pendingHvacMode: _pending, ...rest } = statusRecord(ctx, t);
+function v1Status(ctx: SandboxContext, thermostat: Thermostat) {
+  const {
+    isResidentMode,
+    setPoint,
+    pendingHvacMode: _pending,
+    ...rest
+  } = statusRecord(ctx, thermostat);
   let v1SetPoint: { desiredHeat?: number; desiredCool?: number };
   switch (rest.hvacMode) {
     case 'heat':
@@ -33,37 +41,27 @@ function v1Status(ctx: SandboxContext, t: Thermostat) {
 }
 
 export const v1Routes: ApiRoute[] = [
-  {
-    method: 'GET',
-    pattern: '/api/v1/thermostats/:id/status',
-    access: 'read',
-    handler: ({ ctx, res, params }, principal) => {
-      const t = getOwnThermostat(ctx, principal, params.id);
-      sendJson(res, 200, { status: 'success', data: v1Status(ctx, t) }, DEPRECATION);
-    },
-  },
-  {
-    method: 'PATCH',
-    pattern: '/api/v1/thermostats/:id/tenantMode',
-    access: 'write',
-    handler: ({ ctx, res, params }, principal, body) => {
-      const t = getOwnThermostat(ctx, principal, params.id);
-      const f = new FieldErrors();
-      rejectUnknown(f, body, ['isTenantMode']);
-      if (!('isTenantMode' in body)) f.add('isTenantMode', 'Required: true or false.');
-      const value = boolean(f, 'isTenantMode', body.isTenantMode);
-      f.throwIfAny();
-      requireOnline(t);
-      setResidentMode(ctx, t, value as boolean);
-      sendJson(
-        res,
-        200,
-        { status: 'success', data: v1Status(ctx, t) },
-        {
-          ...DEPRECATION,
-          link: '</api/v2/thermostats/{thermostatId}/residentMode>; rel="successor-version"',
-        },
-      );
-    },
-  },
+  thermostatRoute('GET', `${V1_THERMOSTATS}/:id/status`, ({ ctx, res, thermostat }) => {
+    sendJson(
+      res,
+      200,
+      { status: 'success', data: v1Status(ctx, thermostat) },
+      deprecation('status'),
+    );
+  }),
+  thermostatRoute('PATCH', `${V1_THERMOSTATS}/:id/tenantMode`, ({ ctx, res, thermostat, body }) => {
+    const errors = new FieldErrors();
+    rejectUnknown(errors, body, ['isTenantMode']);
+    if (!('isTenantMode' in body)) errors.add('isTenantMode', 'Required: true or false.');
+    const isTenantMode = boolean(errors, 'isTenantMode', body.isTenantMode);
+    errors.throwIfAny();
+    requireOnline(thermostat);
+    setResidentMode(ctx, thermostat, isTenantMode as boolean);
+    sendJson(
+      res,
+      200,
+      { status: 'success', data: v1Status(ctx, thermostat) },
+      deprecation('residentMode'),
+    );
+  }),
 ];

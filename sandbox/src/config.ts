@@ -16,7 +16,13 @@ export interface RateLimitConfig {
   tokenWindowSeconds: number;
 }
 
-export type FixtureName = 'demo' | 'large';
+/** `demo` (35 thermostats), `large` (640, the benchmark's), `fleet` (1,500 in 30 buildings). */
+export const FIXTURE_NAMES = ['demo', 'large', 'fleet'] as const;
+export type FixtureName = (typeof FIXTURE_NAMES)[number];
+
+export function isFixtureName(value: unknown): value is FixtureName {
+  return (FIXTURE_NAMES as readonly unknown[]).includes(value);
+}
 
 export interface SandboxOptions {
   port?: number;
@@ -106,7 +112,7 @@ function validateClients(value: unknown): ClientRegistration[] {
     }
     if (
       !Array.isArray(client.redirectUris) ||
-      client.redirectUris.some((u) => typeof u !== 'string')
+      client.redirectUris.some((uri) => typeof uri !== 'string')
     ) {
       throw new Error(`clients[${index}].redirectUris must be an array of strings`);
     }
@@ -124,35 +130,66 @@ export function parseLatency(value: string): LatencySpec {
 
 function rate(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`${name} must be between 0 and 1`);
-  return n;
+  const probability = Number(value);
+  if (!Number.isFinite(probability) || probability < 0 || probability > 1) {
+    throw new Error(`${name} must be between 0 and 1`);
+  }
+  return probability;
 }
 
 function int(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
-  return n;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) {
+    throw new Error(`${name} must be a non-negative integer`);
+  }
+  return count;
+}
+
+const RATE_LIMIT_FIELDS = Object.keys(PRODUCTION_RATE_LIMIT) as Array<keyof RateLimitConfig>;
+
+/**
+ * The rate-limit setting: `null` or `"off"` (no limits), `"production"`, or an object whose
+ * fields replace those of the production preset, e.g. `{"perSecond":5,"perMinute":20,"perHour":40}`
+ * for tests that use up the hour in seconds. Throws on anything else, naming the field.
+ */
+export function resolveRateLimit(value: unknown): RateLimitConfig | null {
+  if (value === null || value === 'off') return null;
+  if (value === 'production') return { ...PRODUCTION_RATE_LIMIT };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error('rateLimit must be null, "off", "production" or an object');
+  }
+  const custom = value as Record<string, unknown>;
+  for (const [field, limit] of Object.entries(custom)) {
+    if (!(RATE_LIMIT_FIELDS as string[]).includes(field)) {
+      throw new Error(`rateLimit.${field} is unknown (fields: ${RATE_LIMIT_FIELDS.join(', ')})`);
+    }
+    const least = field === 'tokenWindowSeconds' ? 1 : 0;
+    if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < least) {
+      throw new Error(`rateLimit.${field} must be an integer of at least ${least}`);
+    }
+  }
+  return { ...PRODUCTION_RATE_LIMIT, ...(custom as Partial<RateLimitConfig>) };
 }
 
 function parseRateLimit(value: string | undefined): RateLimitConfig | null | undefined {
   if (value === undefined || value === '' || value === 'off') return undefined;
-  if (value === 'production') return PRODUCTION_RATE_LIMIT;
-  const custom = JSON.parse(value) as Partial<RateLimitConfig>;
-  return { ...PRODUCTION_RATE_LIMIT, ...custom };
+  if (value === 'production') return resolveRateLimit(value);
+  return resolveRateLimit(JSON.parse(value));
 }
 
 /** Reads the `SANDBOX_*` environment variables documented in sandbox/README.md. */
-export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxOptions {
+export function optionsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): SandboxOptions {
   let clients: ClientRegistration[] | undefined;
   if (env.SANDBOX_CLIENTS) clients = JSON.parse(env.SANDBOX_CLIENTS) as ClientRegistration[];
   else if (env.SANDBOX_CLIENTS_FILE) {
     clients = JSON.parse(readFileSync(env.SANDBOX_CLIENTS_FILE, 'utf8')) as ClientRegistration[];
   }
-  const fixture = env.SANDBOX_FIXTURE;
-  if (fixture !== undefined && fixture !== '' && fixture !== 'demo' && fixture !== 'large') {
-    throw new Error('SANDBOX_FIXTURE must be demo or large');
+  const fixture = env.SANDBOX_FIXTURE || undefined;
+  if (fixture !== undefined && !isFixtureName(fixture)) {
+    throw new Error(`SANDBOX_FIXTURE must be one of ${FIXTURE_NAMES.join(', ')}`);
   }
   return {
     port: int('SANDBOX_PORT', env.SANDBOX_PORT),
@@ -161,7 +198,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxOpt
     allowRedirectPorts:
       env.SANDBOX_ALLOW_REDIRECT_PORTS === '1' || env.SANDBOX_ALLOW_REDIRECT_PORTS === 'true',
     clients,
-    fixture: fixture ? fixture : undefined,
+    fixture,
     latencyMs: env.SANDBOX_LATENCY_MS ? parseLatency(env.SANDBOX_LATENCY_MS) : undefined,
     rateLimit: parseRateLimit(env.SANDBOX_RATE_LIMIT),
     modeChangeDelayMs: int('SANDBOX_MODE_CHANGE_DELAY_MS', env.SANDBOX_MODE_CHANGE_DELAY_MS),

@@ -97,17 +97,17 @@ export class SandboxContext {
   }
 
   private initialKnobs(): Knobs {
-    const c = this.config;
+    const { config } = this;
     return {
-      latencyMs: c.latencyMs,
+      latencyMs: config.latencyMs,
       endpointLatencyMs: {},
-      rateLimit: c.rateLimit,
-      modeChangeDelayMs: c.modeChangeDelayMs,
-      errorRate: c.errorRate,
-      timeoutRate: c.timeoutRate,
-      dropRate: c.dropRate,
-      timeoutMs: c.timeoutMs,
-      allowRedirectPorts: c.allowRedirectPorts,
+      rateLimit: config.rateLimit,
+      modeChangeDelayMs: config.modeChangeDelayMs,
+      errorRate: config.errorRate,
+      timeoutRate: config.timeoutRate,
+      dropRate: config.dropRate,
+      timeoutMs: config.timeoutMs,
+      allowRedirectPorts: config.allowRedirectPorts,
     };
   }
 
@@ -139,11 +139,12 @@ export class SandboxContext {
   findUser(emailOrAlias: string) {
     const wanted = emailOrAlias.trim().toLowerCase();
     return this.store.users.find(
-      (u) => u.email === wanted || u.email.split('@')[0] === wanted || u.userId === wanted,
+      (user) =>
+        user.email === wanted || user.email.split('@')[0] === wanted || user.userId === wanted,
     );
   }
 
   findClient(clientId: string) {
-    return this.config.clients.find((c) => c.clientId === clientId);
+    return this.config.clients.find((client) => client.clientId === clientId);
   }
 }

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { LatencySpec, RateLimitConfig } from './config';
-import { PRODUCTION_RATE_LIMIT } from './config';
+import type { LatencySpec } from './config';
+import { FIXTURE_NAMES, isFixtureName, resolveRateLimit } from './config';
 import type { Fault, FaultKind, SandboxContext } from './context';
-import { ApiError, parseJsonObject, readBody, sendJson } from './http-util';
+import { changeDevice, changeDevices, deviceRecord, findDevice } from './device-simulation';
+import { ApiError, badRequest, parseJsonObject, readBody, sendJson } from './http-util';
 import {
   issueAuthorizationCode,
   JWT_PREFIX,
@@ -10,16 +11,10 @@ import {
   SENTINELS,
   scopeProblem,
 } from './oauth';
-import { HVAC_MODES, type HvacMode } from './store';
-import { requestModeChange, settle, statusRecord } from './thermostats';
 
 /** The control API under `/_sandbox/`, for tests, demos and benchmarks. Off unless enabled. */
 
 export const CONTROL_PREFIX = '/_sandbox';
-
-function bad(message: string): never {
-  throw new ApiError(400, 'bad_request', message);
-}
 
 function parseLatencySpec(value: unknown, name: string): LatencySpec {
   if (typeof value === 'number' && value >= 0) return value;
@@ -32,36 +27,37 @@ function parseLatencySpec(value: unknown, name: string): LatencySpec {
     const { min, max } = value as { min: number; max: number };
     if (min >= 0 && max >= min) return { min, max };
   }
-  return bad(`${name} must be a number of ms or { min, max }`);
+  return badRequest(`${name} must be a number of ms or { min, max }`);
 }
 
 const FAULT_NAMES = ['timeout', 'drop', 'malformed', 'authorization_pending', 'slow_down'];
 
 function parseFault(value: unknown, index: number): Fault {
-  if (typeof value !== 'object' || value === null) bad(`faults[${index}] must be an object`);
-  const f = value as Record<string, unknown>;
-  const endpoint = f.endpoint ?? '*';
-  if (typeof endpoint !== 'string') bad(`faults[${index}].endpoint must be a string`);
+  if (typeof value !== 'object' || value === null) badRequest(`faults[${index}] must be an object`);
+  const fault = value as Record<string, unknown>;
+  const endpoint = fault.endpoint ?? '*';
+  if (typeof endpoint !== 'string') badRequest(`faults[${index}].endpoint must be a string`);
   let kind: FaultKind;
-  if (typeof f.kind === 'number' && Number.isInteger(f.kind) && f.kind >= 400 && f.kind <= 599) {
-    kind = f.kind;
-  } else if (typeof f.kind === 'string' && /^\d{3}$/.test(f.kind)) kind = Number(f.kind);
-  else if (typeof f.kind === 'string' && FAULT_NAMES.includes(f.kind)) kind = f.kind as FaultKind;
+  const given = fault.kind;
+  if (typeof given === 'number' && Number.isInteger(given) && given >= 400 && given <= 599) {
+    kind = given;
+  } else if (typeof given === 'string' && /^\d{3}$/.test(given)) kind = Number(given);
+  else if (typeof given === 'string' && FAULT_NAMES.includes(given)) kind = given as FaultKind;
   else
-    return bad(
+    return badRequest(
       `faults[${index}].kind must be a 4xx/5xx status or one of ${FAULT_NAMES.join(', ')}`,
     );
-  const probability = f.probability ?? 1;
+  const probability = fault.probability ?? 1;
   if (typeof probability !== 'number' || probability < 0 || probability > 1) {
-    bad(`faults[${index}].probability must be between 0 and 1`);
+    badRequest(`faults[${index}].probability must be between 0 and 1`);
   }
-  const count = f.count ?? null;
+  const count = fault.count ?? null;
   if (count !== null && (typeof count !== 'number' || !Number.isInteger(count) || count < 0)) {
-    bad(`faults[${index}].count must be a non-negative integer`);
+    badRequest(`faults[${index}].count must be a non-negative integer`);
   }
-  const thermostatId = f.thermostatId ?? null;
+  const thermostatId = fault.thermostatId ?? null;
   if (thermostatId !== null && typeof thermostatId !== 'string') {
-    bad(`faults[${index}].thermostatId must be a string`);
+    badRequest(`faults[${index}].thermostatId must be a string`);
   }
   return {
     endpoint,
@@ -77,43 +73,57 @@ function knobsView(ctx: SandboxContext) {
 }
 
 function rate(value: unknown, name: string): number {
-  if (typeof value !== 'number' || value < 0 || value > 1) bad(`${name} must be between 0 and 1`);
+  if (typeof value !== 'number' || value < 0 || value > 1)
+    badRequest(`${name} must be between 0 and 1`);
   return value;
 }
 
+/** Checks every knob of the request before any takes effect. */
 function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
-  const k = ctx.knobs;
+  const knobs = { ...ctx.knobs };
   for (const [key, value] of Object.entries(body)) {
     switch (key) {
       case 'rateLimit':
-        if (value === null || value === 'off') k.rateLimit = null;
-        else if (value === 'production') k.rateLimit = { ...PRODUCTION_RATE_LIMIT };
-        else if (typeof value === 'object') {
-          k.rateLimit = { ...PRODUCTION_RATE_LIMIT, ...(value as Partial<RateLimitConfig>) };
-        } else bad('rateLimit must be null, "production" or an object');
-        ctx.rateWindows.clear();
+        try {
+          knobs.rateLimit = resolveRateLimit(value);
+        } catch (error) {
+          badRequest((error as Error).message);
+        }
         break;
       case 'modeChangeDelayMs':
       case 'timeoutMs':
-        if (typeof value !== 'number' || value < 0) bad(`${key} must be a non-negative number`);
-        k[key] = value;
+        if (typeof value !== 'number' || value < 0)
+          badRequest(`${key} must be a non-negative number`);
+        knobs[key] = value;
         break;
       case 'errorRate':
       case 'timeoutRate':
       case 'dropRate':
-        k[key] = rate(value, key);
+        knobs[key] = rate(value, key);
         break;
       case 'allowRedirectPorts':
-        if (typeof value !== 'boolean') bad('allowRedirectPorts must be a boolean');
-        k.allowRedirectPorts = value;
+        if (typeof value !== 'boolean') badRequest('allowRedirectPorts must be a boolean');
+        knobs.allowRedirectPorts = value;
         break;
       case 'latencyMs':
-        k.latencyMs = parseLatencySpec(value, key);
+        knobs.latencyMs = parseLatencySpec(value, key);
         break;
       default:
-        bad(`Unknown knob: ${key}`);
+        badRequest(`Unknown knob: ${key}`);
     }
   }
+  ctx.knobs = knobs;
+  // New limits start with fresh windows.
+  if ('rateLimit' in body) ctx.rateWindows.clear();
+}
+
+/** A map of counts as `{ counts: { key: n } sorted by key, total }`. */
+function countsView(map: Map<string, number>) {
+  const counts = Object.fromEntries(
+    [...map.entries()].sort(([left], [right]) => left.localeCompare(right)),
+  );
+  const total = [...map.values()].reduce((sum, count) => sum + count, 0);
+  return { counts, total };
 }
 
 function portfolio(ctx: SandboxContext, userName: string) {
@@ -121,10 +131,10 @@ function portfolio(ctx: SandboxContext, userName: string) {
   if (!user) throw new ApiError(404, 'user_not_found', `Unknown sandbox user: ${userName}`);
   const account = ctx.store.accounts.get(user.accountId);
   const buildings = [...ctx.store.buildings.values()]
-    .filter((b) => b.accountId === user.accountId)
+    .filter((building) => building.accountId === user.accountId)
     .map(({ buildingId, name, timeZone, address }) => ({ buildingId, name, timeZone, address }));
   const thermostats = [...ctx.store.thermostats.values()]
-    .filter((t) => t.accountId === user.accountId)
+    .filter((thermostat) => thermostat.accountId === user.accountId)
     .map(({ thermostatId, name, buildingId }) => ({ thermostatId, name, buildingId }));
   return {
     user: { email: user.email, displayName: user.displayName },
@@ -153,14 +163,14 @@ export async function handleControl(
       return ok({
         fixture: ctx.config.fixture,
         clients: ctx.config.clients,
-        users: ctx.store.users.map((u) => ({ email: u.email, password: u.password })),
+        users: ctx.store.users.map(({ email, password }) => ({ email, password })),
         knobs: knobsView(ctx),
         sentinels: { ...SENTINELS, jwtPrefix: JWT_PREFIX },
         now: ctx.clock.iso(),
       });
     case 'POST /reset': {
       const fixture = body().fixture ?? ctx.config.fixture;
-      if (fixture !== 'demo' && fixture !== 'large') bad('fixture must be demo or large');
+      if (!isFixtureName(fixture)) badRequest(`fixture must be one of ${FIXTURE_NAMES.join(', ')}`);
       ctx.reset(fixture);
       return ok({
         reset: true,
@@ -174,7 +184,7 @@ export async function handleControl(
     case 'PUT /clock': {
       const { now } = body();
       const ms = typeof now === 'string' ? Date.parse(now) : Number.NaN;
-      if (Number.isNaN(ms)) bad('now must be an ISO 8601 date-time');
+      if (Number.isNaN(ms)) badRequest('now must be an ISO 8601 date-time');
       ctx.clock.set(ms);
       return ok({ now: ctx.clock.iso(), offsetMs: ctx.clock.offset });
     }
@@ -183,7 +193,8 @@ export async function handleControl(
       return ok({ now: ctx.clock.iso(), offsetMs: 0 });
     case 'POST /clock/advance': {
       const { seconds } = body();
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds)) bad('seconds must be a number');
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds))
+        badRequest('seconds must be a number');
       ctx.clock.advance(seconds);
       return ok({ now: ctx.clock.iso(), offsetMs: ctx.clock.offset });
     }
@@ -191,7 +202,7 @@ export async function handleControl(
       return ok({ faults: ctx.faults });
     case 'PUT /faults': {
       const { faults } = body();
-      if (!Array.isArray(faults)) bad('faults must be an array');
+      if (!Array.isArray(faults)) badRequest('faults must be an array');
       ctx.faults = faults.map(parseFault);
       return ok({ faults: ctx.faults });
     }
@@ -204,15 +215,17 @@ export async function handleControl(
     case 'GET /latency':
       return ok({ defaultMs: ctx.knobs.latencyMs, endpoints: ctx.knobs.endpointLatencyMs });
     case 'PUT /latency': {
-      const b = body();
-      if ('defaultMs' in b) ctx.knobs.latencyMs = parseLatencySpec(b.defaultMs, 'defaultMs');
-      if ('endpoints' in b) {
-        if (typeof b.endpoints !== 'object' || b.endpoints === null)
-          bad('endpoints must be an object');
+      const latency = body();
+      if ('defaultMs' in latency) {
+        ctx.knobs.latencyMs = parseLatencySpec(latency.defaultMs, 'defaultMs');
+      }
+      if ('endpoints' in latency) {
+        if (typeof latency.endpoints !== 'object' || latency.endpoints === null)
+          badRequest('endpoints must be an object');
         ctx.knobs.endpointLatencyMs = Object.fromEntries(
-          Object.entries(b.endpoints as Record<string, unknown>).map(([k, v]) => [
-            k,
-            parseLatencySpec(v, `endpoints.${k}`),
+          Object.entries(latency.endpoints as Record<string, unknown>).map(([endpoint, spec]) => [
+            endpoint,
+            parseLatencySpec(spec, `endpoints.${endpoint}`),
           ]),
         );
       }
@@ -225,35 +238,29 @@ export async function handleControl(
       patchKnobs(ctx, body());
       return ok(knobsView(ctx));
     case 'GET /calls': {
-      const calls = Object.fromEntries(
-        [...ctx.calls.entries()].sort(([a], [b]) => a.localeCompare(b)),
-      );
-      const total = [...ctx.calls.values()].reduce((a, b) => a + b, 0);
-      return ok({ calls, total });
+      const { counts, total } = countsView(ctx.calls);
+      return ok({ calls: counts, total });
     }
     case 'DELETE /calls':
       ctx.calls.clear();
       return ok({ calls: {}, total: 0 });
     case 'GET /injected': {
-      const injected = Object.fromEntries(
-        [...ctx.injected.entries()].sort(([a], [b]) => a.localeCompare(b)),
-      );
-      const total = [...ctx.injected.values()].reduce((a, b) => a + b, 0);
-      return ok({ injected, total });
+      const { counts, total } = countsView(ctx.injected);
+      return ok({ injected: counts, total });
     }
     case 'POST /authorization-code': {
-      const b = body();
-      const user = typeof b.user === 'string' ? ctx.findUser(b.user) : undefined;
-      if (!user) bad('user must be a sandbox user (demo, other, or an email)');
-      const clientId = typeof b.clientId === 'string' ? b.clientId : '';
-      if (!ctx.findClient(clientId)) bad('clientId is not a registered client');
-      const redirectUri = typeof b.redirectUri === 'string' ? b.redirectUri : undefined;
+      const request = body();
+      const user = typeof request.user === 'string' ? ctx.findUser(request.user) : undefined;
+      if (!user) badRequest('user must be a sandbox user (demo, other, or an email)');
+      const clientId = typeof request.clientId === 'string' ? request.clientId : '';
+      if (!ctx.findClient(clientId)) badRequest('clientId is not a registered client');
+      const redirectUri = typeof request.redirectUri === 'string' ? request.redirectUri : undefined;
       const problem = redirectUriProblem(ctx, clientId, redirectUri);
-      if (problem) bad(problem);
-      const scope = typeof b.scope === 'string' ? b.scope : '';
+      if (problem) badRequest(problem);
+      const scope = typeof request.scope === 'string' ? request.scope : '';
       const scopeError = scopeProblem(scope);
-      if (scopeError) bad(scopeError);
-      const state = typeof b.state === 'string' ? b.state : undefined;
+      if (scopeError) badRequest(scopeError);
+      const state = typeof request.state === 'string' ? request.state : undefined;
       const { code, expiresAt } = issueAuthorizationCode(ctx, {
         userId: user.userId,
         clientId,
@@ -264,46 +271,17 @@ export async function handleControl(
     }
     case 'GET /portfolio':
       return ok(portfolio(ctx, url.searchParams.get('user') ?? 'demo'));
+    case 'PATCH /thermostats':
+      return ok(changeDevices(ctx, body()));
     default:
       break;
   }
 
-  const device = /^(GET|PATCH) \/thermostats\/(\d{12})$/.exec(route);
-  if (device) {
-    const t = ctx.store.thermostats.get(device[2] as string);
-    if (!t) throw new ApiError(404, 'thermostat_not_found', 'Thermostat not found.');
-    if (device[1] === 'PATCH') {
-      const b = body();
-      for (const key of Object.keys(b)) {
-        if (!['hvacMode', 'temperature', 'humidity', 'connected'].includes(key))
-          bad(`Unknown field: ${key}`);
-      }
-      if ('hvacMode' in b) {
-        if (
-          !HVAC_MODES.includes(b.hvacMode as HvacMode) ||
-          !t.supportedModes.includes(b.hvacMode as HvacMode)
-        ) {
-          bad('hvacMode must be one of the thermostat supportedModes');
-        }
-        requestModeChange(ctx, t, b.hvacMode as HvacMode);
-      }
-      if ('temperature' in b) {
-        if (typeof b.temperature !== 'number') bad('temperature must be a number');
-        t.temperature = Math.round(b.temperature * 100) / 100;
-      }
-      if ('humidity' in b) {
-        if (typeof b.humidity !== 'number') bad('humidity must be a number');
-        t.humidity = b.humidity;
-      }
-      if ('connected' in b) {
-        if (typeof b.connected !== 'boolean') bad('connected must be a boolean');
-        if (t.connected && !b.connected) t.lastSeenMs = ctx.clock.now();
-        if (b.connected) t.lastSeenMs = null;
-        t.connected = b.connected;
-      }
-    }
-    settle(ctx, t);
-    return ok({ ...statusRecord(ctx, t), accountId: t.accountId });
+  const deviceRoute = /^(GET|PATCH) \/thermostats\/(\d{12})$/.exec(route);
+  if (deviceRoute) {
+    const thermostatId = deviceRoute[2] as string;
+    if (deviceRoute[1] === 'PATCH') return ok(changeDevice(ctx, thermostatId, body()));
+    return ok(deviceRecord(ctx, findDevice(ctx, thermostatId)));
   }
   throw new ApiError(404, 'not_found', `Unknown control endpoint: ${route}`);
 }

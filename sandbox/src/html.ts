@@ -64,7 +64,7 @@ export function consentPage(input: ConsentPageInput): string {
   const scopes = input.scope
     .split(/[\s,]+/)
     .filter(Boolean)
-    .map((s) => `<span class="scope">${escapeHtml(s)}</span>`)
+    .map((scope) => `<span class="scope">${escapeHtml(scope)}</span>`)
     .join('');
   const error = input.error
     ? `<p class="error" role="alert" id="form-error">${escapeHtml(input.error)}</p>`

@@ -12,6 +12,11 @@ export class ApiError extends Error {
   }
 }
 
+/** A control API request it cannot carry out: 400 `bad_request` with the reason. */
+export function badRequest(message: string): never {
+  throw new ApiError(400, 'bad_request', message);
+}
+
 /** A validation failure answered with 422 `{ status: 'fail', data: { <field path>: <message> } }`. */
 export class ValidationError extends Error {
   constructor(readonly fields: Record<string, string>) {

@@ -39,11 +39,11 @@ export function takeFault(
     }
     if (fires(fault)) return counted(ctx, fault.kind);
   }
-  const k = ctx.knobs;
+  const { dropRate, timeoutRate, errorRate } = ctx.knobs;
   const roll = Math.random();
-  if (roll < k.dropRate) return counted(ctx, 'drop');
-  if (roll < k.dropRate + k.timeoutRate) return counted(ctx, 'timeout');
-  if (roll < k.dropRate + k.timeoutRate + k.errorRate) {
+  if (roll < dropRate) return counted(ctx, 'drop');
+  if (roll < dropRate + timeoutRate) return counted(ctx, 'timeout');
+  if (roll < dropRate + timeoutRate + errorRate) {
     return counted(ctx, Math.random() < 0.5 ? 500 : 503);
   }
   return null;

@@ -10,7 +10,7 @@ const notes = [
   config.allowRedirectPorts
     ? 'redirect_uri port rule RELAXED (SANDBOX_ALLOW_REDIRECT_PORTS=1, local development only)'
     : 'redirect_uri port rule enforced',
-  `clients: ${config.clients.map((c) => c.clientId).join(', ')}`,
+  `clients: ${config.clients.map((client) => client.clientId).join(', ')}`,
   'users: demo@sandbox.test / demo-password, other@sandbox.test / other-password',
 ];
 console.log(`Thermostat sandbox listening on ${sandbox.url} (${Date.now() - started} ms)`);

@@ -14,6 +14,10 @@ const CONSENT_TTL_MS = 30 * 60_000;
 export const KNOWN_SCOPES = ['smartRead', 'smartWrite', 'ems'] as const;
 const WRITE_SCOPES = new Set(['smartWrite', 'ems']);
 
+function grantsWrite(scope: string): boolean {
+  return scope.split(/[\s,]+/).some((part) => WRITE_SCOPES.has(part));
+}
+
 /** Substrings present in every credential the sandbox issues, for leak-detection tests. */
 export const SENTINELS = {
   opaqueAccessToken: 'sbx_at_',
@@ -56,7 +60,7 @@ export function redirectUriProblem(
 export function scopeProblem(scope: string | undefined): string | null {
   if (!scope || scope.trim() === '') return 'scope is required.';
   const parts = scope.split(/[\s,]+/).filter(Boolean);
-  const unknown = parts.filter((p) => !(KNOWN_SCOPES as readonly string[]).includes(p));
+  const unknown = parts.filter((part) => !(KNOWN_SCOPES as readonly string[]).includes(part));
   if (unknown.length > 0) return `Unknown scope: ${unknown.join(', ')}.`;
   return null;
 }
@@ -84,10 +88,10 @@ export function issueAuthorizationCode(
 }
 
 export function handleAuthorizeGet(ctx: SandboxContext, url: URL, res: ServerResponse): void {
-  const q = url.searchParams;
-  const clientId = q.get('client_id') ?? '';
-  const redirectUri = q.get('redirect_uri') ?? undefined;
-  const state = q.get('state') ?? undefined;
+  const query = url.searchParams;
+  const clientId = query.get('client_id') ?? '';
+  const redirectUri = query.get('redirect_uri') ?? undefined;
+  const state = query.get('state') ?? undefined;
   if (!clientId || !ctx.findClient(clientId)) {
     sendHtml(res, 400, errorPage('Unknown application', 'The client_id is missing or unknown.'));
     return;
@@ -97,7 +101,7 @@ export function handleAuthorizeGet(ctx: SandboxContext, url: URL, res: ServerRes
     sendHtml(res, 400, errorPage('Invalid redirect URI', problem ?? 'redirect_uri is required.'));
     return;
   }
-  if (q.get('response_type') !== 'code') {
+  if (query.get('response_type') !== 'code') {
     redirect(
       res,
       withParams(redirectUri, {
@@ -108,7 +112,7 @@ export function handleAuthorizeGet(ctx: SandboxContext, url: URL, res: ServerRes
     );
     return;
   }
-  const scope = q.get('scope') ?? '';
+  const scope = query.get('scope') ?? '';
   const badScope = scopeProblem(scope);
   if (badScope) {
     redirect(
@@ -184,7 +188,7 @@ export async function handleAuthorizePost(
     return;
   }
   const email = (form.get('email') ?? '').trim();
-  const user = ctx.store.users.find((u) => u.email === email.toLowerCase());
+  const user = ctx.store.users.find((candidate) => candidate.email === email.toLowerCase());
   if (decision !== 'accept' || !user || user.password !== (form.get('password') ?? '')) {
     const message =
       decision !== 'accept' ? 'Choose Accept or Decline.' : 'The email or password is incorrect.';
@@ -208,37 +212,52 @@ interface TokenResponse {
   scope: string;
 }
 
+/** Production access tokens reach about 7 KB: per-thermostat permissions stop before this. */
+const JWT_MAX_CHARS = 7_400;
+const MAX_PERMITTED_THERMOSTATS = 75;
+/** The length of a JWT (header, payload, HS256 signature) whose JSON payload has this size. */
+const jwtChars = (payloadBytes: number) =>
+  JWT_PREFIX.length + 1 + Math.ceil((payloadBytes * 4) / 3) + 1 + 43;
+
 async function signAccessJwt(ctx: SandboxContext, grant: Grant, nowMs: number): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
   const thermostats = [...ctx.store.thermostats.values()]
-    .filter((t) => t.accountId === grant.accountId)
-    .slice(0, 75);
+    .filter((thermostat) => thermostat.accountId === grant.accountId)
+    .slice(0, MAX_PERMITTED_THERMOSTATS);
   const buildings = [...ctx.store.buildings.values()].filter(
-    (b) => b.accountId === grant.accountId,
+    (building) => building.accountId === grant.accountId,
   );
-  const canWrite = grant.scope.split(/[\s,]+/).some((s) => WRITE_SCOPES.has(s));
-  const secret = new TextEncoder().encode(ctx.config.jwtSecret);
-  return new SignJWT({
+  const canWrite = grantsWrite(grant.scope);
+  const claims = {
     sbx: SENTINELS.jwtClaim,
     scope: grant.scope,
     gid: grant.grantId,
+    // Who is connected: the service account's id and the name a client may show for it.
     account: grant.accountId,
-    buildings: buildings.map((b) => b.buildingId),
-    // Per-thermostat permissions make production-like tokens of a few KB (capped near 7 KB).
-    permissions: thermostats.flatMap((t) =>
-      canWrite
-        ? [`thermostat:${t.thermostatId}:read`, `thermostat:${t.thermostatId}:write`]
-        : [`thermostat:${t.thermostatId}:read`],
-    ),
-  })
-    .setProtectedHeader(JWT_HEADER)
-    .setIssuer(ctx.baseUrl || 'http://sandbox.local')
-    .setSubject(grant.userId)
-    .setAudience(grant.clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ACCESS_TTL_S)
-    .setJti(random(12))
-    .sign(secret);
+    account_name: ctx.store.accounts.get(grant.accountId)?.name ?? '',
+    buildings: buildings.map((building) => building.buildingId),
+    // Per-thermostat permissions make production-like tokens of a few KB, at most about 7 KB.
+    permissions: [] as string[],
+    iss: ctx.baseUrl || 'http://sandbox.local',
+    sub: grant.userId,
+    aud: grant.clientId,
+    iat,
+    exp: iat + ACCESS_TTL_S,
+    jti: random(12),
+  };
+  let payloadBytes = Buffer.byteLength(JSON.stringify(claims));
+  for (const { thermostatId } of thermostats) {
+    const granted = canWrite
+      ? [`thermostat:${thermostatId}:read`, `thermostat:${thermostatId}:write`]
+      : [`thermostat:${thermostatId}:read`];
+    // Each entry adds its quoted string and a comma.
+    const addedBytes = granted.reduce((sum, entry) => sum + entry.length + 3, 0);
+    if (jwtChars(payloadBytes + addedBytes) > JWT_MAX_CHARS) break;
+    claims.permissions.push(...granted);
+    payloadBytes += addedBytes;
+  }
+  const secret = new TextEncoder().encode(ctx.config.jwtSecret);
+  return new SignJWT(claims).setProtectedHeader(JWT_HEADER).sign(secret);
 }
 
 async function issueTokens(
@@ -306,18 +325,18 @@ export async function handleToken(
   url: URL,
   res: ServerResponse,
 ): Promise<void> {
-  const q = url.searchParams;
+  const query = url.searchParams;
   const body = req.method === 'POST' ? await readBody(req) : '';
-  if (!q.has('grant_type') && /(^|&)grant_type=/.test(body)) {
+  if (!query.has('grant_type') && /(^|&)grant_type=/.test(body)) {
     throw new OAuthError(
       400,
       'invalid_request',
       'Token parameters must be sent as query parameters, not in the request body.',
     );
   }
-  const grantType = q.get('grant_type');
-  const clientId = q.get('client_id');
-  const serviceType = q.get('service_type');
+  const grantType = query.get('grant_type');
+  const clientId = query.get('client_id');
+  const serviceType = query.get('service_type');
   if (!grantType) throw new OAuthError(400, 'invalid_request', 'grant_type is required.');
   if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
     throw new OAuthError(400, 'unsupported_grant_type', `Unsupported grant_type: ${grantType}.`);
@@ -329,8 +348,8 @@ export async function handleToken(
   }
   let response: TokenResponse;
   if (grantType === 'authorization_code') {
-    const codeValue = q.get('code');
-    const redirectUri = q.get('redirect_uri');
+    const codeValue = query.get('code');
+    const redirectUri = query.get('redirect_uri');
     if (!codeValue) throw new OAuthError(400, 'invalid_request', 'code is required.');
     if (!redirectUri) throw new OAuthError(400, 'invalid_request', 'redirect_uri is required.');
     const code = ctx.codes.get(codeValue);
@@ -353,7 +372,7 @@ export async function handleToken(
     }
     tokenRateLimit(ctx, clientId);
     code.used = true;
-    const user = ctx.store.users.find((u) => u.userId === code.userId);
+    const user = ctx.store.users.find((candidate) => candidate.userId === code.userId);
     if (!user) throw new OAuthError(400, 'invalid_grant', 'The user no longer exists.');
     const grant: Grant = {
       grantId: `grant_${random(9)}`,
@@ -366,7 +385,7 @@ export async function handleToken(
     ctx.grants.set(grant.grantId, grant);
     response = await issueTokens(ctx, grant, serviceType, true);
   } else {
-    const value = q.get('refresh_token') ?? q.get('code');
+    const value = query.get('refresh_token') ?? query.get('code');
     if (!value) throw new OAuthError(400, 'invalid_request', 'refresh_token is required.');
     const record = ctx.refreshTokens.get(value);
     const grant = record ? ctx.grants.get(record.grantId) : undefined;
@@ -443,6 +462,6 @@ export function authenticate(ctx: SandboxContext, req: IncomingMessage): Princip
   return {
     grant,
     accountId: grant.accountId,
-    canWrite: grant.scope.split(/[\s,]+/).some((s) => WRITE_SCOPES.has(s)),
+    canWrite: grantsWrite(grant.scope),
   };
 }

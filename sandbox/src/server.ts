@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { v1Routes } from './api-v1';
-import { methodNotAllowed, v2Routes } from './api-v2';
+import { v2Routes } from './api-v2/index';
+import { THERMOSTATS } from './api-v2/paths';
 import { type ResolvedConfig, resolveConfig, type SandboxOptions } from './config';
 import { SandboxContext } from './context';
 import { CONTROL_PREFIX, handleControl } from './control';
@@ -17,10 +18,10 @@ import {
 } from './http-util';
 import { applyLatency, checkRateLimit, holdRequest, takeFault } from './knobs';
 import { authenticate, handleAuthorizeGet, handleAuthorizePost, handleToken } from './oauth';
-import { type ApiRoute, matchPattern, type RequestContext } from './routing';
+import { type ApiRoute, matchPattern, methodNotAllowed, type RequestContext } from './routing';
 
 const TOKEN_KEYS = new Set(['POST /token', 'GET /api/v2/token']);
-const BULK_KEY = 'PATCH /api/v2/thermostats/settings';
+const BULK_KEY = `PATCH ${THERMOSTATS}/settings`;
 
 const oauthRoutes: ApiRoute[] = [
   {
@@ -204,7 +205,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
       if (allowed.length > 0) methodNotAllowed([...new Set(allowed)]);
       throw new ApiError(404, 'not_found', `No endpoint ${method} ${path}.`);
     }
-    const rc: RequestContext = { ctx, req, res, url, params, key };
+    const request: RequestContext = { ctx, req, res, url, params, key };
     let principal = null;
     let body: Record<string, unknown> = {};
     if (route.access !== 'public') {
@@ -220,7 +221,7 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
         if (method !== 'DELETE') body = parseJsonObject(await readBody(req));
       }
     }
-    await route.handler(rc, principal, body);
+    await route.handler(request, principal, body);
   } catch (error) {
     sendError(res, key, error);
   }

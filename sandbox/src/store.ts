@@ -86,9 +86,10 @@ export interface Thermostat {
   humidity: number;
   isResidentMode: boolean;
   heatCoolMinDelta: number;
+  /** Whether the device checks in (it did moments ago); e2e support code reads this flag. */
   connected: boolean;
-  /** Absolute time of the last check-in when offline; null means "checked in moments ago". */
-  lastSeenMs: number | null;
+  /** Set exactly while `connected` is false (goOffline / goOnline keep the two together). */
+  offline: OfflineState | null;
   comfortSettings: ComfortSetting[];
   nextCustomIndex: number;
   /** 7 days (Monday first) x 48 half-hour blocks of comfort setting refs. */
@@ -96,6 +97,16 @@ export interface Thermostat {
   settings: ThermostatSettings;
   accessControl: AccessControl;
   alertSettings: AlertSettings;
+}
+
+/**
+ * An offline device: the sandbox-clock instant it went offline, and how long before that it last
+ * checked in. Its `lastSeen` is `min(sinceMs, now) - silentBeforeMs`: it follows the sandbox
+ * clock and is never in the future, even with the clock set back before `sinceMs`.
+ */
+export interface OfflineState {
+  sinceMs: number;
+  silentBeforeMs: number;
 }
 
 export interface Address {
@@ -228,14 +239,14 @@ export function defaultMode(supported: HvacMode[]): HvacMode {
 }
 
 /** What turning resident mode off does: most settings go back to factory defaults. */
-export function resetToDefaults(t: Thermostat): void {
-  t.comfortSettings = defaultComfortSettings();
-  t.nextCustomIndex = 1;
-  t.schedule = residentialSchedule();
-  t.settings = defaultSettings();
-  t.accessControl = defaultAccessControl();
-  t.alertSettings = defaultAlertSettings();
-  t.heatCoolMinDelta = 5;
+export function resetToDefaults(thermostat: Thermostat): void {
+  thermostat.comfortSettings = defaultComfortSettings();
+  thermostat.nextCustomIndex = 1;
+  thermostat.schedule = residentialSchedule();
+  thermostat.settings = defaultSettings();
+  thermostat.accessControl = defaultAccessControl();
+  thermostat.alertSettings = defaultAlertSettings();
+  thermostat.heatCoolMinDelta = 5;
 }
 
 export function cloneStore(store: DataStore): DataStore {

@@ -1,25 +1,46 @@
 import type { SandboxContext } from './context';
+import { equipmentStatus } from './equipment';
 import { ApiError } from './http-util';
 import type { Principal } from './oauth';
-import { DAYS, type HvacMode, type Thermostat } from './store';
+import { DAYS, defaultMode, type HvacMode, resetToDefaults, type Thermostat } from './store';
+import { isThermostatId } from './validation';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** The last position computed per zone, by minute: every zone's offset is whole minutes. */
+const positions = new Map<string, { minute: number; position: SchedulePosition }>();
 
-/** The schedule position (Monday = 0, half-hour block 0..47) of an instant in a time zone. */
-export function localBlock(timeZone: string, nowMs: number): { dayIndex: number; block: number } {
-  let fmt = formatters.get(timeZone);
-  if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-US', {
+interface SchedulePosition {
+  dayIndex: number;
+  block: number;
+}
+
+/**
+ * The schedule position (Monday = 0, half-hour block 0..47) of an instant in a time zone.
+ * Cached per zone and minute: a fleet's status reads then format a date once per zone.
+ */
+export function localBlock(timeZone: string, nowMs: number): SchedulePosition {
+  const minute = Math.floor(nowMs / 60_000);
+  const cached = positions.get(timeZone);
+  if (cached?.minute === minute) return cached.position;
+  const position = formatLocalBlock(timeZone, nowMs);
+  positions.set(timeZone, { minute, position });
+  return position;
+}
+
+function formatLocalBlock(timeZone: string, nowMs: number): SchedulePosition {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
       weekday: 'long',
       hour: '2-digit',
       minute: '2-digit',
       hourCycle: 'h23',
     });
-    formatters.set(timeZone, fmt);
+    formatters.set(timeZone, formatter);
   }
-  const parts = fmt.formatToParts(new Date(nowMs));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '0';
+  const parts = formatter.formatToParts(new Date(nowMs));
+  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '0';
   const dayIndex = Math.max(
     0,
     DAYS.indexOf(part('weekday').toLowerCase() as (typeof DAYS)[number]),
@@ -29,25 +50,43 @@ export function localBlock(timeZone: string, nowMs: number): { dayIndex: number;
 }
 
 /** Applies a pending HVAC mode once its delay has passed on the sandbox clock. */
-export function settle(ctx: SandboxContext, t: Thermostat): Thermostat {
-  if (t.pendingMode && t.pendingMode.effectiveAt <= ctx.clock.now()) {
-    t.hvacMode = t.pendingMode.mode;
-    t.pendingMode = null;
+export function settle(ctx: SandboxContext, thermostat: Thermostat): Thermostat {
+  if (thermostat.pendingMode && thermostat.pendingMode.effectiveAt <= ctx.clock.now()) {
+    thermostat.hvacMode = thermostat.pendingMode.mode;
+    thermostat.pendingMode = null;
   }
-  return t;
+  return thermostat;
 }
 
 /** A mode change reaches the API's view of the thermostat after the configured delay. */
-export function requestModeChange(ctx: SandboxContext, t: Thermostat, mode: HvacMode): void {
-  settle(ctx, t);
+export function requestModeChange(
+  ctx: SandboxContext,
+  thermostat: Thermostat,
+  mode: HvacMode,
+): void {
+  settle(ctx, thermostat);
   const delay = ctx.knobs.modeChangeDelayMs;
-  if (mode === t.hvacMode) {
-    t.pendingMode = null;
+  if (mode === thermostat.hvacMode) {
+    thermostat.pendingMode = null;
   } else if (delay <= 0) {
-    t.hvacMode = mode;
-    t.pendingMode = null;
+    thermostat.hvacMode = mode;
+    thermostat.pendingMode = null;
   } else {
-    t.pendingMode = { mode, effectiveAt: ctx.clock.now() + delay };
+    thermostat.pendingMode = { mode, effectiveAt: ctx.clock.now() + delay };
+  }
+}
+
+/** Resident mode (v2) or tenant mode (v1): turning it off resets most settings to defaults. */
+export function setResidentMode(
+  ctx: SandboxContext,
+  thermostat: Thermostat,
+  isResidentMode: boolean,
+): void {
+  const wasOn = thermostat.isResidentMode;
+  thermostat.isResidentMode = isResidentMode;
+  if (wasOn && !isResidentMode) {
+    resetToDefaults(thermostat);
+    requestModeChange(ctx, thermostat, defaultMode(thermostat.supportedModes));
   }
 }
 
@@ -57,15 +96,27 @@ export function getOwnThermostat(
   principal: Principal | null,
   id: string | undefined,
 ): Thermostat {
-  const t = id && /^\d{12}$/.test(id) ? ctx.store.thermostats.get(id) : undefined;
-  if (!t || !principal || t.accountId !== principal.accountId) {
+  const thermostat = isThermostatId(id) ? ctx.store.thermostats.get(id) : undefined;
+  if (!thermostat || !principal || thermostat.accountId !== principal.accountId) {
     throw new ApiError(404, 'thermostat_not_found', 'Thermostat not found.');
   }
-  return settle(ctx, t);
+  return settle(ctx, thermostat);
 }
 
-export function requireOnline(t: Thermostat): void {
-  if (!t.connected) {
+/** The device stops checking in now (sandbox clock); it was last heard from `silentBeforeMs` ago. */
+export function goOffline(nowMs: number, thermostat: Thermostat, silentBeforeMs = 0): void {
+  if (!thermostat.connected) return;
+  thermostat.connected = false;
+  thermostat.offline = { sinceMs: nowMs, silentBeforeMs };
+}
+
+export function goOnline(thermostat: Thermostat): void {
+  thermostat.connected = true;
+  thermostat.offline = null;
+}
+
+export function requireOnline(thermostat: Thermostat): void {
+  if (!thermostat.connected) {
     throw new ApiError(
       409,
       'thermostat_offline',
@@ -74,115 +125,108 @@ export function requireOnline(t: Thermostat): void {
   }
 }
 
-export function currentComfort(ctx: SandboxContext, t: Thermostat) {
-  const building = ctx.store.buildings.get(t.buildingId);
+export function currentComfort(ctx: SandboxContext, thermostat: Thermostat) {
+  const building = ctx.store.buildings.get(thermostat.buildingId);
   const { dayIndex, block } = localBlock(building?.timeZone ?? 'UTC', ctx.clock.now());
-  const ref = t.schedule[dayIndex]?.[block];
-  return t.comfortSettings.find((c) => c.comfortSettingRef === ref) ?? t.comfortSettings[0];
+  const ref = thermostat.schedule[dayIndex]?.[block];
+  return (
+    thermostat.comfortSettings.find((setting) => setting.comfortSettingRef === ref) ??
+    thermostat.comfortSettings[0]
+  );
 }
 
-function equipmentStatus(t: Thermostat, heat: number, cool: number): string {
-  if (!t.connected) return '';
-  const heating = t.temperature < heat - 0.5;
-  const cooling = t.temperature > cool + 0.5;
-  switch (t.hvacMode) {
-    case 'heat':
-      return heating ? 'heatPump,fan' : '';
-    case 'auxHeatOnly':
-      return heating ? 'auxHeat1,fan' : '';
-    case 'cool':
-      return cooling ? 'compCool1,fan' : '';
-    case 'auto':
-      return heating ? 'heatPump,fan' : cooling ? 'compCool1,fan' : '';
-    default:
-      return '';
+function lastSeen(ctx: SandboxContext, thermostat: Thermostat): string {
+  const now = ctx.clock.now();
+  const { offline } = thermostat;
+  if (!thermostat.connected && offline !== null) {
+    return new Date(Math.min(offline.sinceMs, now) - offline.silentBeforeMs).toISOString();
   }
-}
-
-function lastSeen(ctx: SandboxContext, t: Thermostat): string {
-  if (t.lastSeenMs !== null) return new Date(t.lastSeenMs).toISOString();
   // Online devices check in every few minutes; derive a stable recent instant from the id.
-  const agoSeconds = 10 + (Number(t.thermostatId.slice(-3)) % 170);
-  return new Date(Math.floor(ctx.clock.now() / 1000 - agoSeconds) * 1000).toISOString();
+  const agoSeconds = 10 + (Number(thermostat.thermostatId.slice(-3)) % 170);
+  return new Date(Math.floor(now / 1000 - agoSeconds) * 1000).toISOString();
 }
 
 /** The version 2 status record. */
-export function statusRecord(ctx: SandboxContext, t: Thermostat) {
-  settle(ctx, t);
-  const comfort = currentComfort(ctx, t);
+export function statusRecord(ctx: SandboxContext, thermostat: Thermostat) {
+  settle(ctx, thermostat);
+  const comfort = currentComfort(ctx, thermostat);
   const heat = comfort?.desiredHeat ?? 68;
   const cool = comfort?.desiredCool ?? 76;
+  const fans = { fanHeat: comfort?.fanHeat ?? 'auto', fanCool: comfort?.fanCool ?? 'auto' };
   return {
-    thermostatId: t.thermostatId,
-    name: t.name,
-    buildingId: t.buildingId,
-    hvacMode: t.hvacMode,
-    pendingHvacMode: t.pendingMode?.mode ?? null,
-    supportedModes: [...t.supportedModes],
-    temperature: t.temperature,
-    humidity: t.humidity,
-    isResidentMode: t.isResidentMode,
+    thermostatId: thermostat.thermostatId,
+    name: thermostat.name,
+    buildingId: thermostat.buildingId,
+    hvacMode: thermostat.hvacMode,
+    pendingHvacMode: thermostat.pendingMode?.mode ?? null,
+    supportedModes: [...thermostat.supportedModes],
+    temperature: thermostat.temperature,
+    humidity: thermostat.humidity,
+    isResidentMode: thermostat.isResidentMode,
     setPoint: { desiredHeat: heat, desiredCool: cool },
-    heatCoolMinDelta: t.heatCoolMinDelta,
+    heatCoolMinDelta: thermostat.heatCoolMinDelta,
     currentComfortSettingRef: comfort?.comfortSettingRef ?? null,
-    holdAction: t.settings.holdAction,
-    equipmentStatus: equipmentStatus(t, heat, cool),
-    connected: t.connected,
-    lastSeen: lastSeen(ctx, t),
+    holdAction: thermostat.settings.holdAction,
+    equipmentStatus: equipmentStatus(thermostat, { desiredHeat: heat, desiredCool: cool, ...fans }),
+    connected: thermostat.connected,
+    lastSeen: lastSeen(ctx, thermostat),
   };
 }
 
-export function scheduleRecord(ctx: SandboxContext, t: Thermostat) {
+export function scheduleRecord(ctx: SandboxContext, thermostat: Thermostat) {
   return {
-    timeZone: ctx.store.buildings.get(t.buildingId)?.timeZone ?? 'UTC',
-    days: DAYS.map((day, index) => ({ day, blocks: [...(t.schedule[index] ?? [])] })),
+    timeZone: ctx.store.buildings.get(thermostat.buildingId)?.timeZone ?? 'UTC',
+    days: DAYS.map((day, index) => ({ day, blocks: [...(thermostat.schedule[index] ?? [])] })),
   };
 }
 
-export function accessControlRecord(t: Thermostat) {
+export function accessControlRecord(thermostat: Thermostat) {
   return {
-    enabled: t.accessControl.enabled,
-    passcode: t.accessControl.passcode ? '****' : null,
-    settings: { ...t.accessControl.settings },
+    enabled: thermostat.accessControl.enabled,
+    passcode: thermostat.accessControl.passcode ? '****' : null,
+    settings: { ...thermostat.accessControl.settings },
   };
 }
 
 function addMonths(date: string, months: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, lastDay));
-  return d.toISOString().slice(0, 10);
+  const result = new Date(`${date}T00:00:00Z`);
+  const dayOfMonth = result.getUTCDate();
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() + months);
+  const lastDay = new Date(
+    Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0),
+  ).getUTCDate();
+  result.setUTCDate(Math.min(dayOfMonth, lastDay));
+  return result.toISOString().slice(0, 10);
 }
 
-export function alertSettingsRecord(t: Thermostat) {
-  const a = t.alertSettings;
-  const r = a.hvacMaintenanceReminder;
-  const nextReminderDate = !r.enabled
+export function alertSettingsRecord(thermostat: Thermostat) {
+  const alerts = thermostat.alertSettings;
+  const reminder = alerts.hvacMaintenanceReminder;
+  const nextReminderDate = !reminder.enabled
     ? null
-    : r.maintenanceIntervalUnits === 'month'
-      ? addMonths(r.lastMaintenanceDate, r.maintenanceInterval)
+    : reminder.maintenanceIntervalUnits === 'month'
+      ? addMonths(reminder.lastMaintenanceDate, reminder.maintenanceInterval)
       : new Date(
-          Date.parse(`${r.lastMaintenanceDate}T00:00:00Z`) + r.maintenanceInterval * 3600_000,
+          Date.parse(`${reminder.lastMaintenanceDate}T00:00:00Z`) +
+            reminder.maintenanceInterval * 3600_000,
         )
           .toISOString()
           .slice(0, 10);
   return {
-    hvacMaintenanceReminder: { ...r, nextReminderDate },
-    lowTemperatureAlert: { ...a.lowTemperatureAlert },
-    highTemperatureAlert: { ...a.highTemperatureAlert },
-    lowHumidityAlert: { ...a.lowHumidityAlert },
-    highHumidityAlert: { ...a.highHumidityAlert },
+    hvacMaintenanceReminder: { ...reminder, nextReminderDate },
+    lowTemperatureAlert: { ...alerts.lowTemperatureAlert },
+    highTemperatureAlert: { ...alerts.highTemperatureAlert },
+    lowHumidityAlert: { ...alerts.lowHumidityAlert },
+    highHumidityAlert: { ...alerts.highHumidityAlert },
   };
 }
 
-export function settingsRecord(t: Thermostat) {
+export function settingsRecord(thermostat: Thermostat) {
   return {
-    heatRange: { ...t.settings.heatRange },
-    coolRange: { ...t.settings.coolRange },
-    holdAction: t.settings.holdAction,
-    fanMinimumOnTime: t.settings.fanMinimumOnTime,
+    heatRange: { ...thermostat.settings.heatRange },
+    coolRange: { ...thermostat.settings.coolRange },
+    holdAction: thermostat.settings.holdAction,
+    fanMinimumOnTime: thermostat.settings.fanMinimumOnTime,
   };
 }

@@ -9,7 +9,9 @@ export class FieldErrors {
   }
 
   has(path: string): boolean {
-    return Object.keys(this.errors).some((p) => p === path || p.startsWith(`${path}.`));
+    return Object.keys(this.errors).some(
+      (errorPath) => errorPath === path || errorPath.startsWith(`${path}.`),
+    );
   }
 
   get empty(): boolean {
@@ -31,20 +33,31 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Rejects keys that the operation does not accept, naming each. */
 export function rejectUnknown(
-  f: FieldErrors,
+  errors: FieldErrors,
   body: Record<string, unknown>,
   allowed: readonly string[],
   prefix = '',
   messages: Record<string, string> = {},
 ): void {
   for (const key of Object.keys(body)) {
-    if (!allowed.includes(key)) f.add(join(prefix, key), messages[key] ?? 'Unknown field.');
+    if (!allowed.includes(key)) errors.add(join(prefix, key), messages[key] ?? 'Unknown field.');
+  }
+}
+
+/** A partial update must carry at least one of its fields; the error names the path `body`. */
+export function requireAnyOf(
+  errors: FieldErrors,
+  body: Record<string, unknown>,
+  fields: readonly string[],
+): void {
+  if (!fields.some((field) => field in body)) {
+    errors.add('body', `Provide at least one of: ${fields.join(', ')}.`);
   }
 }
 
 /** A temperature or other decimal: finite, at most two decimals. */
 export function decimal(
-  f: FieldErrors,
+  errors: FieldErrors,
   path: string,
   value: unknown,
   min: number,
@@ -52,72 +65,72 @@ export function decimal(
   unit = '',
 ): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    f.add(path, 'Must be a number.');
+    errors.add(path, 'Must be a number.');
     return undefined;
   }
   if (Math.abs(Math.round(value * 100) - value * 100) > 1e-6) {
-    f.add(path, 'Must have at most two decimals.');
+    errors.add(path, 'Must have at most two decimals.');
     return undefined;
   }
   if (value < min || value > max) {
-    f.add(path, `Must be between ${min} and ${max}${unit}.`);
+    errors.add(path, `Must be between ${min} and ${max}${unit}.`);
     return undefined;
   }
   return value;
 }
 
 export function integer(
-  f: FieldErrors,
+  errors: FieldErrors,
   path: string,
   value: unknown,
   min: number,
   max: number,
 ): number | undefined {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    f.add(path, 'Must be an integer.');
+    errors.add(path, 'Must be an integer.');
     return undefined;
   }
   if (value < min || value > max) {
-    f.add(path, `Must be between ${min} and ${max}.`);
+    errors.add(path, `Must be between ${min} and ${max}.`);
     return undefined;
   }
   return value;
 }
 
-export function boolean(f: FieldErrors, path: string, value: unknown): boolean | undefined {
+export function boolean(errors: FieldErrors, path: string, value: unknown): boolean | undefined {
   if (typeof value !== 'boolean') {
-    f.add(path, 'Must be true or false.');
+    errors.add(path, 'Must be true or false.');
     return undefined;
   }
   return value;
 }
 
-export function oneOf<T extends string>(
-  f: FieldErrors,
+export function oneOf<Value extends string>(
+  errors: FieldErrors,
   path: string,
   value: unknown,
-  allowed: readonly T[],
-): T | undefined {
+  allowed: readonly Value[],
+): Value | undefined {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    f.add(path, `Must be one of: ${allowed.join(', ')}.`);
+    errors.add(path, `Must be one of: ${allowed.join(', ')}.`);
     return undefined;
   }
-  return value as T;
+  return value as Value;
 }
 
 export function string(
-  f: FieldErrors,
+  errors: FieldErrors,
   path: string,
   value: unknown,
   minLength: number,
   maxLength: number,
 ): string | undefined {
   if (typeof value !== 'string') {
-    f.add(path, 'Must be a string.');
+    errors.add(path, 'Must be a string.');
     return undefined;
   }
   if (value.length < minLength || value.length > maxLength) {
-    f.add(
+    errors.add(
       path,
       minLength === maxLength
         ? `Must be ${minLength} characters.`
@@ -125,22 +138,36 @@ export function string(
     );
     return undefined;
   }
-  if ([...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) {
-    f.add(path, 'Must not contain control characters.');
+  if (
+    [...value].some(
+      (character) => character.charCodeAt(0) < 0x20 || character.charCodeAt(0) === 0x7f,
+    )
+  ) {
+    errors.add(path, 'Must not contain control characters.');
     return undefined;
   }
   return value;
 }
 
-export function isoDate(f: FieldErrors, path: string, value: unknown): string | undefined {
+export function isoDate(errors: FieldErrors, path: string, value: unknown): string | undefined {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    f.add(path, 'Must be a date in the form YYYY-MM-DD.');
+    errors.add(path, 'Must be a date in the form YYYY-MM-DD.');
     return undefined;
   }
   const date = new Date(`${value}T00:00:00Z`);
   if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
-    f.add(path, 'Must be a valid calendar date.');
+    errors.add(path, 'Must be a valid calendar date.');
     return undefined;
   }
   return value;
+}
+
+/** The 12-digit thermostat id (the device serial) that every path and list uses. */
+export function isThermostatId(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{12}$/.test(value);
+}
+
+/** The 24-character lowercase hex building id. */
+export function isBuildingId(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{24}$/.test(value);
 }

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { boot, CLIENT_ID, REDIRECT_URI, type SandboxClient, SCOPE } from './helpers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { boot, CLIENT_ID, REDIRECT_URI, SCOPE, withSandbox } from './helpers';
 
-let client: SandboxClient;
-let close: () => Promise<void>;
+const running = withSandbox();
+let client: typeof running.client;
 
-beforeAll(async () => {
-  const started = await boot();
-  client = started.client;
-  close = started.sandbox.close;
+beforeEach(async () => {
+  client = running.client;
+  await client.reset();
 });
-afterAll(() => close());
-beforeEach(() => client.reset());
 
 function authorizeUrl(params: Record<string, string | undefined>): string {
   const base = {
@@ -21,7 +18,9 @@ function authorizeUrl(params: Record<string, string | undefined>): string {
   };
   const merged = { ...base, ...params };
   const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(merged)) if (v !== undefined) search.set(k, v);
+  for (const [name, value] of Object.entries(merged)) {
+    if (value !== undefined) search.set(name, value);
+  }
   return `/authorize?${search}`;
 }
 
@@ -32,36 +31,40 @@ function hiddenToken(html: string): string {
 }
 
 async function submit(token: string, fields: Record<string, string>) {
-  const res = await fetch(`${client.base}/authorize`, {
+  const response = await fetch(`${client.base}/authorize`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ request: token, ...fields }),
     redirect: 'manual',
   });
-  return { status: res.status, location: res.headers.get('location'), html: await res.text() };
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    html: await response.text(),
+  };
 }
 
 describe('GET /authorize', () => {
   it('renders an escaped consent page with labelled inputs, client id and scope', async () => {
-    const r = await client.request('GET', authorizeUrl({ state: '<script>x</script>' }));
-    expect(r.status).toBe(200);
-    expect(r.headers.get('content-type')).toContain('text/html');
-    expect(r.text).toContain('setpoint-local');
-    expect(r.text).toContain('smartWrite');
-    expect(r.text).toMatch(/<label for="email">/);
-    expect(r.text).toMatch(/<label for="password">/);
-    expect(r.text).toMatch(/value="accept"/);
-    expect(r.text).toMatch(/value="decline"/);
-    expect(r.text).not.toContain('<script>');
-    expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const reply = await client.request('GET', authorizeUrl({ state: '<script>x</script>' }));
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toContain('text/html');
+    expect(reply.text).toContain('setpoint-local');
+    expect(reply.text).toContain('smartWrite');
+    expect(reply.text).toMatch(/<label for="email">/);
+    expect(reply.text).toMatch(/<label for="password">/);
+    expect(reply.text).toMatch(/value="accept"/);
+    expect(reply.text).toMatch(/value="decline"/);
+    expect(reply.text).not.toContain('<script>');
+    expect(reply.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
   it('shows an error page, never a redirect, for an unknown or missing client', async () => {
     for (const clientId of ['nope', undefined]) {
-      const r = await client.request('GET', authorizeUrl({ client_id: clientId }));
-      expect(r.status).toBe(400);
-      expect(r.headers.get('location')).toBeNull();
-      expect(r.text).toContain('Unknown application');
+      const reply = await client.request('GET', authorizeUrl({ client_id: clientId }));
+      expect(reply.status).toBe(400);
+      expect(reply.headers.get('location')).toBeNull();
+      expect(reply.text).toContain('Unknown application');
     }
   });
 
@@ -75,25 +78,25 @@ describe('GET /authorize', () => {
       [undefined, 'required'],
     ] as const;
     for (const [uri, text] of cases) {
-      const r = await client.request('GET', authorizeUrl({ redirect_uri: uri }));
-      expect(r.status, uri).toBe(400);
-      expect(r.headers.get('location')).toBeNull();
-      expect(r.text).toContain(text);
+      const reply = await client.request('GET', authorizeUrl({ redirect_uri: uri }));
+      expect(reply.status, uri).toBe(400);
+      expect(reply.headers.get('location')).toBeNull();
+      expect(reply.text).toContain(text);
     }
   });
 
   it('redirects with an error for a wrong response_type or scope once the redirect is trusted', async () => {
-    let r = await client.request('GET', authorizeUrl({ response_type: 'token', state: 's1' }));
-    expect(r.status).toBe(302);
-    let loc = new URL(r.headers.get('location') as string);
-    expect(loc.searchParams.get('error')).toBe('unsupported_response_type');
-    expect(loc.searchParams.get('state')).toBe('s1');
-    r = await client.request('GET', authorizeUrl({ scope: 'everything' }));
-    loc = new URL(r.headers.get('location') as string);
-    expect(loc.searchParams.get('error')).toBe('invalid_scope');
-    expect(loc.searchParams.has('state')).toBe(false);
-    r = await client.request('GET', authorizeUrl({ scope: undefined }));
-    expect(new URL(r.headers.get('location') as string).searchParams.get('error')).toBe(
+    let reply = await client.request('GET', authorizeUrl({ response_type: 'token', state: 's1' }));
+    expect(reply.status).toBe(302);
+    let redirectUrl = new URL(reply.headers.get('location') as string);
+    expect(redirectUrl.searchParams.get('error')).toBe('unsupported_response_type');
+    expect(redirectUrl.searchParams.get('state')).toBe('s1');
+    reply = await client.request('GET', authorizeUrl({ scope: 'everything' }));
+    redirectUrl = new URL(reply.headers.get('location') as string);
+    expect(redirectUrl.searchParams.get('error')).toBe('invalid_scope');
+    expect(redirectUrl.searchParams.has('state')).toBe(false);
+    reply = await client.request('GET', authorizeUrl({ scope: undefined }));
+    expect(new URL(reply.headers.get('location') as string).searchParams.get('error')).toBe(
       'invalid_scope',
     );
   });
@@ -102,16 +105,16 @@ describe('GET /authorize', () => {
 describe('consent page', () => {
   it('accept redirects with code and state; the code exchanges for tokens', async () => {
     const page = await client.request('GET', authorizeUrl({ state: 'xyz 123' }));
-    const r = await submit(hiddenToken(page.text), {
+    const reply = await submit(hiddenToken(page.text), {
       email: 'demo@sandbox.test',
       password: 'demo-password',
       decision: 'accept',
     });
-    expect(r.status).toBe(302);
-    const loc = new URL(r.location as string);
-    expect(`${loc.origin}${loc.pathname}`).toBe(REDIRECT_URI);
-    expect(loc.searchParams.get('state')).toBe('xyz 123');
-    const code = loc.searchParams.get('code') as string;
+    expect(reply.status).toBe(302);
+    const redirectUrl = new URL(reply.location as string);
+    expect(`${redirectUrl.origin}${redirectUrl.pathname}`).toBe(REDIRECT_URI);
+    expect(redirectUrl.searchParams.get('state')).toBe('xyz 123');
+    const code = redirectUrl.searchParams.get('code') as string;
     expect(code).toContain('sbx_ac_');
     const tokens = await client.exchange(code);
     expect(tokens.status).toBe(200);
@@ -119,38 +122,38 @@ describe('consent page', () => {
 
   it('accept without state sends no state parameter', async () => {
     const page = await client.request('GET', authorizeUrl({}));
-    const r = await submit(hiddenToken(page.text), {
+    const reply = await submit(hiddenToken(page.text), {
       email: 'demo@sandbox.test',
       password: 'demo-password',
       decision: 'accept',
     });
-    const loc = new URL(r.location as string);
-    expect(loc.searchParams.has('code')).toBe(true);
-    expect(loc.searchParams.has('state')).toBe(false);
+    const redirectUrl = new URL(reply.location as string);
+    expect(redirectUrl.searchParams.has('code')).toBe(true);
+    expect(redirectUrl.searchParams.has('state')).toBe(false);
   });
 
   it('decline redirects with access_denied, a description and the state', async () => {
     const page = await client.request('GET', authorizeUrl({ state: 'st' }));
-    const r = await submit(hiddenToken(page.text), { decision: 'decline' });
-    const loc = new URL(r.location as string);
-    expect(loc.searchParams.get('error')).toBe('access_denied');
-    expect(loc.searchParams.get('error_description')).toBeTruthy();
-    expect(loc.searchParams.get('state')).toBe('st');
-    expect(loc.searchParams.has('code')).toBe(false);
+    const reply = await submit(hiddenToken(page.text), { decision: 'decline' });
+    const redirectUrl = new URL(reply.location as string);
+    expect(redirectUrl.searchParams.get('error')).toBe('access_denied');
+    expect(redirectUrl.searchParams.get('error_description')).toBeTruthy();
+    expect(redirectUrl.searchParams.get('state')).toBe('st');
+    expect(redirectUrl.searchParams.has('code')).toBe(false);
   });
 
   it('a wrong password re-renders with an error and a fresh token', async () => {
     const page = await client.request('GET', authorizeUrl({}));
     const first = hiddenToken(page.text);
-    const r = await submit(first, {
+    const reply = await submit(first, {
       email: 'demo@sandbox.test',
       password: 'wrong',
       decision: 'accept',
     });
-    expect(r.status).toBe(200);
-    expect(r.html).toContain('incorrect');
-    expect(r.html).toContain('value="demo@sandbox.test"');
-    expect(hiddenToken(r.html)).not.toBe(first);
+    expect(reply.status).toBe(200);
+    expect(reply.html).toContain('incorrect');
+    expect(reply.html).toContain('value="demo@sandbox.test"');
+    expect(hiddenToken(reply.html)).not.toBe(first);
   });
 
   it('rejects a missing, forged or reused request token', async () => {
@@ -165,12 +168,12 @@ describe('consent page', () => {
 
   it('the second demo user signs in too', async () => {
     const page = await client.request('GET', authorizeUrl({}));
-    const r = await submit(hiddenToken(page.text), {
+    const reply = await submit(hiddenToken(page.text), {
       email: 'other@sandbox.test',
       password: 'other-password',
       decision: 'accept',
     });
-    expect(new URL(r.location as string).searchParams.has('code')).toBe(true);
+    expect(new URL(reply.location as string).searchParams.has('code')).toBe(true);
   });
 });
 
@@ -179,8 +182,8 @@ describe('relaxed port rule (SANDBOX_ALLOW_REDIRECT_PORTS)', () => {
     const relaxed = await boot({ allowRedirectPorts: true });
     try {
       const uri = 'http://localhost:3000/api/connect/callback';
-      const r = await relaxed.client.request('GET', authorizeUrl({ redirect_uri: uri }));
-      expect(r.status).toBe(200);
+      const reply = await relaxed.client.request('GET', authorizeUrl({ redirect_uri: uri }));
+      expect(reply.status).toBe(200);
       const bad = await relaxed.client.request(
         'GET',
         authorizeUrl({ redirect_uri: 'http://localhost:9999/api/connect/callback' }),

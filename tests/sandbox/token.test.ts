@@ -1,36 +1,35 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { boot, CLIENT_ID, REDIRECT_URI, type SandboxClient } from './helpers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { CLIENT_ID, REDIRECT_URI, THERMOSTATS, withSandbox } from './helpers';
 
-let client: SandboxClient;
-let close: () => Promise<void>;
+const running = withSandbox();
+let client: typeof running.client;
 let thermostatId: string;
 
-beforeAll(async () => {
-  const started = await boot();
-  client = started.client;
-  close = started.sandbox.close;
-});
-afterAll(() => close());
 beforeEach(async () => {
+  client = running.client;
   await client.reset();
   thermostatId = (await client.portfolio()).thermostats[0]?.thermostatId as string;
 });
 
 const status = (token: string) =>
-  client.request('GET', `/api/v2/thermostats/${thermostatId}/status`, { token });
+  client.request('GET', `${THERMOSTATS}/${thermostatId}/status`, { token });
 
 const DAY = 86_400;
 const JWT = /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/;
 
 describe('authorization code exchange', () => {
   it('returns the token response shape with no-store caching', async () => {
-    const r = await client.exchange(await client.code());
-    expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'smartWrite' });
-    expect(typeof r.body.access_token).toBe('string');
-    expect(typeof r.body.refresh_token).toBe('string');
-    expect(r.headers.get('cache-control')).toBe('no-store');
+    const reply = await client.exchange(await client.code());
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'smartWrite',
+    });
+    expect(typeof reply.body.access_token).toBe('string');
+    expect(typeof reply.body.refresh_token).toBe('string');
+    expect(reply.headers.get('cache-control')).toBe('no-store');
   });
 
   it('a code is single use', async () => {
@@ -42,9 +41,9 @@ describe('authorization code exchange', () => {
   });
 
   it('an unknown code gives invalid_grant', async () => {
-    const r = await client.exchange('sbx_ac_unknown');
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe('invalid_grant');
+    const reply = await client.exchange('sbx_ac_unknown');
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toBe('invalid_grant');
   });
 
   it('a code is valid for 10 minutes, then authorization_expired (401)', async () => {
@@ -53,9 +52,9 @@ describe('authorization code exchange', () => {
     await client.advance(9 * 60 + 55);
     expect((await client.exchange(early)).status).toBe(200);
     await client.advance(10);
-    const r = await client.exchange(late);
-    expect(r.status).toBe(401);
-    expect(r.body.error).toBe('authorization_expired');
+    const reply = await client.exchange(late);
+    expect(reply.status).toBe(401);
+    expect(reply.body.error).toBe('authorization_expired');
   });
 
   it('redirect_uri must be identical and client_id must match', async () => {
@@ -93,14 +92,18 @@ describe('authorization code exchange', () => {
 
   it('GET /api/v2/token serves the same exchange and refresh', async () => {
     const code = await client.code();
-    const r = await client.token(
+    const reply = await client.token(
       { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: CLIENT_ID },
       'GET',
     );
-    expect(r.status).toBe(200);
-    expect(r.body.expires_in).toBe(3600);
+    expect(reply.status).toBe(200);
+    expect(reply.body.expires_in).toBe(3600);
     const refreshed = await client.token(
-      { grant_type: 'refresh_token', refresh_token: r.body.refresh_token, client_id: CLIENT_ID },
+      {
+        grant_type: 'refresh_token',
+        refresh_token: reply.body.refresh_token,
+        client_id: CLIENT_ID,
+      },
       'GET',
     );
     expect(refreshed.status).toBe(200);
@@ -115,9 +118,9 @@ describe('access tokens and refresh', () => {
     await client.advance(3590);
     expect((await status(access_token)).status).toBe(200);
     await client.advance(15);
-    const r = await status(access_token);
-    expect(r.status).toBe(401);
-    expect(r.body).toMatchObject({ status: 'error', code: 'token_expired' });
+    const reply = await status(access_token);
+    expect(reply.status).toBe(401);
+    expect(reply.body).toMatchObject({ status: 'error', code: 'token_expired' });
   });
 
   it('each refresh immediately expires the previous access token; refresh tokens are reusable', async () => {
@@ -138,12 +141,12 @@ describe('access tokens and refresh', () => {
 
   it('the refresh token may travel in the code parameter', async () => {
     const first = await client.login();
-    const r = await client.token({
+    const reply = await client.token({
       grant_type: 'refresh_token',
       code: first.refresh_token,
       client_id: CLIENT_ID,
     });
-    expect(r.status).toBe(200);
+    expect(reply.status).toBe(200);
   });
 
   it('unknown refresh tokens, other clients and missing tokens are refused', async () => {
@@ -153,10 +156,10 @@ describe('access tokens and refresh', () => {
   });
 
   it('a new authorization leaves other grants alone', async () => {
-    const a = await client.login();
-    const b = await client.login();
-    expect((await status(a.access_token)).status).toBe(200);
-    expect((await status(b.access_token)).status).toBe(200);
+    const firstGrant = await client.login();
+    const secondGrant = await client.login();
+    expect((await status(firstGrant.access_token)).status).toBe(200);
+    expect((await status(secondGrant.access_token)).status).toBe(200);
   });
 });
 
@@ -180,9 +183,9 @@ describe('lifetimes and formats before 2020-12-01', () => {
     await client.advance(14 * DAY - 60);
     expect((await client.refresh(refresh_token)).status).toBe(200);
     await client.advance(120);
-    const r = await client.refresh(refresh_token);
-    expect(r.status).toBe(400);
-    expect(r.body.error).toBe('invalid_grant');
+    const reply = await client.refresh(refresh_token);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toBe('invalid_grant');
   });
 
   it('later refresh tokens live 1 year', async () => {
@@ -199,38 +202,58 @@ describe('lifetimes and formats before 2020-12-01', () => {
 describe('lifetimes and formats from 2020-12-01', () => {
   it('every access token is a JWT, refresh tokens change format and live 30 days', async () => {
     await client.setClock('2020-12-01T00:00:05Z');
-    const t = await client.login();
-    expect(t.access_token).toMatch(JWT);
-    expect(t.refresh_token).toMatch(/^v2\.sbxrt\.[\w-]{60,}$/);
+    const tokens = await client.login();
+    expect(tokens.access_token).toMatch(JWT);
+    expect(tokens.refresh_token).toMatch(/^v2\.sbxrt\.[\w-]{60,}$/);
     await client.advance(30 * DAY - 60);
-    const r = await client.refresh(t.refresh_token);
-    expect(r.status).toBe(200);
+    const reply = await client.refresh(tokens.refresh_token);
+    expect(reply.status).toBe(200);
     await client.advance(120);
-    expect((await client.refresh(t.refresh_token)).body.error).toBe('invalid_grant');
-    expect((await client.refresh(r.body.refresh_token)).status).toBe(200);
+    expect((await client.refresh(tokens.refresh_token)).body.error).toBe('invalid_grant');
+    expect((await client.refresh(reply.body.refresh_token)).status).toBe(200);
   });
 
   it('a pre-switch grant refreshed after the switch receives JWTs and new-format refresh tokens', async () => {
     await client.setClock('2020-11-30T23:00:00Z');
-    const t = await client.login();
-    expect(t.access_token).toMatch(/^sbx_at_/);
+    const tokens = await client.login();
+    expect(tokens.access_token).toMatch(/^sbx_at_/);
     await client.advance(2 * 3600);
-    const r = await client.refresh(t.refresh_token);
-    expect(r.body.access_token).toMatch(JWT);
-    expect(r.body.refresh_token).toMatch(/^v2\./);
+    const reply = await client.refresh(tokens.refresh_token);
+    expect(reply.body.access_token).toMatch(JWT);
+    expect(reply.body.refresh_token).toMatch(/^v2\./);
   });
 
   it('JWTs are HS256, a few KB, carry the sentinel and the sandbox-clock expiry', async () => {
-    const t = await client.login();
-    const header = decodeProtectedHeader(t.access_token);
+    const tokens = await client.login();
+    const header = decodeProtectedHeader(tokens.access_token);
     expect(header).toMatchObject({ alg: 'HS256', kid: 'sbx-sentinel-hs256' });
-    const claims = decodeJwt(t.access_token);
+    const claims = decodeJwt(tokens.access_token);
     expect(claims.sbx).toBe('sbx-sentinel-access-token');
     expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
-    expect(t.access_token.length).toBeGreaterThan(2500);
-    expect(t.access_token.length).toBeLessThan(7500);
+    expect(tokens.access_token.length).toBeGreaterThan(2500);
+    expect(tokens.access_token.length).toBeLessThan(7500);
     const config = await client.control('GET', '/config');
-    expect(t.access_token.startsWith(config.body.sentinels.jwtPrefix)).toBe(true);
+    expect(tokens.access_token.startsWith(config.body.sentinels.jwtPrefix)).toBe(true);
+  });
+
+  it('a JWT names the connected service account: account and account_name, per user', async () => {
+    const accounts = [
+      ['demo', 'user_demo', 'acct_demo', 'Demo Property Management'],
+      ['other', 'user_other', 'acct_other', 'Northwind Property Co.'],
+    ] as const;
+    for (const [user, userId, accountId, accountName] of accounts) {
+      const claims = decodeJwt((await client.login(user)).access_token);
+      expect(claims, user).toMatchObject({
+        sub: userId,
+        account: accountId,
+        account_name: accountName,
+      });
+      const portfolio = await client.control('GET', `/portfolio?user=${user}`);
+      expect(portfolio.body.account).toEqual({ accountId, name: accountName });
+    }
+    // Before 2020-12-01 without service_type=jwt the token is opaque and names nothing.
+    await client.setClock('2020-10-01T12:00:00Z');
+    expect((await client.login()).access_token).toMatch(/^sbx_at_[\w-]+$/);
   });
 });
 
@@ -243,12 +266,12 @@ describe('token endpoint faults and rate limit', () => {
       ],
     });
     const code = await client.code();
-    const a = await client.exchange(code);
-    expect(a.status).toBe(401);
-    expect(a.body.error).toBe('authorization_pending');
-    const b = await client.exchange(code);
-    expect(b.status).toBe(401);
-    expect(b.body.error).toBe('slow_down');
+    const pending = await client.exchange(code);
+    expect(pending.status).toBe(401);
+    expect(pending.body.error).toBe('authorization_pending');
+    const slowDown = await client.exchange(code);
+    expect(slowDown.status).toBe(401);
+    expect(slowDown.body.error).toBe('slow_down');
     expect((await client.exchange(code)).status).toBe(200);
   });
 
@@ -256,13 +279,13 @@ describe('token endpoint faults and rate limit', () => {
     await client.control('PATCH', '/knobs', {
       rateLimit: { tokenPerWindow: 2, tokenWindowSeconds: 7200 },
     });
-    const t = await client.login();
-    expect((await client.refresh(t.refresh_token)).status).toBe(200);
-    const r = await client.refresh(t.refresh_token);
-    expect(r.status).toBe(429);
-    expect(r.body.error).toBe('rate_limit_exceeded');
-    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    const tokens = await client.login();
+    expect((await client.refresh(tokens.refresh_token)).status).toBe(200);
+    const reply = await client.refresh(tokens.refresh_token);
+    expect(reply.status).toBe(429);
+    expect(reply.body.error).toBe('rate_limit_exceeded');
+    expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
     await client.advance(7200);
-    expect((await client.refresh(t.refresh_token)).status).toBe(200);
+    expect((await client.refresh(tokens.refresh_token)).status).toBe(200);
   });
 });
