@@ -46,6 +46,17 @@ const tokenKeysSchema = z.string({ error: 'TOKEN_KEYS is missing.' }).transform(
   return keys;
 });
 
+const rateLimitSchema = z
+  .object({
+    perSecond: z.number().int().min(1),
+    perMinute: z.number().int().min(1),
+    perHour: z.number().int().min(1),
+    tokenPerWindow: z.number().int().min(1),
+    tokenWindowSeconds: z.number().int().min(1),
+  })
+  .partial()
+  .strict();
+
 const optionalString = z
   .string()
   .trim()
@@ -84,6 +95,41 @@ const envSchema = z
     /** Defaults to `<NEXTAUTH_URL>/api/connect/callback`. */
     SERVICE_REDIRECT_URI: optionalString.pipe(z.url().optional()),
     SERVICE_TOKEN_PATH: z.enum(['/token', '/api/v2/token']).default('/token'),
+    /**
+     * The service's rate limits, which the one call budget keeps under: `production` (50/s,
+     * 500/min, 10,000/h; 120 token calls per 2 h) or JSON overriding some of them.
+     */
+    SERVICE_RATE_LIMIT: z
+      .string()
+      .default('production')
+      .transform((value, ctx) => {
+        const production = {
+          perSecond: 50,
+          perMinute: 500,
+          perHour: 10_000,
+          tokenPerWindow: 120,
+          tokenWindowSeconds: 7200,
+        };
+        if (value.trim() === 'production') return production;
+        const parsed = rateLimitSchema.safeParse(
+          (() => {
+            try {
+              return JSON.parse(value);
+            } catch {
+              return null;
+            }
+          })(),
+        );
+        if (!parsed.success) {
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'SERVICE_RATE_LIMIT must be "production" or JSON such as {"perSecond":5,"perMinute":20,"perHour":40}.',
+          });
+          return z.NEVER;
+        }
+        return { ...production, ...parsed.data };
+      }),
     /** Per-request timeout for calls to the service. */
     SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     SERVICE_JWT: z

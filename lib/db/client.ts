@@ -14,6 +14,10 @@ export type DatabaseTarget =
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseTarget['kind'];
+  /** The embedded database itself, for the job queue's adapter (PGlite only). */
+  pglite?: import('@electric-sql/pglite').PGlite;
+  /** The server's URL, for the job queue's own connections (PostgreSQL only). */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -46,7 +50,12 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   await client.waitReady;
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as Database,
+    kind: 'pglite',
+    pglite: client,
+    close: () => client.close(),
+  };
 }
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
@@ -63,7 +72,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     lock.release();
   }
-  return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
+  return { db: db as unknown as Database, kind: 'postgres', url, close: () => pool.end() };
 }
 
 /** Where the configuration points: PostgreSQL when DATABASE_URL is set, PGlite otherwise. */
@@ -91,4 +100,9 @@ export function getDatabase(): Promise<DatabaseHandle> {
 
 export async function getDb(): Promise<Database> {
   return (await getDatabase()).db;
+}
+
+/** The rows of a raw `execute` result: node-postgres and PGlite both answer `{ rows }`. */
+export function rowsOf<Row>(result: unknown): Row[] {
+  return (result as { rows: Row[] }).rows;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   foreignKey,
   index,
@@ -8,6 +9,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -268,3 +270,35 @@ export const activityLog = pgTable(
     index('activity_building_idx').on(table.orgId, table.buildingId, table.at),
   ],
 );
+
+/**
+ * Every call made to the thermostat service, by every instance of the deployment, for the one
+ * call budget (lib/thermostat-api/budget.ts): the service limits the whole deployment per
+ * second, minute and hour, and counts token calls apart. Rows older than the longest window are
+ * pruned as new ones come.
+ */
+export const serviceCalls = pgTable(
+  'service_calls',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    kind: text('kind', { enum: ['api', 'token'] }).notNull(),
+    orgId: uuid('org_id'),
+    priority: smallint('priority').notNull(),
+  },
+  (table) => [index('service_calls_kind_at_idx').on(table.kind, table.at)],
+);
+
+/**
+ * What the service itself said about the budget, shared by every instance: not before
+ * `holdUntil` (a 429's Retry-After), and how many calls it said were left in its minute and hour
+ * as of when it said so (when that was fewer than our own count allowed).
+ */
+export const serviceBudget = pgTable('service_budget', {
+  id: integer('id').primaryKey(),
+  holdUntil: timestamp('hold_until', { withTimezone: true }),
+  minuteRemaining: integer('minute_remaining'),
+  minuteRemainingAt: timestamp('minute_remaining_at', { withTimezone: true }),
+  hourRemaining: integer('hour_remaining'),
+  hourRemainingAt: timestamp('hour_remaining_at', { withTimezone: true }),
+});

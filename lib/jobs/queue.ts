@@ -1,0 +1,67 @@
+import 'server-only';
+import { fromPglite, PgBoss } from 'pg-boss';
+import { getDatabase } from '@/lib/db/client';
+import { logWarning } from '@/lib/log';
+
+/**
+ * Durable background jobs on the database (pg-boss): on PGlite through pg-boss's own adapter, in
+ * the app's process; on PostgreSQL with pg-boss's own small pool, in any instance or a separate
+ * worker (`npm run worker`). A job survives a restart and runs on exactly one instance (pg-boss
+ * takes it with SKIP LOCKED); its state is kept in the database for every member to see.
+ */
+
+/** Every queue and how its jobs are kept. */
+export const QUEUES = {
+  /** One bulk change: applies to its thermostats a request at a time, resumable. */
+  'bulk-run': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 },
+  /** The poller: spends the spare call budget keeping readings fresh. */
+  'poll-readings': { retryLimit: 0, expireInSeconds: 300 },
+  /** Thins the readings history as it ages. */
+  'prune-readings': { retryLimit: 1, expireInSeconds: 600 },
+} as const;
+
+export type QueueName = keyof typeof QUEUES;
+
+const holder = globalThis as typeof globalThis & { __setpointBoss?: Promise<PgBoss> };
+
+/** The process's job queue, started (and its schema migrated) on first use. */
+export function getBoss(): Promise<PgBoss> {
+  if (!holder.__setpointBoss) {
+    const starting = startBoss();
+    holder.__setpointBoss = starting;
+    starting.catch(() => {
+      if (holder.__setpointBoss === starting) holder.__setpointBoss = undefined;
+    });
+  }
+  return holder.__setpointBoss;
+}
+
+async function startBoss(): Promise<PgBoss> {
+  const database = await getDatabase();
+  const boss =
+    database.kind === 'pglite' && database.pglite
+      ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite' })
+      : new PgBoss({ connectionString: database.url, max: 4, application_name: 'setpoint-jobs' });
+  boss.on('error', (error) => logWarning('job queue', String(error)));
+  await boss.start();
+  for (const [name, options] of Object.entries(QUEUES)) {
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, options);
+  }
+  return boss;
+}
+
+/** Queues a job; returns its id. */
+export async function sendJob(
+  name: QueueName,
+  data: object,
+  options: { singletonKey?: string; startAfter?: Date | number } = {},
+): Promise<string | null> {
+  return (await getBoss()).send(name, data, options);
+}
+
+/** Stops the queue (workers finish their current job first), e.g. before the database closes. */
+export async function stopBoss(): Promise<void> {
+  const boss = holder.__setpointBoss;
+  holder.__setpointBoss = undefined;
+  if (boss) await (await boss).stop({ graceful: true, timeout: 10_000 });
+}

@@ -1,0 +1,140 @@
+import 'server-only';
+import {
+  type CallKind,
+  type CallWindow,
+  recordServiceLimits,
+  takeCalls,
+} from '@/lib/db/call-budget';
+import { getEnv } from '@/lib/env';
+
+/**
+ * The one call budget of the deployment. The service limits the whole deployment (per client
+ * address) to 50 calls a second, 500 a minute and 10,000 an hour, and 120 token calls per two
+ * hours; every call from every instance takes a slot here first, from windows kept in the
+ * database (lib/db/call-budget.ts). Configured a little under the service's limits, so network
+ * jitter cannot push a window over.
+ *
+ * Priorities share the windows: a member's write and the thermostat in front of them may fill
+ * them; the rows of a page being viewed leave a little room for those; refreshing stale readings
+ * and background work (the poller, bulk runs) leave more. So when the budget is short, what a
+ * person is waiting for goes first.
+ */
+export const PRIORITIES = { interactive: 0, page: 1, refresh: 2, background: 3 } as const;
+export type Priority = keyof typeof PRIORITIES;
+
+/** The share of each window a priority may fill: second, minute, hour. */
+const SHARES: Record<Priority, [number, number, number]> = {
+  interactive: [1, 1, 1],
+  page: [0.9, 0.95, 0.99],
+  refresh: [0.7, 0.85, 0.97],
+  background: [0.6, 0.8, 0.95],
+};
+
+export type ServiceLimits = {
+  perSecond: number;
+  perMinute: number;
+  perHour: number;
+  tokenPerWindow: number;
+  tokenWindowSeconds: number;
+};
+
+/** The budget for configured service limits: each a little under, never below 1. */
+export function budgetWindows(limits: ServiceLimits, priority: Priority): CallWindow[] {
+  const margin = (limit: number, fraction: number) =>
+    Math.max(1, Math.min(limit - 1, Math.floor(limit * (1 - fraction))));
+  const budget = [
+    { seconds: 1, cap: margin(limits.perSecond, 0.04) },
+    { seconds: 60, cap: margin(limits.perMinute, 0.02) },
+    { seconds: 3600, cap: margin(limits.perHour, 0.02) },
+  ];
+  const shares = SHARES[priority];
+  return budget.map((window, index) => ({
+    seconds: window.seconds,
+    cap: Math.max(1, Math.floor(window.cap * (shares[index] ?? 1))),
+  }));
+}
+
+export function tokenWindows(limits: ServiceLimits): CallWindow[] {
+  return [
+    {
+      seconds: limits.tokenWindowSeconds,
+      cap: Math.max(1, limits.tokenPerWindow - Math.ceil(limits.tokenPerWindow * 0.08)),
+    },
+  ];
+}
+
+/** What a call could not get: a slot before its deadline. `until` is when one is expected. */
+export class BudgetExhausted extends Error {
+  override name = 'BudgetExhausted';
+  constructor(
+    readonly until: Date,
+    readonly reason: string,
+  ) {
+    super(`No call budget before ${until.toISOString()} (${reason})`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits for a slot for one call, at most until `deadline` (ms since the epoch): past it, or when
+ * the budget says the wait would outlast it, it throws BudgetExhausted at once, with the time a
+ * slot is expected, rather than waiting in vain.
+ */
+export async function acquireCall(input: {
+  orgId: string | null;
+  priority: Priority;
+  kind?: CallKind;
+  deadline: number;
+}): Promise<void> {
+  const limits = getEnv().SERVICE_RATE_LIMIT;
+  const kind = input.kind ?? 'api';
+  const windows = kind === 'token' ? tokenWindows(limits) : budgetWindows(limits, input.priority);
+  for (;;) {
+    const take = await takeCalls({
+      kind,
+      orgId: input.orgId,
+      priority: PRIORITIES[input.priority],
+      count: 1,
+      windows,
+    });
+    if (take.granted) return;
+    const until = Date.now() + take.waitMs;
+    if (until > input.deadline) throw new BudgetExhausted(new Date(until), take.reason);
+    // A little jitter, so instances that waited for the same slot do not all ask at once.
+    await sleep(take.waitMs + Math.random() * 20);
+  }
+}
+
+/** Low enough that the service's own count should shrink ours: a tenth of a window left. */
+const LOW = 0.1;
+
+/**
+ * Reads what a response says about the budget: a 429's Retry-After holds every instance until
+ * then; a low `x-ratelimit-remaining-*` (another client on the same address spending it too)
+ * caps our minute or hour at what the service says is left.
+ */
+export async function observeLimits(response: {
+  status: number;
+  headers: Headers;
+  retryAfterSeconds: number | null;
+}): Promise<void> {
+  const limits = getEnv().SERVICE_RATE_LIMIT;
+  const remaining = (window: string) => {
+    const value = Number(response.headers.get(`x-ratelimit-remaining-${window}`));
+    return response.headers.has(`x-ratelimit-remaining-${window}`) && Number.isFinite(value)
+      ? value
+      : undefined;
+  };
+  const minute = remaining('minute');
+  const hour = remaining('hour');
+  const holdUntil =
+    response.status === 429
+      ? new Date(Date.now() + Math.max(1, response.retryAfterSeconds ?? 1) * 1000)
+      : undefined;
+  const lowMinute = minute !== undefined && minute < limits.perMinute * LOW ? minute : undefined;
+  const lowHour = hour !== undefined && hour < limits.perHour * LOW ? hour : undefined;
+  if (holdUntil || lowMinute !== undefined || lowHour !== undefined) {
+    await recordServiceLimits({ holdUntil, minuteRemaining: lowMinute, hourRemaining: lowHour });
+  }
+}

@@ -1,0 +1,122 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recordServiceLimits, takeCalls } from '@/lib/db/call-budget';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { rowsOf } from '@/lib/db/client';
+import { budgetWindows, tokenWindows } from '@/lib/thermostat-api/budget';
+import { databaseTargets, useDatabase } from '../support/database';
+
+const PRODUCTION = {
+  perSecond: 50,
+  perMinute: 500,
+  perHour: 10_000,
+  tokenPerWindow: 120,
+  tokenWindowSeconds: 7200,
+};
+
+describe('budget windows', () => {
+  it('stay under the service’s limits, and leave room for what a person waits for', () => {
+    expect(budgetWindows(PRODUCTION, 'interactive')).toEqual([
+      { seconds: 1, cap: 48 },
+      { seconds: 60, cap: 490 },
+      { seconds: 3600, cap: 9800 },
+    ]);
+    const background = budgetWindows(PRODUCTION, 'background');
+    for (const [index, window] of budgetWindows(PRODUCTION, 'page').entries()) {
+      expect(window.cap).toBeGreaterThan(background[index]?.cap ?? Infinity);
+    }
+    // Scaled down for tests, every cap is still under the limit and at least 1.
+    const small = { ...PRODUCTION, perSecond: 5, perMinute: 20, perHour: 40 };
+    expect(budgetWindows(small, 'interactive').map((w) => w.cap)).toEqual([4, 19, 39]);
+    expect(budgetWindows(small, 'background').every((w) => w.cap >= 1)).toBe(true);
+    expect(tokenWindows(PRODUCTION)).toEqual([{ seconds: 7200, cap: 110 }]);
+  });
+});
+
+describe.each(databaseTargets)('the shared call budget on $name', ({ target }) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await useDatabase(await target());
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+  beforeEach(async () => {
+    await handle.db.execute(sql`delete from service_calls`);
+    await handle.db.execute(
+      sql`update service_budget set hold_until = null, minute_remaining = null, hour_remaining = null`,
+    );
+  });
+
+  const take = (windows: { seconds: number; cap: number }[], priority = 0) =>
+    takeCalls({ kind: 'api', orgId: null, priority, count: 1, windows });
+
+  it('grants up to a window’s cap, then says how long until a slot frees', async () => {
+    const windows = [{ seconds: 60, cap: 3 }];
+    for (let i = 0; i < 3; i += 1) expect((await take(windows)).granted).toBe(true);
+    const refused = await take(windows);
+    expect(refused.granted).toBe(false);
+    if (!refused.granted) {
+      expect(refused.waitMs).toBeGreaterThan(55_000);
+      expect(refused.waitMs).toBeLessThanOrEqual(60_000);
+    }
+  });
+
+  it('never lets more than the cap into any second, however many callers race', async () => {
+    const windows = [{ seconds: 1, cap: 5 }];
+    const granted: boolean[] = [];
+    const end = Date.now() + 2500;
+    // Eight callers, as eight instances would, each taking a slot whenever it can.
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (Date.now() < end) {
+          const result = await take(windows);
+          granted.push(result.granted);
+          if (!result.granted)
+            await new Promise((r) => setTimeout(r, Math.min(result.waitMs, 100)));
+        }
+      }),
+    );
+    const rows = rowsOf<{ most: number | string }>(
+      await handle.db.execute(sql`
+        select max((select count(*) from service_calls b
+          where b.at > a.at - interval '1 second' and b.at <= a.at)) as most
+        from service_calls a`),
+    );
+    expect(Number(rows[0]?.most)).toBeLessThanOrEqual(5);
+    expect(granted.filter(Boolean).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('holds every call until the time the service gave, and caps at what it said was left', async () => {
+    const windows = [{ seconds: 60, cap: 100 }];
+    await recordServiceLimits({ holdUntil: new Date(Date.now() + 450_000) });
+    const held = await take(windows);
+    expect(held.granted).toBe(false);
+    if (!held.granted) expect(held.waitMs).toBeGreaterThan(440_000);
+
+    await handle.db.execute(sql`update service_budget set hold_until = null`);
+    await recordServiceLimits({ hourRemaining: 2 });
+    expect((await take(windows)).granted).toBe(true);
+    expect((await take(windows)).granted).toBe(true);
+    expect((await take(windows)).granted).toBe(false);
+  });
+
+  it('keeps token calls apart from API calls', async () => {
+    await takeCalls({
+      kind: 'token',
+      orgId: null,
+      priority: 0,
+      count: 1,
+      windows: [{ seconds: 7200, cap: 1 }],
+    });
+    expect((await take([{ seconds: 60, cap: 1 }])).granted).toBe(true);
+    const second = await takeCalls({
+      kind: 'token',
+      orgId: null,
+      priority: 0,
+      count: 1,
+      windows: [{ seconds: 7200, cap: 1 }],
+    });
+    expect(second.granted).toBe(false);
+  });
+});
