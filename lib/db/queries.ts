@@ -72,6 +72,12 @@ function inBuildings(column: PgColumn, scope: Scope): SQL | undefined {
 const lockOrganization = (tx: Pick<Database, 'execute'>, orgId: string) =>
   tx.execute(sql`select pg_advisory_xact_lock(727003, hashtext(${orgId}))`);
 
+// The ways of joining for one email (accepting an invitation, a first SSO sign-in) run one at a
+// time, and take this lock before any other, so two tabs or two invitations for one new email
+// give one account and a clean answer, never a duplicate-key error or a deadlock.
+const lockEmail = (tx: Pick<Database, 'execute'>, email: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(727005, hashtext(${email}))`);
+
 export async function countUsers(): Promise<number> {
   const db = await getDb();
   const [row] = await db.select({ value: count() }).from(users);
@@ -178,6 +184,7 @@ export async function resolveSsoMember(input: {
   const email = input.email.toLowerCase();
   const now = input.now ?? new Date();
   return db.transaction(async (tx) => {
+    await lockEmail(tx, email);
     const [existing] = await tx
       .select({ ...publicUserColumns, passwordHash: users.passwordHash, orgId: memberships.orgId })
       .from(users)
@@ -625,6 +632,11 @@ export async function acceptInvitation(input: {
   const db = await getDb();
   const now = input.now ?? new Date();
   return db.transaction(async (tx) => {
+    const [target] = await tx
+      .select({ email: invitations.email })
+      .from(invitations)
+      .where(eq(invitations.tokenHash, input.tokenHash));
+    if (target) await lockEmail(tx, target.email);
     const [invitation] = await tx
       .select()
       .from(invitations)
