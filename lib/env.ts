@@ -93,6 +93,14 @@ const envSchema = z
     const redirect = redirectUriProblem(env);
     if (redirect)
       ctx.addIssue({ code: 'custom', path: ['SERVICE_REDIRECT_URI'], message: redirect });
+    // One secret, one purpose: a token key that is also the session secret falls with it.
+    if (Object.values(env.TOKEN_KEYS).includes(env.AUTH_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOKEN_KEYS'],
+        message: 'TOKEN_KEYS reuses AUTH_SECRET; each must be a secret of its own.',
+      });
+    }
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {
       ctx.addIssue({
         code: 'custom',

@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
+import { derivedKey } from '@/lib/auth/keys';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { consumeOAuthState, createOAuthState } from '@/lib/db/queries';
 import { getEnv, serviceRedirectUri } from '@/lib/env';
@@ -15,6 +16,9 @@ export const FLOW_COOKIE_PATH = '/api/connect';
 export const FLOW_LIFETIME_S = 600;
 
 type Flow = { state: string; userId: string; returnTo: string; startedAt: number };
+
+/** The flow cookie's own key: never the session secret itself (see lib/auth/keys.ts). */
+const flowCookieKey = () => derivedKey(getEnv().AUTH_SECRET, 'oauth-flow-cookie');
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('base64url');
 
@@ -42,7 +46,7 @@ export async function startAuthorization(input: {
     returnTo: safeReturnPath(input.returnTo),
     startedAt: Date.now(),
   };
-  const cookie = await sealData(flow, { password: env.AUTH_SECRET, ttl: FLOW_LIFETIME_S });
+  const cookie = await sealData(flow, { password: flowCookieKey(), ttl: FLOW_LIFETIME_S });
   const url = new URL('/authorize', env.SERVICE_BASE_URL);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', env.SERVICE_CLIENT_ID);
@@ -120,7 +124,7 @@ export async function completeAuthorization(input: {
 
 async function readFlow(cookie: string): Promise<Flow | null> {
   const flow = await unsealData<Partial<Flow>>(cookie, {
-    password: getEnv().AUTH_SECRET,
+    password: flowCookieKey(),
     ttl: FLOW_LIFETIME_S,
   });
   const complete =

@@ -169,6 +169,25 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     expect(await getConnectionSummary(userId)).toEqual(before);
   });
 
+  it('refuses a flow cookie sealed with the session secret itself: the flow has a key of its own', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { sealData } = await import('iron-session');
+    const { state, code } = await authorize();
+    // Whoever holds AUTH_SECRET (or a cookie sealed under it for another purpose) cannot make
+    // a flow cookie: it is sealed under a key derived for this purpose alone.
+    const forged = await sealData(
+      { state, userId, returnTo: '/connection', startedAt: Date.now() },
+      { password: process.env.AUTH_SECRET ?? '', ttl: 600 },
+    );
+    expect(
+      await completeAuthorization({
+        userId,
+        cookie: forged,
+        params: new URLSearchParams({ code, state }),
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'state' });
+  });
+
   it('treats access_denied as declined and other errors as failures, storing nothing', async () => {
     const { completeAuthorization } = await import('@/lib/oauth/flow');
     const { getConnectionSummary } = await import('@/lib/oauth/connection');
