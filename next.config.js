@@ -1,3 +1,30 @@
+// Every powerful feature off: Setpoint uses none of them, so neither may anything it embeds
+// or anything injected into it. Only names Chromium knows, so it logs no warning for any.
+const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'autoplay',
+  'camera',
+  'display-capture',
+  'encrypted-media',
+  'fullscreen',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'picture-in-picture',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // PGlite loads its WebAssembly by file URL and argon2 is a native addon: both must stay
@@ -16,6 +43,9 @@ const nextConfig = {
         headers: [
           { key: 'X-Content-Type-Options', value: 'nosniff' },
           { key: 'X-Frame-Options', value: 'DENY' },
+          // No other site's window keeps a handle on ours (it opens no popups of its own).
+          { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
+          { key: 'Permissions-Policy', value: PERMISSIONS_POLICY },
         ],
       },
       {
