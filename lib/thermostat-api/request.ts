@@ -70,7 +70,7 @@ export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> 
     // others then uses the token they refreshed instead of one the service already refused.
     const { token, outcome } = await scheduled(async () => {
       const token = await accessTokenFor(request.userId);
-      return { token, outcome: await send(request, token.token, token.tokenType) };
+      return { token, outcome: await send(request, token.token) };
     });
 
     if (outcome.kind === 'response' && outcome.response.status === 401 && !retriedAfter401) {
@@ -113,14 +113,14 @@ type Outcome = { kind: 'response'; response: Response } | { kind: 'timeout' | 'n
 async function send<T>(
   request: ServiceRequest<T>,
   token: string,
-  tokenType: string,
 ): Promise<Outcome> {
   const url = new URL(request.path, getEnv().SERVICE_BASE_URL);
   try {
     const response = await fetch(url, {
       method: request.method,
       headers: {
-        authorization: `${tokenType} ${token}`,
+        // The only scheme the service speaks (token-endpoint.ts refuses any other type).
+        authorization: `Bearer ${token}`,
         accept: 'application/json',
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
