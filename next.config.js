@@ -34,6 +34,8 @@ const nextConfig = {
   // A second build (a parallel e2e run) can go to its own folder: NEXT_DIST_DIR=.next-e2e.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   devIndicators: false,
+  // proxy.ts answers a larger body with 413 before Next reads it (BODY_SIZE_LIMIT_BYTES).
+  experimental: { serverActions: { bodySizeLimit: '1mb' } },
   // The OAuth callback's URL carries an authorization code: keep it out of the dev server's log.
   logging: { incomingRequests: { ignore: [/\/api\/connect\/callback/] } },
   async headers() {

@@ -1005,6 +1005,40 @@ test('disconnect with extra fields and arguments: no 500, no service call, only 
   await signInWithDemoPortfolio(page);
 });
 
+test('a body over the 1 MB limit is a 413 and one of unsaid length a 411, before the action runs', async () => {
+  const action = actionNamed('add by CSV');
+  const form = await formOf(action);
+  const rows = `thermostatId\n${'1'.repeat(12)}\n`.repeat(90_000);
+  const oversized: Fields = [['csv', new File([rows], 'ids.csv')]];
+  const before = await serviceWrites();
+  for (const via of VIAS) {
+    const answer = await callAction(action.path(), form, oversized, { via });
+    expect(answer.status, `oversized, ${via}`).toBe(413);
+    expect(answer.body).toContain('too large');
+  }
+  // A body streamed without a length (chunked) cannot be measured before it is read.
+  const encoded = new Response(fetchActionBody(form.bound, action.valid()));
+  const streamed = await fetch(`${APP_URL}${action.path()}`, {
+    method: 'POST',
+    headers: {
+      origin: APP_URL,
+      cookie,
+      'next-action': form.actionId,
+      'content-type': encoded.headers.get('content-type') ?? '',
+    },
+    body: encoded.body,
+    duplex: 'half',
+  } as RequestInit);
+  expect(streamed.status).toBe(411);
+  // Just under the limit, the action runs as usual and refuses the CSV with a message.
+  const fits = await callAction(action.path(), form, [
+    ['csv', new File(['x'.repeat(1000 * 1000)], 'ids.csv')],
+  ]);
+  expect(fits.status).toBe(200);
+  expect(fits.result?.status).toBe('error');
+  expect(await serviceWrites()).toEqual(before);
+});
+
 // ---- 3. cookie flags ----------------------------------------------------------------------
 
 /** The attributes of one Set-Cookie line, lower-cased, by name. */
