@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
 import { APP_URL, SANDBOX_URL } from '../playwright.config';
-import { MANAGER } from './support/accounts';
+import { MANAGER, signInOverHttp } from './support/accounts';
 import {
   type ActionForm,
   actionFormsOf,
@@ -1052,31 +1052,8 @@ function cookieAttributes(line: string) {
   };
 }
 
-async function signInOverHttp(appUrl: string, origin: string) {
-  const csrf = await fetch(`${appUrl}/api/auth/csrf`);
-  const csrfLines = csrf.headers.getSetCookie();
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const jar = csrfLines.map((line) => line.split(';')[0]).join('; ');
-  const response = await fetch(`${appUrl}/api/auth/callback/credentials`, {
-    method: 'POST',
-    headers: {
-      cookie: jar,
-      origin,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({
-      csrfToken,
-      email: MANAGER.email,
-      password: MANAGER.password,
-      json: 'true',
-    }),
-    redirect: 'manual',
-  });
-  return { csrfLines, sessionLines: response.headers.getSetCookie(), csrfToken, jar };
-}
-
 test('over http: the session and OAuth flow cookies are HttpOnly and SameSite=Lax', async () => {
-  const { sessionLines } = await signInOverHttp(APP_URL, APP_URL);
+  const { sessionLines } = await signInOverHttp(APP_URL);
   const session = sessionLines
     .map(cookieAttributes)
     .find((c) => c.name === 'next-auth.session-token');
@@ -1191,7 +1168,7 @@ test('in production behind https: setup validates, and every cookie is Secure, H
     expect(created.status).toBe(303);
 
     // Sign in as a browser would at https://setpoint.example: read the raw Set-Cookie lines.
-    const { csrfLines, sessionLines } = await signInOverHttp(app.url, publicUrl);
+    const { csrfLines, sessionLines } = await signInOverHttp(app.url, { origin: publicUrl });
     const csrf = csrfLines.map(cookieAttributes).find((c) => c.name.endsWith('csrf-token'));
     expect(csrf?.name).toBe('__Host-next-auth.csrf-token');
     for (const flag of ['httponly', 'secure', 'samesite=lax']) {

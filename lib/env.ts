@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { MAX_TRUSTED_PROXIES } from './client-address';
 
 /**
  * Configuration, read and validated once. Every variable is documented in `.env.example`.
@@ -65,6 +66,8 @@ const envSchema = z
     ),
     DATA_DIR: z.string().default('.data'),
     SESSION_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(720).default(8),
+    /** Proxies in front of the app that append to X-Forwarded-For (server.ts reads it too). */
+    TRUSTED_PROXIES: z.coerce.number().int().min(0).max(MAX_TRUSTED_PROXIES).default(0),
     OIDC_ISSUER: optionalString.pipe(z.url().optional()),
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,

@@ -216,12 +216,13 @@ async function main() {
       { clientId: 'setpoint-local', redirectUris: [`${APP}/api/connect/callback`] },
     ]),
   });
-  // Node directly (not through npx), so the process measured for memory is the server itself.
+  // Node directly (not through npm), so the process measured for memory is the server itself:
+  // server.ts, the same start as `npm start`.
   const startApp = () =>
     start(
       'app',
       process.execPath,
-      ['node_modules/next/dist/bin/next', 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'],
+      ['server.ts', '-p', String(APP_PORT), '-H', '127.0.0.1'],
       appEnv,
     );
   let app = startApp();
