@@ -14,6 +14,7 @@ import {
  * - the client address comes from the socket: a forged X-Forwarded-For changes nothing;
  * - behind TRUSTED_PROXIES, an account sprayed from many addresses is slowed down, and its
  *   owner still signs in from the browser they used before (a device cookie);
+ * - a garbage session cookie is one short log line, not a stack trace per request.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -113,4 +114,28 @@ test('behind a trusted proxy, a sprayed account is locked for new browsers, not 
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await owner.close();
+});
+
+test('a garbage session cookie, however often, is one short log line', async () => {
+  const before = direct.log();
+  for (let i = 0; i < 20; i += 1) {
+    const response = await fetch(`${direct.url}/api/auth/session`, {
+      headers: { cookie: `next-auth.session-token=garbage-${i}` },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({});
+  }
+  // next-auth's client log endpoint would write what anyone posts: it is not there.
+  const posted = await fetch(`${direct.url}/api/auth/_log`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ level: 'error', code: 'INJECTED_BY_CLIENT', message: 'hello' }),
+  });
+  expect(posted.status).toBe(404);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const written = direct.log().slice(before.length);
+  expect(written.match(/JWT_SESSION_ERROR/g)).toHaveLength(1);
+  expect(written).not.toMatch(/^\s+at /m);
+  expect(written).not.toContain('INJECTED_BY_CLIENT');
+  expect(written.split('\n').filter(Boolean)).toHaveLength(1);
 });

@@ -6,6 +6,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { createSession, findUserByEmail, revokeSession, upsertSsoUser } from '@/lib/db/queries';
 import { type Env, getEnv } from '@/lib/env';
+import { authLogger } from './auth-log';
 import { decoyHash, verifyPassword } from './password';
 import {
   DEVICE_COOKIE,
@@ -96,6 +97,7 @@ export function getAuthOptions(): AuthOptions {
   const maxAge = env.SESSION_MAX_AGE_HOURS * 3600;
   return {
     secret: env.AUTH_SECRET,
+    logger: authLogger,
     session: { strategy: 'jwt', maxAge },
     jwt: { maxAge },
     pages: { signIn: '/sign-in', error: '/sign-in' },
