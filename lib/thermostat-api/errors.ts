@@ -22,6 +22,11 @@ export class ServiceError extends Error {
   readonly status: number | null;
   readonly fieldErrors: Record<string, string>;
   readonly retryAfterSeconds: number | null;
+  /**
+   * Setpoint will not call again before this time: the service asked for a longer wait than a
+   * request can take (rate_limited), or a circuit breaker is open (unavailable).
+   */
+  readonly retryAt: Date | null;
 
   constructor(
     kind: ServiceErrorKind,
@@ -30,6 +35,7 @@ export class ServiceError extends Error {
       message?: string;
       fieldErrors?: Record<string, string>;
       retryAfterSeconds?: number | null;
+      retryAt?: Date | null;
     } = {},
   ) {
     super(options.message ?? `Thermostat service: ${kind}`);
@@ -37,7 +43,13 @@ export class ServiceError extends Error {
     this.status = options.status ?? null;
     this.fieldErrors = options.fieldErrors ?? {};
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+    this.retryAt = options.retryAt ?? null;
   }
+}
+
+/** `14:32 UTC`: managers sit in many zones, and the server knows none of theirs here. */
+function clockTime(at: Date): string {
+  return `${at.toISOString().slice(11, 16)} UTC`;
 }
 
 /** The one place a failure becomes the sentence a manager reads. */
@@ -62,10 +74,16 @@ export function describeServiceError(error: unknown): string {
         ? `The service refused: ${error.message}`
         : 'The service refused this change in the thermostat’s current state.';
     case 'rate_limited':
+      if (error.retryAt) {
+        return `The thermostat service is busy until ${clockTime(error.retryAt)}; Setpoint will not ask it again before then.`;
+      }
       return `The thermostat service is busy. Try again${
         error.retryAfterSeconds ? ` in ${error.retryAfterSeconds} s` : ' shortly'
       }.`;
     case 'unavailable':
+      if (error.retryAt) {
+        return `The thermostat service is not responding right now; Setpoint will not ask it again until ${clockTime(error.retryAt)}.`;
+      }
       return 'The thermostat service is not responding right now. Try again in a moment.';
     case 'invalid_response':
       return 'The thermostat service sent an answer Setpoint could not read. Try again later.';

@@ -6,17 +6,26 @@ import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
 import { ConnectionError, getAccessToken, markTokenRefused } from '@/lib/oauth/connection';
 import { ServiceError, type ServiceErrorKind } from './errors';
+import {
+  Deadline,
+  endpointFailure,
+  endpointOf,
+  READ_DEADLINE_FACTOR,
+  resilient,
+  serviceAskedToWait,
+  waitForService,
+} from './resilience';
 
 /**
  * The one way Setpoint calls the thermostat service: bearer token (refreshed once after a 401),
- * timeout, bounded concurrency under the service's rate limits, jittered retries for idempotent
- * reads only, Retry-After honoured and capped, the envelope parsed with zod, and every failure
- * turned into a ServiceError. Resource functions (./resources.ts) sit on top; nothing else sees a
- * URL or a wire format.
+ * bounded concurrency under the service's rate limits, the resilience policies of
+ * ./resilience.ts (one deadline, retries for reads only, circuit breakers, Retry-After), the
+ * envelope parsed with zod, and every failure turned into a ServiceError. Resource functions
+ * (./resources.ts) sit on top; nothing else sees a URL or a wire format.
  */
 
-const MAX_READ_ATTEMPTS = 3;
-const RETRY_AFTER_CAP_S = 10;
+/** A day: a longer Retry-After is taken as a day, not as a reason to stop for good. */
+const RETRY_AFTER_MAX_S = 24 * 60 * 60;
 /**
  * The production limits are 50/s and 500/min per client address; stay a little under (the
  * pacing below is strict, so the margin only absorbs network jitter).
@@ -64,35 +73,50 @@ export type ServiceRequest<T> = {
 
 export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> {
   const idempotent = request.method === 'GET';
+  const timeoutMs = getEnv().SERVICE_TIMEOUT_MS;
+  const deadline = new Deadline(idempotent ? timeoutMs * READ_DEADLINE_FACTOR : timeoutMs);
+  // Once per request: the token may have expired at the service before our clock said so.
   let retriedAfter401 = false;
-  for (let attempt = 1; ; attempt += 1) {
-    // The token is taken once a slot is free, not before queueing: a call that waited behind
-    // others then uses the token they refreshed instead of one the service already refused.
-    const { token, outcome } = await scheduled(async () => {
-      const token = await accessTokenFor(request.userId);
-      return { token, outcome: await send(request, token.token) };
-    });
 
-    if (outcome.kind === 'response' && outcome.response.status === 401 && !retriedAfter401) {
-      // Once: the token may have expired at the service before our clock said so. Said at
-      // once, so calls queued behind this one (and this one's retry) join the refresh.
-      retriedAfter401 = true;
-      markTokenRefused(request.userId, token.token);
-      attempt -= 1;
-      continue;
+  const attempt = async (): Promise<T> => {
+    for (;;) {
+      // The token is taken once a slot is free, not before queueing: a call that waited behind
+      // others then uses the token they refreshed instead of one the service already refused.
+      const { token, outcome } = await scheduled(async () => {
+        await deadline.spend(() => waitForService(deadline.remainingMs()));
+        const left = Math.min(timeoutMs, deadline.remainingMs());
+        if (left <= 0) return { token: null, outcome: { kind: 'timeout' } as const };
+        const token = await accessTokenFor(request.userId);
+        const signal = AbortSignal.timeout(left);
+        return { token, outcome: await deadline.spend(() => send(request, token.token, signal)) };
+      });
+      if (outcome.kind !== 'response') {
+        throw endpointFailure(new ServiceError('unavailable', { message: outcome.kind }));
+      }
+      if (outcome.response.status === 401 && token && !retriedAfter401) {
+        // Said at once, so calls queued behind this one (and its resend) join the refresh.
+        retriedAfter401 = true;
+        markTokenRefused(request.userId, token.token);
+        continue;
+      }
+      const failure = await readFailure(outcome.response, deadline);
+      if (!failure) return parseSuccess(request, outcome.response);
+      throw failure.kind === 'unavailable' ? endpointFailure(failure) : failure;
     }
-    const failure = outcome.kind === 'response' ? await readFailure(outcome.response) : null;
-    if (outcome.kind === 'response' && !failure) return parseSuccess(request, outcome.response);
+  };
 
-    const error = failure ?? new ServiceError('unavailable', { message: outcome.kind });
-    const retryable = idempotent && (error.kind === 'unavailable' || error.kind === 'rate_limited');
-    if (!retryable || attempt >= MAX_READ_ATTEMPTS) {
+  try {
+    return await resilient(
+      { method: request.method, path: request.path, idempotent, deadline },
+      attempt,
+    );
+  } catch (error) {
+    if (error instanceof ServiceError) {
       logWarning(
-        `service ${request.method} ${request.path} failed: ${error.kind} ${error.status ?? ''}`,
+        `service ${endpointOf(request.method, request.path).template} failed: ${error.kind} ${error.status ?? ''}${error.retryAt ? ` (no calls before ${error.retryAt.toISOString()})` : ''}`,
       );
-      throw error;
     }
-    await sleep(retryDelayMs(attempt, error.retryAfterSeconds));
+    throw error;
   }
 }
 
@@ -113,6 +137,7 @@ type Outcome = { kind: 'response'; response: Response } | { kind: 'timeout' | 'n
 async function send<T>(
   request: ServiceRequest<T>,
   token: string,
+  signal: AbortSignal,
 ): Promise<Outcome> {
   const url = new URL(request.path, getEnv().SERVICE_BASE_URL);
   try {
@@ -125,13 +150,12 @@ async function send<T>(
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(getEnv().SERVICE_TIMEOUT_MS),
+      signal,
       cache: 'no-store',
     });
     return { kind: 'response', response };
-  } catch (error) {
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
-    return { kind: timedOut ? 'timeout' : 'network' };
+  } catch {
+    return { kind: signal.aborted ? 'timeout' : 'network' };
   }
 }
 
@@ -145,12 +169,21 @@ const STATUS_KINDS: Record<number, ServiceErrorKind> = {
   429: 'rate_limited',
 };
 
-/** A ServiceError for a failed response, or null for a success. */
-async function readFailure(response: Response): Promise<ServiceError | null> {
+/**
+ * A ServiceError for a failed response, or null for a success. A Retry-After holds every call
+ * of this process until then; one longer than this request can still wait ends it at once.
+ */
+async function readFailure(response: Response, deadline: Deadline): Promise<ServiceError | null> {
   if (response.ok) return null;
   const status = response.status;
   const body: unknown = await response.json().catch(() => null);
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+  if (retryAfterSeconds !== null && (status === 429 || status === 503)) {
+    const retryAt = serviceAskedToWait(retryAfterSeconds);
+    if (status === 429 && retryAfterSeconds * 1000 > deadline.remainingMs()) {
+      return new ServiceError('rate_limited', { status, retryAfterSeconds, retryAt });
+    }
+  }
   const fail = failEnvelope.safeParse(body);
   if (fail.success && (status === 400 || status === 422)) {
     const fieldErrors = Object.fromEntries(
@@ -184,22 +217,13 @@ async function parseSuccess<T>(request: ServiceRequest<T>, response: Response): 
   return parsed.data;
 }
 
-/** Seconds from a Retry-After header (seconds or an HTTP date), capped; null when absent. */
+/**
+ * Seconds from a Retry-After header (seconds or an HTTP date); null when absent or unreadable.
+ * Not capped to what a request can wait: a longer wait is honoured by not calling at all.
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (!value) return null;
   const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - now) / 1000;
   if (!Number.isFinite(seconds)) return null;
-  return Math.min(Math.max(Math.ceil(seconds), 0), RETRY_AFTER_CAP_S);
+  return Math.min(Math.max(Math.ceil(seconds), 0), RETRY_AFTER_MAX_S);
 }
-
-/** Exponential backoff with full jitter (200 ms base), or the service's Retry-After. */
-export function retryDelayMs(
-  attempt: number,
-  retryAfterSeconds: number | null,
-  random = Math.random,
-): number {
-  if (retryAfterSeconds !== null) return retryAfterSeconds * 1000;
-  return Math.round(random() * 200 * 2 ** (attempt - 1));
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

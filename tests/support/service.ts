@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ServiceError } from '@/lib/thermostat-api/errors';
 import { type RunningSandbox, startSandbox } from '@/sandbox/src/server';
 
 /**
@@ -69,4 +70,15 @@ export async function authorizationCode(
     state,
   });
   return code as string;
+}
+
+/** The ServiceError a call fails with; throws when it succeeds or fails otherwise. */
+export async function serviceFailure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ServiceError))
+    throw new Error(`expected a ServiceError, got ${String(error)}`);
+  return error;
 }

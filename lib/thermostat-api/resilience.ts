@@ -1,0 +1,192 @@
+import 'server-only';
+import {
+  BrokenCircuitError,
+  type CircuitBreakerPolicy,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  ExponentialBackoff,
+  fullJitterGenerator,
+  handleWhen,
+  retry,
+  wrap,
+} from 'cockatiel';
+import { ServiceError } from './errors';
+
+/**
+ * How Setpoint copes with a failing or busy service, in one place (cockatiel's retry and
+ * circuit breakers, plus the service's own "wait until" and one deadline per request). The
+ * request function (./request.ts) wraps each call to the service in `resilient`; the pacing
+ * under the service's rate limits is its own concern (./request.ts).
+ *
+ * - One deadline per request for its time at the service: a write's one call has
+ *   SERVICE_TIMEOUT_MS; a read's attempts (and the waits the service asks for) share 1.5 times
+ *   that (15 s by default, where three full timeouts took 30 s), each call still cut at
+ *   SERVICE_TIMEOUT_MS.
+ * - Reads: up to 3 attempts, after 5xx, timeouts and dropped connections, with jittered
+ *   exponential backoff (200 ms, then up to 2 s); writes are never repeated.
+ * - Circuit breakers, per endpoint and thermostat (3 failures in a row) and per endpoint
+ *   (10 in a row): open, they fail every call at once for 30 s, then let one call try.
+ * - The service's Retry-After holds every call of this process (the limit is the whole client
+ *   address's) until the time it gave. A call that can wait that long within its deadline
+ *   waits; any other fails at once, saying until when.
+ */
+export const READ_ATTEMPTS = 3;
+export const READ_DEADLINE_FACTOR = 1.5;
+export const THERMOSTAT_BREAKER_FAILURES = 3;
+export const ENDPOINT_BREAKER_FAILURES = 10;
+export const BREAKER_COOL_DOWN_MS = 30_000;
+/** Breakers kept at most; the oldest go first (a closed breaker forgets nothing worth keeping). */
+const MAX_BREAKERS = 5_000;
+
+/** An endpoint as its template (`GET /api/v2/thermostats/:id/status`) and the thermostat. */
+export function endpointOf(
+  method: string,
+  path: string,
+): { template: string; thermostatId: string | null } {
+  const segments = (path.split('?')[0] ?? '').split('/');
+  let thermostatId: string | null = null;
+  const template = segments.map((segment, index) => {
+    const previous = segments[index - 1];
+    if (previous === 'thermostats' && index === 4 && segment !== 'settings') {
+      thermostatId = decodeURIComponent(segment);
+      return ':id';
+    }
+    if (previous === 'comfortSettings') return ':ref';
+    return segment;
+  });
+  return { template: `${method} ${template.join('/')}`, thermostatId };
+}
+
+// ---- the service's own "not before" -----------------------------------------------------------
+
+let busyUntil = 0;
+
+/** Remembers a Retry-After for the whole process. */
+export function serviceAskedToWait(seconds: number, now = Date.now()): Date {
+  busyUntil = Math.max(busyUntil, now + seconds * 1000);
+  return new Date(busyUntil);
+}
+
+/**
+ * Waits out the service's Retry-After when that fits in `canWaitMs`; otherwise fails at once
+ * with rate_limited and the time it gave.
+ */
+export async function waitForService(canWaitMs: number): Promise<void> {
+  const wait = busyUntil - Date.now();
+  if (wait <= 0) return;
+  if (wait > canWaitMs) throw busyError();
+  await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+function busyError(): ServiceError {
+  return new ServiceError('rate_limited', {
+    retryAfterSeconds: Math.max(1, Math.ceil((busyUntil - Date.now()) / 1000)),
+    retryAt: new Date(busyUntil),
+  });
+}
+
+// ---- one deadline per request ---------------------------------------------------------------
+
+/**
+ * A request's time at the service: every send and every wait the service asked for is taken
+ * from it, so retries share one deadline. Time queued behind this process's own pacing is not
+ * taken (it is ours, and will become a database-wide budget).
+ */
+export class Deadline {
+  private spentMs = 0;
+
+  constructor(private readonly ms: number) {}
+
+  remainingMs(): number {
+    return Math.max(0, this.ms - this.spentMs);
+  }
+
+  /** Runs `work` (a send or a wait), taking the time it took from the deadline. */
+  async spend<T>(work: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    try {
+      return await work();
+    } finally {
+      this.spentMs += Date.now() - started;
+    }
+  }
+}
+
+// ---- circuit breakers -----------------------------------------------------------------------
+
+type Breaker = { policy: CircuitBreakerPolicy; openUntil: number };
+const breakers = new Map<string, Breaker>();
+
+// Only the service's own failures count: not the values it refused, not a missing connection.
+const endpointFailures = new WeakSet<ServiceError>();
+
+/** Marks an error as the endpoint failing (5xx, timeout, dropped connection). */
+export function endpointFailure(error: ServiceError): ServiceError {
+  endpointFailures.add(error);
+  return error;
+}
+
+function breakerFor(key: string, failures: number): Breaker {
+  const breaker = breakers.get(key);
+  if (breaker) return breaker;
+  const policy = circuitBreaker(
+    handleWhen((error) => error instanceof ServiceError && endpointFailures.has(error)),
+    { halfOpenAfter: BREAKER_COOL_DOWN_MS, breaker: new ConsecutiveBreaker(failures) },
+  );
+  const created: Breaker = { policy, openUntil: 0 };
+  policy.onBreak(() => {
+    created.openUntil = Date.now() + BREAKER_COOL_DOWN_MS;
+  });
+  breakers.set(key, created);
+  if (breakers.size > MAX_BREAKERS) {
+    const oldest = breakers.keys().next().value;
+    if (oldest !== undefined) breakers.delete(oldest);
+  }
+  return created;
+}
+
+// ---- a call, with all of the above ------------------------------------------------------------
+
+// Full jitter: a random wait up to 200 ms, then up to 400 ms (up to 2 s at most).
+const readBackoff = new ExponentialBackoff({
+  generator: fullJitterGenerator,
+  initialDelay: 200,
+  maxDelay: 2_000,
+});
+
+/**
+ * Runs `attempt` (one send, which throws a ServiceError on failure) under the breakers of its
+ * endpoint, and for a read under the retry policy, within `deadline`.
+ */
+export async function resilient<T>(
+  request: { method: string; path: string; idempotent: boolean; deadline: Deadline },
+  attempt: () => Promise<T>,
+): Promise<T> {
+  const { template, thermostatId } = endpointOf(request.method, request.path);
+  const guards = [breakerFor(template, ENDPOINT_BREAKER_FAILURES)];
+  if (thermostatId !== null) {
+    guards.push(breakerFor(`${template} ${thermostatId}`, THERMOSTAT_BREAKER_FAILURES));
+  }
+  const guarded = wrap(...guards.map((guard) => guard.policy));
+  try {
+    if (!request.idempotent) return await guarded.execute(attempt);
+    const retryable = handleWhen(
+      (error) =>
+        error instanceof ServiceError &&
+        error.retryAt === null &&
+        (error.kind === 'unavailable' || error.kind === 'rate_limited') &&
+        request.deadline.remainingMs() > 0,
+    );
+    const reads = retry(retryable, { maxAttempts: READ_ATTEMPTS - 1, backoff: readBackoff });
+    return await reads.execute(() => guarded.execute(attempt));
+  } catch (error) {
+    if (!(error instanceof BrokenCircuitError)) throw error;
+    const open = guards.filter((guard) => guard.policy.state !== CircuitState.Closed);
+    const until = Math.max(Date.now() + 1000, ...open.map((guard) => guard.openUntil));
+    throw new ServiceError('unavailable', {
+      message: `circuit open for ${template}`,
+      retryAt: new Date(until),
+    });
+  }
+}
