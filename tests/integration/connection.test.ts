@@ -7,6 +7,7 @@ import { databaseTargets, useDatabase } from '../support/database';
 import {
   authorizationCode,
   callCount,
+  connectThroughCallback,
   control as controlOf,
   REDIRECT_URI,
   startServiceForTests,
@@ -213,7 +214,6 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('returns only to a path of this app, whatever return path the flow was started with', async () => {
-    const { completeAuthorization, startAuthorization } = await import('@/lib/oauth/flow');
     for (const returnTo of [
       '//evil.example',
       '/\\evil.example',
@@ -223,14 +223,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       '/\r\nSet-Cookie: x=1',
       `/${'a'.repeat(5000)}`,
     ]) {
-      const started = await startAuthorization({ userId, returnTo });
-      const state = new URL(started.authorizeUrl).searchParams.get('state') ?? '';
-      const code = await authorizationCode(sandbox, state);
-      const result = await completeAuthorization({
-        userId,
-        cookie: started.cookie,
-        params: new URLSearchParams({ code, state }),
-      });
+      const result = await connectThroughCallback(sandbox, userId, returnTo);
       expect(result.kind).toBe('connected');
       const back = 'returnTo' in result ? result.returnTo : '';
       // Resolved against this app's origin, it stays on this app's origin.

@@ -82,3 +82,23 @@ export async function serviceFailure(promise: Promise<unknown>): Promise<Service
     throw new Error(`expected a ServiceError, got ${String(error)}`);
   return error;
 }
+
+/**
+ * A whole authorization through the app's own flow, as the connect and callback routes run
+ * it, with the sandbox user's consent given by the control API: the callback's result.
+ */
+export async function connectThroughCallback(
+  sandbox: RunningSandbox,
+  userId: string,
+  returnTo: unknown = '/connection',
+) {
+  const { completeAuthorization, startAuthorization } = await import('@/lib/oauth/flow');
+  const started = await startAuthorization({ userId, returnTo });
+  const state = new URL(started.authorizeUrl).searchParams.get('state') ?? '';
+  const code = await authorizationCode(sandbox, state);
+  return completeAuthorization({
+    userId,
+    cookie: started.cookie,
+    params: new URLSearchParams({ code, state }),
+  });
+}
