@@ -47,9 +47,15 @@ export class ServiceError extends Error {
   }
 }
 
-/** `14:32 UTC`: managers sit in many zones, and the server knows none of theirs here. */
-function clockTime(at: Date): string {
-  return `${at.toISOString().slice(11, 16)} UTC`;
+/**
+ * `14:32 UTC (in 8 min)`, or `14:31:45 UTC (in 30 s)` when it is near: managers sit in many
+ * zones, and the server knows none of theirs here.
+ */
+export function untilPhrase(at: Date, now = Date.now()): string {
+  const seconds = Math.max(1, Math.ceil((at.getTime() - now) / 1000));
+  const near = seconds < 120;
+  const clock = at.toISOString().slice(11, near ? 19 : 16);
+  return `${clock} UTC (in ${near ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`})`;
 }
 
 /** The one place a failure becomes the sentence a manager reads. */
@@ -75,14 +81,14 @@ export function describeServiceError(error: unknown): string {
         : 'The service refused this change in the thermostat’s current state.';
     case 'rate_limited':
       if (error.retryAt) {
-        return `The thermostat service is busy until ${clockTime(error.retryAt)}; Setpoint will not ask it again before then.`;
+        return `The thermostat service is busy until ${untilPhrase(error.retryAt)}; Setpoint will not ask it again before then.`;
       }
       return `The thermostat service is busy. Try again${
         error.retryAfterSeconds ? ` in ${error.retryAfterSeconds} s` : ' shortly'
       }.`;
     case 'unavailable':
       if (error.retryAt) {
-        return `The thermostat service is not responding right now; Setpoint will not ask it again until ${clockTime(error.retryAt)}.`;
+        return `The thermostat service is not responding right now; Setpoint will not ask it again until ${untilPhrase(error.retryAt)}.`;
       }
       return 'The thermostat service is not responding right now. Try again in a moment.';
     case 'invalid_response':

@@ -171,7 +171,7 @@ const STATUS_KINDS: Record<number, ServiceErrorKind> = {
 
 /**
  * A ServiceError for a failed response, or null for a success. A Retry-After holds every call
- * of this process until then; one longer than this request can still wait ends it at once.
+ * of this process until then (./resilience.ts).
  */
 async function readFailure(response: Response, deadline: Deadline): Promise<ServiceError | null> {
   if (response.ok) return null;
@@ -180,7 +180,9 @@ async function readFailure(response: Response, deadline: Deadline): Promise<Serv
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
   if (retryAfterSeconds !== null && (status === 429 || status === 503)) {
     const retryAt = serviceAskedToWait(retryAfterSeconds);
-    if (status === 429 && retryAfterSeconds * 1000 > deadline.remainingMs()) {
+    // Longer than this request could ever wait: said at once (a shorter one is waited out by
+    // a read's next attempt, within what is left of its deadline, or reported by a write).
+    if (status === 429 && retryAfterSeconds * 1000 > deadline.limitMs) {
       return new ServiceError('rate_limited', { status, retryAfterSeconds, retryAt });
     }
   }

@@ -96,10 +96,10 @@ function busyError(): ServiceError {
 export class Deadline {
   private spentMs = 0;
 
-  constructor(private readonly ms: number) {}
+  constructor(readonly limitMs: number) {}
 
   remainingMs(): number {
-    return Math.max(0, this.ms - this.spentMs);
+    return Math.max(0, this.limitMs - this.spentMs);
   }
 
   /** Runs `work` (a send or a wait), taking the time it took from the deadline. */
