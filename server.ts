@@ -51,7 +51,8 @@ const server = createServer((request, response) => {
 });
 server.listen(port, hostname, () => {
   const proxies = trustedProxies === 0 ? 'none' : String(trustedProxies);
-  console.log(`▲ Setpoint on http://${hostname}:${port} (trusted proxies: ${proxies})`);
+  // "Ready", as next start says it: scripts and specs wait for that word.
+  console.log(`✓ Ready: Setpoint on http://${hostname}:${port} (trusted proxies: ${proxies})`);
 });
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
