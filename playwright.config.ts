@@ -63,7 +63,8 @@ export default defineConfig({
       },
     },
     {
-      command: `npx next start -p ${APP_PORT} -H 127.0.0.1`,
+      // `npm start` (server.ts), as in production: client addresses come from the socket.
+      command: `npm start -- -p ${APP_PORT} -H 127.0.0.1`,
       url: `${APP_URL}/sign-in`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -5,6 +5,34 @@ import { contentSecurityPolicy, createNonce } from '@/lib/security-headers';
 const PUBLIC_PATHS = ['/sign-in', '/setup', '/invite'];
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
+/**
+ * The most a form or server action may send: `experimental.serverActions.bodySizeLimit` in
+ * next.config.js ('1mb'), which Next enforces by throwing mid-request, answered as a 500.
+ */
+const BODY_SIZE_LIMIT_BYTES = 1024 * 1024;
+
+/** 413 for a body over the limit, 411 for one whose length is not said; null when it fits. */
+function bodyTooLarge(request: NextRequest): NextResponse | null {
+  if (SAFE_METHODS.has(request.method)) return null;
+  const length = request.headers.get('content-length');
+  // Browsers always say how long a form post or an action's fetch is; only a stream does not.
+  if (length === null && request.headers.has('transfer-encoding')) {
+    return plainText('A request body must say its length.', 411);
+  }
+  if (length === null || Number(length) <= BODY_SIZE_LIMIT_BYTES) return null;
+  return plainText('The request is too large (at most 1 MB).', 413, { connection: 'close' });
+}
+
+function plainText(text: string, status: number, headers: Record<string, string> = {}) {
+  return new NextResponse(text, {
+    status,
+    headers: {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    },
+  });
+}
 
 /**
  * Whether a state-changing request comes from this app's own pages. Browsers send `Origin` on
@@ -29,6 +57,7 @@ function fromOwnOrigin(request: NextRequest, publicUrl: string): boolean {
 
 /**
  * Every page passes here first:
+ * - a body over the server-action limit is a 413 (Next would answer it with a 500);
  * - security headers: a Content-Security-Policy with a fresh nonce (Next.js reads it from the
  *   request header and puts it on its scripts), and HSTS when served over https;
  * - cross-origin writes refused: a non-GET request whose `Origin` is another site's is a 403;
@@ -39,13 +68,12 @@ function fromOwnOrigin(request: NextRequest, publicUrl: string): boolean {
 export function proxy(request: NextRequest) {
   const env = getEnv();
   const { pathname, search } = request.nextUrl;
+  const tooLarge = bodyTooLarge(request);
+  if (tooLarge) return tooLarge;
   if (!SAFE_METHODS.has(request.method) && !fromOwnOrigin(request, env.NEXTAUTH_URL)) {
     // Another site's form or script: refused here, before any page or server action runs
     // (Next's own server-action check would answer it with a 500).
-    return new NextResponse('Cross-origin request refused.', {
-      status: 403,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-    });
+    return plainText('Cross-origin request refused.', 403);
   }
   const isPublic = PUBLIC_PATHS.some(
     (path) => pathname === path || pathname.startsWith(`${path}/`),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
 import { APP_URL, SANDBOX_URL } from '../playwright.config';
-import { MANAGER } from './support/accounts';
+import { MANAGER, signInOverHttp } from './support/accounts';
 import {
   type ActionForm,
   actionFormsOf,
@@ -1005,6 +1005,40 @@ test('disconnect with extra fields and arguments: no 500, no service call, only 
   await signInWithDemoPortfolio(page);
 });
 
+test('a body over the 1 MB limit is a 413 and one of unsaid length a 411, before the action runs', async () => {
+  const action = actionNamed('add by CSV');
+  const form = await formOf(action);
+  const rows = `thermostatId\n${'1'.repeat(12)}\n`.repeat(90_000);
+  const oversized: Fields = [['csv', new File([rows], 'ids.csv')]];
+  const before = await serviceWrites();
+  for (const via of VIAS) {
+    const answer = await callAction(action.path(), form, oversized, { via });
+    expect(answer.status, `oversized, ${via}`).toBe(413);
+    expect(answer.body).toContain('too large');
+  }
+  // A body streamed without a length (chunked) cannot be measured before it is read.
+  const encoded = new Response(fetchActionBody(form.bound, action.valid()));
+  const streamed = await fetch(`${APP_URL}${action.path()}`, {
+    method: 'POST',
+    headers: {
+      origin: APP_URL,
+      cookie,
+      'next-action': form.actionId,
+      'content-type': encoded.headers.get('content-type') ?? '',
+    },
+    body: encoded.body,
+    duplex: 'half',
+  } as RequestInit);
+  expect(streamed.status).toBe(411);
+  // Just under the limit, the action runs as usual and refuses the CSV with a message.
+  const fits = await callAction(action.path(), form, [
+    ['csv', new File(['x'.repeat(1000 * 1000)], 'ids.csv')],
+  ]);
+  expect(fits.status).toBe(200);
+  expect(fits.result?.status).toBe('error');
+  expect(await serviceWrites()).toEqual(before);
+});
+
 // ---- 3. cookie flags ----------------------------------------------------------------------
 
 /** The attributes of one Set-Cookie line, lower-cased, by name. */
@@ -1018,31 +1052,8 @@ function cookieAttributes(line: string) {
   };
 }
 
-async function signInOverHttp(appUrl: string, origin: string) {
-  const csrf = await fetch(`${appUrl}/api/auth/csrf`);
-  const csrfLines = csrf.headers.getSetCookie();
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const jar = csrfLines.map((line) => line.split(';')[0]).join('; ');
-  const response = await fetch(`${appUrl}/api/auth/callback/credentials`, {
-    method: 'POST',
-    headers: {
-      cookie: jar,
-      origin,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams({
-      csrfToken,
-      email: MANAGER.email,
-      password: MANAGER.password,
-      json: 'true',
-    }),
-    redirect: 'manual',
-  });
-  return { csrfLines, sessionLines: response.headers.getSetCookie(), csrfToken, jar };
-}
-
 test('over http: the session and OAuth flow cookies are HttpOnly and SameSite=Lax', async () => {
-  const { sessionLines } = await signInOverHttp(APP_URL, APP_URL);
+  const { sessionLines } = await signInOverHttp(APP_URL);
   const session = sessionLines
     .map(cookieAttributes)
     .find((c) => c.name === 'next-auth.session-token');
@@ -1158,7 +1169,7 @@ test('in production behind https: setup validates, and every cookie is Secure, H
     expect(created.status).toBe(303);
 
     // Sign in as a browser would at https://setpoint.example: read the raw Set-Cookie lines.
-    const { csrfLines, sessionLines } = await signInOverHttp(app.url, publicUrl);
+    const { csrfLines, sessionLines } = await signInOverHttp(app.url, { origin: publicUrl });
     const csrf = csrfLines.map(cookieAttributes).find((c) => c.name.endsWith('csrf-token'));
     expect(csrf?.name).toBe('__Host-next-auth.csrf-token');
     for (const flag of ['httponly', 'secure', 'samesite=lax']) {

@@ -6,7 +6,11 @@ test('every page carries a nonce-based CSP and the other security headers, and w
 }) => {
   const violations: string[] = [];
   page.on('console', (message) => {
-    if (/Content Security Policy|Refused to (execute|load|apply)/i.test(message.text()))
+    if (
+      /Content Security Policy|Refused to (execute|load|apply)|Permissions.Policy|Unrecognized feature|Cross-Origin-Opener-Policy/i.test(
+        message.text(),
+      )
+    )
       violations.push(message.text());
   });
   await signInWithDemoPortfolio(page);
@@ -24,6 +28,10 @@ test('every page carries a nonce-based CSP and the other security headers, and w
     expect(headers['x-content-type-options']).toBe('nosniff');
     expect(headers['referrer-policy']).toBe('same-origin');
     expect(headers['x-powered-by']).toBeUndefined();
+    expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+    const permissions = headers['permissions-policy'] ?? '';
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb'])
+      expect(permissions).toContain(`${feature}=()`);
     expect(headers['cache-control']).toContain('no-store');
     // Next's own scripts carry the nonce, so the page hydrates: client navigation works.
     await expect(page.locator(`script[nonce]`).first()).toBeAttached();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { MAX_TRUSTED_PROXIES } from './client-address';
 
 /**
  * Configuration, read and validated once. Every variable is documented in `.env.example`.
@@ -76,6 +77,8 @@ const envSchema = z
     ),
     DATA_DIR: z.string().default('.data'),
     SESSION_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(720).default(8),
+    /** Proxies in front of the app that append to X-Forwarded-For (server.ts reads it too). */
+    TRUSTED_PROXIES: z.coerce.number().int().min(0).max(MAX_TRUSTED_PROXIES).default(0),
     OIDC_ISSUER: optionalString.pipe(z.url().optional()),
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
@@ -147,6 +150,14 @@ const envSchema = z
     const redirect = redirectUriProblem(env);
     if (redirect)
       ctx.addIssue({ code: 'custom', path: ['SERVICE_REDIRECT_URI'], message: redirect });
+    // One secret, one purpose: a token key that is also the session secret falls with it.
+    if (Object.values(env.TOKEN_KEYS).includes(env.AUTH_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TOKEN_KEYS'],
+        message: 'TOKEN_KEYS reuses AUTH_SECRET; each must be a secret of its own.',
+      });
+    }
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {
       ctx.addIssue({
         code: 'custom',

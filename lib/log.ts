@@ -26,3 +26,21 @@ export function logWarning(message: string, detail?: unknown): void {
       : ` ${redact(typeof detail === 'string' ? detail : JSON.stringify(detail))}`;
   console.warn(`[setpoint] ${redact(message)}${suffix}`);
 }
+
+const QUIET_PERIOD_MS = 10 * 60 * 1000;
+const quiet = new Map<string, { until: number; suppressed: number }>();
+
+/**
+ * For what anyone can cause at will (a garbage cookie, say): one brief line, then at most one
+ * every ten minutes per `key`, counting those left out, so that no one can flood the log.
+ */
+export function logWarningSometimes(key: string, message: string, now = Date.now()): void {
+  const entry = quiet.get(key);
+  if (entry && now < entry.until) {
+    entry.suppressed += 1;
+    return;
+  }
+  const left = entry?.suppressed ? ` (${entry.suppressed} more since the last line)` : '';
+  quiet.set(key, { until: now + QUIET_PERIOD_MS, suppressed: 0 });
+  logWarning(`${message}${left}; the next are counted, not logged, for 10 minutes`);
+}

@@ -1,3 +1,4 @@
+import { CLIENT_ADDRESS_MARK } from './client-address';
 import { getDatabase } from './db/client';
 import { ConfigError, getEnv } from './env';
 
@@ -9,6 +10,14 @@ export async function startUp(): Promise<void> {
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
   try {
     const env = getEnv();
+    if (
+      env.NODE_ENV === 'production' &&
+      !(globalThis as Record<symbol, unknown>)[CLIENT_ADDRESS_MARK]
+    ) {
+      console.warn(
+        '[setpoint] Started without server.ts (`npm start`): client addresses cannot be known, so sign-in attempts are not limited per client.',
+      );
+    }
     if (env.SERVICE_ALLOW_REDIRECT_PORT) {
       console.warn(
         `[setpoint] The redirect URI port rule is relaxed (SERVICE_ALLOW_REDIRECT_PORT) for the local sandbox at ${env.SERVICE_BASE_URL}. The real service refuses ports.`,

@@ -221,13 +221,10 @@ async function main() {
       { clientId: 'setpoint-local', redirectUris: [`${APP}/api/connect/callback`] },
     ]),
   });
-  // Node directly (not through npx), so the process measured for memory is the server itself.
+  // Node directly (not through npm), so the process measured for memory is the server itself:
+  // server.ts, the same start as `npm start`.
   const startApp = () =>
-    start(
-      'app',
-      ['node_modules/next/dist/bin/next', 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'],
-      appEnv,
-    );
+    start('app', ['server.ts', '-p', String(APP_PORT), '-H', '127.0.0.1'], appEnv);
   let app = startApp();
   await waitFor(`${SANDBOX}/_sandbox/clock`, sandbox);
   await waitFor(`${APP}/api/health`, app);

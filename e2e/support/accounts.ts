@@ -23,3 +23,43 @@ export async function signInAsManager(page: Page) {
   await signIn(page);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
 }
+
+/**
+ * A password sign-in over plain HTTP, as a script would send it (next-auth's CSRF token and
+ * cookie first): the Set-Cookie lines of both answers, and the error code it redirects to.
+ */
+export async function signInOverHttp(
+  appUrl: string,
+  options: {
+    email?: string;
+    password?: string;
+    origin?: string;
+    headers?: Record<string, string>;
+  } = {},
+) {
+  const headers = options.headers ?? {};
+  const csrf = await fetch(`${appUrl}/api/auth/csrf`, { headers });
+  const csrfLines = csrf.headers.getSetCookie();
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const jar = csrfLines.map((line) => line.split(';')[0]).join('; ');
+  const response = await fetch(`${appUrl}/api/auth/callback/credentials`, {
+    method: 'POST',
+    headers: {
+      ...headers,
+      cookie: jar,
+      origin: options.origin ?? appUrl,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({
+      csrfToken,
+      email: options.email ?? MANAGER.email,
+      password: options.password ?? MANAGER.password,
+      json: 'true',
+    }),
+    redirect: 'manual',
+  });
+  const sessionLines = response.headers.getSetCookie();
+  const { url } = (await response.json()) as { url: string };
+  const error = new URL(url, appUrl).searchParams.get('error');
+  return { csrfLines, sessionLines, csrfToken, jar, error };
+}

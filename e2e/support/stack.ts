@@ -13,7 +13,7 @@ import { answerConsent } from './sandbox';
 
 /**
  * A stack of its own for specs that must not disturb the shared one (fault injection, several
- * app instances): a sandbox in the test process and `next start` processes of the same
+ * app instances): a sandbox in the test process and server processes (`npm start`) of the same
  * production build, each with its own database and its log kept for inspection.
  */
 
@@ -53,7 +53,7 @@ export interface AppInstance {
   stop(): Promise<void>;
 }
 
-/** Starts `next start` from the existing production build. */
+/** Starts the production server (`npm start`: server.ts) from the existing production build. */
 export async function startApp(options: {
   port: number;
   /** The origin browsers use (a proxy's, when there is one). */
@@ -66,7 +66,7 @@ export async function startApp(options: {
   const server = startProcess(
     `app on ${options.port}`,
     process.execPath,
-    ['node_modules/next/dist/bin/next', 'start', '-p', String(options.port), '-H', '127.0.0.1'],
+    ['server.ts', '-p', String(options.port), '-H', '127.0.0.1'],
     {
       env: {
         NODE_ENV: 'production',
@@ -143,6 +143,15 @@ export async function startProxy(port: number, targets: string[]) {
  * app whose database is new. `page` must have `baseURL` pointing at that app.
  */
 export async function setUpConnectedManager(page: Page) {
+  await setUpManager(page);
+  await page.goto('/connection');
+  await page.getByRole('button', { name: 'Connect service account' }).click();
+  await answerConsent(page, 'Accept');
+  await expect(page.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
+}
+
+/** First-run setup and sign-in through the pages, on an app whose database is new. */
+export async function setUpManager(page: Page) {
   await page.goto('/setup');
   await page.getByLabel('Organisation').fill(MANAGER.organization);
   await page.getByLabel('Your name').fill(MANAGER.name);
@@ -154,10 +163,6 @@ export async function setUpConnectedManager(page: Page) {
   await page.getByLabel('Password').fill(MANAGER.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
-  await page.goto('/connection');
-  await page.getByRole('button', { name: 'Connect service account' }).click();
-  await answerConsent(page, 'Accept');
-  await expect(page.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
 }
 
 /** The browser context's cookies as one `Cookie` header, for plain HTTP traffic. */

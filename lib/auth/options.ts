@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { cookies } from 'next/headers';
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
@@ -13,8 +14,16 @@ import {
   revokeSession,
 } from '@/lib/db/queries';
 import { type Env, getEnv } from '@/lib/env';
+import { authLogger } from './auth-log';
 import { decoyHash, verifyPassword } from './password';
-import { clientAddress, finishSignInAttempt, startSignInAttempt } from './throttle';
+import {
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE_S,
+  DEVICE_COOKIE_PATH,
+  deviceCookieValue,
+  deviceOf,
+} from './device';
+import { clientOf, finishSignInAttempt, startSignInAttempt } from './throttle';
 
 /** Error codes the sign-in form turns into sentences (next-auth passes them through). */
 export const SIGN_IN_ERRORS = {
@@ -40,10 +49,11 @@ function passwordProvider() {
       const parsed = credentialsSchema.safeParse(credentials);
       if (!parsed.success) return null;
       const { email, password } = parsed.data;
-      const forwarded = req.headers?.['x-forwarded-for'];
-      const client = clientAddress(Array.isArray(forwarded) ? forwarded.join(',') : forwarded);
+      const secret = getEnv().AUTH_SECRET;
+      const jar = await cookies();
+      const device = deviceOf(jar.get(DEVICE_COOKIE)?.value, email, secret);
 
-      const attempt = await startSignInAttempt({ email, client });
+      const attempt = await startSignInAttempt({ email, client: clientOf(req.headers), device });
       if (!attempt.allowed) throw new Error(SIGN_IN_ERRORS.throttled);
 
       const user = await findUserByEmail({ email });
@@ -55,6 +65,14 @@ function passwordProvider() {
       if (!(await isMemberAnywhere({ email: user.email }))) {
         throw new Error(SIGN_IN_ERRORS.noMembership);
       }
+      // This browser is now a known device for the account (see lib/auth/device.ts).
+      jar.set(DEVICE_COOKIE, deviceCookieValue(email, secret, device ?? undefined), {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: new URL(getEnv().NEXTAUTH_URL).protocol === 'https:',
+        path: DEVICE_COOKIE_PATH,
+        maxAge: DEVICE_COOKIE_MAX_AGE_S,
+      });
       return { id: user.id, email: user.email, name: user.name };
     },
   });
@@ -94,6 +112,7 @@ export function getAuthOptions(): AuthOptions {
   const maxAge = env.SESSION_MAX_AGE_HOURS * 3600;
   return {
     secret: env.AUTH_SECRET,
+    logger: authLogger,
     session: { strategy: 'jwt', maxAge },
     jwt: { maxAge },
     pages: { signIn: '/sign-in', error: '/sign-in' },

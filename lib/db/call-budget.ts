@@ -13,7 +13,15 @@ import { serviceBudget } from './schema';
 
 export type CallKind = 'api' | 'token';
 export type CallWindow = { seconds: number; cap: number };
-export type Take = { granted: true } | { granted: false; waitMs: number; reason: string };
+export type Take =
+  | { granted: true }
+  | {
+      granted: false;
+      waitMs: number;
+      reason: string;
+      /** The service's own "not before", exactly as it was recorded, when that is the reason. */
+      until?: Date;
+    };
 
 const BUDGET_LOCK = 727_004;
 // Rows older than the longest window (token calls: two hours) are no longer counted.
@@ -55,13 +63,14 @@ export async function takeCalls(input: {
       group by n.now`);
     const counts = readCounts(rowsOf(result)[0]);
 
-    const refusals: { waitMs: number; reason: string }[] = [];
+    const refusals: { waitMs: number; reason: string; until?: Date }[] = [];
     if (input.kind === 'api') {
       const [state] = await tx.select().from(serviceBudget).where(eq(serviceBudget.id, 1));
       if (state?.holdUntil && state.holdUntil > counts.now) {
         refusals.push({
           waitMs: state.holdUntil.getTime() - counts.now.getTime(),
           reason: 'the service asked to wait',
+          until: state.holdUntil,
         });
       }
       for (const [remaining, at, seconds] of [
@@ -96,6 +105,7 @@ export async function takeCalls(input: {
         granted: false,
         waitMs: Math.max(5, Math.ceil(longestWait.waitMs)),
         reason: longestWait.reason,
+        until: longestWait.until,
       };
     }
 

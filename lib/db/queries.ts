@@ -11,6 +11,7 @@ import {
   inArray,
   isNull,
   lt,
+  notLike,
   or,
   type SQL,
   sql,
@@ -367,25 +368,30 @@ export async function deleteSignInAttempt({ id }: { id: number }): Promise<void>
   await db.delete(signInAttempts).where(eq(signInAttempts.id, id));
 }
 
+/** What `client` holds for an attempt from a known device, and for an owner's unlock. */
+export const DEVICE_CLIENT_PREFIX = 'device:';
+const UNLOCK_CLIENT = 'owner-unlock';
+
 /**
- * The failed attempts on one key since `since`, oldest first. For an account (email) only those
- * after its last success count; for a client (address) a success resets nothing, or one valid
- * account would let a client keep guessing at others.
+ * The failed attempts matching every key given, since `since`, oldest first. With an email,
+ * only those after the account's last success count (a sign-in, or an owner's unlock). A
+ * client's count alone is never reset by a success: one valid account would otherwise let a
+ * client keep guessing at others. `fromDevices: false` leaves out attempts from known devices.
  */
 export async function listRecentFailures(input: {
-  by: 'email' | 'client';
-  value: string;
+  email?: string;
+  client?: string;
+  fromDevices?: boolean;
   since: Date;
 }): Promise<{ id: number; at: Date }[]> {
   const db = await getDb();
-  const column = input.by === 'email' ? signInAttempts.email : signInAttempts.client;
-  const value = input.by === 'email' ? input.value.toLowerCase() : input.value;
+  const email = input.email?.toLowerCase();
   let from = input.since;
-  if (input.by === 'email') {
+  if (email !== undefined) {
     const [lastSuccess] = await db
       .select({ at: signInAttempts.createdAt })
       .from(signInAttempts)
-      .where(and(eq(column, value), eq(signInAttempts.succeeded, true)))
+      .where(and(eq(signInAttempts.email, email), eq(signInAttempts.succeeded, true)))
       .orderBy(desc(signInAttempts.createdAt))
       .limit(1);
     if (lastSuccess && lastSuccess.at > from) from = lastSuccess.at;
@@ -395,12 +401,29 @@ export async function listRecentFailures(input: {
     .from(signInAttempts)
     .where(
       and(
-        eq(column, value),
+        email === undefined ? undefined : eq(signInAttempts.email, email),
+        input.client === undefined ? undefined : eq(signInAttempts.client, input.client),
+        input.fromDevices === false
+          ? notLike(signInAttempts.client, `${DEVICE_CLIENT_PREFIX}%`)
+          : undefined,
         eq(signInAttempts.succeeded, false),
         gt(signInAttempts.createdAt, from),
       ),
     )
     .orderBy(signInAttempts.id);
+}
+
+/**
+ * An owner's unlock of an account's sign-in: recorded as a success, so the account's earlier
+ * failures stop counting (a client's own count is untouched).
+ */
+export async function unlockSignIn(input: { email: string; at?: Date }): Promise<void> {
+  await recordSignInAttempt({
+    email: input.email,
+    client: UNLOCK_CLIENT,
+    succeeded: true,
+    at: input.at,
+  });
 }
 
 // --- Members and invitations -----------------------------------------------------------------

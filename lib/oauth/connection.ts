@@ -11,6 +11,7 @@ import {
 import { logActivity } from '@/lib/activity';
 import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
+import { acquireTokenCall, BudgetExhausted } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
   ACCESS_TOKEN_REFRESH_MARGIN_MS,
@@ -165,6 +166,9 @@ export function disconnect(orgId: string): Promise<boolean> {
 }
 
 export type AccessToken = { token: string; tokenType: string };
+
+/** How long a refresh may wait for the token endpoint's budget. */
+const TOKEN_QUEUE_WAIT_MS = 20_000;
 
 // One refresh per connection at a time within this process; the row lock covers the others.
 const refreshing = new Map<string, Promise<AccessToken>>();

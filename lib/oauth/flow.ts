@@ -1,10 +1,12 @@
 import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
+import { derivedKey } from '@/lib/auth/keys';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { consumeOAuthState, createOAuthState } from '@/lib/db/queries';
 import { getEnv, serviceRedirectUri } from '@/lib/env';
 import { logWarning } from '@/lib/log';
+import { acquireTokenCall } from '@/lib/thermostat-api/budget';
 import { storeNewConnection } from './connection';
 import { exchangeCode, TokenEndpointError } from './token-endpoint';
 
@@ -15,6 +17,9 @@ export const FLOW_COOKIE_PATH = '/api/connect';
 export const FLOW_LIFETIME_S = 600;
 
 type Flow = { state: string; userId: string; returnTo: string; startedAt: number };
+
+/** The flow cookie's own key: never the session secret itself (see lib/auth/keys.ts). */
+const flowCookieKey = () => derivedKey(getEnv().AUTH_SECRET, 'oauth-flow-cookie');
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('base64url');
 
@@ -42,7 +47,7 @@ export async function startAuthorization(input: {
     returnTo: safeReturnPath(input.returnTo),
     startedAt: Date.now(),
   };
-  const cookie = await sealData(flow, { password: env.AUTH_SECRET, ttl: FLOW_LIFETIME_S });
+  const cookie = await sealData(flow, { password: flowCookieKey(), ttl: FLOW_LIFETIME_S });
   const url = new URL('/authorize', env.SERVICE_BASE_URL);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', env.SERVICE_CLIENT_ID);
@@ -109,6 +114,7 @@ export async function completeAuthorization(input: {
 
   try {
     const { member } = input;
+    await acquireTokenCall({ orgId: member.orgId, deadline: Date.now() + 20_000 });
     const account = await storeNewConnection(
       member.orgId,
       { userId: member.userId, name: member.name },
@@ -131,7 +137,7 @@ export async function completeAuthorization(input: {
 
 async function readFlow(cookie: string): Promise<Flow | null> {
   const flow = await unsealData<Partial<Flow>>(cookie, {
-    password: getEnv().AUTH_SECRET,
+    password: flowCookieKey(),
     ttl: FLOW_LIFETIME_S,
   });
   const complete =

@@ -6,7 +6,12 @@ import { logWarning } from '@/lib/log';
 /** The token response, strict on what the spec states, tolerant of extra fields. */
 export const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
-  token_type: z.string().min(1),
+  // Only bearer tokens are sent back (RFC 6750; the scheme is case-insensitive): any other
+  // type would go verbatim into an Authorization header, so it is a malformed answer.
+  token_type: z
+    .string()
+    .refine((type) => type.toLowerCase() === 'bearer', 'token_type must be bearer')
+    .transform((): 'Bearer' => 'Bearer'),
   expires_in: z.number().int().positive(),
   refresh_token: z.string().min(1),
   scope: z.string(),

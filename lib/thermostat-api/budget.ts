@@ -99,7 +99,7 @@ export async function acquireCall(input: {
       windows,
     });
     if (take.granted) return;
-    const until = Date.now() + take.waitMs;
+    const until = take.until?.getTime() ?? Date.now() + take.waitMs;
     if (until > input.deadline) throw new BudgetExhausted(new Date(until), take.reason);
     // A little jitter, so instances that waited for the same slot do not all ask at once.
     await sleep(take.waitMs + Math.random() * 20);
@@ -117,7 +117,8 @@ const LOW = 0.1;
 export async function observeLimits(response: {
   status: number;
   headers: Headers;
-  retryAfterSeconds: number | null;
+  /** A 429's Retry-After as a time. */
+  retryAt: Date | null;
 }): Promise<void> {
   const limits = getEnv().SERVICE_RATE_LIMIT;
   const remaining = (window: string) => {
@@ -128,13 +129,24 @@ export async function observeLimits(response: {
   };
   const minute = remaining('minute');
   const hour = remaining('hour');
-  const holdUntil =
-    response.status === 429
-      ? new Date(Date.now() + Math.max(1, response.retryAfterSeconds ?? 1) * 1000)
-      : undefined;
+  if (response.status === 429) {
+    // The refusal says exactly when to ask again; what it says is left is that it is used up.
+    await recordServiceLimits({ holdUntil: response.retryAt ?? new Date(Date.now() + 1000) });
+    return;
+  }
   const lowMinute = minute !== undefined && minute < limits.perMinute * LOW ? minute : undefined;
   const lowHour = hour !== undefined && hour < limits.perHour * LOW ? hour : undefined;
-  if (holdUntil || lowMinute !== undefined || lowHour !== undefined) {
-    await recordServiceLimits({ holdUntil, minuteRemaining: lowMinute, hourRemaining: lowHour });
+  if (lowMinute !== undefined || lowHour !== undefined) {
+    await recordServiceLimits({ minuteRemaining: lowMinute, hourRemaining: lowHour });
   }
+}
+
+/**
+ * A token-endpoint call's slots: one of the API's windows (the service counts those calls there
+ * too) and one of the token endpoint's own (120 per two hours). Taken before the connection is
+ * locked, since the lock holds PGlite's only connection.
+ */
+export async function acquireTokenCall(input: { orgId: string | null; deadline: number }) {
+  await acquireCall({ ...input, priority: 'interactive' });
+  await acquireCall({ ...input, priority: 'interactive', kind: 'token' });
 }

@@ -22,6 +22,11 @@ export class ServiceError extends Error {
   readonly status: number | null;
   readonly fieldErrors: Record<string, string>;
   readonly retryAfterSeconds: number | null;
+  /**
+   * Setpoint will not call again before this time: the service asked for a longer wait than a
+   * request can take (rate_limited), or a circuit breaker is open (unavailable).
+   */
+  readonly retryAt: Date | null;
 
   constructor(
     kind: ServiceErrorKind,
@@ -30,6 +35,7 @@ export class ServiceError extends Error {
       message?: string;
       fieldErrors?: Record<string, string>;
       retryAfterSeconds?: number | null;
+      retryAt?: Date | null;
     } = {},
   ) {
     super(options.message ?? `Thermostat service: ${kind}`);
@@ -37,6 +43,7 @@ export class ServiceError extends Error {
     this.status = options.status ?? null;
     this.fieldErrors = options.fieldErrors ?? {};
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+    this.retryAt = options.retryAt ?? null;
   }
 }
 
@@ -46,7 +53,19 @@ export class ServiceError extends Error {
  */
 export function changedNothing(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return false;
+  if (error.retryAt !== null) return true; // failed fast: nothing was sent
   return error.status !== null || error.kind === 'not_connected' || error.kind === 'reconnect';
+}
+
+/**
+ * `14:32 UTC (in 8 min)`, or `14:31:45 UTC (in 30 s)` when it is near: managers sit in many
+ * zones, and the server knows none of theirs here.
+ */
+export function untilPhrase(at: Date, now = Date.now()): string {
+  const seconds = Math.max(1, Math.ceil((at.getTime() - now) / 1000));
+  const near = seconds < 120;
+  const clock = at.toISOString().slice(11, near ? 19 : 16);
+  return `${clock} UTC (in ${near ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`})`;
 }
 
 /** The one place a failure becomes the sentence a manager reads. */
@@ -71,10 +90,16 @@ export function describeServiceError(error: unknown): string {
         ? `The service refused: ${error.message}`
         : 'The service refused this change in the thermostat’s current state.';
     case 'rate_limited':
+      if (error.retryAt) {
+        return `The thermostat service is busy until ${untilPhrase(error.retryAt)}; Setpoint will not ask it again before then.`;
+      }
       return `The thermostat service is busy. Try again${
         error.retryAfterSeconds ? ` in ${error.retryAfterSeconds} s` : ' shortly'
       }.`;
     case 'unavailable':
+      if (error.retryAt) {
+        return `The thermostat service is not responding right now; Setpoint will not ask it again until ${untilPhrase(error.retryAt)}.`;
+      }
       return 'The thermostat service is not responding right now. Try again in a moment.';
     case 'invalid_response':
       return 'The thermostat service sent an answer Setpoint could not read. Try again later.';

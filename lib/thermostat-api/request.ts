@@ -1,43 +1,62 @@
 import 'server-only';
 import pLimit from 'p-limit';
-import pThrottle from 'p-throttle';
 import { z } from 'zod';
 import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
 import { ConnectionError, getAccessToken, markTokenRefused } from '@/lib/oauth/connection';
+import { acquireCall, BudgetExhausted, observeLimits, type Priority } from './budget';
 import { ServiceError, type ServiceErrorKind } from './errors';
+import {
+  Deadline,
+  endpointFailure,
+  endpointOf,
+  READ_DEADLINE_FACTOR,
+  resilient,
+} from './resilience';
 
 /**
  * The one way Setpoint calls the thermostat service: bearer token (refreshed once after a 401),
- * timeout, bounded concurrency under the service's rate limits, jittered retries for idempotent
- * reads only, Retry-After honoured and capped, the envelope parsed with zod, and every failure
- * turned into a ServiceError. Resource functions (./resources.ts) sit on top; nothing else sees a
- * URL or a wire format.
+ * a slot from the deployment's one call budget (./budget.ts) at the caller's priority, bounded
+ * concurrency in this process, the resilience policies of ./resilience.ts (one deadline,
+ * retries for reads only, circuit breakers), the envelope parsed with zod, and every failure
+ * turned into a ServiceError. Resource functions (./resources.ts) sit on top; nothing else sees
+ * a URL or a wire format.
  */
 
-const MAX_READ_ATTEMPTS = 3;
-const RETRY_AFTER_CAP_S = 10;
-/**
- * The production limits are 50/s and 500/min per client address; stay a little under (the
- * pacing below is strict, so the margin only absorbs network jitter).
- */
-const PER_SECOND = 48;
-const PER_MINUTE = 490;
-/** Concurrent requests in flight from this process. */
+/** A day: a longer Retry-After is taken as a day, not as a reason to stop for good. */
+const RETRY_AFTER_MAX_S = 24 * 60 * 60;
+/** Concurrent requests in flight from this process (the service asks for a few at a time). */
 const CONCURRENCY = 12;
-
 const limit = pLimit(CONCURRENCY);
-// Strict: no interval of a second (or a minute) ever holds more than the limit. The default
-// windowed algorithm starts its windows at our first call, so one of the service's fixed
-// windows could see up to twice the limit across a boundary, and answer with 429s.
-const perSecond = pThrottle({ limit: PER_SECOND, interval: 1000, strict: true });
-const perMinute = pThrottle({ limit: PER_MINUTE, interval: 60_000, strict: true });
-const slot = perMinute(perSecond(async () => {}));
 
-/** Waits for a rate-limit slot and a concurrency slot, then runs `work`. */
-function scheduled<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * How long a call may wait for a budget slot: a person waits seconds, background work minutes
+ * (its job runs again later anyway). A slot further off fails the call at once, saying when.
+ */
+const QUEUE_WAIT_MS: Record<Priority, number> = {
+  interactive: 20_000,
+  page: 20_000,
+  refresh: 5 * 60_000,
+  background: 5 * 60_000,
+};
+
+/** Waits for a budget slot and a concurrency slot, then runs `work`. */
+function scheduled<T>(request: ServiceRequest<unknown>, work: () => Promise<T>): Promise<T> {
+  const priority = request.priority ?? 'interactive';
   return limit(async () => {
-    await slot();
+    try {
+      await acquireCall({
+        orgId: request.orgId,
+        priority,
+        deadline: Date.now() + QUEUE_WAIT_MS[priority],
+      });
+    } catch (error) {
+      if (!(error instanceof BudgetExhausted)) throw error;
+      throw new ServiceError('rate_limited', {
+        retryAt: error.until,
+        retryAfterSeconds: Math.max(1, Math.ceil((error.until.getTime() - Date.now()) / 1000)),
+      });
+    }
     return work();
   });
 }
@@ -60,39 +79,55 @@ export type ServiceRequest<T> = {
   body?: unknown;
   /** Schema of the envelope's `data` on success. */
   schema: z.ZodType<T>;
+  /** Whose wait this is, for the call budget; a person's by default. */
+  priority?: Priority;
 };
 
 export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> {
   const idempotent = request.method === 'GET';
+  const timeoutMs = getEnv().SERVICE_TIMEOUT_MS;
+  const deadline = new Deadline(idempotent ? timeoutMs * READ_DEADLINE_FACTOR : timeoutMs);
+  // Once per request: the token may have expired at the service before our clock said so.
   let retriedAfter401 = false;
-  for (let attempt = 1; ; attempt += 1) {
-    // The token is taken once a slot is free, not before queueing: a call that waited behind
-    // others then uses the token they refreshed instead of one the service already refused.
-    const { token, outcome } = await scheduled(async () => {
-      const token = await accessTokenFor(request.orgId);
-      return { token, outcome: await send(request, token.token, token.tokenType) };
-    });
 
-    if (outcome.kind === 'response' && outcome.response.status === 401 && !retriedAfter401) {
-      // Once: the token may have expired at the service before our clock said so. Said at
-      // once, so calls queued behind this one (and this one's retry) join the refresh.
-      retriedAfter401 = true;
-      markTokenRefused(request.orgId, token.token);
-      attempt -= 1;
-      continue;
+  const attempt = async (): Promise<T> => {
+    for (;;) {
+      // The token is taken once a slot is free, not before queueing: a call that waited behind
+      // others then uses the token they refreshed instead of one the service already refused.
+      const { token, outcome } = await scheduled(request, async () => {
+        const left = Math.min(timeoutMs, deadline.remainingMs());
+        if (left <= 0) return { token: null, outcome: { kind: 'timeout' } as const };
+        const token = await accessTokenFor(request.orgId);
+        const signal = AbortSignal.timeout(left);
+        return { token, outcome: await deadline.spend(() => send(request, token.token, signal)) };
+      });
+      if (outcome.kind !== 'response') {
+        throw endpointFailure(new ServiceError('unavailable', { message: outcome.kind }));
+      }
+      if (outcome.response.status === 401 && token && !retriedAfter401) {
+        // Said at once, so calls queued behind this one (and its resend) join the refresh.
+        retriedAfter401 = true;
+        markTokenRefused(request.orgId, token.token);
+        continue;
+      }
+      const failure = await readFailure(outcome.response, deadline);
+      if (!failure) return parseSuccess(request, outcome.response);
+      throw failure.kind === 'unavailable' ? endpointFailure(failure) : failure;
     }
-    const failure = outcome.kind === 'response' ? await readFailure(outcome.response) : null;
-    if (outcome.kind === 'response' && !failure) return parseSuccess(request, outcome.response);
+  };
 
-    const error = failure ?? new ServiceError('unavailable', { message: outcome.kind });
-    const retryable = idempotent && (error.kind === 'unavailable' || error.kind === 'rate_limited');
-    if (!retryable || attempt >= MAX_READ_ATTEMPTS) {
+  try {
+    return await resilient(
+      { method: request.method, path: request.path, idempotent, deadline },
+      attempt,
+    );
+  } catch (error) {
+    if (error instanceof ServiceError) {
       logWarning(
-        `service ${request.method} ${request.path} failed: ${error.kind} ${error.status ?? ''}`,
+        `service ${endpointOf(request.method, request.path).template} failed: ${error.kind} ${error.status ?? ''}${error.retryAt ? ` (no calls before ${error.retryAt.toISOString()})` : ''}`,
       );
-      throw error;
     }
-    await sleep(retryDelayMs(attempt, error.retryAfterSeconds));
+    throw error;
   }
 }
 
@@ -113,25 +148,25 @@ type Outcome = { kind: 'response'; response: Response } | { kind: 'timeout' | 'n
 async function send<T>(
   request: ServiceRequest<T>,
   token: string,
-  tokenType: string,
+  signal: AbortSignal,
 ): Promise<Outcome> {
   const url = new URL(request.path, getEnv().SERVICE_BASE_URL);
   try {
     const response = await fetch(url, {
       method: request.method,
       headers: {
-        authorization: `${tokenType} ${token}`,
+        // The only scheme the service speaks (token-endpoint.ts refuses any other type).
+        authorization: `Bearer ${token}`,
         accept: 'application/json',
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(getEnv().SERVICE_TIMEOUT_MS),
+      signal,
       cache: 'no-store',
     });
     return { kind: 'response', response };
-  } catch (error) {
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
-    return { kind: timedOut ? 'timeout' : 'network' };
+  } catch {
+    return { kind: signal.aborted ? 'timeout' : 'network' };
   }
 }
 
@@ -145,12 +180,23 @@ const STATUS_KINDS: Record<number, ServiceErrorKind> = {
   429: 'rate_limited',
 };
 
-/** A ServiceError for a failed response, or null for a success. */
-async function readFailure(response: Response): Promise<ServiceError | null> {
-  if (response.ok) return null;
+/**
+ * A ServiceError for a failed response, or null for a success. What the response says of the
+ * budget (a 429's Retry-After, a low x-ratelimit-remaining) is recorded for every instance.
+ */
+async function readFailure(response: Response, deadline: Deadline): Promise<ServiceError | null> {
   const status = response.status;
-  const body: unknown = await response.json().catch(() => null);
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
+  const retryAt =
+    status === 429 ? new Date(Date.now() + Math.max(1, retryAfterSeconds ?? 1) * 1000) : null;
+  await observeLimits({ status, headers: response.headers, retryAt });
+  if (response.ok) return null;
+  const body: unknown = await response.json().catch(() => null);
+  // Longer than this request could ever wait: said at once (a shorter one is waited out by a
+  // read's next attempt, in the budget's queue, or reported by a write).
+  if (retryAt && retryAfterSeconds !== null && retryAfterSeconds * 1000 > deadline.limitMs) {
+    return new ServiceError('rate_limited', { status, retryAfterSeconds, retryAt });
+  }
   const fail = failEnvelope.safeParse(body);
   if (fail.success && (status === 400 || status === 422)) {
     const fieldErrors = Object.fromEntries(
@@ -184,22 +230,13 @@ async function parseSuccess<T>(request: ServiceRequest<T>, response: Response): 
   return parsed.data;
 }
 
-/** Seconds from a Retry-After header (seconds or an HTTP date), capped; null when absent. */
+/**
+ * Seconds from a Retry-After header (seconds or an HTTP date); null when absent or unreadable.
+ * Not capped to what a request can wait: a longer wait is honoured by not calling at all.
+ */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (!value) return null;
   const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - now) / 1000;
   if (!Number.isFinite(seconds)) return null;
-  return Math.min(Math.max(Math.ceil(seconds), 0), RETRY_AFTER_CAP_S);
+  return Math.min(Math.max(Math.ceil(seconds), 0), RETRY_AFTER_MAX_S);
 }
-
-/** Exponential backoff with full jitter (200 ms base), or the service's Retry-After. */
-export function retryDelayMs(
-  attempt: number,
-  retryAfterSeconds: number | null,
-  random = Math.random,
-): number {
-  if (retryAfterSeconds !== null) return retryAfterSeconds * 1000;
-  return Math.round(random() * 200 * 2 ** (attempt - 1));
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,6 +8,7 @@ import { createFirstOwner, createOrganizationWithOwner } from '../support/member
 import {
   authorizationCode,
   callCount,
+  connectThroughCallback,
   control as controlOf,
   REDIRECT_URI,
   startServiceForTests,
@@ -168,6 +169,25 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     expect(await getConnectionSummary(member.orgId)).toEqual(before);
   });
 
+  it('refuses a flow cookie sealed with the session secret itself: the flow has a key of its own', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { sealData } = await import('iron-session');
+    const { state, code } = await authorize();
+    // Whoever holds AUTH_SECRET (or a cookie sealed under it for another purpose) cannot make
+    // a flow cookie: it is sealed under a key derived for this purpose alone.
+    const forged = await sealData(
+      { state, userId: member.userId, returnTo: '/connection', startedAt: Date.now() },
+      { password: process.env.AUTH_SECRET ?? '', ttl: 600 },
+    );
+    expect(
+      await completeAuthorization({
+        member,
+        cookie: forged,
+        params: new URLSearchParams({ code, state }),
+      }),
+    ).toMatchObject({ kind: 'failed', reason: 'state' });
+  });
+
   it('treats access_denied as declined and other errors as failures, storing nothing', async () => {
     const { completeAuthorization } = await import('@/lib/oauth/flow');
     const { getConnectionSummary } = await import('@/lib/oauth/connection');
@@ -193,7 +213,6 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('returns only to a path of this app, whatever return path the flow was started with', async () => {
-    const { completeAuthorization, startAuthorization } = await import('@/lib/oauth/flow');
     for (const returnTo of [
       '//evil.example',
       '/\\evil.example',
@@ -203,14 +222,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
       '/\r\nSet-Cookie: x=1',
       `/${'a'.repeat(5000)}`,
     ]) {
-      const started = await startAuthorization({ userId: member.userId, returnTo });
-      const state = new URL(started.authorizeUrl).searchParams.get('state') ?? '';
-      const code = await authorizationCode(sandbox, state);
-      const result = await completeAuthorization({
-        member,
-        cookie: started.cookie,
-        params: new URLSearchParams({ code, state }),
-      });
+      const result = await connectThroughCallback(sandbox, member, returnTo);
       expect(result.kind).toBe('connected');
       const back = 'returnTo' in result ? result.returnTo : '';
       // Resolved against this app's origin, it stays on this app's origin.

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ServiceError } from '@/lib/thermostat-api/errors';
 import { type RunningSandbox, startSandbox } from '@/sandbox/src/server';
 
 /**
@@ -69,4 +70,35 @@ export async function authorizationCode(
     state,
   });
   return code as string;
+}
+
+/** The ServiceError a call fails with; throws when it succeeds or fails otherwise. */
+export async function serviceFailure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ServiceError))
+    throw new Error(`expected a ServiceError, got ${String(error)}`);
+  return error;
+}
+
+/**
+ * A whole authorization through the app's own flow, as the connect and callback routes run
+ * it, with the sandbox user's consent given by the control API: the callback's result.
+ */
+export async function connectThroughCallback(
+  sandbox: RunningSandbox,
+  member: { userId: string; orgId: string; name: string },
+  returnTo: unknown = '/connection',
+) {
+  const { completeAuthorization, startAuthorization } = await import('@/lib/oauth/flow');
+  const started = await startAuthorization({ userId: member.userId, returnTo });
+  const state = new URL(started.authorizeUrl).searchParams.get('state') ?? '';
+  const code = await authorizationCode(sandbox, state);
+  return completeAuthorization({
+    member,
+    cookie: started.cookie,
+    params: new URLSearchParams({ code, state }),
+  });
 }

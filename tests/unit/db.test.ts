@@ -2,9 +2,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from '@/lib/auth/password';
 import {
+  ACCOUNT_WINDOW_MS,
   finishSignInAttempt,
   MAX_FAILURES_PER_ACCOUNT,
+  MAX_FAILURES_PER_ACCOUNT_AND_CLIENT,
   MAX_FAILURES_PER_CLIENT,
+  MAX_FAILURES_PER_DEVICE,
   SIGN_IN_WINDOW_MS,
   startSignInAttempt,
 } from '@/lib/auth/throttle';
@@ -16,6 +19,7 @@ import {
   findSessionMember,
   findUserByEmail,
   revokeSession,
+  unlockSignIn,
 } from '@/lib/db/queries';
 import { databaseTargets, useDatabase } from '../support/database';
 
@@ -67,38 +71,92 @@ describe.each(databaseTargets)('data layer on $name', ({ target }) => {
   });
 
   // An attempt as the sign-in provider makes it: recorded first, then finished with its outcome.
-  async function attempt(email: string, client: string, now: Date, succeeded = false) {
-    const started = await startSignInAttempt({ email, client, now });
+  async function attempt(
+    email: string,
+    client: string,
+    now: Date,
+    succeeded = false,
+    device: string | null = null,
+  ) {
+    const started = await startSignInAttempt({ email, client, device, now });
     if (started.allowed) await finishSignInAttempt({ attemptId: started.attemptId, succeeded });
     return started;
   }
+  const start = new Date('2026-01-01T12:00:00Z');
+  const at = (ms: number) => new Date(start.getTime() + ms);
 
-  it('locks an account after 5 failures in 15 minutes, even for the right password', async () => {
-    const start = new Date('2026-01-01T12:00:00Z');
-    const at = (ms: number) => new Date(start.getTime() + ms);
-    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i += 1) {
-      expect((await attempt('a@example.com', `c${i}`, at(i))).allowed).toBe(true);
+  it('locks an account for one client after 5 failures in 15 minutes, even for the right password', async () => {
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_CLIENT; i += 1) {
+      expect((await attempt('a@example.com', 'c', at(i))).allowed).toBe(true);
     }
-    const locked = await attempt('A@example.com', 'fresh', at(10), true);
+    const locked = await attempt('A@example.com', 'c', at(10), true);
     expect(locked).toEqual({
       allowed: false,
       retryAfterSeconds: Math.ceil((SIGN_IN_WINDOW_MS - 10) / 1000),
     });
-    // Other accounts are unaffected; refused attempts do not prolong the lock.
-    expect((await attempt('b@example.com', 'fresh', at(10))).allowed).toBe(true);
-    expect((await attempt('a@example.com', 'fresh', at(SIGN_IN_WINDOW_MS + 1), true)).allowed).toBe(
+    // Other accounts are unaffected, and so is the account from another client; refused
+    // attempts do not prolong the lock.
+    expect((await attempt('b@example.com', 'c', at(10))).allowed).toBe(true);
+    expect((await attempt('a@example.com', 'fresh', at(11), true)).allowed).toBe(true);
+    expect((await attempt('a@example.com', 'c', at(SIGN_IN_WINDOW_MS + 1), true)).allowed).toBe(
       true,
     );
   });
 
-  it('lets exactly 5 of a burst of parallel guesses through', async () => {
+  it('locks an account sprayed from many clients after 10 failures an hour, even for the right password', async () => {
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i += 1) {
+      expect((await attempt('a@example.com', `c${i}`, at(i))).allowed).toBe(true);
+    }
+    const locked = await attempt('a@example.com', 'fresh', at(20), true);
+    expect(locked).toEqual({
+      allowed: false,
+      retryAfterSeconds: Math.ceil((ACCOUNT_WINDOW_MS - 20) / 1000),
+    });
+    expect((await attempt('b@example.com', 'fresh', at(20))).allowed).toBe(true);
+    // Past the hour the oldest failure stops counting and one new attempt may go on.
+    expect((await attempt('a@example.com', 'fresh', at(ACCOUNT_WINDOW_MS))).allowed).toBe(true);
+    expect((await attempt('a@example.com', 'fresh', at(ACCOUNT_WINDOW_MS))).allowed).toBe(false);
+  });
+
+  it('lets the owner in from a known device while the account is sprayed, limited per device', async () => {
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i += 1) {
+      await attempt('a@example.com', `c${i}`, at(i));
+    }
+    expect((await attempt('a@example.com', 'owner', at(20), true)).allowed).toBe(false);
+    // The owner's browser, which signed in before, is not held by the account's lock...
+    expect((await attempt('a@example.com', 'owner', at(21), true, 'device-1')).allowed).toBe(true);
+    // ...but guesses from a device are limited per device, and do not lock the account.
+    for (let i = 0; i < MAX_FAILURES_PER_DEVICE; i += 1) {
+      expect((await attempt('a@example.com', 'x', at(30 + i), false, 'device-2')).allowed).toBe(
+        true,
+      );
+    }
+    expect((await attempt('a@example.com', 'x', at(40), true, 'device-2')).allowed).toBe(false);
+    expect((await attempt('a@example.com', 'x', at(41), true, 'device-1')).allowed).toBe(true);
+  });
+
+  it('lets exactly the limit of a burst of parallel guesses through, in every scope', async () => {
     const now = new Date('2026-01-01T12:00:00Z');
-    const burst = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        startSignInAttempt({ email: 'burst@example.com', client: `c${i}`, now }),
+    const fromOne = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        startSignInAttempt({ email: 'burst@example.com', client: 'c', now }),
       ),
     );
-    expect(burst.filter((result) => result.allowed)).toHaveLength(MAX_FAILURES_PER_ACCOUNT);
+    expect(fromOne.filter((result) => result.allowed)).toHaveLength(
+      MAX_FAILURES_PER_ACCOUNT_AND_CLIENT,
+    );
+    const fromMany = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        startSignInAttempt({ email: 'spray@example.com', client: `c${i}`, now }),
+      ),
+    );
+    expect(fromMany.filter((result) => result.allowed)).toHaveLength(MAX_FAILURES_PER_ACCOUNT);
+    const acrossAccounts = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        startSignInAttempt({ email: `user${i}@example.com`, client: 'd', now }),
+      ),
+    );
+    expect(acrossAccounts.filter((result) => result.allowed)).toHaveLength(MAX_FAILURES_PER_CLIENT);
   });
 
   it('locks a client after 20 failures across accounts; a success resets only the account', async () => {
@@ -114,10 +172,26 @@ describe.each(databaseTargets)('data layer on $name', ({ target }) => {
     expect((await attempt('a@example.com', 'c', later)).allowed).toBe(false);
     expect((await attempt('new@example.com', 'd', later)).allowed).toBe(true);
     // The account's failure before its success no longer counts: 4 more still leave it open.
-    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT - 1; i += 1) {
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT_AND_CLIENT - 1; i += 1) {
       await attempt('a@example.com', 'd', new Date(now.getTime() + 2));
     }
-    expect((await attempt('a@example.com', 'e', later, true)).allowed).toBe(true);
+    expect((await attempt('a@example.com', 'd', later, true)).allowed).toBe(true);
+  });
+
+  it("an owner's unlock lets the account sign in again; the client's own count stays", async () => {
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i += 1) {
+      await attempt('a@example.com', `c${i % 2}`, at(i));
+    }
+    expect((await attempt('a@example.com', 'owner', at(20), true)).allowed).toBe(false);
+    await unlockSignIn({ email: 'A@example.com', at: at(21) });
+    expect((await attempt('a@example.com', 'owner', at(22), true)).allowed).toBe(true);
+    // The clients that made the failures are still counted: 5 failures each, locked for that
+    // account no more, but 15 more on others lock the client.
+    for (let i = 0; i < MAX_FAILURES_PER_CLIENT - 5; i += 1) {
+      await attempt(`user${i}@example.com`, 'c0', at(30));
+    }
+    expect((await attempt('b@example.com', 'c0', at(40))).allowed).toBe(false);
+    expect((await attempt('b@example.com', 'c2', at(40))).allowed).toBe(true);
   });
 });
 

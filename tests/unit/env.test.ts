@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '@/lib/env';
 
 const strongSecret = 'k3J9x-Qw81_zPz0vLrT5mN2bYc7dHf4gAe6s';
+const tokenKey = 'Vt8-pX2qL0_wNc5rGz7mKj4sYb1hDf9eAu3o';
 const production = {
   NODE_ENV: 'production',
   AUTH_SECRET: strongSecret,
-  TOKEN_KEYS: `1:${strongSecret}`,
+  TOKEN_KEYS: `1:${tokenKey}`,
   NEXTAUTH_URL: 'https://setpoint.example.com',
 };
 
@@ -31,7 +32,7 @@ describe('configuration', () => {
   it('accepts a strong production configuration and applies defaults', () => {
     const env = parseEnv(production);
     expect(env.DATABASE_URL).toBeUndefined();
-    expect(env.TOKEN_KEYS).toEqual({ 1: strongSecret });
+    expect(env.TOKEN_KEYS).toEqual({ 1: tokenKey });
     expect(env.DATA_DIR).toBe('.data');
     expect(env.SESSION_MAX_AGE_HOURS).toBe(8);
   });
@@ -78,9 +79,34 @@ describe('configuration', () => {
     );
     const rotated = parseEnv({
       ...production,
-      TOKEN_KEYS: `2:${strongSecret}x, 1:${strongSecret}`,
+      TOKEN_KEYS: `2:${tokenKey}x, 1:${tokenKey}`,
     });
     expect(Object.keys(rotated.TOKEN_KEYS).sort()).toEqual(['1', '2']);
+  });
+
+  it('refuses AUTH_SECRET reused as a token key, in production and in development', () => {
+    for (const keys of [`1:${strongSecret}`, `2:${tokenKey}, 1:${strongSecret}`]) {
+      expect(() => parseEnv({ ...production, TOKEN_KEYS: keys })).toThrow(
+        /TOKEN_KEYS: TOKEN_KEYS reuses AUTH_SECRET.*openssl rand/s,
+      );
+    }
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-env-'));
+    expect(() =>
+      parseEnv({
+        NODE_ENV: 'development',
+        DATA_DIR: dataDir,
+        SERVICE_ALLOW_REDIRECT_PORT: 'true',
+        AUTH_SECRET: strongSecret,
+        TOKEN_KEYS: `1:${strongSecret}`,
+      }),
+    ).toThrow(ConfigError);
+    // Generated development secrets are two separate secrets.
+    const generated = parseEnv({
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      SERVICE_ALLOW_REDIRECT_PORT: 'true',
+    });
+    expect(Object.values(generated.TOKEN_KEYS)).not.toContain(generated.AUTH_SECRET);
   });
 
   it("enforces the service's redirect URI rules: at most 255 characters, no port", () => {
