@@ -253,6 +253,13 @@ function unsealAccess(row: ServiceConnection): Promise<AccessToken> {
 type Outcome = { ok: AccessToken } | { problem: ConnectionProblem; ended?: string };
 
 async function refreshUnderLock(orgId: string, rejected: string | undefined): Promise<AccessToken> {
+  // The token call's budget first: waiting for it must not hold the connection's lock.
+  try {
+    await acquireTokenCall({ orgId, deadline: Date.now() + TOKEN_QUEUE_WAIT_MS });
+  } catch (error) {
+    if (error instanceof BudgetExhausted) throw new ConnectionError('unavailable');
+    throw error;
+  }
   const outcome = await withConnectionLock<Outcome>({ orgId }, async (row, update) => {
     if (!row) return { problem: 'not_connected' };
     if (row.status === 'reconnect') return { problem: 'reconnect' };
