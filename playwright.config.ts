@@ -78,6 +78,8 @@ export default defineConfig({
         SERVICE_BASE_URL: SANDBOX_URL,
         // The app listens on a port, so its redirect URI has one; the sandbox allows it.
         SERVICE_ALLOW_REDIRECT_PORT: 'true',
+        // No background polling: specs count the service's calls. Pages read what they show.
+        READINGS_TARGET_MINUTES: '0',
       },
     },
   ],

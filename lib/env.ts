@@ -133,6 +133,18 @@ const envSchema = z
         }
         return { ...production, ...parsed.data };
       }),
+    /**
+     * How fresh the poller keeps every reading, in minutes (the service asks for status polls
+     * no more often than every 5). 0 turns the poller off; pages still refresh what they show.
+     */
+    READINGS_TARGET_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 60)
+      .default(5),
+    /** Where background jobs run: in each app process (`app`), or only in `npm run worker`. */
+    JOBS_RUNNER: z.enum(['app', 'worker']).default('app'),
     /** Per-request timeout for calls to the service. */
     SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     SERVICE_JWT: z
@@ -146,6 +158,14 @@ const envSchema = z
       .transform((value) => value === 'true' || value === '1'),
   })
   .superRefine((env, ctx) => {
+    if (env.JOBS_RUNNER === 'worker' && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JOBS_RUNNER'],
+        message:
+          'JOBS_RUNNER=worker needs DATABASE_URL: the embedded PGlite database can be opened by one process only, so its jobs run in the app.',
+      });
+    }
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
     const redirect = redirectUriProblem(env);
     if (redirect)

@@ -4,7 +4,8 @@ import { ConfigError, getEnv } from './env';
 
 /**
  * Server start-up: a bad configuration stops the process with a message naming the variable,
- * and the database is opened and migrated before the first request instead of during it.
+ * the database is opened and migrated before the first request instead of during it, and the
+ * job runner starts here unless a separate worker runs the jobs (JOBS_RUNNER=worker).
  */
 export async function startUp(): Promise<void> {
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
@@ -31,4 +32,8 @@ export async function startUp(): Promise<void> {
     throw error;
   }
   await getDatabase();
+  if (getEnv().JOBS_RUNNER === 'app') {
+    const { startJobRunner } = await import('./jobs/runner');
+    await startJobRunner();
+  }
 }

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { Suspense, use, useEffect, useMemo, useState } from 'react';
 import { dateTimeFormat } from '@/lib/time-format';
 import { formatTemperature, type TemperatureUnit } from '@/lib/units';
-import type { BuildingRow, RowReading } from './status-row';
+import type { BuildingRow, RowReading } from '@/lib/readings/row-types';
 
 type SortKey =
   | 'unit'
@@ -210,7 +210,10 @@ export function BuildingTable({
               // content apart from its fallback, which would leave rows already known on the
               // server hidden until JavaScript swaps them in.
               isPending(row.reading) ? (
-                <Suspense key={row.thermostatId} fallback={<PendingRow row={row} />}>
+                <Suspense
+                  key={row.thermostatId}
+                  fallback={<PendingRow row={row} unit={unit} timeZone={timeZone} />}
+                >
                   <Row row={row} unit={unit} timeZone={timeZone} />
                 </Suspense>
               ) : (
@@ -245,7 +248,18 @@ function NameCell({ row }: { row: BuildingRow }) {
   );
 }
 
-function PendingRow({ row }: { row: BuildingRow }) {
+function PendingRow({
+  row,
+  unit,
+  timeZone,
+}: {
+  row: BuildingRow;
+  unit: TemperatureUnit;
+  timeZone: string;
+}) {
+  // The last reading known, while a newer one is read.
+  if (row.last)
+    return <Row row={{ ...row, reading: row.last }} unit={unit} timeZone={timeZone} refreshing />;
   return (
     <tr aria-busy="true">
       <NameCell row={row} />
@@ -261,10 +275,12 @@ function Row({
   row,
   unit,
   timeZone,
+  refreshing = false,
 }: {
   row: BuildingRow;
   unit: TemperatureUnit;
   timeZone: string;
+  refreshing?: boolean;
 }) {
   const reading = isPending(row.reading) ? use(row.reading) : row.reading;
   const name = <NameCell row={row} />;
@@ -281,7 +297,7 @@ function Row({
     );
   }
   return (
-    <tr data-state="read">
+    <tr data-state={refreshing ? 'stale' : 'read'} aria-busy={refreshing || undefined}>
       {name}
       <td className="px-3 py-2 tabular-nums">{formatTemperature(reading.temperature, unit)}</td>
       <td className="px-3 py-2 tabular-nums">
@@ -312,6 +328,10 @@ function Row({
       </td>
       <td className="px-3 py-2 text-xs text-slate-500 tabular-nums">
         {timeOf(reading.readAt, timeZone)}
+        {refreshing ? <div>refreshing…</div> : null}
+        {reading.problem ? (
+          <div className="text-amber-700 dark:text-amber-400">{reading.problem}</div>
+        ) : null}
       </td>
     </tr>
   );

@@ -73,6 +73,8 @@ export async function startApp(options: {
         NEXTAUTH_URL: options.publicUrl,
         SERVICE_BASE_URL: options.serviceUrl,
         SERVICE_ALLOW_REDIRECT_PORT: 'true',
+        // No background polling: specs count the service's calls. Pages read what they show.
+        READINGS_TARGET_MINUTES: '0',
         ...options.env,
       },
       // The whole log, not a tail: specs search all of it for secrets.

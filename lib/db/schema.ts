@@ -8,6 +8,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   serial,
   smallint,
   text,
@@ -302,3 +303,63 @@ export const serviceBudget = pgTable('service_budget', {
   hourRemaining: integer('hour_remaining'),
   hourRemainingAt: timestamp('hour_remaining_at', { withTimezone: true }),
 });
+
+/**
+ * The last reading of every thermostat of the portfolio: pages render from here at once and say
+ * how old it is; the poller and the pages' own refreshes keep it fresh through the call budget.
+ * A failed read keeps the last good status and says why the newer one failed.
+ */
+export const readings = pgTable(
+  'readings',
+  {
+    orgId: uuid('org_id').notNull(),
+    thermostatId: text('thermostat_id').notNull(),
+    /** The last good status, as the service sent it (its non-secret fields). */
+    status: jsonb('status').$type<Record<string, unknown>>(),
+    /** When `status` was read. */
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** When the last attempt was made, good or not. */
+    triedAt: timestamp('tried_at', { withTimezone: true }).notNull(),
+    /** Why the last attempt failed (a ServiceError kind); null when it did not. */
+    failure: text('failure'),
+    /** A page asked for it fresh: the poller reads these first. */
+    wantedAt: timestamp('wanted_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orgId, table.thermostatId] }),
+    foreignKey({
+      columns: [table.orgId, table.thermostatId],
+      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
+    }).onDelete('cascade'),
+    index('readings_tried_idx').on(table.triedAt),
+  ],
+);
+
+/**
+ * Readings over time, for charts and needs-attention: every reading for two days, then one per
+ * quarter hour up to a week, then one per hour up to 30 days (thinned by a job).
+ */
+export const readingHistory = pgTable(
+  'reading_history',
+  {
+    orgId: uuid('org_id').notNull(),
+    thermostatId: text('thermostat_id').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    temperature: real('temperature'),
+    humidity: real('humidity'),
+    desiredHeat: real('desired_heat'),
+    desiredCool: real('desired_cool'),
+    hvacMode: text('hvac_mode'),
+    /** What was running: the service's equipment words, comma-separated ('' for nothing). */
+    equipment: text('equipment'),
+    connected: boolean('connected'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orgId, table.thermostatId, table.at] }),
+    foreignKey({
+      columns: [table.orgId, table.thermostatId],
+      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
+    }).onDelete('cascade'),
+    index('reading_history_at_idx').on(table.at),
+  ],
+);

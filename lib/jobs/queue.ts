@@ -17,7 +17,7 @@ export const QUEUES = {
   /** The poller: spends the spare call budget keeping readings fresh. */
   'poll-readings': { retryLimit: 0, expireInSeconds: 300 },
   /** Thins the readings history as it ages. */
-  'prune-readings': { retryLimit: 1, expireInSeconds: 600 },
+  'prune-readings': { policy: 'stately', retryLimit: 1, expireInSeconds: 600 },
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -3,9 +3,10 @@ import { type Actor, logActivity } from '@/lib/activity';
 import { addThermostat, ensureBuilding, findKnownThermostatIds } from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/forms';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
-import { getSchedule } from '@/lib/thermostat-api/resources';
+import { storeStatus } from '@/lib/readings/read';
+import { getSchedule, getStatus } from '@/lib/thermostat-api/resources';
+import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import type { EntryProblem, PortfolioEntry } from './entries';
-import { readStatus } from './status-cache';
 
 /** What the sandbox (or a manager) knows about a building that is new to the portfolio. */
 export type KnownBuilding = { name: string; timeZone: string; address?: string };
@@ -36,15 +37,18 @@ export async function addToPortfolio(input: {
       if (already.has(entry.thermostatId)) {
         return { ...base, outcome: 'unchanged', detail: 'Already in the portfolio.' };
       }
-      const reading = await readStatus({ orgId, thermostatId: entry.thermostatId });
-      if (!reading.ok) {
+      let status: ThermostatStatus;
+      try {
+        status = await getStatus({ orgId, thermostatId: entry.thermostatId });
+      } catch (error) {
         const detail =
-          reading.error.kind === 'not_found' || reading.error.kind === 'forbidden'
+          error instanceof ServiceError &&
+          (error.kind === 'not_found' || error.kind === 'forbidden')
             ? 'The service does not know this thermostat, or your account may not see it.'
-            : describeServiceError(reading.error);
+            : describeServiceError(error);
         return { ...base, outcome: 'failed', detail };
       }
-      const buildingId = reading.status.buildingId;
+      const buildingId = status.buildingId;
       if (!buildingId) {
         return {
           ...base,
@@ -62,13 +66,14 @@ export async function addToPortfolio(input: {
       } catch (error) {
         return { ...base, outcome: 'failed', detail: describeServiceError(error) };
       }
-      const unitLabel = entry.unitLabel || reading.status.name || '';
+      const unitLabel = entry.unitLabel || status.name || '';
       const added = await addThermostat({
         orgId,
         thermostatId: entry.thermostatId,
         buildingId,
         unitLabel,
       });
+      if (added) await storeStatus({ orgId, status });
       return added
         ? { ...base, outcome: 'done', detail: unitLabel ? `Added as ${unitLabel}.` : 'Added.' }
         : { ...base, outcome: 'unchanged', detail: 'Already in the portfolio.' };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import type { Priority } from './budget';
 import { serviceRequest } from './request';
 import {
   accessControlSchema,
@@ -22,15 +23,17 @@ import {
  * is used.
  */
 
-type Who = { orgId: string };
+/** Whose connection, and whose wait it is for the call budget (a person's by default). */
+type Who = { orgId: string; priority?: Priority };
 type OnThermostat = Who & { thermostatId: string };
 
 const thermostatPath = (thermostatId: string, rest = '') =>
   `/api/v2/thermostats/${encodeURIComponent(thermostatId)}${rest}`;
 
-export function getStatus({ orgId, thermostatId }: OnThermostat) {
+export function getStatus({ orgId, priority, thermostatId }: OnThermostat) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'GET',
     path: thermostatPath(thermostatId, '/status'),
     schema: statusSchema,
@@ -39,11 +42,13 @@ export function getStatus({ orgId, thermostatId }: OnThermostat) {
 
 export function setResidentMode({
   orgId,
+  priority,
   thermostatId,
   isResidentMode,
 }: OnThermostat & { isResidentMode: boolean }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/residentMode'),
     body: { isResidentMode },
@@ -61,11 +66,13 @@ export type NewThermostat = {
 /** Creates a thermostat in a building (the spec's path names the building). */
 export function createThermostat({
   orgId,
+  priority,
   buildingId,
   thermostat,
 }: Who & { buildingId: string; thermostat: NewThermostat }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'POST',
     path: `/api/v2/thermostats/${encodeURIComponent(buildingId)}/thermostats`,
     body: thermostat,
@@ -75,11 +82,13 @@ export function createThermostat({
 
 export function moveThermostat({
   orgId,
+  priority,
   thermostatId,
   buildingId,
 }: OnThermostat & { buildingId: string }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'PATCH',
     path: thermostatPath(thermostatId),
     body: { buildingId },
@@ -87,9 +96,10 @@ export function moveThermostat({
   });
 }
 
-export function getSchedule({ orgId, thermostatId }: OnThermostat) {
+export function getSchedule({ orgId, priority, thermostatId }: OnThermostat) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'GET',
     path: thermostatPath(thermostatId, '/schedule'),
     schema: scheduleSchema,
@@ -105,11 +115,13 @@ export type ScheduleRange = {
 
 export function updateSchedule({
   orgId,
+  priority,
   thermostatId,
   range,
 }: OnThermostat & { range: ScheduleRange }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/schedule'),
     body: range,
@@ -117,9 +129,10 @@ export function updateSchedule({
   });
 }
 
-export function listComfortSettings({ orgId, thermostatId }: OnThermostat) {
+export function listComfortSettings({ orgId, priority, thermostatId }: OnThermostat) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'GET',
     path: thermostatPath(thermostatId, '/comfortSettings'),
     schema: z.array(comfortSettingSchema),
@@ -136,11 +149,13 @@ export type ComfortSettingFields = {
 
 export function createComfortSetting({
   orgId,
+  priority,
   thermostatId,
   setting,
 }: OnThermostat & { setting: ComfortSettingFields }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'POST',
     path: thermostatPath(thermostatId, '/comfortSettings'),
     body: setting,
@@ -150,12 +165,14 @@ export function createComfortSetting({
 
 export function updateComfortSetting({
   orgId,
+  priority,
   thermostatId,
   comfortSettingRef,
   changes,
 }: OnThermostat & { comfortSettingRef: string; changes: Partial<ComfortSettingFields> }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/comfortSettings'),
     body: { comfortSettingRef, ...changes },
@@ -165,20 +182,23 @@ export function updateComfortSetting({
 
 export function deleteComfortSetting({
   orgId,
+  priority,
   thermostatId,
   comfortSettingRef,
 }: OnThermostat & { comfortSettingRef: string }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'DELETE',
     path: thermostatPath(thermostatId, `/comfortSettings/${encodeURIComponent(comfortSettingRef)}`),
     schema: z.unknown(),
   });
 }
 
-export function getSettings({ orgId, thermostatId }: OnThermostat) {
+export function getSettings({ orgId, priority, thermostatId }: OnThermostat) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'GET',
     path: thermostatPath(thermostatId, '/settings'),
     schema: settingsSchema,
@@ -194,11 +214,13 @@ export type SettingsChanges = Partial<{
 
 export function updateSettings({
   orgId,
+  priority,
   thermostatId,
   changes,
 }: OnThermostat & { changes: SettingsChanges }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/settings'),
     body: changes,
@@ -209,11 +231,13 @@ export function updateSettings({
 /** One request for 1..25 thermostats; the result lists each one. Larger selections: see bulk.ts. */
 export function bulkUpdateSettings({
   orgId,
+  priority,
   thermostatIds,
   changes,
 }: Who & { thermostatIds: string[]; changes: SettingsChanges }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'PATCH',
     path: '/api/v2/thermostats/settings',
     body: { thermostatIds, ...changes },
@@ -232,11 +256,13 @@ export type AccessControlChanges =
 
 export function updateAccessControl({
   orgId,
+  priority,
   thermostatId,
   changes,
 }: OnThermostat & { changes: AccessControlChanges }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/accessControl'),
     body: changes,
@@ -244,9 +270,10 @@ export function updateAccessControl({
   });
 }
 
-export function getAlertSettings({ orgId, thermostatId }: OnThermostat) {
+export function getAlertSettings({ orgId, priority, thermostatId }: OnThermostat) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'GET',
     path: thermostatPath(thermostatId, '/alertSettings'),
     schema: alertSettingsSchema,
@@ -255,11 +282,13 @@ export function getAlertSettings({ orgId, thermostatId }: OnThermostat) {
 
 export function updateAlertSettings({
   orgId,
+  priority,
   thermostatId,
   changes,
 }: OnThermostat & { changes: Record<string, unknown> }) {
   return serviceRequest({
     orgId,
+    priority,
     method: 'PATCH',
     path: thermostatPath(thermostatId, '/alertSettings'),
     body: changes,

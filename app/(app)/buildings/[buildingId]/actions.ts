@@ -6,15 +6,15 @@ import { openBuilding } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import { listOrganizationBuildings, listThermostats, updateBuilding } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { forgetStatuses } from '@/lib/portfolio/status-cache';
+import { markWanted } from '@/lib/db/readings';
 
-/** Reads every thermostat of the building from the service again, instead of the cache. */
+/** Asks for every reading of the building fresh: the page reads them again as it renders. */
 export async function refreshBuilding(buildingId: string): Promise<void> {
   const opened = await openBuilding(buildingId, 'view');
   if (!opened.ok) return;
   const { member, building } = opened;
   const thermostats = await listThermostats({ scope: member, buildingId: building.buildingId });
-  forgetStatuses({ orgId: member.orgId, thermostatIds: thermostats.map((t) => t.thermostatId) });
+  await markWanted({ orgId: member.orgId, thermostatIds: thermostats.map((t) => t.thermostatId) });
   revalidatePath(`/buildings/${building.buildingId}`);
 }
 

@@ -3,12 +3,11 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { BuildingDetailsForm } from '@/components/buildings/building-details-form';
 import { BuildingTable } from '@/components/buildings/building-table';
-import type { BuildingRow } from '@/components/buildings/status-row';
 import { Button, buttonClass } from '@/components/ui/button';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { findBuilding, listThermostats } from '@/lib/db/queries';
-import { readRow } from '@/lib/portfolio/readings';
+import { buildingRows } from '@/lib/readings/rows';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 import { refreshBuilding, updateBuildingDetails } from './actions';
 
@@ -27,13 +26,9 @@ export default async function BuildingPage({ params }: Props) {
   if (!building) notFound();
   const manages = can(member, 'manage_building', building);
 
-  // Every status starts now, in parallel within the service's rate limit; each row arrives
-  // when its answer does, so the page shell never waits for the slowest thermostat.
-  const rows: BuildingRow[] = thermostats.map((thermostat) => ({
-    thermostatId: thermostat.thermostatId,
-    unitLabel: thermostat.unitLabel,
-    reading: readRow({ orgId: member.orgId, thermostatId: thermostat.thermostatId }),
-  }));
+  // From the readings store at once; stale rows are read again (within the call budget) and
+  // stream in, so the page shell never waits for the service.
+  const rows = await buildingRows({ scope: member, buildingId: building.buildingId, thermostats });
 
   return (
     <div className="grid gap-6">
@@ -97,8 +92,8 @@ export default async function BuildingPage({ params }: Props) {
         </details>
       ) : null}
       <p className="text-xs text-slate-500">
-        Statuses are kept for a minute so that large buildings stay within the service’s rate
-        limits; each row says when it was read (in the building’s time zone).
+        Readings are kept fresh in the background within the service’s rate limits; each row says
+        when it was read (in the building’s time zone), and older ones are read again as you look.
       </p>
     </div>
   );

@@ -16,7 +16,7 @@ import {
 } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { scopedBuilding } from '@/lib/portfolio/guard';
-import { forgetStatuses, rememberStatus } from '@/lib/portfolio/status-cache';
+import { storeStatus } from '@/lib/readings/read';
 import { moveThermostat, setResidentMode } from '@/lib/thermostat-api/resources';
 
 const residentModeSchema = z
@@ -69,7 +69,7 @@ export async function changeResidentMode(
       thermostatId: thermostat.thermostatId,
       isResidentMode: on,
     });
-    rememberStatus({ orgId: member.orgId, status });
+    await storeStatus({ orgId: member.orgId, status });
     await logActivity({ ...what, summary });
   } catch (error) {
     await logActivity({ ...what, summary: `Failed: ${summary.toLowerCase()}`, error });
@@ -133,7 +133,7 @@ export async function moveToBuilding(
       buildingId: building.buildingId,
     });
     await finishMove({ ...claim, movedTo: building.buildingId });
-    rememberStatus({ orgId: member.orgId, status });
+    await storeStatus({ orgId: member.orgId, status });
     await logActivity({ ...what, summary: `Moved ${label} to ${building.name}` });
   } catch (error) {
     await finishMove({ ...claim, movedTo: null });
@@ -189,7 +189,6 @@ export async function removeFromPortfolio(thermostatId: string): Promise<void> {
   if (!opened.ok) redirect('/');
   const { member, thermostat } = opened;
   await removeThermostat({ orgId: member.orgId, thermostatId: thermostat.thermostatId });
-  forgetStatuses({ orgId: member.orgId, thermostatIds: [thermostat.thermostatId] });
   await logActivity({
     actor: member,
     action: 'portfolio.remove',

@@ -16,9 +16,9 @@ import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { scopedThermostat } from '@/lib/portfolio/guard';
-import { rememberStatus } from '@/lib/portfolio/status-cache';
+import { listReadings } from '@/lib/db/readings';
+import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
-import { getStatus } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
 import {
@@ -38,14 +38,26 @@ export default async function ThermostatPage({ params }: Props) {
   const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
 
-  const [status, buildings] = await Promise.all([
-    getStatus({ orgId: member.orgId, thermostatId: thermostat.thermostatId }).then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error: describeServiceError(error) }),
-    ),
+  // The thermostat in front of a member is read now; if the service cannot answer, the page
+  // shows what it last said, and when.
+  const [stored] = await listReadings({
+    scope: member,
+    thermostatIds: [thermostat.thermostatId],
+  });
+  const [reading, buildings] = await Promise.all([
+    refreshReading({
+      orgId: member.orgId,
+      thermostatId: thermostat.thermostatId,
+      priority: 'interactive',
+      last: stored
+        ? { status: parseStoredStatus(stored.status), readAt: stored.readAt }
+        : undefined,
+    }),
     listBuildings({ scope: member }),
   ]);
-  if (status.ok) rememberStatus({ orgId: member.orgId, status: status.value });
+  const status = reading.status
+    ? ({ ok: true, value: reading.status } as const)
+    : ({ ok: false, error: describeServiceError(reading.ok ? null : reading.error) } as const);
   // What to offer; the actions check again.
   const changes = can(member, 'change_thermostat', thermostat);
   const manages = can(member, 'manage_building', thermostat);
@@ -56,6 +68,12 @@ export default async function ThermostatPage({ params }: Props) {
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <Card className="grid content-start gap-4">
           <h2 className="text-lg font-medium">Status</h2>
+          {!reading.ok && reading.status && reading.readAt ? (
+            <Notice tone="warning">
+              Could not read it just now: {describeServiceError(reading.error)} This is what it said
+              at <LocalTime value={reading.readAt.toISOString()} />.
+            </Notice>
+          ) : null}
           {status.ok ? (
             <StatusDetails status={status.value} unit={member.temperatureUnit} />
           ) : (

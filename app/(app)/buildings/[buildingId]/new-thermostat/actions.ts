@@ -7,7 +7,7 @@ import { openBuilding, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import { addThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { rememberStatus } from '@/lib/portfolio/status-cache';
+import { storeStatus } from '@/lib/readings/read';
 import { createThermostat } from '@/lib/thermostat-api/resources';
 import { HVAC_MODES, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 
@@ -64,7 +64,7 @@ export async function createThermostatInBuilding(
       buildingId: building.buildingId,
       unitLabel: name,
     });
-    rememberStatus({ orgId: member.orgId, status });
+    await storeStatus({ orgId: member.orgId, status });
     await logActivity({
       actor: member,
       action: 'thermostat.create',

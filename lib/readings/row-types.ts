@@ -1,8 +1,11 @@
-/** A thermostat's live status as the building table shows it (serialisable, no secrets). */
+/** A thermostat's status as the building table shows it (serialisable, no secrets). */
 export type RowReading =
   | {
       ok: true;
+      /** When this status was read. */
       readAt: string;
+      /** Why a newer read failed, when this is the last one known. */
+      problem: string | null;
       temperature: number | null;
       humidity: number | null;
       hvacMode: string | null;
@@ -16,9 +19,13 @@ export type RowReading =
     }
   | { ok: false; readAt: string; error: string };
 
-/** A reading already known on the server comes as a value; one still being read, as a promise. */
+/**
+ * A reading already known on the server comes as a value; one being read again, as a promise,
+ * with the last one known (if any) to show meanwhile.
+ */
 export type BuildingRow = {
   thermostatId: string;
   unitLabel: string;
   reading: RowReading | Promise<RowReading>;
+  last?: RowReading;
 };

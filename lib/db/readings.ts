@@ -1,0 +1,256 @@
+import 'server-only';
+import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { getDb, rowsOf } from './client';
+import type { Scope } from './queries';
+import { readingHistory, readings, thermostats } from './schema';
+
+/**
+ * The readings store's queries: the last reading of each thermostat, and its history. Every
+ * query names the organisation (and a building manager's buildings) like lib/db/queries.ts.
+ */
+
+export type StoredReading = typeof readings.$inferSelect;
+export type HistoryPoint = typeof readingHistory.$inferSelect;
+export type HistorySample = Omit<HistoryPoint, 'orgId' | 'thermostatId' | 'at'>;
+
+/** Saves a good reading: the last status, and a point of history. */
+export async function saveReading(input: {
+  orgId: string;
+  thermostatId: string;
+  status: Record<string, unknown>;
+  sample: HistorySample;
+  at?: Date;
+}): Promise<void> {
+  const db = await getDb();
+  const at = input.at ?? new Date();
+  const row = {
+    orgId: input.orgId,
+    thermostatId: input.thermostatId,
+    status: input.status,
+    readAt: at,
+    triedAt: at,
+    failure: null,
+    wantedAt: null,
+  };
+  // The thermostat may have left the portfolio while it was being read: then nothing is kept.
+  const kept = await db
+    .insert(readings)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [readings.orgId, readings.thermostatId],
+      set: {
+        status: sql`excluded.status`,
+        readAt: sql`excluded.read_at`,
+        triedAt: sql`excluded.tried_at`,
+        failure: null,
+        wantedAt: null,
+      },
+      // A slower read that started earlier never overwrites a newer one.
+      setWhere: or(isNull(readings.readAt), lt(readings.readAt, sql`excluded.read_at`)),
+    })
+    .returning({ id: readings.thermostatId })
+    .catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) return [];
+      throw error;
+    });
+  if (kept.length === 0) return;
+  await db
+    .insert(readingHistory)
+    .values({ orgId: input.orgId, thermostatId: input.thermostatId, at, ...input.sample })
+    .onConflictDoNothing();
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  const value = error as { code?: unknown; cause?: { code?: unknown } };
+  return value?.code === '23503' || value?.cause?.code === '23503';
+}
+
+/** Records a failed read: the last good status stays, with why the newer one failed. */
+export async function saveReadFailure(input: {
+  orgId: string;
+  thermostatId: string;
+  failure: string;
+  at?: Date;
+}): Promise<void> {
+  const db = await getDb();
+  const at = input.at ?? new Date();
+  await db.execute(sql`
+    insert into readings (org_id, thermostat_id, tried_at, failure)
+    select ${input.orgId}::uuid, ${input.thermostatId}, ${at.toISOString()}::timestamptz, ${input.failure}
+    from thermostats where org_id = ${input.orgId}::uuid and thermostat_id = ${input.thermostatId}
+    on conflict (org_id, thermostat_id) do update
+      set tried_at = excluded.tried_at, failure = excluded.failure, wanted_at = null
+      where readings.tried_at < excluded.tried_at`);
+}
+
+/** The readings of thermostats in scope (those of one building, or these ids). */
+export async function listReadings(input: {
+  scope: Scope;
+  buildingId?: string;
+  thermostatIds?: string[];
+}): Promise<StoredReading[]> {
+  if (input.thermostatIds?.length === 0) return [];
+  const db = await getDb();
+  const { scope } = input;
+  const rows = await db
+    .select({ reading: readings })
+    .from(readings)
+    .innerJoin(
+      thermostats,
+      and(
+        eq(thermostats.orgId, readings.orgId),
+        eq(thermostats.thermostatId, readings.thermostatId),
+      ),
+    )
+    .where(
+      and(
+        eq(readings.orgId, scope.orgId),
+        scope.buildingIds === null
+          ? undefined
+          : scope.buildingIds.length > 0
+            ? inArray(thermostats.buildingId, [...scope.buildingIds])
+            : sql`false`,
+        input.buildingId ? eq(thermostats.buildingId, input.buildingId) : undefined,
+        input.thermostatIds ? inArray(readings.thermostatId, input.thermostatIds) : undefined,
+      ),
+    );
+  return rows.map((row) => row.reading);
+}
+
+/** Asks for these readings fresh: the poller takes wanted ones first. */
+export async function markWanted(input: { orgId: string; thermostatIds: string[] }) {
+  if (input.thermostatIds.length === 0) return;
+  const db = await getDb();
+  await db
+    .update(readings)
+    .set({ wantedAt: new Date() })
+    .where(
+      and(eq(readings.orgId, input.orgId), inArray(readings.thermostatId, input.thermostatIds)),
+    );
+}
+
+export type DueReading = { orgId: string; thermostatId: string };
+
+/**
+ * Thermostats, of every organisation whose connection is active, whose reading is older than
+ * `olderThan` (or missing): wanted ones first, then the oldest attempt first, so every
+ * organisation's readings age alike. At most `limit`.
+ */
+export async function listDueReadings(input: {
+  olderThan: Date;
+  limit: number;
+}): Promise<DueReading[]> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select t.org_id as "orgId", t.thermostat_id as "thermostatId"
+    from thermostats t
+    join service_connections c on c.org_id = t.org_id and c.status = 'active'
+    left join readings r on r.org_id = t.org_id and r.thermostat_id = t.thermostat_id
+    where r.tried_at is null or r.tried_at < ${input.olderThan.toISOString()}::timestamptz
+      or (r.wanted_at is not null and r.wanted_at > r.tried_at)
+    order by (r.wanted_at is not null and r.wanted_at > r.tried_at) desc,
+      r.tried_at asc nulls first
+    limit ${input.limit}`);
+  return rowsOf<DueReading>(result);
+}
+
+/** How many thermostats the poller keeps fresh (organisations with an active connection). */
+export async function countPolledThermostats(): Promise<number> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select count(*)::int as n from thermostats t
+    join service_connections c on c.org_id = t.org_id and c.status = 'active'`);
+  return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
+}
+
+/** Reading ages of one organisation (or all): for the dashboard's freshness and the bench. */
+export async function readingAges(input: { orgId?: string }): Promise<{
+  count: number;
+  never: number;
+  medianSeconds: number | null;
+  worstSeconds: number | null;
+}> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select count(*)::int as count,
+      count(*) filter (where r.read_at is null)::int as never,
+      percentile_cont(0.5) within group (order by extract(epoch from now() - r.read_at)) as median,
+      max(extract(epoch from now() - r.read_at)) as worst
+    from thermostats t
+    left join readings r on r.org_id = t.org_id and r.thermostat_id = t.thermostat_id
+    where ${input.orgId ? sql`t.org_id = ${input.orgId}::uuid` : sql`true`}`);
+  const row = rowsOf<{ count: number; never: number; median: number | null; worst: number | null }>(
+    result,
+  )[0];
+  return {
+    count: Number(row?.count ?? 0),
+    never: Number(row?.never ?? 0),
+    medianSeconds: row?.median == null ? null : Number(row.median),
+    worstSeconds: row?.worst == null ? null : Number(row.worst),
+  };
+}
+
+/** One thermostat's history since `since`, oldest first. */
+export async function listHistory(input: {
+  scope: Scope;
+  thermostatId: string;
+  since: Date;
+}): Promise<HistoryPoint[]> {
+  const db = await getDb();
+  const { scope } = input;
+  const rows = await db
+    .select({ point: readingHistory })
+    .from(readingHistory)
+    .innerJoin(
+      thermostats,
+      and(
+        eq(thermostats.orgId, readingHistory.orgId),
+        eq(thermostats.thermostatId, readingHistory.thermostatId),
+      ),
+    )
+    .where(
+      and(
+        eq(readingHistory.orgId, scope.orgId),
+        eq(readingHistory.thermostatId, input.thermostatId),
+        gte(readingHistory.at, input.since),
+        scope.buildingIds === null
+          ? undefined
+          : scope.buildingIds.length > 0
+            ? inArray(thermostats.buildingId, [...scope.buildingIds])
+            : sql`false`,
+      ),
+    )
+    .orderBy(asc(readingHistory.at));
+  return rows.map((row) => row.point);
+}
+
+/**
+ * Thins the history as it ages: after two days one point per quarter hour, after a week one
+ * per hour, nothing after 30 days. Returns how many points went.
+ */
+export async function pruneHistory(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const iso = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const day = 86_400_000;
+  const result = await db.execute(sql`
+    with ranked as (
+      select org_id, thermostat_id, at,
+        row_number() over (
+          partition by org_id, thermostat_id,
+            case when at < ${iso(7 * day)}::timestamptz
+              then date_trunc('hour', at)
+              else date_trunc('hour', at) + floor(extract(minute from at) / 15) * interval '15 minutes'
+            end
+          order by at) as n
+      from reading_history
+      where at < ${iso(2 * day)}::timestamptz
+    ), gone as (
+      delete from reading_history h
+      using ranked
+      where h.org_id = ranked.org_id and h.thermostat_id = ranked.thermostat_id
+        and h.at = ranked.at and (ranked.n > 1 or h.at < ${iso(30 * day)}::timestamptz)
+      returning 1
+    )
+    select count(*)::int as n from gone`);
+  return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
+}

@@ -1,0 +1,26 @@
+import 'server-only';
+import { pruneHistory } from '@/lib/db/readings';
+import { logWarning } from '@/lib/log';
+import { pollOnce } from '@/lib/readings/poller';
+import { getBoss } from './queue';
+
+/**
+ * The job runner: the workers of every queue and the schedules. It runs in the app's process in
+ * the embedded default (PGlite has one process), and in `npm run worker` for a deployment of
+ * several instances (JOBS_RUNNER=worker on the app instances). pg-boss hands each job to one
+ * worker of all those running, and keeps one schedule for them all.
+ */
+export async function startJobRunner(): Promise<void> {
+  const boss = await getBoss();
+  await boss.work('poll-readings', { pollingIntervalSeconds: 5 }, async () => {
+    const round = await pollOnce();
+    if (round.failed > 0) logWarning(`poller: ${round.failed} of ${round.due} readings failed`);
+  });
+  await boss.work('prune-readings', { pollingIntervalSeconds: 30 }, async () => {
+    await pruneHistory();
+  });
+  // Every minute, and once now (readings of a fresh start need not wait a minute).
+  await boss.schedule('poll-readings', '* * * * *', {}, { singletonKey: 'poll' });
+  await boss.schedule('prune-readings', '17 * * * *', {}, { singletonKey: 'prune' });
+  await boss.send('poll-readings', {}, { singletonKey: 'poll' });
+}

@@ -1,0 +1,92 @@
+import 'server-only';
+import { type HistorySample, saveReadFailure, saveReading } from '@/lib/db/readings';
+import { getEnv } from '@/lib/env';
+import type { Priority } from '@/lib/thermostat-api/budget';
+import { ServiceError } from '@/lib/thermostat-api/errors';
+import { getStatus } from '@/lib/thermostat-api/resources';
+import { statusSchema, type ThermostatStatus } from '@/lib/thermostat-api/schemas';
+
+/**
+ * Reading thermostats into the store (lib/db/readings.ts): every status read from the service,
+ * by a page, an action or the poller, is kept with when it was read, so pages render from the
+ * store at once and show through outages what they last knew.
+ */
+
+/** How fresh readings are kept (the service asks for status polls no more than every 5 min). */
+export function freshnessTargetMs(): number {
+  return getEnv().READINGS_TARGET_MINUTES * 60_000;
+}
+
+export type Reading =
+  | { ok: true; status: ThermostatStatus; readAt: Date }
+  | { ok: false; error: ServiceError; status: ThermostatStatus | null; readAt: Date | null };
+
+/** What history keeps of a status. */
+export function sampleOf(status: ThermostatStatus): HistorySample {
+  const number = (value: unknown) => (typeof value === 'number' ? value : null);
+  return {
+    temperature: number(status.temperature),
+    humidity: number(status.humidity),
+    desiredHeat: status.setPoint.desiredHeat,
+    desiredCool: status.setPoint.desiredCool,
+    hvacMode: typeof status.hvacMode === 'string' ? status.hvacMode : null,
+    equipment: typeof status.equipmentStatus === 'string' ? status.equipmentStatus : null,
+    connected: typeof status.connected === 'boolean' ? status.connected : null,
+  };
+}
+
+/** Keeps a status the service just sent (a read, or the answer to a write). */
+export async function storeStatus(input: { orgId: string; status: ThermostatStatus }) {
+  await saveReading({
+    orgId: input.orgId,
+    thermostatId: input.status.thermostatId,
+    status: input.status,
+    sample: sampleOf(input.status),
+  });
+}
+
+/** A stored status back as the service's shape; null when it no longer parses. */
+export function parseStoredStatus(value: unknown): ThermostatStatus | null {
+  const parsed = statusSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+// Concurrent reads of one thermostat (two members on one building) share one call.
+const inFlight = new Map<string, Promise<Reading>>();
+
+/**
+ * Reads one thermostat from the service now, at this priority, and keeps the result (a failure
+ * too, beside the last good status). Never throws.
+ */
+export function refreshReading(input: {
+  orgId: string;
+  thermostatId: string;
+  priority: Priority;
+  /** The last good status known, to show beside a failure. */
+  last?: { status: ThermostatStatus | null; readAt: Date | null };
+}): Promise<Reading> {
+  const key = `${input.orgId}:${input.thermostatId}`;
+  const running = inFlight.get(key);
+  if (running) return running;
+  const reading = read(input).finally(() => inFlight.delete(key));
+  inFlight.set(key, reading);
+  return reading;
+}
+
+async function read(input: Parameters<typeof refreshReading>[0]): Promise<Reading> {
+  const { orgId, thermostatId, priority } = input;
+  try {
+    const status = await getStatus({ orgId, thermostatId, priority });
+    await storeStatus({ orgId, status });
+    return { ok: true, status, readAt: new Date() };
+  } catch (caught) {
+    const error = caught instanceof ServiceError ? caught : new ServiceError('unavailable');
+    await saveReadFailure({ orgId, thermostatId, failure: error.kind }).catch(() => {});
+    return {
+      ok: false,
+      error,
+      status: input.last?.status ?? null,
+      readAt: input.last?.readAt ?? null,
+    };
+  }
+}
