@@ -1,5 +1,6 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { getEnv } from '@/lib/env';
+import { CSRF_HEADER, createCsrfCookie, csrfCookieName, csrfTokenOf } from '@/lib/auth/csrf';
 import { contentSecurityPolicy, createNonce } from '@/lib/security-headers';
 
 const PUBLIC_PATHS = ['/sign-in', '/setup', '/invite'];
@@ -89,12 +90,35 @@ export function proxy(request: NextRequest) {
   const policy = contentSecurityPolicy({
     nonce,
     serviceOrigin: new URL(env.SERVICE_BASE_URL).origin,
+    ssoOrigin: env.OIDC_ISSUER ? new URL(env.OIDC_ISSUER).origin : null,
     development: process.env.NODE_ENV === 'development',
   });
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('content-security-policy', policy);
+  // Sign-in and sign-out are plain forms posting to next-auth (so they work without JavaScript):
+  // they need next-auth's CSRF token, in a cookie set here when the browser has none valid.
+  const secure = new URL(env.NEXTAUTH_URL).protocol === 'https:';
+  let csrfCookie: string | null = null;
+  if (SAFE_METHODS.has(request.method)) {
+    const name = csrfCookieName(secure);
+    let token = csrfTokenOf(request.cookies.get(name)?.value, env.AUTH_SECRET);
+    if (!token) {
+      const created = createCsrfCookie(env.AUTH_SECRET);
+      token = created.token;
+      csrfCookie = created.value;
+    }
+    headers.set(CSRF_HEADER, token);
+  }
   const response = NextResponse.next({ request: { headers } });
+  if (csrfCookie) {
+    response.cookies.set(csrfCookieName(secure), csrfCookie, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure,
+    });
+  }
   response.headers.set('Content-Security-Policy', policy);
   if (new URL(env.NEXTAUTH_URL).protocol === 'https:') {
     response.headers.set('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');

@@ -201,6 +201,8 @@ test('a refused change shows at once, then rolls back with a message', async ({ 
 test('the schedule page has no axe violations, and fits laptop and phone widths', async ({
   page,
 }, testInfo) => {
+  // Axe over 336 cells, at two widths: the heaviest check of the suite.
+  test.slow();
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSchedule(page, 'Unit 302');
   await cell(page, 'Monday', '07:00').click();

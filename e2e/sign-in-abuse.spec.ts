@@ -80,7 +80,7 @@ test('behind a trusted proxy, a sprayed account is locked for new browsers, not 
   const page = await owner.newPage();
   await setUpManager(page);
   const device = (await owner.cookies()).find((cookie) => cookie.name === 'setpoint_device');
-  expect(device).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/auth' });
+  expect(device).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/sign-in' });
 
   // Ten guesses from ten addresses (the proxy reports each): under every per-address limit,
   // but the account now holds every new browser, even with the right password.

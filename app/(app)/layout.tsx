@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { ConnectionBanner } from '@/components/connection/connection-banner';
 import { AppHeader } from '@/components/shell/app-header';
+import { headers } from 'next/headers';
+import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { getConnectionSummary } from '@/lib/oauth/connection';
@@ -18,7 +20,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
-      <AppHeader member={member} />
+      <AppHeader member={member} csrfToken={(await headers()).get(CSRF_HEADER) ?? ''} />
       <ConnectionBanner connection={connection} canReconnect={can(member, 'manage_connection')} />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8">
         {children}

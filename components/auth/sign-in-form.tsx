@@ -1,56 +1,55 @@
-'use client';
-
-import { signIn } from 'next-auth/react';
-import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 
-type State = { error?: string; email: string };
-
+/** What each of next-auth's error codes (and ours, thrown from `authorize`) means to a person. */
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: 'That email and password do not match an account.',
   TooManyAttempts:
-    'Too many failed sign-in attempts. Wait 15 minutes, then try again, or ask your administrator.',
+    'Too many failed sign-in attempts. Wait 15 minutes, then try again, or ask an owner or admin to let you in.',
   NoMembership:
     'This account is no longer a member of an organisation on Setpoint. Ask an owner or admin to invite you again.',
+  AccessDenied:
+    'Company sign-in worked, but no organisation on Setpoint has invited that email. Ask an owner or admin of your organisation for an invitation.',
+  OAuthSignin: 'Company sign-in did not complete. Please try again.',
+  OAuthCallback: 'Company sign-in did not complete. Please try again.',
+  MissingCSRF: 'This sign-in form had expired. Please sign in again.',
 };
 
+/**
+ * Plain HTML forms posting to next-auth (its credentials sign-in, through /sign-in/submit, and
+ * its company SSO sign-in), with next-auth's CSRF token: they work the same with JavaScript off.
+ * The answer is a redirect: to the page asked for, or back here with an error code.
+ */
 export function SignInForm({
   callbackUrl,
   email,
+  csrfToken,
+  error,
   sso,
 }: {
   callbackUrl: string;
   email: string;
+  csrfToken: string;
+  error: string | null;
   sso: string | null;
 }) {
-  const [state, submit, pending] = useActionState(
-    async (_previous: State, form: FormData): Promise<State> => {
-      const values = { email: String(form.get('email') ?? ''), password: form.get('password') };
-      const result = await signIn('credentials', { ...values, redirect: false, callbackUrl });
-      if (result?.ok && !result.error) {
-        window.location.assign(callbackUrl);
-        return { email: values.email };
-      }
-      const error =
-        MESSAGES[result?.error ?? ''] ?? 'Sign-in is unavailable right now. Please try again.';
-      return { error, email: values.email };
-    },
-    { email },
-  );
-
+  const message = error
+    ? (MESSAGES[error] ?? 'Sign-in is unavailable right now. Please try again.')
+    : null;
   return (
     <div className="grid gap-6">
-      <form action={submit} className="grid gap-4" noValidate>
-        {state.error ? <Notice tone="error">{state.error}</Notice> : null}
+      <form method="post" action="/sign-in/submit" className="grid gap-4" aria-label="Sign in">
+        {message ? <Notice tone="error">{message}</Notice> : null}
+        <input type="hidden" name="csrfToken" value={csrfToken} />
+        <input type="hidden" name="callbackUrl" value={callbackUrl} />
         <Field
           label="Email"
           name="email"
           type="email"
           autoComplete="username"
           required
-          defaultValue={state.email}
+          defaultValue={email}
         />
         <Field
           label="Password"
@@ -59,16 +58,20 @@ export function SignInForm({
           autoComplete="current-password"
           required
         />
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Signing in…' : 'Sign in'}
-        </Button>
+        <Button type="submit">Sign in</Button>
       </form>
       {sso ? (
-        <div className="grid gap-3 border-t border-slate-200 pt-5 dark:border-slate-800">
-          <Button variant="secondary" onClick={() => signIn('oidc', { callbackUrl })}>
+        <form
+          method="post"
+          action="/api/auth/signin/oidc"
+          className="grid gap-3 border-t border-slate-200 pt-5 dark:border-slate-800"
+        >
+          <input type="hidden" name="csrfToken" value={csrfToken} />
+          <input type="hidden" name="callbackUrl" value={callbackUrl} />
+          <Button type="submit" variant="secondary">
             Sign in with {sso}
           </Button>
-        </div>
+        </form>
       ) : null}
     </div>
   );

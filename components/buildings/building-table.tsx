@@ -107,7 +107,7 @@ export function BuildingTable({
       if (mode !== 'all' && !(reading?.ok && reading.hvacMode === mode)) return false;
       if (connection === 'online' && !(reading?.ok && reading.connected)) return false;
       if (connection === 'offline' && !(reading?.ok && reading.connected === false)) return false;
-      if (connection === 'error' && reading?.ok !== false) return false;
+      if (connection === 'error' && !(reading && (!reading.ok || reading.problem))) return false;
       return true;
     });
     return filtered.sort((a, b) => {
@@ -120,7 +120,9 @@ export function BuildingTable({
   }, [rows, readings, query, mode, connection, sort]);
 
   const loaded = Object.keys(readings).length;
-  const failed = Object.values(readings).filter((reading) => !reading.ok).length;
+  const failed = Object.values(readings).filter(
+    (reading) => !reading.ok || reading.problem !== null,
+  ).length;
   const selectClass =
     'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
 
@@ -168,7 +170,7 @@ export function BuildingTable({
         <p role="status" className="ml-auto text-sm text-slate-600 dark:text-slate-400">
           {loaded < rows.length
             ? `Reading ${rows.length - loaded} of ${rows.length} thermostats…`
-            : `${rows.length} thermostats${failed ? `, ${failed} could not be read` : ''}`}
+            : `${rows.length} thermostats${failed ? `, ${failed} could not be read just now` : ''}`}
           {visible.length !== rows.length ? ` · showing ${visible.length}` : ''}
         </p>
       </div>

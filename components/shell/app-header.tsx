@@ -5,7 +5,7 @@ import type { Member } from '@/lib/db/queries';
 import { NavLinks } from './nav-links';
 import { UserMenu } from './user-menu';
 
-export function AppHeader({ member }: { member: Member }) {
+export function AppHeader({ member, csrfToken }: { member: Member; csrfToken: string }) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
       {/* On phones the navigation takes a scrollable second row; from `sm` up it sits inline. */}
@@ -27,6 +27,7 @@ export function AppHeader({ member }: { member: Member }) {
           name={member.name}
           email={member.email}
           organization={`${member.orgName} · ${ROLE_NAMES[member.role]}`}
+          csrfToken={csrfToken}
         />
       </div>
     </header>

@@ -1,8 +1,4 @@
-'use client';
-
-import { signOut } from 'next-auth/react';
-import { useActionState } from 'react';
-
+/** Initials for the avatar: the first letters of the first two words of the name. */
 function initials(name: string) {
   return (
     name
@@ -14,21 +10,23 @@ function initials(name: string) {
   );
 }
 
-/** The signed-in manager's menu: who is signed in, and sign-out. A native <details> keeps it
- *  keyboard- and screen-reader-friendly without a menu library. */
+/**
+ * The signed-in member's menu: who is signed in, in which organisation, and sign-out. A native
+ * <details> keeps it keyboard- and screen-reader-friendly without a menu library, and sign-out
+ * is a plain form posting to next-auth with its CSRF token, so it works without JavaScript.
+ */
 export function UserMenu({
   name,
   email,
   organization,
+  csrfToken,
 }: {
   name: string;
   email: string;
   /** The organisation and the member's role in it. */
   organization: string;
+  csrfToken: string;
 }) {
-  const [, signOutAction, pending] = useActionState(async () => {
-    await signOut({ callbackUrl: '/sign-in' });
-  }, undefined);
   return (
     <details className="group relative">
       <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden">
@@ -50,13 +48,14 @@ export function UserMenu({
           <p className="truncate text-xs text-slate-600 dark:text-slate-400">{email}</p>
           <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-400">{organization}</p>
         </div>
-        <form action={signOutAction}>
+        <form method="post" action="/api/auth/signout">
+          <input type="hidden" name="csrfToken" value={csrfToken} />
+          <input type="hidden" name="callbackUrl" value="/sign-in" />
           <button
             type="submit"
-            disabled={pending}
             className="mt-1 w-full rounded-md px-3 py-2 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
           >
-            {pending ? 'Signing out…' : 'Sign out'}
+            Sign out
           </button>
         </form>
       </div>

@@ -9,10 +9,10 @@ import { derivedKey } from './keys';
  * many addresses slows the spray down without locking its owner out of their own browser.
  *
  * Value: `<device id>.<email, base64url>.<HMAC-SHA-256 of both>`, under a key derived from
- * AUTH_SECRET for this purpose alone. Sent only to next-auth's routes (`/api/auth`).
+ * AUTH_SECRET for this purpose alone. Sent only with the sign-in form (`/sign-in/submit`).
  */
 export const DEVICE_COOKIE = 'setpoint_device';
-export const DEVICE_COOKIE_PATH = '/api/auth';
+export const DEVICE_COOKIE_PATH = '/sign-in';
 export const DEVICE_COOKIE_MAX_AGE_S = 180 * 24 * 60 * 60;
 
 function signature(secret: string, id: string, email: string): Buffer {

@@ -14,6 +14,7 @@ import {
   removeMembership,
   ROLES,
   revokeInvitation,
+  unlockSignIn,
   updateMembership,
   updateOrganization,
 } from '@/lib/db/queries';
@@ -213,6 +214,35 @@ export async function removeMember(
   });
   revalidatePath('/members');
   return { status: 'success', message: `Removed ${target.name}; they are signed out everywhere.` };
+}
+
+/**
+ * Lets a member whose account is locked by failed sign-ins (someone guessing at it) sign in
+ * again at once: their earlier failures stop counting.
+ */
+export async function unlockMemberSignIn(
+  userId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openAction('manage_members');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const target = z.uuid().safeParse(userId).success
+    ? await findMembership({ orgId: member.orgId, userId })
+    : null;
+  if (!target) return NOT_A_MEMBER;
+  if (!canManageMember(member, target)) {
+    return { status: 'error', message: refusal(member.role, 'manage_owners') };
+  }
+  await unlockSignIn({ email: target.email });
+  await logActivity({
+    actor: member,
+    action: 'member.unlock',
+    summary: `Let ${target.name} sign in again after failed attempts`,
+    changes: { email: target.email },
+  });
+  return { status: 'success', message: `${target.name} can sign in again.` };
 }
 
 /** Leaves the organisation (not the last owner): signed out at once, everywhere. */

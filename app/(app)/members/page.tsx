@@ -25,6 +25,7 @@ import {
   leaveOrganization,
   removeMember,
   saveOrganization,
+  unlockMemberSignIn,
   withdrawInvitation,
 } from './actions';
 
@@ -124,6 +125,13 @@ export default async function MembersPage() {
                         buildings={choices}
                         role={person.role}
                         buildingIds={person.buildingIds}
+                      />
+                      <ConfirmForm
+                        action={unlockMemberSignIn.bind(null, person.id)}
+                        label={`Let ${person.name} sign in again`}
+                        question="If failed sign-in attempts (someone guessing) have locked this account, this lets its owner in again at once."
+                        pending="Unlocking…"
+                        variant="secondary"
                       />
                       {person.role === 'owner' && owners < 2 ? null : (
                         <ConfirmForm

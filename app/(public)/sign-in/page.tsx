@@ -1,9 +1,11 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { SignInForm } from '@/components/auth/sign-in-form';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
+import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { ssoDisplayName } from '@/lib/auth/options';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { getCurrentMember } from '@/lib/auth/session';
@@ -44,20 +46,13 @@ export default async function SignInPage({
           <Notice tone="info">You have left the organisation and are signed out.</Notice>
         </div>
       ) : null}
-      {params.error === 'AccessDenied' ? (
-        <div className="mb-4">
-          <Notice tone="error">
-            Company sign-in worked, but no organisation on Setpoint has invited that email. Ask an
-            owner or admin of your organisation for an invitation.
-          </Notice>
-        </div>
-      ) : null}
-      {params.error === 'OAuthSignin' || params.error === 'OAuthCallback' ? (
-        <div className="mb-4">
-          <Notice tone="error">Company sign-in did not complete. Please try again.</Notice>
-        </div>
-      ) : null}
-      <SignInForm callbackUrl={callbackUrl} email={email} sso={ssoDisplayName()} />
+      <SignInForm
+        callbackUrl={callbackUrl}
+        email={email}
+        csrfToken={(await headers()).get(CSRF_HEADER) ?? ''}
+        error={typeof params.error === 'string' ? params.error.slice(0, 40) : null}
+        sso={ssoDisplayName()}
+      />
     </Card>
   );
 }

@@ -1,0 +1,37 @@
+import { type NextRequest, NextResponse } from 'next/server';
+import NextAuth from 'next-auth';
+import { getAuthOptions } from '@/lib/auth/options';
+import { safeReturnPath } from '@/lib/auth/return-path';
+import { getEnv } from '@/lib/env';
+
+/**
+ * The sign-in form's target: next-auth's own credentials sign-in, unchanged, except that when it
+ * answers with its error page, the member comes back to the sign-in page with the error, the
+ * email they typed and the page they were going to (next-auth's error page keeps neither).
+ * A plain form post, so signing in works without JavaScript.
+ */
+export async function POST(request: NextRequest) {
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  const response = await NextAuth(
+    request as never,
+    { params: Promise.resolve({ nextauth: ['callback', 'credentials'] }) } as never,
+    getAuthOptions(),
+  );
+  const location = response.headers.get('location');
+  const base = new URL(getEnv().NEXTAUTH_URL);
+  if (!location || new URL(location, base).pathname !== '/api/auth/error') return response;
+
+  const back = new URL('/sign-in', base);
+  back.searchParams.set('error', new URL(location, base).searchParams.get('error') ?? 'Default');
+  const email = form?.get('email');
+  if (typeof email === 'string' && email.length <= 254) back.searchParams.set('email', email);
+  const callbackUrl = safeReturnPath(form?.get('callbackUrl'));
+  if (callbackUrl !== '/') back.searchParams.set('callbackUrl', callbackUrl);
+  const redirect = NextResponse.redirect(back, 303);
+  for (const cookie of response.headers.getSetCookie())
+    redirect.headers.append('set-cookie', cookie);
+  return redirect;
+}
