@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import './globals.css';
 
@@ -14,7 +15,11 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page is rendered per request, the 404 page included: Next.js can then put this
+  // request's CSP nonce on its scripts (a page prerendered at build time has none, and the
+  // browser refuses its scripts).
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-dvh">{children}</body>

@@ -32,12 +32,20 @@ test('access control: the passcode rules, a save, and the passcode never shown o
   await expect(page.getByText(/does not let Setpoint read access control/)).toBeVisible();
   await expectNoAxeViolations(page);
 
-  const toggle = page.getByLabel('Access control on');
+  const on = page.getByRole('radio', { name: 'On', exact: true });
+  const off = page.getByRole('radio', { name: 'Off', exact: true });
   const passcode = page.getByLabel('New passcode');
   const save = page.getByRole('button', { name: 'Save access control' });
 
-  // A passcode with the toggle off.
-  await expect(toggle).not.toBeChecked();
+  // Setpoint cannot read the current state: neither is chosen, and saving as it is sends
+  // nothing (it used to read as "off", unlocking whatever was locked).
+  await expect(on).not.toBeChecked();
+  await expect(off).not.toBeChecked();
+  await save.click();
+  await expect(page.getByText('Choose whether access control is on or off.')).toBeVisible();
+
+  // A passcode with access control off.
+  await page.getByRole('radio', { name: 'Off', exact: true }).check();
   await passcode.fill('1234');
   await save.click();
   await expect(
@@ -45,13 +53,13 @@ test('access control: the passcode rules, a save, and the passcode never shown o
   ).toBeVisible();
   await expect(passcode).toHaveValue('');
 
-  await toggle.check();
+  await page.getByRole('radio', { name: 'On', exact: true }).check();
   for (const [typed, message] of [
     ['123', 'Use exactly 4 digits (you typed 3).'],
     ['12345', 'Use exactly 4 digits (you typed 5).'],
     ['12ab', 'Use the digits 0–9 only.'],
   ] as const) {
-    await page.getByLabel('Access control on').check();
+    await page.getByRole('radio', { name: 'On', exact: true }).check();
     await page.getByLabel('New passcode').fill(typed);
     await page.getByRole('button', { name: 'Save access control' }).click();
     await expect(page.getByText(message)).toBeVisible();
@@ -60,7 +68,7 @@ test('access control: the passcode rules, a save, and the passcode never shown o
   }
 
   // A valid save: leading zero kept, two areas locked.
-  await page.getByLabel('Access control on').check();
+  await page.getByRole('radio', { name: 'On', exact: true }).check();
   await page.getByLabel('New passcode').fill('0420');
   await page.getByRole('checkbox', { name: 'Temperature' }).check();
   await page.getByRole('checkbox', { name: 'Schedule' }).check();
@@ -81,7 +89,9 @@ test('access control: the passcode rules, a save, and the passcode never shown o
   // Turning it off again (the demo state of this unit).
   await page.goto(`/thermostats/${thermostatId}/access-control`);
   await expect(page.getByText(/Last set through Setpoint/)).toBeVisible();
-  await page.getByLabel('Access control on').uncheck();
+  // Known now (set through Setpoint): the form starts from it.
+  await expect(page.getByRole('radio', { name: 'On', exact: true })).toBeChecked();
+  await page.getByRole('radio', { name: 'Off', exact: true }).check();
   await page.getByRole('button', { name: 'Save access control' }).click();
   await expect(page.getByText(/Access control is off/).first()).toBeVisible();
 });

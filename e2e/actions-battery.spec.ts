@@ -196,6 +196,7 @@ const ACTIONS: ActionUnderTest[] = [
       ['thermostatId', ''],
       ['hvacMode', 'heat'],
       ['isResidentMode', 'on'],
+      ['confirm', 'yes'],
     ],
     forgedIds: buildingIds,
   },

@@ -87,6 +87,7 @@ test('create, edit (all five fields) and delete a comfort setting, each in the a
   await renamedCard.getByText(`Delete ${renamed}…`).click();
   await renamedCard.getByRole('button', { name: `Yes, delete ${renamed}` }).click();
   await expect(page.getByRole('article', { name: renamed })).toHaveCount(0);
+  await expect(page.getByText(`Deleted ${renamed}.`)).toBeVisible();
 
   await page.goto('/activity');
   await expect(

@@ -173,18 +173,32 @@ test('creates a thermostat in a building, moves it to another, and logs both', a
 
   await page.goto(`/buildings/${front.buildingId}`);
   await page.getByRole('link', { name: 'New thermostat' }).click();
+  // Nothing filled in registers nothing: a name and a deliberate confirmation are needed.
+  const created = async () =>
+    (await sandboxControl('GET', '/calls')).calls[
+      'POST /api/v2/thermostats/:buildingId/thermostats'
+    ] ?? 0;
+  const before = await created();
+  await page.getByRole('button', { name: 'Create thermostat' }).click();
+  await expect(page.getByText(/Name the thermostat/)).toBeVisible();
+  await expect(page.getByText(/Confirm that a new thermostat is to be registered/)).toBeVisible();
+  expect(await created()).toBe(before);
+
   await page.getByLabel('Device serial (optional)').fill('12');
   await page.getByRole('button', { name: 'Create thermostat' }).click();
   await expect(page.getByText('A thermostat id is 12 digits.')).toBeVisible();
 
   await page.getByLabel('Device serial (optional)').fill('');
   await page.getByLabel('Unit label').fill(label);
+  await page.getByRole('checkbox', { name: /Register this new thermostat/ }).check();
   await page.getByRole('button', { name: 'Create thermostat' }).click();
   await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Thermostat sections' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Front Range Offices' })).toBeVisible();
   const thermostatId = page.url().split('/').at(-1) ?? '';
 
+  // No building is chosen until someone chooses one.
+  await expect(page.getByLabel('Move to')).toHaveValue('');
   await page.getByLabel('Move to').selectOption({ label: 'Harbor View Apartments' });
   await page.getByRole('button', { name: 'Move thermostat' }).click();
   await expect(page.getByText('Moved to Harbor View Apartments.')).toBeVisible();

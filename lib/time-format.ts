@@ -14,3 +14,9 @@ export function dateTimeFormat(options: Intl.DateTimeFormatOptions): Intl.DateTi
   }
   return formatter;
 }
+
+/** Today's date (YYYY-MM-DD) in a time zone: a building's, for dates its people read. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(now);
+}

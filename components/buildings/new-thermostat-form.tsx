@@ -25,11 +25,12 @@ export function NewThermostatForm({
   } as FormState<NewThermostatField>);
   const errors = state.fieldErrors ?? {};
   return (
-    <form action={action} className="grid gap-4">
+    <form action={action} className="grid gap-4" noValidate>
       {state.message ? <Notice tone="error">{state.message}</Notice> : null}
       <Field
         label="Unit label"
         name="name"
+        required
         defaultValue={state.values?.name}
         errors={errors.name}
         hint="Also the thermostat’s name at the service (at most 64 characters)."
@@ -73,6 +74,31 @@ export function NewThermostatForm({
           </label>
         ))}
       </fieldset>
+      <div className="grid gap-1">
+        <label className="flex items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            name="confirm"
+            value="yes"
+            aria-describedby="field-confirm-errors"
+            aria-invalid={errors.confirm?.length ? true : undefined}
+            className="mt-0.5 size-4 accent-brand-600"
+          />
+          <span>
+            Register this new thermostat with the thermostat service in this building. It becomes
+            part of your service account.
+          </span>
+        </label>
+        <div
+          id="field-confirm-errors"
+          aria-live="polite"
+          className="text-sm text-red-700 dark:text-red-400"
+        >
+          {errors.confirm?.map((error) => (
+            <p key={error}>{error}</p>
+          ))}
+        </div>
+      </div>
       <div>
         <Button type="submit" disabled={pending}>
           {pending ? 'Creating…' : 'Create thermostat'}

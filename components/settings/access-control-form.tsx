@@ -12,7 +12,11 @@ import { Checkbox, ErrorList, Fieldset, FormMessage } from './form-parts';
 type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
 const idle: State = { status: 'idle' };
 
-type Initial = { enabled: boolean; settings: Record<(typeof LOCK_AREAS)[number], boolean> };
+/** `enabled` is null when Setpoint does not know the current state (it cannot read it). */
+type Initial = {
+  enabled: boolean | null;
+  settings: Record<(typeof LOCK_AREAS)[number], boolean>;
+};
 
 /**
  * Access control. The service cannot be asked for the current state (it has no read endpoint):
@@ -32,7 +36,8 @@ export function AccessControlForm({
   const [state, action, pending] = useActionState(bound, idle);
   const chosen = state.values
     ? {
-        enabled: state.values.enabled === 'on',
+        enabled:
+          state.values.enabled === 'on' ? true : state.values.enabled === 'off' ? false : null,
         settings: Object.fromEntries(
           LOCK_AREAS.map((area) => [area, state.values?.[area] === 'on']),
         ) as Initial['settings'],
@@ -80,21 +85,40 @@ function AccessControlFields({
   state: State;
   chosen: Initial;
 }) {
-  // Which fields apply follows the toggle as the manager flips it (before saving).
+  // Which fields apply follows the choice as the member makes it (before saving).
   const [enabled, setEnabled] = useState(chosen.enabled);
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} noValidate className="grid gap-5">
       <FormMessage state={state} />
       <ErrorList id="access-form-errors" errors={errors.form} />
-      <Checkbox
-        name="enabled"
-        label="Access control on"
-        description="When on, the areas you lock below need the passcode at the thermostat. Turning it off unlocks everything and removes the passcode."
-        checked={enabled}
-        onChange={setEnabled}
-        errors={errors.enabled}
-      />
+      <fieldset className="grid gap-2" aria-describedby="field-enabled-hint field-enabled-errors">
+        <legend className="text-sm font-semibold">Access control</legend>
+        <p id="field-enabled-hint" className="text-xs text-slate-600 dark:text-slate-400">
+          {chosen.enabled === null
+            ? 'Setpoint cannot read whether it is on now: choose what it should be. '
+            : ''}
+          When on, the areas you lock below need the passcode at the thermostat. Turning it off
+          unlocks everything and removes the passcode.
+        </p>
+        <div className="flex flex-wrap gap-4">
+          {(['on', 'off'] as const).map((value) => (
+            <label key={value} className="flex min-h-10 items-center gap-2 text-sm">
+              <input
+                type="radio"
+                name="enabled"
+                value={value}
+                defaultChecked={chosen.enabled === (value === 'on')}
+                onChange={() => setEnabled(value === 'on')}
+                aria-invalid={errors.enabled?.length ? true : undefined}
+                className="size-4 accent-brand-600"
+              />
+              {value === 'on' ? 'On' : 'Off'}
+            </label>
+          ))}
+        </div>
+        <ErrorList id="field-enabled-errors" errors={errors.enabled} />
+      </fieldset>
       <Fieldset
         legend="Passcode"
         description="Exactly 4 digits (leading zeros count, e.g. 0123). Only while access control is on. It is sent to the thermostat and never shown again."
@@ -121,7 +145,7 @@ function AccessControlFields({
             ? 'Ticked areas need the passcode. Saving sets all five as shown.'
             : 'Turn access control on to lock areas.'
         }
-        disabled={!enabled}
+        disabled={enabled !== true}
       >
         {LOCK_AREAS.map((area) => (
           <Checkbox

@@ -23,6 +23,7 @@ export function AlertsForm({
   action: bound,
   initial,
   nextReminderDate,
+  today,
   unit,
   gap,
   range,
@@ -34,6 +35,8 @@ export function AlertsForm({
   ) => ReturnType<typeof saveAlerts>;
   initial: Record<AlertField, string>;
   nextReminderDate: string | null;
+  /** Today in the building's time zone (YYYY-MM-DD): a reminder date before it is overdue. */
+  today: string;
   unit: 'F' | 'C';
   gap: string;
   /** The allowed alert temperatures, in the manager's unit. */
@@ -105,8 +108,20 @@ export function AlertsForm({
           </div>
         </div>
         <p className="text-sm" role="status" aria-live="polite">
-          Next reminder:{' '}
-          <strong>{next ? formatDay(next) : 'none (the reminder is off or has no date)'}</strong>
+          {next && next < today ? (
+            <>
+              Maintenance is <strong className="text-red-700 dark:text-red-400">overdue</strong>{' '}
+              since <strong>{formatDay(next)}</strong>. Record the date of the next service when it
+              is done.
+            </>
+          ) : (
+            <>
+              Next reminder:{' '}
+              <strong>
+                {next ? formatDay(next) : 'none (the reminder is off or has no date)'}
+              </strong>
+            </>
+          )}
         </p>
       </Fieldset>
 

@@ -118,8 +118,14 @@ export function MoveForm({
         name="buildingId"
         aria-describedby="buildingId-errors"
         aria-invalid={state.fieldErrors?.buildingId ? true : undefined}
+        defaultValue=""
+        required
         className="min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900"
       >
+        {/* No building chosen until someone chooses one: a move is not a default. */}
+        <option value="" disabled>
+          Choose a building…
+        </option>
         {others.map((building) => (
           <option key={building.buildingId} value={building.buildingId}>
             {building.name}

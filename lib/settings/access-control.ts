@@ -58,7 +58,12 @@ export function validateAccessControl(input: AccessControlInput): AccessControlR
   const add = (field: AccessControlField, message: string) => {
     errors[field] = [...(errors[field] ?? []), message];
   };
-  const enabled = checked(input.enabled);
+  // An explicit choice: the service cannot be asked for the current state, so a missing answer
+  // must never read as "off" (saving an untouched form would unlock a common-area thermostat).
+  if (input.enabled !== 'on' && input.enabled !== 'off') {
+    add('enabled', 'Choose whether access control is on or off.');
+  }
+  const enabled = input.enabled === 'on';
   const passcode = typeof input.passcode === 'string' ? input.passcode : '';
   const clear = checked(input.clearPasscode);
   // Anything but text (a file) is not "no passcode": it is refused, never read as keep.
@@ -69,6 +74,7 @@ export function validateAccessControl(input: AccessControlInput): AccessControlR
     if (passcode !== '') {
       add('passcode', 'A passcode can only be set while access control is on. Turn it on first.');
     }
+    if (clear) add('clearPasscode', 'Turning access control off removes the passcode anyway.');
     if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
     // Turning it off unlocks everything and clears the passcode at the service.
     return { ok: true, changes: { enabled: false }, passcode: 'removed' };

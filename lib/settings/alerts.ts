@@ -76,7 +76,13 @@ export function isCalendarDate(value: string): boolean {
 
 export function validateAlerts(
   input: AlertInput,
-  options: { unit: TemperatureUnit; heatCoolMinDelta: number; current: AlertSettings },
+  options: {
+    unit: TemperatureUnit;
+    heatCoolMinDelta: number;
+    current: AlertSettings;
+    /** Today in the building's time zone (YYYY-MM-DD): maintenance cannot have happened later. */
+    today: string;
+  },
 ): AlertResult {
   const { unit, current } = options;
   const errors: AlertErrors = {};
@@ -95,6 +101,8 @@ export function validateAlerts(
     if (enabled) add('lastMaintenanceDate', 'Enter the date of the last maintenance.');
   } else if (!isCalendarDate(date)) {
     add('lastMaintenanceDate', 'Enter a real date (YYYY-MM-DD).');
+  } else if (date > options.today) {
+    add('lastMaintenanceDate', 'The last maintenance cannot be in the future.');
   } else if (date !== reminder.lastMaintenanceDate) {
     reminderChanges.lastMaintenanceDate = date;
   }

@@ -178,14 +178,22 @@ describe('access control', () => {
   });
 
   it('refuses a passcode while the toggle is off; off alone unlocks everything', () => {
-    const result = validateAccessControl({ passcode: '1234' });
+    const result = validateAccessControl({ enabled: 'off', passcode: '1234' });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.fieldErrors.passcode?.[0]).toMatch(/access control is on/);
-    expect(validateAccessControl({})).toEqual({
+    expect(validateAccessControl({ enabled: 'off' })).toEqual({
       ok: true,
       passcode: 'removed',
       changes: { enabled: false },
     });
+  });
+
+  it('needs a deliberate on or off: nothing chosen is not "off"', () => {
+    for (const enabled of [undefined, '', 'true', 'yes']) {
+      const result = validateAccessControl({ enabled });
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.fieldErrors.enabled?.[0]).toMatch(/on or off/);
+    }
   });
 
   it('keeps the passcode when blank, clears it on request, not both', () => {
@@ -226,7 +234,15 @@ describe('alert settings', () => {
     highHumidityValue: '70',
     ...over,
   });
-  const options = { unit: 'F' as const, heatCoolMinDelta: 5, current: alerts };
+  const options = { unit: 'F' as const, heatCoolMinDelta: 5, current: alerts, today: '2026-11-23' };
+
+  it('refuses a last maintenance after today in the building, and takes today', () => {
+    expect(validateAlerts(input({ lastMaintenanceDate: '2026-11-24' }), options)).toEqual({
+      ok: false,
+      fieldErrors: { lastMaintenanceDate: ['The last maintenance cannot be in the future.'] },
+    });
+    expect(validateAlerts(input({ lastMaintenanceDate: '2026-11-23' }), options).ok).toBe(true);
+  });
 
   it('sends only the changed parts, nested', () => {
     expect(validateAlerts(input(), options)).toEqual({ ok: true, changes: {} });

@@ -1,14 +1,17 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { ConnectForm } from '@/components/connection/connect-form';
-import { Button } from '@/components/ui/button';
+import Link from 'next/link';
+import { Button, buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { listBuildings } from '@/lib/db/queries';
 import { type ConnectionSummary, getConnectionSummary } from '@/lib/oauth/connection';
+import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
 import { disconnectService } from './actions';
 
 export const metadata: Metadata = { title: 'Service connection' };
@@ -47,9 +50,16 @@ export default async function ConnectionPage({
 }) {
   const member = await requireMember();
   const params = await searchParams;
-  const connection = await getConnectionSummary(member.orgId);
-  const manages = can(member, 'manage_connection');
   const result = typeof params.result === 'string' ? params.result : null;
+  const [connection, buildings] = await Promise.all([
+    getConnectionSummary(member.orgId),
+    listBuildings({ scope: member }),
+  ]);
+  const manages = can(member, 'manage_connection');
+  // Just connected with nothing in the portfolio yet: say what comes next.
+  const nextStep =
+    result === 'connected' && buildings.length === 0 && can(member, 'manage_portfolio');
+
   const reason = typeof params.reason === 'string' ? params.reason : '';
   const retryTo = safeReturnPath(params.returnTo);
   const retryPath = retryTo === '/' ? '/connection?result=connected' : retryTo;
@@ -66,6 +76,21 @@ export default async function ConnectionPage({
 
       {result && RESULTS[result] ? (
         <Notice tone={RESULTS[result].tone}>{RESULTS[result].text}</Notice>
+      ) : null}
+      {nextStep ? (
+        <Card className="grid gap-3">
+          <h2 className="text-lg font-medium">Next: add the thermostats you manage</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            The service does not list them, so tell Setpoint which ones are yours, by id, a pasted
+            list or a CSV file
+            {isSandboxService() ? ', or import the sandbox’s demo portfolio in one click' : ''}.
+          </p>
+          <div>
+            <Link href="/portfolio/add" className={buttonClass('primary')}>
+              Add thermostats
+            </Link>
+          </div>
+        </Card>
       ) : null}
       {result === 'failed' ? (
         <Notice tone="error">{FAILURES[reason] ?? FAILURES.service_error}</Notice>

@@ -11,13 +11,23 @@ import { storeStatus } from '@/lib/readings/read';
 import { createThermostat } from '@/lib/thermostat-api/resources';
 import { HVAC_MODES, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 
-export type NewThermostatField = 'name' | 'thermostatId' | 'hvacMode' | 'isResidentMode';
+export type NewThermostatField =
+  | 'name'
+  | 'thermostatId'
+  | 'hvacMode'
+  | 'isResidentMode'
+  | 'confirm';
 
 const newThermostatSchema = z.object({
-  name: z.string('Enter the label as text.').trim().max(64, 'Use at most 64 characters.'),
+  name: z
+    .string('Enter the label as text.')
+    .trim()
+    .min(1, 'Name the thermostat, e.g. its unit (“Unit 4B”).')
+    .max(64, 'Use at most 64 characters.'),
   thermostatId: z.union([z.literal(''), thermostatIdSchema], 'A thermostat id is 12 digits.'),
   hvacMode: z.enum(HVAC_MODES, 'Choose a mode.'),
   isResidentMode: z.enum(['on', 'off'], 'Choose whether resident mode is on.'),
+  confirm: z.literal('yes', 'Confirm that a new thermostat is to be registered at the service.'),
 });
 
 /** Creates a thermostat in the building at the service, and adds it to the portfolio. */
@@ -30,7 +40,7 @@ export async function createThermostatInBuilding(
   if (!opened.ok) return opened.state;
   const { member, building } = opened;
 
-  const fields = ['name', 'thermostatId', 'hvacMode', 'isResidentMode'] as const;
+  const fields = ['name', 'thermostatId', 'hvacMode', 'isResidentMode', 'confirm'] as const;
   // A file where text belongs fails the schema as it is, instead of becoming "[object File]".
   const posted = Object.fromEntries(fields.map((key) => [key, form.get(key) ?? '']));
   const raw = Object.fromEntries(

@@ -37,7 +37,7 @@ export async function saveAccessControl(
   };
   // What the member chose, to refill the form: never the passcode.
   const refill: State['values'] = {
-    enabled: input.enabled ? 'on' : '',
+    enabled: input.enabled === 'on' || input.enabled === 'off' ? input.enabled : '',
     ...Object.fromEntries(LOCK_AREAS.map((area) => [area, form.get(area) ? 'on' : ''])),
   };
   const result = validateAccessControl(input);
@@ -88,7 +88,7 @@ export async function saveAccessControl(
         ? `Access control is on${view.passcodeSet ? ' with a passcode' : ' without a passcode'}.`
         : 'Access control is off: nothing is locked and there is no passcode.',
       values: {
-        enabled: view.enabled ? 'on' : '',
+        enabled: view.enabled ? 'on' : 'off',
         passcodeSet: view.passcodeSet ? 'yes' : 'no',
         ...Object.fromEntries(LOCK_AREAS.map((area) => [area, view.settings[area] ? 'on' : ''])),
       },

@@ -23,8 +23,9 @@ export default async function AccessControlPage({ params }: Props) {
     scope: member,
     thermostatId: thermostat.thermostatId,
   });
+  // Unknown until set through Setpoint: the form then makes the member choose on or off.
   const initial = last ?? {
-    enabled: false,
+    enabled: null,
     settings: Object.fromEntries(LOCK_AREAS.map((area) => [area, false])) as Record<
       (typeof LOCK_AREAS)[number],
       boolean
@@ -76,8 +77,8 @@ export default async function AccessControlPage({ params }: Props) {
           </p>
         ) : (
           <p>
-            Not changed through Setpoint yet. The form starts with everything off; saving sets
-            exactly what it shows.
+            Not changed through Setpoint yet, so its state is unknown here. Choose on or off; saving
+            sets exactly what the form shows.
           </p>
         )}
       </Card>

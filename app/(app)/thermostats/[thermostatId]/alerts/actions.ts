@@ -13,6 +13,7 @@ import {
 } from '@/lib/settings/alerts';
 import { labelOf, readWithGap } from '@/lib/settings/current';
 import { getAlertSettings, updateAlertSettings } from '@/lib/thermostat-api/resources';
+import { todayIn } from '@/lib/time-format';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
 
@@ -50,6 +51,7 @@ export async function saveAlerts(
     unit: member.temperatureUnit,
     heatCoolMinDelta,
     current,
+    today: todayIn(thermostat.building?.timeZone ?? 'UTC'),
   });
   if (!result.ok) {
     return { status: 'error', message: CHECK_FIELDS, fieldErrors: result.fieldErrors, values };

@@ -9,6 +9,7 @@ import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts
 import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
+import { todayIn } from '@/lib/time-format';
 import { formatDelta, formatRange } from '@/lib/units';
 import { saveAlerts } from './actions';
 
@@ -51,6 +52,7 @@ export default async function AlertsPage({ params }: Props) {
         unit={unit}
         gap={formatDelta(delta, unit)}
         range={formatRange(TEMPERATURE_ALERT_LIMITS, unit)}
+        today={todayIn(thermostat.building?.timeZone ?? 'UTC')}
       />
     </Card>
   );

@@ -1,6 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import type { Member } from '@/lib/auth/session';
@@ -261,5 +262,8 @@ export async function deleteComfortSettingAction(
   }
   await logActivity({ ...what, summary });
   revalidate(thermostat.thermostatId);
-  return { status: 'success', message: `Deleted ${name}.` };
+  // Its card is gone with it: the page says what was deleted.
+  redirect(
+    `/thermostats/${thermostat.thermostatId}/comfort-settings?deleted=${encodeURIComponent(name)}`,
+  );
 }

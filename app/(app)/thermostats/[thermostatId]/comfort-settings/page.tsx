@@ -32,7 +32,10 @@ import {
 
 export const metadata: Metadata = { title: 'Comfort settings' };
 
-type Props = { params: Promise<{ thermostatId: string }> };
+type Props = {
+  params: Promise<{ thermostatId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 function hintsFor(rules: SetpointRules, unit: TemperatureUnit): SetpointHints {
   const heat = displayRange(rules.heatRange, unit);
@@ -55,7 +58,8 @@ function valuesOf(setting: ComfortSetting, unit: TemperatureUnit): ComfortValues
   };
 }
 
-export default async function ComfortSettingsPage({ params }: Props) {
+export default async function ComfortSettingsPage({ params, searchParams }: Props) {
+  const { deleted } = await searchParams;
   const member = await requireMember();
   const { thermostatId } = await params;
   const thermostat = await scopedThermostat(member, thermostatId);
@@ -81,6 +85,9 @@ export default async function ComfortSettingsPage({ params }: Props) {
         <h2 id="settings-heading" className="text-lg font-medium">
           Comfort settings
         </h2>
+        {typeof deleted === 'string' && deleted ? (
+          <Notice tone="success">Deleted {deleted.slice(0, 64)}.</Notice>
+        ) : null}
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {describeSetpointRules(rules, unit)}
         </p>
