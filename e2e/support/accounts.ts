@@ -23,3 +23,33 @@ export async function signInAsManager(page: Page) {
   await signIn(page);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
 }
+
+/**
+ * Signs in over plain HTTP as a browser's sign-in form does (next-auth's CSRF token, then the
+ * credentials callback) and returns the session cookie as a `Cookie` header value.
+ */
+export async function signInOverHttp(appUrl: string, email: string, password: string) {
+  const csrf = await fetch(`${appUrl}/api/auth/csrf`);
+  const jar = csrf.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const response = await fetch(`${appUrl}/api/auth/callback/credentials`, {
+    method: 'POST',
+    headers: {
+      cookie: jar,
+      origin: appUrl,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
+    redirect: 'manual',
+  });
+  const session = response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0] ?? '')
+    .find((pair) => /^(__Secure-)?next-auth\.session-token=/.test(pair));
+  if (!session)
+    throw new Error(`no session cookie signing in as ${email} (HTTP ${response.status})`);
+  return session;
+}

@@ -53,29 +53,69 @@ export interface AppInstance {
   stop(): Promise<void>;
 }
 
-/** Starts `next start` from the existing production build. */
-export async function startApp(options: {
-  port: number;
+type DeploymentOptions = {
   /** The origin browsers use (a proxy's, when there is one). */
   publicUrl: string;
   serviceUrl: string;
   env: Record<string, string>;
-}): Promise<AppInstance> {
+};
+
+/** The environment of one deployment's processes: its servers and its operator commands. */
+function deploymentEnv(options: DeploymentOptions): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXTAUTH_URL: options.publicUrl,
+    SERVICE_BASE_URL: options.serviceUrl,
+    SERVICE_ALLOW_REDIRECT_PORT: 'true',
+    ...options.env,
+  };
+}
+
+/**
+ * The operator's `npm run org:create` against a deployment (with its environment): adds an
+ * organisation and returns its first owner's invitation link, as the command prints it.
+ */
+export async function createOrganizationWithCli(
+  deployment: DeploymentOptions,
+  organization: { name: string; owner: string },
+): Promise<string> {
+  const child = spawn(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'org:create',
+      '--',
+      '--name',
+      organization.name,
+      '--owner',
+      organization.owner,
+    ],
+    { env: deploymentEnv(deployment), stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const link = output.match(/^https?:\/\/\S+\/invite\/[\w-]+$/m)?.[0];
+  if (code !== 0 || !link) throw new Error(`org:create exited ${code}:\n${output}`);
+  return link;
+}
+
+/** Starts `next start` from the existing production build. */
+export async function startApp(
+  options: DeploymentOptions & { port: number },
+): Promise<AppInstance> {
   const chunks: string[] = [];
   const child: ChildProcess = spawn(
     process.execPath,
     ['node_modules/next/dist/bin/next', 'start', '-p', String(options.port), '-H', '127.0.0.1'],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        NEXTAUTH_URL: options.publicUrl,
-        SERVICE_BASE_URL: options.serviceUrl,
-        SERVICE_ALLOW_REDIRECT_PORT: 'true',
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    { env: deploymentEnv(options), stdio: ['ignore', 'pipe', 'pipe'] },
   );
   // Should the test worker die, its servers go with it.
   const killChild = () => child.kill('SIGKILL');
@@ -172,4 +212,20 @@ export async function setUpConnectedManager(page: Page) {
 /** The browser context's cookies as one `Cookie` header, for plain HTTP traffic. */
 export async function cookieHeader(page: Page) {
   return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/**
+ * Tears a stack down: every step runs even when one fails (servers and scratch databases must
+ * not outlive the run), then the first failure is thrown.
+ */
+export async function tearDown(steps: (() => unknown)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length) throw failures[0];
 }
