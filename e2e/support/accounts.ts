@@ -8,6 +8,22 @@ export const MANAGER = {
   password: 'correct horse battery staple',
 } as const;
 
+/**
+ * Members of each role in the manager's organisation, invited by the `members` setup project
+ * (e2e/members.setup.ts), which stores each one's sign-in for the fixtures (support/fixtures.ts).
+ */
+export const TEAM = {
+  admin: { name: 'Ari Admin', email: 'ari@example.com', role: 'Admin' },
+  buildingManager: {
+    name: 'Bo Manager',
+    email: 'bo@example.com',
+    role: 'Building manager',
+    building: 'Cascade Commons',
+  },
+  viewer: { name: 'Val Viewer', email: 'val@example.com', role: 'Viewer' },
+} as const;
+export const TEAM_PASSWORD = 'a different staple, horse and battery';
+
 export async function signIn(
   page: Page,
   email: string = MANAGER.email,
