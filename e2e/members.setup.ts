@@ -12,6 +12,8 @@ import { signInWithDemoPortfolio } from './support/portfolio';
 setup(
   'a member of each role joins the manager’s organisation; each sign-in is stored',
   async ({ page, browser, baseURL }) => {
+    // Connecting, importing the demo portfolio and three people joining: more than a page's worth.
+    setup.setTimeout(120_000);
     await signInWithDemoPortfolio(page);
     await page.context().storageState({ path: authFile('owner') });
     for (const role of ['admin', 'buildingManager', 'viewer'] as const) {
