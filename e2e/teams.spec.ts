@@ -421,6 +421,8 @@ test.describe('teams: two organisations, a member of each role', () => {
   });
 
   test('every page as every role: each sees and is offered what their role allows', async () => {
+    // About 70 page views; 2.4 minutes at a load average of 27 on 2 cores.
+    test.setTimeout(300_000);
     const yName = new RegExp(Y_NAME);
     // The four browsers at once: each role's pages are independent.
     const roles = ['owner', 'admin', 'manager', 'viewer'] as const;
