@@ -39,10 +39,17 @@ export default defineConfig({
   },
   projects: [
     { name: 'first-run', testMatch: /first-run\.setup\.ts/, use: { ...devices['Desktop Chrome'] } },
+    // A member of each role in the manager's organisation, signed in for e2e/support/fixtures.ts.
+    {
+      name: 'members',
+      dependencies: ['first-run'],
+      testMatch: /members\.setup\.ts/,
+      use: { ...devices['Desktop Chrome'] },
+    },
     {
       name: 'chromium',
-      dependencies: ['first-run'],
-      testIgnore: /first-run\.setup\.ts/,
+      dependencies: ['members'],
+      testIgnore: /\.setup\.ts$/,
       use: { ...devices['Desktop Chrome'] },
     },
   ],

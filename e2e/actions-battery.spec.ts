@@ -3,7 +3,9 @@ import { expect, test } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
 import { APP_URL, SANDBOX_URL } from '../playwright.config';
 import { MANAGER, signInOverHttp } from './support/accounts';
+import { type CatalogAction, actionCatalog, catalogEntry } from './support/action-catalog';
 import {
+  type ActionAnswer,
   type ActionForm,
   actionFormsOf,
   actionResultOf,
@@ -13,6 +15,8 @@ import {
   fileValue,
   formWhere,
   noJsBody,
+  postAction,
+  type Via,
 } from './support/forms';
 import { signInWithDemoPortfolio } from './support/portfolio';
 import { sandboxControl } from './support/sandbox';
@@ -56,13 +60,7 @@ let buildingId = '';
 let secondBuildingId = '';
 let otherBuildingId = '';
 
-type Via = 'fetch' | 'nojs';
-type Answer = {
-  status: number;
-  location: string | null;
-  body: string;
-  result: Record<string, unknown> | undefined;
-};
+type Answer = ActionAnswer;
 
 async function pageForms(path: string, as = cookie): Promise<ActionForm[]> {
   const response = await fetch(`${APP_URL}${path}`, { headers: { cookie: as } });
@@ -71,40 +69,17 @@ async function pageForms(path: string, as = cookie): Promise<ActionForm[]> {
 }
 
 /** Posts one action call the way `via` does, with `bound` in place of the rendered bound args. */
-async function callAction(
+const callAction = (
   path: string,
   form: ActionForm,
   fields: Fields,
   options: { via?: Via; bound?: unknown[]; cookie?: string; origin?: string } = {},
-): Promise<Answer> {
-  const via = options.via ?? 'fetch';
-  const bound = options.bound ?? form.bound;
-  const headers: Record<string, string> = {
-    origin: options.origin ?? APP_URL,
+): Promise<Answer> =>
+  postAction(`${APP_URL}${path}`, form, fields, {
+    ...options,
     cookie: options.cookie ?? cookie,
-  };
-  let body: FormData;
-  if (via === 'fetch') {
-    headers['next-action'] = form.actionId;
-    headers.accept = 'text/x-component';
-    body = fetchActionBody(bound, fields);
-  } else {
-    body = noJsBody(form, fields, options.bound);
-  }
-  const response = await fetch(`${APP_URL}${path}`, {
-    method: 'POST',
-    headers,
-    body,
-    redirect: 'manual',
+    origin: options.origin ?? APP_URL,
   });
-  const text = await response.text();
-  return {
-    status: response.status,
-    location: response.headers.get('location'),
-    body: text,
-    result: via === 'fetch' ? actionResultOf(text) : undefined,
-  };
-}
 
 const VIAS = ['fetch', 'nojs'] as const;
 const FETCH_ONLY = ['fetch'] as const;
@@ -138,15 +113,8 @@ test.beforeAll(async ({ browser }) => {
 
 // ---- the actions under test ----------------------------------------------------------------
 
-type ActionUnderTest = {
-  name: string;
-  path: () => string;
-  pick: (form: ActionForm) => boolean;
-  /** Valid fields: alone they would be accepted (and written); each case breaks some. */
-  valid: () => Fields;
-  /** The bound id (first bound argument) and what an attacker swaps in for it. */
-  forgedIds?: () => unknown[];
-};
+/** A catalog action, with what an attacker swaps in for its bound id (first bound argument). */
+type ActionUnderTest = CatalogAction & { forgedIds?: () => unknown[] };
 
 const NOT_A_STRING_IDS = [491109100550, null, { thermostatId: 'x' }, ['x'], true];
 const thermostatIds = () => [
@@ -167,191 +135,23 @@ const buildingIds = () => [
 ];
 
 const onThermostat = (tab = '') => `/thermostats/${thermostatId}${tab}`;
-const fieldsInclude = (name: string) => (form: ActionForm) => form.fields.includes(name);
 
-const ACTIONS: ActionUnderTest[] = [
-  {
-    name: 'building details',
-    path: () => `/buildings/${buildingId}`,
-    pick: fieldsInclude('address'),
-    valid: () => [
-      ['name', 'Battery House'],
-      ['address', '1 Test Street'],
-    ],
-    forgedIds: buildingIds,
-  },
-  {
-    name: 'refresh building',
-    path: () => `/buildings/${buildingId}`,
-    pick: (form) => form.fields.length === 0 && form.bound.length === 1,
-    valid: () => [],
-    forgedIds: buildingIds,
-  },
-  {
-    name: 'new thermostat',
-    path: () => `/buildings/${buildingId}/new-thermostat`,
-    pick: fieldsInclude('hvacMode'),
-    valid: () => [
-      ['name', 'Battery unit'],
-      ['thermostatId', ''],
-      ['hvacMode', 'heat'],
-      ['isResidentMode', 'on'],
-      ['confirm', 'yes'],
-    ],
-    forgedIds: buildingIds,
-  },
-  {
-    name: 'resident mode',
-    path: () => onThermostat(),
-    pick: fieldsInclude('isResidentMode'),
-    valid: () => [
-      ['isResidentMode', 'on'],
-      ['confirmReset', 'yes'],
-    ],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'move',
-    path: () => onThermostat(),
-    pick: fieldsInclude('buildingId'),
-    valid: () => [['buildingId', secondBuildingId]],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'rename thermostat',
-    path: () => onThermostat(),
-    pick: fieldsInclude('unitLabel'),
-    valid: () => [['unitLabel', 'Battery label']],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'remove thermostat',
-    path: () => onThermostat(),
-    pick: (form) => form.fields.length === 0 && form.bound.length === 1,
-    valid: () => [],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'temperature unit',
-    path: () => onThermostat(),
-    pick: fieldsInclude('unit'),
-    valid: () => [['unit', 'F']],
-  },
-  {
-    name: 'schedule range',
-    path: () => onThermostat('/schedule'),
-    pick: (form) => form.fields.includes('days') && form.html.includes('Set a time range'),
-    valid: () => [
-      ['days', 'monday'],
-      ['from', '14'],
-      ['to', '15'],
-      ['comfortSettingRef', 'home'],
-    ],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'comfort setting create',
-    path: () => onThermostat('/comfort-settings'),
-    pick: (form) => form.html.includes('aria-label="New comfort setting"'),
-    valid: () => [
-      ['name', 'Battery comfort'],
-      ['desiredHeat', '66'],
-      ['desiredCool', '75'],
-      ['fanHeat', 'auto'],
-      ['fanCool', 'on'],
-    ],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'comfort setting update',
-    path: () => onThermostat('/comfort-settings'),
-    pick: (form) => form.html.includes('aria-label="Edit Home"'),
-    valid: () => [
-      ['name', 'Battery home'],
-      ['desiredHeat', '66'],
-      ['desiredCool', '75'],
-      ['fanHeat', 'auto'],
-      ['fanCool', 'on'],
-    ],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'comfort setting delete',
-    path: () => onThermostat('/comfort-settings'),
-    pick: (form) => form.html.includes('aria-label="Delete Away"'),
-    valid: () => [],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'configuration',
-    path: () => onThermostat('/configuration'),
-    pick: fieldsInclude('heatMin'),
-    valid: () => [
-      ['heatMin', '50'],
-      ['heatMax', '76'],
-      ['coolMin', '66'],
-      ['coolMax', '88'],
-      ['holdAction', 'nextPeriod'],
-      ['fanMinimumOnTime', '10'],
-    ],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'access control',
-    path: () => onThermostat('/access-control'),
-    pick: fieldsInclude('passcode'),
-    valid: () => [
-      ['enabled', 'on'],
-      ['passcode', '0427'],
-      ['temperature', 'on'],
-    ],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'alerts',
-    path: () => onThermostat('/alerts'),
-    pick: fieldsInclude('lowHumidityValue'),
-    valid: () => [
-      ['maintenanceEnabled', 'on'],
-      ['lastMaintenanceDate', '2024-01-15'],
-      ['maintenanceInterval', '7'],
-      ['maintenanceIntervalUnits', 'month'],
-      ['lowTemperatureEnabled', 'on'],
-      ['lowTemperatureValue', '41'],
-      ['highTemperatureEnabled', 'on'],
-      ['highTemperatureValue', '93'],
-      ['lowHumidityEnabled', 'on'],
-      ['lowHumidityValue', '17'],
-      ['highHumidityEnabled', 'on'],
-      ['highHumidityValue', '71'],
-    ],
-    forgedIds: thermostatIds,
-  },
-  {
-    name: 'add by list',
-    path: () => '/portfolio/add',
-    pick: fieldsInclude('list'),
-    valid: () => [['list', otherThermostatId]],
-  },
-  {
-    name: 'add by CSV',
-    path: () => '/portfolio/add',
-    pick: fieldsInclude('csv'),
-    valid: () => [['csv', new File([`thermostatId\n${otherThermostatId}\n`], 'ids.csv')]],
-  },
-  {
-    name: 'disconnect',
-    path: () => '/connection',
-    pick: (form) => form.hidden.some(([name]) => name.startsWith('$ACTION_ID_')),
-    valid: () => [],
-  },
-];
+const ACTIONS: ActionUnderTest[] = actionCatalog(() => ({
+  thermostatId,
+  buildingId,
+  secondBuildingId,
+  otherThermostatId,
+})).map((action) => ({
+  ...action,
+  forgedIds:
+    action.boundId === 'thermostat'
+      ? thermostatIds
+      : action.boundId === 'building'
+        ? buildingIds
+        : undefined,
+}));
 
-const actionNamed = (name: string) => {
-  const action = ACTIONS.find((candidate) => candidate.name === name);
-  if (!action) throw new Error(`no action ${name}`);
-  return action;
-};
+const actionNamed = (name: string) => catalogEntry(ACTIONS, name);
 
 async function formOf(action: ActionUnderTest) {
   return formWhere(await pageForms(action.path()), action.pick);

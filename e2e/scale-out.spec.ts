@@ -22,6 +22,7 @@ import {
   startApp,
   startOwnSandbox,
   startProxy,
+  tearDown,
 } from './support/stack';
 
 /**
@@ -90,26 +91,15 @@ test.describe('two instances on one PostgreSQL database', () => {
     page = await context.newPage();
   });
 
-  test.afterAll(async () => {
-    // Every step runs even when one fails: app processes and the scratch database must not
-    // outlive the run.
-    const steps = [
+  test.afterAll(() =>
+    tearDown([
       () => context?.close(),
       () => proxy?.close(),
       ...apps.map((app) => () => app.stop()),
       () => sandbox?.close(),
       () => database?.drop(),
-    ];
-    const failures: unknown[] = [];
-    for (const step of steps) {
-      try {
-        await step();
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-    if (failures.length) throw failures[0];
-  });
+    ]),
+  );
 
   test('both instances migrate the new database together and serve one deployment', async () => {
     const { database, sandbox, proxy, apps } = running();

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './support/axe';
 import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
 import { sandboxControl } from './support/sandbox';
 
@@ -201,14 +201,15 @@ test('a refused change shows at once, then rolls back with a message', async ({ 
 test('the schedule page has no axe violations, and fits laptop and phone widths', async ({
   page,
 }, testInfo) => {
-  // Axe over 336 cells, at two widths: the heaviest check of the suite.
-  test.slow();
+  // Axe over the whole grid at two widths (in two themes once #14 is fixed) and two full-page
+  // screenshots: each analysis took about 20 s on a 2-core machine shared with other builds.
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await openSchedule(page, 'Unit 302');
   await cell(page, 'Monday', '07:00').click();
   await page.keyboard.press('Shift+ArrowDown');
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations).toEqual([]);
+  // TODO(#14 dark contrast): dark fails color-contrast on the thermostat id under the heading (p.font-mono.text-slate-500 in app/(app)/thermostats/[thermostatId]/layout.tsx), #62748e on #020618, 4.23:1.
+  await expectNoAxeViolations(page, { themes: ['light'] });
   await page.screenshot({ path: testInfo.outputPath('schedule-laptop.png'), fullPage: true });
 
   await page.setViewportSize({ width: 390, height: 844 });
@@ -218,7 +219,7 @@ test('the schedule page has no axe violations, and fits laptop and phone widths'
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );
   expect(overflow).toBeLessThanOrEqual(0);
-  const phoneAxe = await new AxeBuilder({ page }).analyze();
-  expect(phoneAxe.violations).toEqual([]);
+  // TODO(#14 dark contrast): dark fails color-contrast on the thermostat id under the heading (p.font-mono.text-slate-500 in app/(app)/thermostats/[thermostatId]/layout.tsx), #62748e on #020618, 4.23:1.
+  await expectNoAxeViolations(page, { themes: ['light'] });
   await page.screenshot({ path: testInfo.outputPath('schedule-phone.png'), fullPage: true });
 });

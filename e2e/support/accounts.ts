@@ -8,6 +8,22 @@ export const MANAGER = {
   password: 'correct horse battery staple',
 } as const;
 
+/**
+ * Members of each role in the manager's organisation, invited by the `members` setup project
+ * (e2e/members.setup.ts), which stores each one's sign-in for the fixtures (support/fixtures.ts).
+ */
+export const TEAM = {
+  admin: { name: 'Ari Admin', email: 'ari@example.com', role: 'Admin' },
+  buildingManager: {
+    name: 'Bo Manager',
+    email: 'bo@example.com',
+    role: 'Building manager',
+    building: 'Cascade Commons',
+  },
+  viewer: { name: 'Val Viewer', email: 'val@example.com', role: 'Viewer' },
+} as const;
+export const TEAM_PASSWORD = 'a different staple, horse and battery';
+
 export async function signIn(
   page: Page,
   email: string = MANAGER.email,
@@ -62,4 +78,17 @@ export async function signInOverHttp(
   const { url } = (await response.json()) as { url: string };
   const error = new URL(url, appUrl).searchParams.get('error');
   return { csrfLines, sessionLines, csrfToken, jar, error };
+}
+
+/**
+ * Signs in over plain HTTP as a script would (next-auth's CSRF token, then the credentials
+ * callback) and returns the session cookie as a `Cookie` header value.
+ */
+export async function sessionCookieFor(appUrl: string, email: string, password: string) {
+  const { sessionLines } = await signInOverHttp(appUrl, { email, password });
+  const session = sessionLines
+    .map((line) => line.split(';')[0] ?? '')
+    .find((pair) => /^(__Secure-)?next-auth\.session-token=/.test(pair));
+  if (!session) throw new Error(`no session cookie signing in as ${email}`);
+  return session;
 }

@@ -173,3 +173,50 @@ export function actionResultOf(flight: string): Record<string, unknown> | undefi
 
 /** A File in place of a text field: a value of the wrong type. */
 export const fileValue = () => new File(['1234'], 'value.txt', { type: 'text/plain' });
+
+export type Via = 'fetch' | 'nojs';
+
+export type ActionAnswer = {
+  status: number;
+  location: string | null;
+  /** Where a fetch-path action redirected (`x-action-redirect`, without its `;push` suffix). */
+  redirect: string | null;
+  body: string;
+  /** The action's form state, for the fetch path. */
+  result: Record<string, unknown> | undefined;
+};
+
+/**
+ * Posts one action call to the page at `url` the way `via` does (the client runtime's fetch by
+ * default, or a no-JS form post), with `bound` in place of the rendered bound arguments, as the
+ * holder of `cookie` and from `origin` (the page's own by default).
+ */
+export async function postAction(
+  url: string,
+  form: ActionForm,
+  fields: Fields,
+  options: { via?: Via; bound?: unknown[]; cookie: string; origin?: string },
+): Promise<ActionAnswer> {
+  const via = options.via ?? 'fetch';
+  const headers: Record<string, string> = {
+    origin: options.origin ?? new URL(url).origin,
+    cookie: options.cookie,
+  };
+  let body: FormData;
+  if (via === 'fetch') {
+    headers['next-action'] = form.actionId;
+    headers.accept = 'text/x-component';
+    body = fetchActionBody(options.bound ?? form.bound, fields);
+  } else {
+    body = noJsBody(form, fields, options.bound);
+  }
+  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual' });
+  const text = await response.text();
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    redirect: response.headers.get('x-action-redirect')?.split(';')[0] ?? null,
+    body: text,
+    result: via === 'fetch' ? actionResultOf(text) : undefined,
+  };
+}

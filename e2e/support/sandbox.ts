@@ -23,10 +23,20 @@ export async function tokenSentinels(): Promise<string[]> {
   ];
 }
 
-/** Walks the sandbox consent page as the demo user. */
-export async function answerConsent(page: Page, answer: 'Accept' | 'Decline') {
+/** The sandbox's two users: the demo portfolio's, and a second account's (for isolation). */
+export const SANDBOX_USERS = {
+  demo: { email: 'demo@sandbox.test', password: 'demo-password' },
+  other: { email: 'other@sandbox.test', password: 'other-password' },
+} as const;
+
+/** Walks the sandbox consent page as one of its users (the demo user by default). */
+export async function answerConsent(
+  page: Page,
+  answer: 'Accept' | 'Decline',
+  user: { email: string; password: string } = SANDBOX_USERS.demo,
+) {
   await expect(page.getByRole('heading', { name: 'Sign in to allow access' })).toBeVisible();
-  await page.getByLabel('Email').fill('demo@sandbox.test');
-  await page.getByLabel('Password').fill('demo-password');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: answer }).click();
 }

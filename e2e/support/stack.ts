@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -53,14 +54,65 @@ export interface AppInstance {
   stop(): Promise<void>;
 }
 
-/** Starts the production server (`npm start`: server.ts) from the existing production build. */
-export async function startApp(options: {
-  port: number;
+type DeploymentOptions = {
   /** The origin browsers use (a proxy's, when there is one). */
   publicUrl: string;
   serviceUrl: string;
   env: Record<string, string>;
-}): Promise<AppInstance> {
+};
+
+/** The environment of one deployment's processes: its servers and its operator commands. */
+function deploymentEnv(options: DeploymentOptions): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    NEXTAUTH_URL: options.publicUrl,
+    SERVICE_BASE_URL: options.serviceUrl,
+    SERVICE_ALLOW_REDIRECT_PORT: 'true',
+    // No background polling: specs count the service's calls. Pages read what they show.
+    READINGS_TARGET_MINUTES: '0',
+    ...options.env,
+  };
+}
+
+/**
+ * The operator's `npm run org:create` against a deployment (with its environment): adds an
+ * organisation and returns its first owner's invitation link, as the command prints it.
+ */
+export async function createOrganizationWithCli(
+  deployment: DeploymentOptions,
+  organization: { name: string; owner: string },
+): Promise<string> {
+  const child = spawn(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'org:create',
+      '--',
+      '--name',
+      organization.name,
+      '--owner',
+      organization.owner,
+    ],
+    { env: { ...process.env, ...deploymentEnv(deployment) }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const link = output.match(/^https?:\/\/\S+\/invite\/[\w-]+$/m)?.[0];
+  if (code !== 0 || !link) throw new Error(`org:create exited ${code}:\n${output}`);
+  return link;
+}
+
+/** Starts the production server (`npm start`: server.ts) from the existing production build. */
+export async function startApp(
+  options: DeploymentOptions & { port: number },
+): Promise<AppInstance> {
   const chunks: string[] = [];
   // Its own process group, stopped as a whole; should the test worker die, the group goes too.
   const server = startProcess(
@@ -68,15 +120,7 @@ export async function startApp(options: {
     process.execPath,
     ['server.ts', '-p', String(options.port), '-H', '127.0.0.1'],
     {
-      env: {
-        NODE_ENV: 'production',
-        NEXTAUTH_URL: options.publicUrl,
-        SERVICE_BASE_URL: options.serviceUrl,
-        SERVICE_ALLOW_REDIRECT_PORT: 'true',
-        // No background polling: specs count the service's calls. Pages read what they show.
-        READINGS_TARGET_MINUTES: '0',
-        ...options.env,
-      },
+      env: deploymentEnv(options),
       // The whole log, not a tail: specs search all of it for secrets.
       onOutput: (chunk) => chunks.push(chunk),
     },
@@ -170,4 +214,20 @@ export async function setUpManager(page: Page) {
 /** The browser context's cookies as one `Cookie` header, for plain HTTP traffic. */
 export async function cookieHeader(page: Page) {
   return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+}
+
+/**
+ * Tears a stack down: every step runs even when one fails (servers and scratch databases must
+ * not outlive the run), then the first failure is thrown.
+ */
+export async function tearDown(steps: (() => unknown)[]): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length) throw failures[0];
 }

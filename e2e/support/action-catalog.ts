@@ -1,0 +1,220 @@
+import type { ActionForm, Fields } from './forms';
+
+/**
+ * The app's server-action forms, each with the page it is on, how to find it among the page's
+ * forms, and fields that alone would be accepted (and written). Shared by the specs that call
+ * actions as an attacker would: the actions battery (forged sessions, ids, input) and the teams
+ * spec (every role, every organisation).
+ */
+
+export type CatalogIds = {
+  /** A thermostat of the portfolio (connected, with the sandbox's default comfort settings). */
+  thermostatId: string;
+  /** The building it is in. */
+  buildingId: string;
+  /** Another building of the same portfolio, to move it to. */
+  secondBuildingId: string;
+  /** A thermostat of another service account (never addable to this portfolio). */
+  otherThermostatId: string;
+};
+
+export type CatalogAction = {
+  name: string;
+  path: () => string;
+  pick: (form: ActionForm) => boolean;
+  /** Valid fields: alone they would be accepted (and written). */
+  valid: () => Fields;
+  /** What the first bound argument is: an attacker swaps it for another of the same kind. */
+  boundId?: 'thermostat' | 'building';
+};
+
+export const fieldsInclude = (name: string) => (form: ActionForm) => form.fields.includes(name);
+
+/** The catalog for these ids (read when a path or fields are asked for, not before). */
+export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
+  const onThermostat = (tab = '') => `/thermostats/${ids().thermostatId}${tab}`;
+  return [
+    {
+      name: 'building details',
+      path: () => `/buildings/${ids().buildingId}`,
+      pick: fieldsInclude('address'),
+      valid: () => [
+        ['name', 'Battery House'],
+        ['address', '1 Test Street'],
+      ],
+      boundId: 'building',
+    },
+    {
+      name: 'refresh building',
+      path: () => `/buildings/${ids().buildingId}`,
+      pick: (form) => form.fields.length === 0 && form.bound.length === 1,
+      valid: () => [],
+      boundId: 'building',
+    },
+    {
+      name: 'new thermostat',
+      path: () => `/buildings/${ids().buildingId}/new-thermostat`,
+      pick: fieldsInclude('hvacMode'),
+      valid: () => [
+        ['name', 'Battery unit'],
+        ['thermostatId', ''],
+        ['hvacMode', 'heat'],
+        ['isResidentMode', 'on'],
+        ['confirm', 'yes'],
+      ],
+      boundId: 'building',
+    },
+    {
+      name: 'resident mode',
+      path: () => onThermostat(),
+      pick: fieldsInclude('isResidentMode'),
+      valid: () => [
+        ['isResidentMode', 'on'],
+        ['confirmReset', 'yes'],
+      ],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'move',
+      path: () => onThermostat(),
+      pick: fieldsInclude('buildingId'),
+      valid: () => [['buildingId', ids().secondBuildingId]],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'rename thermostat',
+      path: () => onThermostat(),
+      pick: fieldsInclude('unitLabel'),
+      valid: () => [['unitLabel', 'Battery label']],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'remove thermostat',
+      path: () => onThermostat(),
+      pick: (form) => form.fields.length === 0 && form.bound.length === 1,
+      valid: () => [],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'temperature unit',
+      path: () => onThermostat(),
+      pick: fieldsInclude('unit'),
+      valid: () => [['unit', 'F']],
+    },
+    {
+      name: 'schedule range',
+      path: () => onThermostat('/schedule'),
+      pick: (form) => form.fields.includes('days') && form.html.includes('Set a time range'),
+      valid: () => [
+        ['days', 'monday'],
+        ['from', '14'],
+        ['to', '15'],
+        ['comfortSettingRef', 'home'],
+      ],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'comfort setting create',
+      path: () => onThermostat('/comfort-settings'),
+      pick: (form) => form.html.includes('aria-label="New comfort setting"'),
+      valid: () => [
+        ['name', 'Battery comfort'],
+        ['desiredHeat', '66'],
+        ['desiredCool', '75'],
+        ['fanHeat', 'auto'],
+        ['fanCool', 'on'],
+      ],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'comfort setting update',
+      path: () => onThermostat('/comfort-settings'),
+      pick: (form) => form.html.includes('aria-label="Edit Home"'),
+      valid: () => [
+        ['name', 'Battery home'],
+        ['desiredHeat', '66'],
+        ['desiredCool', '75'],
+        ['fanHeat', 'auto'],
+        ['fanCool', 'on'],
+      ],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'comfort setting delete',
+      path: () => onThermostat('/comfort-settings'),
+      pick: (form) => form.html.includes('aria-label="Delete Away"'),
+      valid: () => [],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'configuration',
+      path: () => onThermostat('/configuration'),
+      pick: fieldsInclude('heatMin'),
+      valid: () => [
+        ['heatMin', '50'],
+        ['heatMax', '76'],
+        ['coolMin', '66'],
+        ['coolMax', '88'],
+        ['holdAction', 'nextPeriod'],
+        ['fanMinimumOnTime', '10'],
+      ],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'access control',
+      path: () => onThermostat('/access-control'),
+      pick: fieldsInclude('passcode'),
+      valid: () => [
+        ['enabled', 'on'],
+        ['passcode', '0427'],
+        ['temperature', 'on'],
+      ],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'alerts',
+      path: () => onThermostat('/alerts'),
+      pick: fieldsInclude('lowHumidityValue'),
+      valid: () => [
+        ['maintenanceEnabled', 'on'],
+        ['lastMaintenanceDate', '2024-01-15'],
+        ['maintenanceInterval', '7'],
+        ['maintenanceIntervalUnits', 'month'],
+        ['lowTemperatureEnabled', 'on'],
+        ['lowTemperatureValue', '41'],
+        ['highTemperatureEnabled', 'on'],
+        ['highTemperatureValue', '93'],
+        ['lowHumidityEnabled', 'on'],
+        ['lowHumidityValue', '17'],
+        ['highHumidityEnabled', 'on'],
+        ['highHumidityValue', '71'],
+      ],
+      boundId: 'thermostat',
+    },
+    {
+      name: 'add by list',
+      path: () => '/portfolio/add',
+      pick: fieldsInclude('list'),
+      valid: () => [['list', ids().otherThermostatId]],
+    },
+    {
+      name: 'add by CSV',
+      path: () => '/portfolio/add',
+      pick: fieldsInclude('csv'),
+      valid: () => [['csv', new File([`thermostatId\n${ids().otherThermostatId}\n`], 'ids.csv')]],
+    },
+    {
+      name: 'disconnect',
+      path: () => '/connection',
+      pick: (form) => form.hidden.some(([name]) => name.startsWith('$ACTION_ID_')),
+      valid: () => [],
+    },
+  ];
+}
+
+/** The one action of `catalog` called `name`. */
+export function catalogEntry<T extends { name: string }>(catalog: T[], name: string): T {
+  const action = catalog.find((candidate) => candidate.name === name);
+  if (!action) throw new Error(`no action ${name}`);
+  return action;
+}
