@@ -1169,7 +1169,10 @@ test.describe('teams: two organisations, a member of each role', () => {
     await pages.owner
       .getByRole('button', { name: `Withdraw the invitation of ${PENDING_A}` })
       .click();
-    // The list shows it withdrawn (the button goes with the pending state it belonged to).
+    // The page says so, and the list shows it withdrawn.
+    await expect(
+      pages.owner.getByText(`Withdrew the invitation of ${PENDING_A}; its link no longer works.`),
+    ).toBeVisible();
     await expect(invitations.filter({ hasText: PENDING_A })).toContainText('Withdrawn');
     await expectRefused(
       links.pendingA ?? '',
@@ -1281,7 +1284,10 @@ test.describe('teams: two organisations, a member of each role', () => {
     await owner.goto('/members');
     await owner.getByText(`Change ${PEOPLE.viewer.name.split(' ')[0]}…`).click();
     await owner.getByRole('button', { name: `Remove ${PEOPLE.viewer.name}` }).click();
-    // Gone from the list (its confirmation goes with the list item the form was in).
+    // The page says so, and they are gone from the list.
+    await expect(
+      owner.getByText(`Removed ${PEOPLE.viewer.name}; they are signed out everywhere.`),
+    ).toBeVisible();
     await expect(
       owner
         .getByRole('heading', { name: 'People' })

@@ -85,7 +85,7 @@ export default async function OverviewPage() {
                 <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
                   {building.address || 'No address'}
                 </p>
-                <p className="mt-3 flex justify-between text-xs text-slate-500">
+                <p className="mt-3 flex justify-between text-xs text-slate-600 dark:text-slate-400">
                   <span>
                     {building.thermostatCount} thermostat{building.thermostatCount === 1 ? '' : 's'}
                   </span>

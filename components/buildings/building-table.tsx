@@ -244,7 +244,9 @@ function NameCell({ row }: { row: BuildingRow }) {
         {row.unitLabel || row.thermostatId}
       </Link>
       {row.unitLabel ? (
-        <div className="font-mono text-xs font-normal text-slate-500">{row.thermostatId}</div>
+        <div className="font-mono text-xs font-normal text-slate-600 dark:text-slate-400">
+          {row.thermostatId}
+        </div>
       ) : null}
     </th>
   );
@@ -294,7 +296,9 @@ function Row({
         <td colSpan={7} className="px-3 py-2 text-red-700 dark:text-red-400">
           {reading.error}
         </td>
-        <td className="px-3 py-2 text-xs text-slate-500">{timeOf(reading.readAt, timeZone)}</td>
+        <td className="px-3 py-2 text-xs text-slate-600 dark:text-slate-400">
+          {timeOf(reading.readAt, timeZone)}
+        </td>
       </tr>
     );
   }
@@ -325,10 +329,10 @@ function Row({
           <span className="text-emerald-700 dark:text-emerald-400">Online</span>
         )}
         {reading.comfortSetting ? (
-          <div className="text-xs text-slate-500">{reading.comfortSetting}</div>
+          <div className="text-xs text-slate-600 dark:text-slate-400">{reading.comfortSetting}</div>
         ) : null}
       </td>
-      <td className="px-3 py-2 text-xs text-slate-500 tabular-nums">
+      <td className="px-3 py-2 text-xs text-slate-600 dark:text-slate-400 tabular-nums">
         {timeOf(reading.readAt, timeZone)}
         {refreshing ? <div>refreshing…</div> : null}
         {reading.problem ? (

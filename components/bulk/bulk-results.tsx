@@ -41,7 +41,9 @@ export function BulkResults({
               <tr key={result.thermostatId}>
                 <th scope="row" className="px-3 py-2 font-normal">
                   <span className="block">{place?.label || result.thermostatId}</span>
-                  <span className="font-mono text-xs text-slate-500">{result.thermostatId}</span>
+                  <span className="font-mono text-xs text-slate-600 dark:text-slate-400">
+                    {result.thermostatId}
+                  </span>
                 </th>
                 <td className="px-3 py-2">{place?.building ?? '—'}</td>
                 <td className={`px-3 py-2 font-medium ${OUTCOME[result.outcome].className}`}>

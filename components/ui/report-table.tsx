@@ -40,7 +40,9 @@ export function ReportTable({
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {rows.map((row) => (
             <tr key={`${row.line}-${row.subject}`}>
-              <td className="px-3 py-2 text-slate-500 tabular-nums">{row.line}</td>
+              <td className="px-3 py-2 text-slate-600 dark:text-slate-400 tabular-nums">
+                {row.line}
+              </td>
               <td className="px-3 py-2 font-mono text-xs">{row.subject}</td>
               <td className={`px-3 py-2 font-medium ${OUTCOME[row.outcome].className}`}>
                 {OUTCOME[row.outcome].label}

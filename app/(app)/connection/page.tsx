@@ -159,7 +159,9 @@ function ConnectionDetails({
         <span key="acct">
           {account.name ?? account.id}
           {account.name && account.id ? (
-            <span className="ml-2 font-mono text-xs text-slate-500">{account.id}</span>
+            <span className="ml-2 font-mono text-xs text-slate-600 dark:text-slate-400">
+              {account.id}
+            </span>
           ) : null}
         </span>
       ) : (

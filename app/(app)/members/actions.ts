@@ -137,7 +137,8 @@ export async function withdrawInvitation(
     changes: { email: revoked.email, role: revoked.role },
   });
   revalidatePath('/members');
-  return { status: 'success', message: `Withdrew the invitation of ${revoked.email}.` };
+  // Its row changes with it: the page says what was done.
+  redirect(`/members?withdrawn=${encodeURIComponent(revoked.email)}`);
 }
 
 /** Changes a member's role (and a building manager's buildings). */
@@ -213,7 +214,8 @@ export async function removeMember(
     changes: { email: target.email, role: removed.before.role },
   });
   revalidatePath('/members');
-  return { status: 'success', message: `Removed ${target.name}; they are signed out everywhere.` };
+  // Their row goes with them: the page says what was done.
+  redirect(`/members?removed=${encodeURIComponent(target.name)}`);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
 } from '@/components/members/member-forms';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
+import { Notice } from '@/components/ui/notice';
 import { ssoDisplayName } from '@/lib/auth/options';
 import { can, canManageMember, ROLE_DESCRIPTIONS, ROLE_NAMES } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
@@ -41,8 +42,13 @@ const INVITATION_STATES = {
  * The organisation's people: everyone sees who is a member; owners and admins invite, change
  * roles and buildings, remove members and set the organisation's name and SSO rule.
  */
-export default async function MembersPage() {
+export default async function MembersPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const member = await requireMember();
+  const { removed, withdrawn } = await searchParams;
   const manages = can(member, 'manage_members');
   const [members, invitations, buildings, organization] = await Promise.all([
     listMembers({ orgId: member.orgId }),
@@ -71,6 +77,16 @@ export default async function MembersPage() {
         </p>
       </div>
 
+      {typeof removed === 'string' && removed ? (
+        <Notice tone="success">
+          Removed {removed.slice(0, 100)}; they are signed out everywhere.
+        </Notice>
+      ) : null}
+      {typeof withdrawn === 'string' && withdrawn ? (
+        <Notice tone="success">
+          Withdrew the invitation of {withdrawn.slice(0, 254)}; its link no longer works.
+        </Notice>
+      ) : null}
       {manages ? (
         <Card className="grid gap-4">
           <h2 className="text-lg font-medium">Invite someone</h2>
@@ -89,7 +105,9 @@ export default async function MembersPage() {
                 <div className="min-w-0">
                   <p className="font-medium">
                     {person.name}
-                    {self ? <span className="text-slate-500"> (you)</span> : null}
+                    {self ? (
+                      <span className="text-slate-600 dark:text-slate-400"> (you)</span>
+                    ) : null}
                   </p>
                   <p className="truncate text-sm text-slate-600 dark:text-slate-400">
                     {person.email}

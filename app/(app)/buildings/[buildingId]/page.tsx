@@ -91,7 +91,7 @@ export default async function BuildingPage({ params }: Props) {
           </div>
         </details>
       ) : null}
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-600 dark:text-slate-400">
         Readings are kept fresh in the background within the service’s rate limits; each row says
         when it was read (in the building’s time zone), and older ones are read again as you look.
       </p>

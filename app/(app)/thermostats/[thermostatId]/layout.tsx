@@ -36,7 +36,9 @@ export default async function ThermostatLayout({
           <h1 className="text-2xl font-semibold tracking-tight">
             {thermostat.unitLabel || thermostat.thermostatId}
           </h1>
-          <p className="mt-1 font-mono text-xs text-slate-500">{thermostat.thermostatId}</p>
+          <p className="mt-1 font-mono text-xs text-slate-600 dark:text-slate-400">
+            {thermostat.thermostatId}
+          </p>
         </div>
         <UnitToggle unit={member.temperatureUnit} />
       </div>
