@@ -70,8 +70,7 @@ export function describeHoldAction(value: string): string {
 
 export const FAN_MINIMUM_ON_TIME = { min: 0, max: 55 } as const;
 
-/** The largest heat-cool gap a thermostat requires by default; bulk changes check against it. */
-export const DEFAULT_HEAT_COOL_MIN_DELTA = 5;
+export { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/thermostat-api/schemas';
 
 export type CurrentSettings = {
   heatRange: Range;

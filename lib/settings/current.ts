@@ -1,6 +1,5 @@
 import 'server-only';
 import { getStatus } from '@/lib/thermostat-api/resources';
-import { DEFAULT_HEAT_COOL_MIN_DELTA } from './configuration';
 
 type OnThermostat = { orgId: string; thermostatId: string };
 
@@ -13,7 +12,7 @@ export async function readWithGap<T>(
   read: (who: OnThermostat) => Promise<T>,
 ): Promise<{ current: T; heatCoolMinDelta: number }> {
   const [current, status] = await Promise.all([read(who), getStatus(who)]);
-  return { current, heatCoolMinDelta: status.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA };
+  return { current, heatCoolMinDelta: status.heatCoolMinDelta };
 }
 
 /** How a thermostat is named in messages and the activity log. */

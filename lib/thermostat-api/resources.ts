@@ -106,7 +106,8 @@ export function getSchedule({ orgId, priority, thermostatId }: OnThermostat) {
   });
 }
 
-export type ScheduleRange = {
+/** One range update of the weekly schedule, as the service takes it. */
+export type ScheduleRangeUpdate = {
   days: (typeof DAYS)[number][];
   firstTimeBlock: number;
   lastTimeBlock: number;
@@ -118,7 +119,7 @@ export function updateSchedule({
   priority,
   thermostatId,
   range,
-}: OnThermostat & { range: ScheduleRange }) {
+}: OnThermostat & { range: ScheduleRangeUpdate }) {
   return serviceRequest({
     orgId,
     priority,

@@ -37,6 +37,9 @@ export const buildingIdSchema = z
 
 const temperature = z.number().finite();
 
+/** The service's minimum gap between heat and cool setpoints when it does not say (°F). */
+export const DEFAULT_HEAT_COOL_MIN_DELTA = 5;
+
 export const statusSchema = z.looseObject({
   thermostatId: z.string(),
   isResidentMode: z.boolean(),
@@ -48,7 +51,8 @@ export const statusSchema = z.looseObject({
   supportedModes: z.array(z.enum(HVAC_MODES)).optional(),
   temperature: temperature.nullable().optional(),
   humidity: z.number().nullable().optional(),
-  heatCoolMinDelta: z.number().optional(),
+  // Defaulted here, once, at the boundary: the service's default when a status leaves it out.
+  heatCoolMinDelta: z.number().default(DEFAULT_HEAT_COOL_MIN_DELTA),
   currentComfortSettingRef: z.string().nullable().optional(),
   holdAction: z.string().optional(),
   equipmentStatus: z.string().optional(),

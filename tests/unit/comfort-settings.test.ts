@@ -3,9 +3,9 @@ import {
   type ComfortSettingContext,
   changedFields,
   comfortSettingFormSchema,
-  comfortSettingSchema,
-} from '@/lib/schedule/schemas';
-import { describeSetpointRules } from '@/lib/schedule/setpoint-rules';
+  comfortSettingRulesSchema,
+} from '@/lib/comfort/schemas';
+import { describeSetpointRules } from '@/lib/comfort/setpoint-rules';
 
 const rules = {
   heatRange: { min: 45, max: 79 },
@@ -52,9 +52,9 @@ describe('comfortSettingFormSchema (checks that need no service call)', () => {
   });
 });
 
-describe('comfortSettingSchema (one thermostat’s rules)', () => {
+describe('comfortSettingRulesSchema (one thermostat’s rules)', () => {
   it('gives the service’s fields in °F', () => {
-    expect(comfortSettingSchema(context()).parse(form)).toEqual({
+    expect(comfortSettingRulesSchema(context()).parse(form)).toEqual({
       name: 'Holiday',
       desiredHeat: 64,
       desiredCool: 80,
@@ -64,9 +64,9 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
   });
 
   it('keeps names unique, ignoring case, except the setting’s own name', () => {
-    const clash = comfortSettingSchema(context()).safeParse({ ...form, name: 'guest stay' });
+    const clash = comfortSettingRulesSchema(context()).safeParse({ ...form, name: 'guest stay' });
     expect(errorsOf(clash).name).toBe('Another comfort setting is already called Guest Stay.');
-    const own = comfortSettingSchema(
+    const own = comfortSettingRulesSchema(
       context({ current: { comfortSettingRef: 'smart4', desiredHeat: 71, desiredCool: 75 } }),
     ).safeParse({ ...form, name: 'GUEST STAY' });
     expect(own.success).toBe(true);
@@ -75,13 +75,13 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
   it('holds setpoints to the thermostat’s ranges', () => {
     const narrow = context({ heatRange: { min: 50, max: 72 }, coolRange: { min: 70, max: 85 } });
     expect(
-      errorsOf(comfortSettingSchema(narrow).safeParse({ ...form, desiredHeat: '49.99' })),
+      errorsOf(comfortSettingRulesSchema(narrow).safeParse({ ...form, desiredHeat: '49.99' })),
     ).toEqual({ desiredHeat: 'Heat must be between 50 and 72 °F.' });
     expect(
-      errorsOf(comfortSettingSchema(narrow).safeParse({ ...form, desiredCool: '85.01' })),
+      errorsOf(comfortSettingRulesSchema(narrow).safeParse({ ...form, desiredCool: '85.01' })),
     ).toEqual({ desiredCool: 'Cool must be between 70 and 85 °F.' });
     expect(
-      comfortSettingSchema(narrow).safeParse({ ...form, desiredHeat: '50', desiredCool: '85' })
+      comfortSettingRulesSchema(narrow).safeParse({ ...form, desiredHeat: '50', desiredCool: '85' })
         .success,
     ).toBe(true);
   });
@@ -89,17 +89,21 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
   it('keeps heat and cool at least heatCoolMinDelta apart', () => {
     const two = context({ heatCoolMinDelta: 2 });
     expect(
-      comfortSettingSchema(two).safeParse({ ...form, desiredHeat: '70', desiredCool: '72' })
+      comfortSettingRulesSchema(two).safeParse({ ...form, desiredHeat: '70', desiredCool: '72' })
         .success,
     ).toBe(true);
     expect(
       errorsOf(
-        comfortSettingSchema(two).safeParse({ ...form, desiredHeat: '70', desiredCool: '71.99' }),
+        comfortSettingRulesSchema(two).safeParse({
+          ...form,
+          desiredHeat: '70',
+          desiredCool: '71.99',
+        }),
       ),
     ).toEqual({ desiredCool: 'Cool must be at least 2 °F above heat.' });
     expect(
       errorsOf(
-        comfortSettingSchema(context()).safeParse({
+        comfortSettingRulesSchema(context()).safeParse({
           ...form,
           desiredHeat: '75',
           desiredCool: '74',
@@ -113,13 +117,21 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
 
     it('converts to °F at two decimals', () => {
       expect(
-        comfortSettingSchema(celsius).parse({ ...form, desiredHeat: '20', desiredCool: '25.5' }),
+        comfortSettingRulesSchema(celsius).parse({
+          ...form,
+          desiredHeat: '20',
+          desiredCool: '25.5',
+        }),
       ).toMatchObject({
         desiredHeat: 68,
         desiredCool: 77.9,
       });
       expect(
-        comfortSettingSchema(celsius).parse({ ...form, desiredHeat: '21.3', desiredCool: '26' }),
+        comfortSettingRulesSchema(celsius).parse({
+          ...form,
+          desiredHeat: '21.3',
+          desiredCool: '26',
+        }),
       ).toMatchObject({
         desiredHeat: 70.34,
         desiredCool: 78.8,
@@ -129,7 +141,7 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
     // The conversion itself (rounding, range edges) is tested in units.test.ts.
     it('accepts figures within the stated limits, clamped into range, and refuses others', () => {
       expect(
-        comfortSettingSchema(celsius).parse({
+        comfortSettingRulesSchema(celsius).parse({
           ...form,
           desiredHeat: '26.09',
           desiredCool: '33.29',
@@ -137,11 +149,15 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
       ).toMatchObject({ desiredHeat: 78.96, desiredCool: 91.92 });
       // 7.21 °C is 44.978 °F: within the stated 7.2 °C, so it is taken as 45 °F.
       expect(
-        comfortSettingSchema(celsius).parse({ ...form, desiredHeat: '7.21', desiredCool: '20' }),
+        comfortSettingRulesSchema(celsius).parse({
+          ...form,
+          desiredHeat: '7.21',
+          desiredCool: '20',
+        }),
       ).toMatchObject({ desiredHeat: 45, desiredCool: 68 });
       expect(
         errorsOf(
-          comfortSettingSchema(celsius).safeParse({
+          comfortSettingRulesSchema(celsius).safeParse({
             ...form,
             desiredHeat: '26.11',
             desiredCool: '33.34',
@@ -153,7 +169,7 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
       });
       expect(
         errorsOf(
-          comfortSettingSchema(celsius).safeParse({
+          comfortSettingRulesSchema(celsius).safeParse({
             ...form,
             desiredHeat: '26.2',
             desiredCool: '33.4',
@@ -179,18 +195,25 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
 
     it('takes a limit typed as it is shown elsewhere (45 °F is 7.2 °C) as that limit', () => {
       expect(
-        comfortSettingSchema(celsius).parse({ ...form, desiredHeat: '7.2', desiredCool: '18.3' }),
+        comfortSettingRulesSchema(celsius).parse({
+          ...form,
+          desiredHeat: '7.2',
+          desiredCool: '18.3',
+        }),
       ).toMatchObject({ desiredHeat: 45, desiredCool: 65 });
     });
 
     it('accepts values that are exactly the stated gap apart', () => {
       expect(
-        comfortSettingSchema(celsius).safeParse({ ...form, desiredHeat: '20', desiredCool: '22.8' })
-          .success,
+        comfortSettingRulesSchema(celsius).safeParse({
+          ...form,
+          desiredHeat: '20',
+          desiredCool: '22.8',
+        }).success,
       ).toBe(true);
       expect(
         errorsOf(
-          comfortSettingSchema(celsius).safeParse({
+          comfortSettingRulesSchema(celsius).safeParse({
             ...form,
             desiredHeat: '20',
             desiredCool: '22.7',
@@ -207,7 +230,7 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
         unit: 'C',
         current: { comfortSettingRef: 'smart4', desiredHeat: 70.01, desiredCool: 76 },
       });
-      const result = comfortSettingSchema(editing).parse({
+      const result = comfortSettingRulesSchema(editing).parse({
         ...form,
         desiredHeat: '21.1',
         desiredCool: '24.4',
@@ -215,8 +238,11 @@ describe('comfortSettingSchema (one thermostat’s rules)', () => {
       expect(result.desiredHeat).toBe(70.01);
       expect(result.desiredCool).toBe(76);
       expect(
-        comfortSettingSchema(editing).parse({ ...form, desiredHeat: '21', desiredCool: '24.4' })
-          .desiredHeat,
+        comfortSettingRulesSchema(editing).parse({
+          ...form,
+          desiredHeat: '21',
+          desiredCool: '24.4',
+        }).desiredHeat,
       ).toBe(69.8);
     });
   });

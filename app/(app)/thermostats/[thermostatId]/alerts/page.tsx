@@ -34,9 +34,7 @@ export default async function AlertsPage({ params }: Props) {
     );
   }
   const delta =
-    status.status === 'fulfilled'
-      ? (status.value.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA)
-      : DEFAULT_HEAT_COOL_MIN_DELTA;
+    status.status === 'fulfilled' ? status.value.heatCoolMinDelta : DEFAULT_HEAT_COOL_MIN_DELTA;
   return (
     <Card className="grid max-w-4xl content-start gap-4">
       <div>

@@ -2,20 +2,20 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
+import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import type { Member } from '@/lib/auth/session';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { describeUsage } from '@/lib/schedule/blocks';
-import { loadComfortRules, loadWeek } from '@/lib/schedule/load';
+import { loadComfortRules } from '@/lib/comfort/load';
+import { loadWeek } from '@/lib/schedule/load';
 import {
   COMFORT_FIELDS,
   type ComfortSettingField,
   changedFields,
   comfortSettingFormSchema,
-  comfortSettingSchema,
-  formValues,
-} from '@/lib/schedule/schemas';
+  comfortSettingRulesSchema,
+} from '@/lib/comfort/schemas';
 import { labelOf } from '@/lib/settings/current';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
@@ -46,7 +46,7 @@ function failure(
  * from the service (ranges, minimum gap, the names of its other settings).
  */
 async function validate(member: Member, thermostatId: string, form: FormData, editingRef?: string) {
-  const values = formValues(form, COMFORT_FIELDS);
+  const values = formStrings(form, COMFORT_FIELDS);
   const basic = comfortSettingFormSchema.safeParse(values);
   if (!basic.success) return { ok: false as const, state: invalid(basic.error, values) };
   const { rules, settings } = await loadComfortRules({ orgId: member.orgId, thermostatId });
@@ -61,7 +61,7 @@ async function validate(member: Member, thermostatId: string, form: FormData, ed
         message: 'That comfort setting no longer exists.',
       } as ComfortFormState,
     };
-  const full = comfortSettingSchema({
+  const full = comfortSettingRulesSchema({
     ...rules,
     unit: member.temperatureUnit,
     others: settings,
@@ -101,7 +101,7 @@ export async function createComfortSettingAction(
   try {
     checked = await validate(member, thermostat.thermostatId, form);
   } catch (error) {
-    const values = formValues(form, COMFORT_FIELDS);
+    const values = formStrings(form, COMFORT_FIELDS);
     // The thermostat's rules could not be read: asked for and not made, so logged as failed.
     await logActivity({
       actor: member,
@@ -156,7 +156,7 @@ export async function updateComfortSettingAction(
   try {
     checked = await validate(member, thermostat.thermostatId, form, comfortSettingRef);
   } catch (error) {
-    const values = formValues(form, COMFORT_FIELDS);
+    const values = formStrings(form, COMFORT_FIELDS);
     // The thermostat's rules could not be read: asked for and not made, so logged as failed.
     await logActivity({
       actor: member,

@@ -13,8 +13,9 @@ import { Notice } from '@/components/ui/notice';
 import { requireMember } from '@/lib/auth/session';
 import { scopedThermostat } from '@/lib/portfolio/guard';
 import { describeUsage } from '@/lib/schedule/blocks';
-import { loadComfortRules, loadWeek } from '@/lib/schedule/load';
-import { describeSetpointRules, type SetpointRules } from '@/lib/schedule/setpoint-rules';
+import { loadComfortRules } from '@/lib/comfort/load';
+import { loadWeek } from '@/lib/schedule/load';
+import { describeSetpointRules, type SetpointRules } from '@/lib/comfort/setpoint-rules';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
 import {

@@ -38,9 +38,7 @@ export default async function ConfigurationPage({ params }: Props) {
     );
   }
   const delta =
-    status.status === 'fulfilled'
-      ? (status.value.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA)
-      : DEFAULT_HEAT_COOL_MIN_DELTA;
+    status.status === 'fulfilled' ? status.value.heatCoolMinDelta : DEFAULT_HEAT_COOL_MIN_DELTA;
   const current = settings.value;
   // The thermostat's own range: two values, shown as values (not as limits).
   const range = (r: TemperatureRange) =>
