@@ -40,10 +40,12 @@ function RoleFields({
         <label htmlFor={roleId} className="text-sm font-medium">
           Role
         </label>
+        {/* Uncontrolled: React resets a form after its action, and a controlled select would
+            then show the first option while saying the last one. */}
         <select
           id={roleId}
           name="role"
-          value={role}
+          defaultValue={initialRole}
           onChange={(event) => setRole(event.currentTarget.value as Role)}
           aria-describedby={`${roleId}-hint ${roleId}-errors`}
           aria-invalid={errors.role?.length ? true : undefined}

@@ -9,7 +9,8 @@ import { ROLE_DESCRIPTIONS, ROLE_NAMES } from '@/lib/auth/permissions';
 import { readInvitation, INVITATION_PROBLEMS } from '@/lib/members/invitations';
 import { acceptInvitationAction } from './actions';
 
-export const metadata: Metadata = { title: 'Join your team', referrer: 'no-referrer' };
+// The token in this page's address goes to no other site: Referrer-Policy is same-origin everywhere.
+export const metadata: Metadata = { title: 'Join your team' };
 
 /** An invitation's page: what it grants and a form to accept it, or why it cannot be used. */
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
