@@ -18,6 +18,12 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'setpoint-e2e-'));
 process.env.E2E_AUTH_SECRET ??= randomBytes(32).toString('base64url');
 process.env.E2E_TOKEN_KEYS ??= `1:${randomBytes(32).toString('base64url')}`;
 
+// The suite calls the service faster than a deployment does (the generated battery alone makes
+// hundreds of reads a minute), so its sandbox and app agree on a tenfold minute and hour. The
+// call budget at the service's real limits is tested on its own (tests/unit/budget.test.ts,
+// e2e/fault-soak.spec.ts).
+const E2E_RATE_LIMIT = JSON.stringify({ perSecond: 50, perMinute: 5000, perHour: 100_000 });
+
 const chromium = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
 export default defineConfig({
@@ -64,6 +70,7 @@ export default defineConfig({
         SANDBOX_CONTROL: '1',
         SANDBOX_ALLOW_REDIRECT_PORTS: '1',
         SANDBOX_MODE_CHANGE_DELAY_MS: '1500',
+        SANDBOX_RATE_LIMIT: E2E_RATE_LIMIT,
         SANDBOX_CLIENTS: JSON.stringify([
           { clientId: 'setpoint-local', redirectUris: [`${APP_URL}/api/connect/callback`] },
         ]),
@@ -87,6 +94,7 @@ export default defineConfig({
         SERVICE_ALLOW_REDIRECT_PORT: 'true',
         // No background polling: specs count the service's calls. Pages read what they show.
         READINGS_TARGET_MINUTES: '0',
+        SERVICE_RATE_LIMIT: E2E_RATE_LIMIT,
       },
     },
   ],

@@ -677,7 +677,10 @@ test('a generated battery of malformed input: field errors, no 500, no service w
       const fieldErrors = (result.fieldErrors ?? {}) as Record<string, string[]>;
       const said = [String(result.message ?? ''), ...Object.values(fieldErrors).flat()];
       if (testCase.field && entry.expect !== 'message') {
-        expect(fieldErrors[testCase.field]?.length ?? 0, `${what}: field error`).toBeGreaterThan(0);
+        expect(
+          fieldErrors[testCase.field]?.length ?? 0,
+          `${what}: field error (said ${JSON.stringify(said)})`,
+        ).toBeGreaterThan(0);
       } else {
         expect(said.join('').length, `${what}: a message`).toBeGreaterThan(0);
       }

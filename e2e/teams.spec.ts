@@ -905,7 +905,6 @@ test.describe('teams: two organisations, a member of each role', () => {
         Object.entries(
           (await control<{ calls: Record<string, number> }>(sandbox, 'GET', '/calls')).calls,
         ).filter(([key]) => !key.startsWith('GET '));
-      const before = { writes: await writes(), tables: await tableChecksums(database.url) };
       const cases: [Who, string, unknown][] = [
         ['viewer', 'resident mode', undefined],
         ['viewer', 'configuration', undefined],
@@ -915,8 +914,24 @@ test.describe('teams: two organisations, a member of each role', () => {
         ['ownerB', 'access control', undefined],
         ['owner', 'comfort setting delete', ids.tB],
       ];
-      for (const [who, name, boundId] of cases) {
-        const attempt = await catalogAttempt(name, who, { message: '' }, { boundId });
+      // Without JavaScript a refusal answers with the page again, and rendering a page may
+      // refresh its readings (a GET at the service, a row in the readings store): that is
+      // reading, not writing, so those tables are left out here; every other table must hold.
+      const readingTables = { ignoreTables: ['readings', 'reading_history', 'service_calls'] };
+      const prepared = await Promise.all(
+        cases.map(([who, name, boundId]) =>
+          catalogAttempt(name, who, { message: '' }, { boundId }).then((attempt) => ({
+            who,
+            boundId,
+            attempt,
+          })),
+        ),
+      );
+      const before = {
+        writes: await writes(),
+        tables: await tableChecksums(database.url, readingTables),
+      };
+      for (const { who, boundId, attempt } of prepared) {
         const answer = await postAction(`${APP}${attempt.path}`, attempt.form, attempt.fields, {
           via: 'nojs',
           cookie: cookies[who],
@@ -925,7 +940,7 @@ test.describe('teams: two organisations, a member of each role', () => {
         expect(answer.status, `${attempt.label} (no JS)`).toBeLessThan(500);
       }
       expect(await writes()).toEqual(before.writes);
-      expect(await tableChecksums(database.url)).toEqual(before.tables);
+      expect(await tableChecksums(database.url, readingTables)).toEqual(before.tables);
       attempts += cases.length;
     });
     console.log(`teams: ${attempts} refused attempts`);
