@@ -339,6 +339,17 @@ const ACTIONS: ActionUnderTest[] = [
     valid: () => [['csv', new File([`thermostatId\n${otherThermostatId}\n`], 'ids.csv')]],
   },
   {
+    // Step one of a bulk change (step two, the confirmation, runs lib/bulk's same checks; the
+    // JSON route's battery below covers those).
+    name: 'bulk review',
+    path: () => '/bulk',
+    pick: fieldsInclude('allIn'),
+    valid: () => [
+      ['thermostatIds', thermostatId],
+      ['fanMinimumOnTime', '12'],
+    ],
+  },
+  {
     name: 'disconnect',
     path: () => '/connection',
     pick: (form) => form.hidden.some(([name]) => name.startsWith('$ACTION_ID_')),
@@ -794,6 +805,38 @@ const BATTERY: BatteryForm[] = [
     combined: [],
   },
   {
+    action: 'bulk review',
+    expect: 'message',
+    fields: {
+      thermostatIds: [
+        common.missing,
+        common.huge,
+        common.file,
+        bad('another manager’s', 'OTHER_THERMOSTAT'),
+        bad('11 digits', '12345678901'),
+        bad('full-width digits', '４９１１０９１００５５０'),
+        bad(
+          '2001 ids',
+          Array.from({ length: 2001 }, (_, i) => String(100000000000 + i)),
+        ),
+      ],
+      allIn: [
+        bad('another organisation’s building', 'OTHER_BUILDING'),
+        bad('a made-up building', 'a'.repeat(24)),
+        common.huge,
+        common.file,
+      ],
+      fanMinimumOnTime: [
+        common.huge,
+        common.file,
+        ...numberish,
+        bad('56', '56'),
+        bad('a fraction', '1.5'),
+      ],
+    },
+    combined: [{ thermostatIds: MISSING, fanMinimumOnTime: '' }],
+  },
+  {
     action: 'add by CSV',
     expect: 'message',
     fields: {
@@ -816,7 +859,13 @@ const BATTERY: BatteryForm[] = [
 function casesOf(entry: BatteryForm, valid: Fields) {
   const substitute = (value: FieldValue | FieldValue[]) => {
     const swap = (v: FieldValue) =>
-      v === 'OTHER_BUILDING' ? otherBuildingId : v === 'OWN_BUILDING' ? buildingId : v;
+      v === 'OTHER_BUILDING'
+        ? otherBuildingId
+        : v === 'OWN_BUILDING'
+          ? buildingId
+          : v === 'OTHER_THERMOSTAT'
+            ? otherThermostatId
+            : v;
     return Array.isArray(value) ? value.map(swap) : swap(value);
   };
   const build = (broken: Record<string, Bad['value']>, extra: Fields = []): Fields => {

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Member } from '@/lib/auth/session';
-import { listThermostats } from '@/lib/db/queries';
+import { BUILDING_NOT_YOURS } from '@/lib/actions';
+import { findBuilding, listThermostats } from '@/lib/db/queries';
 import type { FormState } from '@/lib/forms';
 import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
@@ -23,6 +24,9 @@ export type BulkFormState = FormState<BulkField> & {
   selected?: string[];
 };
 
+export const MALFORMED =
+  'The form was not sent as expected; nothing was sent. Reload the page and try again.';
+
 /** At most this many whole buildings per post (a portfolio has fewer). */
 const MAX_BUILDINGS = 500;
 
@@ -39,21 +43,28 @@ export function valuesFromForm(form: FormData): Record<ConfigurationField, strin
 
 /**
  * The selected thermostat ids in the order posted, each once, whole buildings expanded to their
- * thermostats in the member's scope; null when the post is malformed (not text, or far too many).
+ * thermostats; or why not: a post that is malformed (not text, far too many), or a whole
+ * building outside the member's scope.
  */
-export async function selectionFromForm(member: Member, form: FormData): Promise<string[] | null> {
+export async function selectionFromForm(
+  member: Member,
+  form: FormData,
+): Promise<{ ok: true; ids: string[] } | { ok: false; message: string }> {
+  const malformed = { ok: false as const, message: MALFORMED };
   const raw = [...form.getAll('thermostatIds'), ...form.getAll('selection')];
   const wholeBuildings = form.getAll('allIn');
-  if ([...raw, ...wholeBuildings].some((value) => typeof value !== 'string')) return null;
+  if ([...raw, ...wholeBuildings].some((value) => typeof value !== 'string')) return malformed;
   const ids = (raw as string[]).flatMap((value) => value.split(',')).map((id) => id.trim());
-  if (ids.length > MAX_PER_RUN * 2 || wholeBuildings.length > MAX_BUILDINGS) return null;
+  if (ids.length > MAX_PER_RUN * 2 || wholeBuildings.length > MAX_BUILDINGS) return malformed;
   const selection = new Set(ids.filter(Boolean));
   for (const value of new Set(wholeBuildings as string[])) {
-    const buildingId = buildingIdSchema.safeParse(value);
-    if (!buildingId.success) return null;
-    for (const t of await listThermostats({ scope: member, buildingId: buildingId.data })) {
+    const building = buildingIdSchema.safeParse(value);
+    if (!building.success || !(await findBuilding({ scope: member, buildingId: building.data }))) {
+      return { ok: false, message: BUILDING_NOT_YOURS };
+    }
+    for (const t of await listThermostats({ scope: member, buildingId: building.data })) {
       selection.add(t.thermostatId);
     }
   }
-  return [...selection];
+  return { ok: true, ids: [...selection] };
 }

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/actions';
-import { type BulkFormState, selectionFromForm, valuesFromForm } from '@/lib/bulk/form';
+import { type BulkFormState, MALFORMED, selectionFromForm, valuesFromForm } from '@/lib/bulk/form';
 import { runIdSchema } from '@/lib/bulk/progress';
 import {
   cancelBulkRun,
@@ -13,11 +13,6 @@ import {
   startBulkRun,
 } from '@/lib/bulk/runs';
 import type { FormState } from '@/lib/forms';
-
-const MALFORMED: BulkFormState = {
-  status: 'error',
-  message: 'The form was not sent as expected; nothing was sent. Reload the page and try again.',
-};
 
 /**
  * Step one of a bulk change: checks the selection and the settings and answers with what a
@@ -29,8 +24,10 @@ export async function reviewBulk(_previous: BulkFormState, form: FormData): Prom
   if (!opened.ok) return opened.state;
   const { member } = opened;
   const values = valuesFromForm(form);
-  const selected = await selectionFromForm(member, form);
-  if (!values || !selected) return MALFORMED;
+  if (!values) return { status: 'error', message: MALFORMED };
+  const selection = await selectionFromForm(member, form);
+  if (!selection.ok) return { status: 'error', message: selection.message, values };
+  const selected = selection.ids;
   if (form.get('intent') === 'edit') return { status: 'idle', values, selected };
   const reviewed = await reviewBulkChange({ member, thermostatIds: selected, values });
   if (!reviewed.ok) {
@@ -56,8 +53,10 @@ export async function startBulk(_previous: BulkFormState, form: FormData): Promi
   if (!opened.ok) return opened.state;
   const { member } = opened;
   const values = valuesFromForm(form);
-  const selected = await selectionFromForm(member, form);
-  if (!values || !selected) return MALFORMED;
+  if (!values) return { status: 'error', message: MALFORMED };
+  const selection = await selectionFromForm(member, form);
+  if (!selection.ok) return { status: 'error', message: selection.message, values };
+  const selected = selection.ids;
   const started = await startBulkRun({ member, thermostatIds: selected, values });
   if (!started.ok) {
     return {
