@@ -595,6 +595,38 @@ const BATTERY: BatteryForm[] = [
     combined: [],
   },
   {
+    action: 'bulk review',
+    expect: 'message',
+    fields: {
+      thermostatIds: [
+        common.missing,
+        common.huge,
+        common.file,
+        bad('another manager’s', 'OTHER_THERMOSTAT'),
+        bad('11 digits', '12345678901'),
+        bad('full-width digits', '４９１１０９１００５５０'),
+        bad(
+          '2001 ids',
+          Array.from({ length: 2001 }, (_, i) => String(100000000000 + i)),
+        ),
+      ],
+      allIn: [
+        bad('another organisation’s building', 'OTHER_BUILDING'),
+        bad('a made-up building', 'a'.repeat(24)),
+        common.huge,
+        common.file,
+      ],
+      fanMinimumOnTime: [
+        common.huge,
+        common.file,
+        ...numberish,
+        bad('56', '56'),
+        bad('a fraction', '1.5'),
+      ],
+    },
+    combined: [{ thermostatIds: MISSING, fanMinimumOnTime: '' }],
+  },
+  {
     action: 'add by CSV',
     expect: 'message',
     fields: {
@@ -617,7 +649,13 @@ const BATTERY: BatteryForm[] = [
 function casesOf(entry: BatteryForm, valid: Fields) {
   const substitute = (value: FieldValue | FieldValue[]) => {
     const swap = (v: FieldValue) =>
-      v === 'OTHER_BUILDING' ? otherBuildingId : v === 'OWN_BUILDING' ? buildingId : v;
+      v === 'OTHER_BUILDING'
+        ? otherBuildingId
+        : v === 'OWN_BUILDING'
+          ? buildingId
+          : v === 'OTHER_THERMOSTAT'
+            ? otherThermostatId
+            : v;
     return Array.isArray(value) ? value.map(swap) : swap(value);
   };
   const build = (broken: Record<string, Bad['value']>, extra: Fields = []): Fields => {

@@ -1,31 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { SANDBOX_URL } from '../playwright.config';
 import { expectNoAxeViolations } from './support/axe';
-import { APP_URL, SANDBOX_URL } from '../playwright.config';
 import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
-import { sandboxControl } from './support/sandbox';
+import { demoServiceToken, sandboxControl } from './support/sandbox';
 
 const BULK_ENDPOINT = 'PATCH /api/v2/thermostats/settings';
 const PER_BUILDING = 25;
-
-/** A service token of the demo account, without a browser (a separate grant from the app's). */
-async function serviceToken(): Promise<string> {
-  const redirectUri = `${APP_URL}/api/connect/callback`;
-  const { code } = await sandboxControl('POST', '/authorization-code', {
-    user: 'demo',
-    clientId: 'setpoint-local',
-    redirectUri,
-    scope: 'smartWrite',
-  });
-  const query = new URLSearchParams({
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: redirectUri,
-    client_id: 'setpoint-local',
-  });
-  const response = await fetch(`${SANDBOX_URL}/token?${query}`, { method: 'POST' });
-  expect(response.ok, 'token exchange').toBe(true);
-  return (await response.json()).access_token;
-}
 
 async function service(token: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${SANDBOX_URL}/api/v2/thermostats${path}`, {
@@ -40,7 +20,15 @@ async function service(token: string, method: string, path: string, body?: unkno
   return (await response.json()).data;
 }
 
-test('bulk configuration over 60 thermostats: progress, a result for each, retry of the failed', async ({
+/** What a finished run's heading says for this many failures (never "Done" with failures). */
+const doneWith = (failures: number, applied: number) =>
+  failures === 0
+    ? 'Done'
+    : applied === 0
+      ? 'Failed'
+      : `Done with ${failures} failure${failures === 1 ? '' : 's'}`;
+
+test('bulk configuration over 60 thermostats: ask first, a job with progress, a result for each, retry of the failed', async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -49,7 +37,7 @@ test('bulk configuration over 60 thermostats: progress, a result for each, retry
   const cascade = await demoThermostatsIn('Cascade Commons');
 
   // 50 more thermostats at the service, 25 in each of this spec's buildings, added by paste.
-  const token = await serviceToken();
+  const token = await demoServiceToken();
   const created: string[] = [];
   for (const [index, building] of [desert.building, cascade.building].entries()) {
     for (let n = 1; n <= PER_BUILDING; n += 1) {
@@ -84,10 +72,13 @@ test('bulk configuration over 60 thermostats: progress, a result for each, retry
   });
   // Slow enough to see the run in progress.
   await sandboxControl('PUT', '/latency', { endpoints: { [BULK_ENDPOINT]: 1200 } });
+  await sandboxControl('DELETE', '/calls');
 
   try {
     await page.goto('/bulk');
     await expect(page.getByRole('heading', { name: 'Bulk configuration' })).toBeVisible();
+    // Nothing selected: nothing to apply.
+    await expect(page.getByRole('button', { name: 'Apply to 0 thermostats…' })).toBeDisabled();
     await page.getByLabel(/^Select all in Desert Palms Residences/).check();
     await page.getByLabel(/^Select all in Cascade Commons/).check();
     await expect(page.getByText(`${total} selected`)).toBeVisible();
@@ -103,23 +94,50 @@ test('bulk configuration over 60 thermostats: progress, a result for each, retry
     await expectNoAxeViolations(page);
 
     // Checked before sending: a range needs both ends.
+    const apply = page.getByRole('button', { name: `Apply to ${total} thermostats…` });
     await page.getByLabel('Heat minimum (°F)').fill('50');
-    await page.getByRole('button', { name: `Apply to ${total} thermostats` }).click();
+    await apply.click();
     await expect(
       page.getByText('Enter both the minimum and the maximum, or neither.'),
     ).toBeVisible();
     await page.getByLabel('Heat minimum (°F)').fill('');
 
+    // Asked first: the count and the change in words, and nothing sent before the answer.
     await page.getByLabel('Fan minimum on-time (minutes per hour)').fill('20');
-    await page.getByRole('button', { name: `Apply to ${total} thermostats` }).click();
-    await expect(page.getByRole('heading', { name: 'Applying…' })).toBeVisible();
+    await apply.click();
+    await expect(
+      page.getByRole('heading', { name: `Apply to ${total} thermostats?` }),
+    ).toBeVisible();
+    await expect(page.getByText('Fan minimum on-time: 20 minutes per hour')).toBeVisible();
+    await expect(
+      page.getByText(`Desert Palms Residences: ${desert.thermostats.length + 25} thermostats`),
+    ).toBeVisible();
+    await expect(page.getByText('Sent in 3 requests of at most 25')).toBeVisible();
+    await expectNoAxeViolations(page);
+    // Going back keeps the selection and the settings.
+    await page.getByRole('button', { name: 'Go back and change' }).click();
+    await expect(page.getByText(`${total} selected`)).toBeVisible();
+    await expect(page.getByLabel('Fan minimum on-time (minutes per hour)')).toHaveValue('20');
+    expect((await sandboxControl('GET', '/calls')).calls[BULK_ENDPOINT] ?? 0).toBe(0);
+    await apply.click();
+    await page.getByRole('button', { name: `Apply to ${total} thermostats`, exact: true }).click();
+
+    // The run's own page: progress while it goes on, refreshed by itself.
+    await expect(page).toHaveURL(/\/bulk\/runs\/[0-9a-f-]{36}$/);
+    const runUrl = page.url();
+    await expect(
+      page.getByRole('heading', { name: `Bulk configuration of ${total} thermostats` }),
+    ).toBeVisible();
     await expect(page.getByRole('progressbar', { name: 'Progress' })).toBeVisible();
+    await expect(page.getByText(/^(Queued|Running: \d+ of \d+)$/)).toBeVisible();
 
     const failedCount = faulted.length + offline.length;
-    await expect(page.getByRole('heading', { name: 'Results' })).toBeVisible({ timeout: 60_000 });
+    await expect(
+      page.getByRole('heading', { name: doneWith(failedCount, total - failedCount) }),
+    ).toBeVisible({ timeout: 60_000 });
     await expect(
       page.getByText(
-        `${total - failedCount} applied, ${failedCount} failed, 0 not attempted (of ${total}).`,
+        `${total - failedCount} applied, ${failedCount} failed, 0 not sent (of ${total}).`,
       ),
     ).toBeVisible();
     await expect(page.getByRole('row')).toHaveCount(total + 1);
@@ -131,17 +149,29 @@ test('bulk configuration over 60 thermostats: progress, a result for each, retry
     await expect(page.getByRole('row', { name: new RegExp(created[0] as string) })).toContainText(
       'Applied',
     );
+    // One request per 25, a few at a time; every thermostat once.
+    expect((await sandboxControl('GET', '/calls')).calls[BULK_ENDPOINT]).toBe(3);
     await expectNoAxeViolations(page);
+    await page.getByRole('link', { name: 'Failed or not sent' }).click();
+    await expect(page.getByRole('row')).toHaveCount(failedCount + 1);
 
-    // The fault clears; a retry sends only the ones that did not apply.
+    // The fault clears; a retry, confirmed, sends only the ones that did not apply, as a new run.
     await sandboxControl('DELETE', '/faults');
     await sandboxControl('DELETE', '/calls');
-    await page.getByRole('button', { name: `Retry the ${failedCount} that did not apply` }).click();
+    await page.getByRole('link', { name: `Retry the ${failedCount} that did not apply…` }).click();
+    await expect(page.getByText(`Apply to ${failedCount} thermostats again?`)).toBeVisible();
+    await page.getByRole('button', { name: `Retry ${failedCount} thermostats` }).click();
+    await expect(
+      page.getByRole('heading', { name: `Bulk configuration of ${failedCount} thermostats` }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: doneWith(offline.length, faulted.length) }),
+    ).toBeVisible({ timeout: 60_000 });
     await expect(
       page.getByText(
-        `${total - offline.length} applied, ${offline.length} failed, 0 not attempted (of ${total}).`,
+        `${faulted.length} applied, ${offline.length} failed, 0 not sent (of ${failedCount}).`,
       ),
-    ).toBeVisible({ timeout: 60_000 });
+    ).toBeVisible();
     for (const id of faulted) {
       await expect(page.getByRole('row', { name: new RegExp(id) })).toContainText('Applied');
     }
@@ -152,11 +182,97 @@ test('bulk configuration over 60 thermostats: progress, a result for each, retry
     expect(calls[BULK_ENDPOINT]).toBe(1);
     const settings = await service(token, 'GET', `/${faulted[0]}/settings`);
     expect(settings.fanMinimumOnTime).toBe(20);
+    // The first run stays as it ended, and says where it was retried.
+    await page.goto(runUrl);
+    await expect(
+      page.getByRole('heading', { name: doneWith(failedCount, total - failedCount) }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: `a run of ${failedCount} thermostats` }),
+    ).toBeVisible();
 
+    // Every member sees the runs on /bulk.
+    await page.goto('/bulk');
+    const runs = page.getByRole('table', { name: 'Recent bulk runs' });
+    await expect(
+      runs.getByRole('link', { name: doneWith(failedCount, total - failedCount) }).first(),
+    ).toBeVisible();
+
+    // The activity log: one entry per run, with its outcome, found by building and thermostat.
     await page.goto('/activity');
-    await expect(page.getByText(/Bulk configuration \(request/).first()).toBeVisible();
+    const entry = page
+      .getByRole('row', { name: new RegExp(`Bulk configuration of ${total} thermostats`) })
+      .first();
+    await expect(entry).toContainText(doneWith(failedCount, total - failedCount));
+    await expect(page.getByText(/Bulk configuration \(request/)).toHaveCount(0);
+    await entry.getByRole('link', { name: 'Result for each thermostat' }).click();
+    await expect(page).toHaveURL(runUrl);
+    await page.goto(`/activity?building=${desert.building.buildingId}`);
+    await expect(page.getByRole('row', { name: /Bulk configuration of/ })).not.toHaveCount(0);
+    await page.goto(`/activity?thermostat=${faulted[0]}`);
+    await expect(page.getByRole('row', { name: /Bulk configuration of/ }).first()).toBeVisible();
   } finally {
     await sandboxControl('DELETE', '/faults');
     await sandboxControl('PUT', '/latency', { defaultMs: 0, endpoints: {} });
+  }
+});
+
+test('without JavaScript, a bulk change is reviewed, confirmed and followed', async ({
+  page: signedIn,
+  browser,
+}) => {
+  await signInWithDemoPortfolio(signedIn);
+  const { thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const online: { name: string; thermostatId: string }[] = [];
+  for (const t of thermostats) {
+    if ((await sandboxControl('GET', `/thermostats/${t.thermostatId}`)).connected !== false) {
+      online.push(t);
+    }
+  }
+  const [first, second] = online as [(typeof online)[number], (typeof online)[number]];
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await signedIn.context().storageState(),
+  });
+  const page = await context.newPage();
+  // Names repeat across buildings; the box's name carries the id.
+  const box = (t: { thermostatId: string }) =>
+    page.getByRole('checkbox', { name: new RegExp(`\\(${t.thermostatId}\\)`) });
+  await sandboxControl('DELETE', '/calls');
+  try {
+    await page.goto('/bulk');
+    await box(first).check();
+    await box(second).check();
+    await page.getByLabel('Fan minimum on-time (minutes per hour)').fill('60');
+    await page.getByRole('button', { name: 'Review the change…' }).click();
+    await expect(page.getByText('Enter whole minutes from 0 to 55.')).toBeVisible();
+    await expect(box(first)).toBeChecked();
+
+    await page.getByLabel('Fan minimum on-time (minutes per hour)').fill('35');
+    await page.getByRole('button', { name: 'Review the change…' }).click();
+    await expect(page.getByRole('heading', { name: 'Apply to 2 thermostats?' })).toBeVisible();
+    await expect(page.getByText('Fan minimum on-time: 35 minutes per hour')).toBeVisible();
+    // Back to the form and forward again, through the server: everything kept.
+    await page.getByRole('button', { name: 'Go back and change' }).click();
+    await expect(box(second)).toBeChecked();
+    await expect(page.getByLabel('Fan minimum on-time (minutes per hour)')).toHaveValue('35');
+    await page.getByRole('button', { name: 'Review the change…' }).click();
+    await expect(page.getByRole('heading', { name: 'Apply to 2 thermostats?' })).toBeVisible();
+    expect((await sandboxControl('GET', '/calls')).calls[BULK_ENDPOINT] ?? 0).toBe(0);
+    await page.getByRole('button', { name: 'Apply to 2 thermostats', exact: true }).click();
+    await expect(page).toHaveURL(/\/bulk\/runs\//);
+    // Without JavaScript the page does not refresh itself; its link does.
+    for (let i = 0; i < 40; i += 1) {
+      if (await page.getByRole('heading', { name: /^(Done|Done with|Failed)/ }).isVisible()) break;
+      await page.waitForTimeout(500);
+      await page.getByRole('link', { name: 'Refresh' }).click();
+    }
+    await expect(page.getByRole('heading', { name: /^(Done|Done with|Failed)/ })).toBeVisible();
+    await expect(page.getByRole('row', { name: new RegExp(first.thermostatId) })).toContainText(
+      'Applied',
+    );
+    expect((await sandboxControl('GET', '/calls')).calls[BULK_ENDPOINT]).toBe(1);
+  } finally {
+    await context.close();
   }
 });

@@ -104,7 +104,7 @@ async function throughput(url: string, cookie: string, concurrency: number, seco
   return done / seconds;
 }
 
-/** One bulk run through the page's own endpoint, read to its `done` line. */
+/** One bulk run started through the JSON endpoint and followed to its end through its progress. */
 async function timeBulk(thermostatIds: string[], cookie: string) {
   const started = performance.now();
   const response = await fetch(`${APP}/bulk/apply`, {
@@ -112,17 +112,16 @@ async function timeBulk(thermostatIds: string[], cookie: string) {
     headers: { cookie, origin: APP, 'content-type': 'application/json' },
     body: JSON.stringify({ thermostatIds, values: { fanMinimumOnTime: '10' } }),
   });
-  if (!response.ok) throw new Error(`bulk: HTTP ${response.status} ${await response.text()}`);
-  const lines = (await response.text())
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line));
-  const ms = performance.now() - started;
-  const applied = lines
-    .filter((line) => line.type === 'chunk')
-    .flatMap((line) => line.results as { outcome: string }[])
-    .filter((result) => result.outcome === 'applied').length;
-  return { ms, applied };
+  if (response.status !== 202) {
+    throw new Error(`bulk: HTTP ${response.status} ${await response.text()}`);
+  }
+  const { progress } = (await response.json()) as { progress: string };
+  for (;;) {
+    const answer = await fetch(`${APP}${progress}`, { headers: { cookie } });
+    const state = (await answer.json()) as { finished: boolean; counts: { applied: number } };
+    if (state.finished) return { ms: performance.now() - started, applied: state.counts.applied };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Lighthouse's performance and accessibility scores (0-100) for a signed-in page. */

@@ -4,7 +4,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { BulkBuilding } from './bulk-configuration';
 
-/** Thermostats across buildings: a filter, select-all per building, and single picks. */
+/**
+ * Thermostats across buildings: a filter, select-all per building, and single picks. The boxes
+ * are named, so the form posts the selection without JavaScript too; the filter only hides rows
+ * (a hidden row's tick still counts).
+ */
 export function ThermostatPicker({
   buildings,
   selected,
@@ -16,17 +20,15 @@ export function ThermostatPicker({
 }) {
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
-  const visible = buildings.map((building) => ({
-    ...building,
-    thermostats: building.thermostats.filter(
-      (t) =>
-        needle === '' ||
-        t.label.toLowerCase().includes(needle) ||
-        t.thermostatId.includes(needle) ||
-        building.name.toLowerCase().includes(needle),
-    ),
-  }));
-  const shown = visible.flatMap((b) => b.thermostats.map((t) => t.thermostatId));
+  const matches = (building: BulkBuilding, t: BulkBuilding['thermostats'][number]) =>
+    needle === '' ||
+    t.label.toLowerCase().includes(needle) ||
+    t.thermostatId.includes(needle) ||
+    building.name.toLowerCase().includes(needle);
+  const shownIn = (building: BulkBuilding) =>
+    new Set(building.thermostats.filter((t) => matches(building, t)).map((t) => t.thermostatId));
+  const shownByBuilding = new Map(buildings.map((b) => [b.buildingId, shownIn(b)]));
+  const shown = [...shownByBuilding.values()].flatMap((ids) => [...ids]);
   const toggle = (ids: string[], on: boolean) => {
     const next = new Set(selected);
     for (const id of ids) {
@@ -72,16 +74,15 @@ export function ThermostatPicker({
         </Button>
       </div>
       <div className="grid gap-4 md:grid-cols-2">
-        {visible
-          .filter((building) => building.thermostats.length > 0)
-          .map((building) => (
-            <BuildingGroup
-              key={building.buildingId}
-              building={building}
-              selected={selected}
-              toggle={toggle}
-            />
-          ))}
+        {buildings.map((building) => (
+          <BuildingGroup
+            key={building.buildingId}
+            building={building}
+            shown={shownByBuilding.get(building.buildingId) ?? new Set()}
+            selected={selected}
+            toggle={toggle}
+          />
+        ))}
         {shown.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-400">No thermostat matches.</p>
         ) : null}
@@ -92,10 +93,12 @@ export function ThermostatPicker({
 
 function BuildingGroup({
   building,
+  shown,
   selected,
   toggle,
 }: {
   building: BulkBuilding;
+  shown: Set<string>;
   selected: Set<string>;
   toggle: (ids: string[], on: boolean) => void;
 }) {
@@ -108,13 +111,18 @@ function BuildingGroup({
     if (box.current) box.current.indeterminate = count > 0 && !all;
   }, [count, all]);
   return (
-    <fieldset className="grid content-start gap-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+    <fieldset
+      hidden={shown.size === 0}
+      className="grid content-start gap-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800"
+    >
       <legend className="px-1 text-sm font-semibold">{building.name}</legend>
       <div className="flex items-center gap-2 border-b border-slate-100 pb-2 dark:border-slate-800">
         <input
           ref={box}
           id={`${id}-all`}
           type="checkbox"
+          name="allIn"
+          value={building.buildingId}
           checked={all}
           onChange={(event) => toggle(ids, event.currentTarget.checked)}
           className="size-4 accent-brand-600"
@@ -125,10 +133,16 @@ function BuildingGroup({
       </div>
       <ul className="grid max-h-64 gap-1 overflow-y-auto sm:grid-cols-2">
         {building.thermostats.map((t) => (
-          <li key={t.thermostatId} className="flex items-center gap-2">
+          <li
+            key={t.thermostatId}
+            hidden={!shown.has(t.thermostatId)}
+            className="flex items-center gap-2"
+          >
             <input
               id={`${id}-${t.thermostatId}`}
               type="checkbox"
+              name="thermostatIds"
+              value={t.thermostatId}
               checked={selected.has(t.thermostatId)}
               onChange={(event) => toggle([t.thermostatId], event.currentTarget.checked)}
               className="size-4 accent-brand-600"

@@ -204,6 +204,17 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
       valid: () => [['csv', new File([`thermostatId\n${ids().otherThermostatId}\n`], 'ids.csv')]],
     },
     {
+      // Step one of a bulk change (step two, the confirmation, runs lib/bulk's same checks; the
+      // JSON route's battery covers those).
+      name: 'bulk review',
+      path: () => '/bulk',
+      pick: fieldsInclude('allIn'),
+      valid: () => [
+        ['thermostatIds', ids().thermostatId],
+        ['fanMinimumOnTime', '12'],
+      ],
+    },
+    {
       name: 'disconnect',
       path: () => '/connection',
       pick: (form) => form.hidden.some(([name]) => name.startsWith('$ACTION_ID_')),

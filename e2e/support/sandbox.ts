@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { SANDBOX_URL } from '../../playwright.config';
+import { APP_URL as SANDBOX_APP_URL, SANDBOX_URL } from '../../playwright.config';
 
 /** The sandbox's control API (enabled for the e2e run). */
 export async function sandboxControl(method: string, route: string, body?: unknown) {
@@ -39,4 +39,36 @@ export async function answerConsent(
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: answer }).click();
+}
+
+/**
+ * A service token of the demo account, without a browser: a grant of its own, apart from the
+ * app's, for a spec to read or create thermostats at the service directly.
+ */
+export async function demoServiceToken(
+  sandboxUrl: string = SANDBOX_URL,
+  appUrl: string = SANDBOX_APP_URL,
+): Promise<string> {
+  const redirectUri = `${appUrl}/api/connect/callback`;
+  const answer = await fetch(`${sandboxUrl}/_sandbox/authorization-code`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      user: 'demo',
+      clientId: 'setpoint-local',
+      redirectUri,
+      scope: 'smartWrite',
+    }),
+  });
+  expect(answer.ok, 'authorization code').toBe(true);
+  const { code } = (await answer.json()) as { code: string };
+  const query = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: redirectUri,
+    client_id: 'setpoint-local',
+  });
+  const response = await fetch(`${sandboxUrl}/token?${query}`, { method: 'POST' });
+  expect(response.ok, 'token exchange').toBe(true);
+  return (await response.json()).access_token;
 }

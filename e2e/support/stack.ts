@@ -52,6 +52,8 @@ export interface AppInstance {
   /** Everything the server printed so far (stdout and stderr). */
   log(): string;
   stop(): Promise<void>;
+  /** Ends it at once, as a crash or a power cut would: SIGKILL to its whole process group. */
+  kill(): Promise<void>;
 }
 
 type DeploymentOptions = {
@@ -141,6 +143,11 @@ export async function startApp(
     url,
     log: () => chunks.join(''),
     stop: () => server.stop(),
+    kill: async () => {
+      process.kill(-server.pid, 'SIGKILL');
+      await server.exited;
+      await server.stop({ graceMs: 0 });
+    },
   };
 }
 

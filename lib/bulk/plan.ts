@@ -2,8 +2,8 @@ import type { BulkResult } from '@/lib/thermostat-api/schemas';
 
 /**
  * The pure part of a bulk change: split a selection into requests of at most 25 (the service's
- * limit), turn each answer into one result per thermostat, and merge runs and retries, so that
- * every selected thermostat always ends with a result and none is silently dropped.
+ * limit), turn each answer into one result per thermostat (none silently dropped), and keep a
+ * few requests in flight.
  */
 
 export const MAX_PER_REQUEST = 25;
@@ -12,8 +12,12 @@ export const CHUNKS_IN_FLIGHT = 3;
 /** The most thermostats one run takes (a large portfolio, in 25-thermostat requests). */
 export const MAX_PER_RUN = 2000;
 
-export type BulkOutcome = 'applied' | 'failed' | 'not_attempted';
-export type BulkItemResult = { thermostatId: string; outcome: BulkOutcome; detail: string };
+/** What one request said about one thermostat. */
+export type BulkItemResult = {
+  thermostatId: string;
+  outcome: 'applied' | 'failed';
+  detail: string;
+};
 
 export function chunk<T>(items: readonly T[], size = MAX_PER_REQUEST): T[][] {
   if (!Number.isInteger(size) || size < 1) throw new Error('chunk size must be a positive integer');
@@ -74,80 +78,63 @@ export function resultsOfChunk(ids: readonly string[], answer: BulkResult): Bulk
 }
 
 /** Every id of a request that failed as a whole. */
-export function failChunk(
-  ids: readonly string[],
-  outcome: Exclude<BulkOutcome, 'applied'>,
-  detail: string,
-): BulkItemResult[] {
-  return ids.map((thermostatId) => ({ thermostatId, outcome, detail }));
+export function failChunk(ids: readonly string[], detail: string): BulkItemResult[] {
+  return ids.map((thermostatId) => ({ thermostatId, outcome: 'failed', detail }));
 }
 
 /**
- * The results of a run for `selection`, in selection order: later results (a retry) replace
- * earlier ones for the same id; an id with no result at all is "not attempted".
+ * The requests of a run still to send: request k always carries the pending items at positions
+ * 25k to 25k+24, so a run that resumes after a restart sends the same groups it planned (and a
+ * request that was in flight is sent again as it was). In order of position.
  */
-export function mergeResults(
-  selection: readonly string[],
-  ...runs: ReadonlyArray<readonly BulkItemResult[]>
-): BulkItemResult[] {
-  const latest = new Map<string, BulkItemResult>();
-  for (const run of runs) for (const result of run) latest.set(result.thermostatId, result);
-  return selection.map(
-    (thermostatId) =>
-      latest.get(thermostatId) ?? {
-        thermostatId,
-        outcome: 'not_attempted',
-        detail: 'Not sent.',
-      },
-  );
-}
-
-export function summarize(results: readonly BulkItemResult[]) {
-  const counts = { applied: 0, failed: 0, not_attempted: 0 };
-  for (const result of results) counts[result.outcome] += 1;
-  return { ...counts, total: results.length };
-}
-
-/** What a retry sends: the failed ones and the ones never sent. */
-export function toRetry(results: readonly BulkItemResult[]): string[] {
-  return results.filter((r) => r.outcome !== 'applied').map((r) => r.thermostatId);
+export function requestsOf(
+  pending: readonly { thermostatId: string; position: number }[],
+  size = MAX_PER_REQUEST,
+): { request: number; thermostatIds: string[] }[] {
+  const groups = new Map<number, string[]>();
+  for (const item of [...pending].sort((a, b) => a.position - b.position)) {
+    const request = Math.floor(item.position / size);
+    const ids = groups.get(request) ?? [];
+    ids.push(item.thermostatId);
+    groups.set(request, ids);
+  }
+  return [...groups].map(([request, thermostatIds]) => ({ request, thermostatIds }));
 }
 
 /**
- * Runs `work` on each chunk with at most `concurrency` in flight, in order of start. A chunk
- * whose work throws gets `onError`'s results; once `shouldStop()` says so, the chunks not yet
- * started are "not attempted" with its reason.
+ * Runs `work` on each task in order, at most `concurrency` at once. Before each start it asks
+ * `shouldStop` (the worker reads the run's state there); once that says stop, or a task throws,
+ * no further task starts, and those in flight finish. Resolves with how many started and whether
+ * it stopped early, or rejects with the first error once every lane has stopped.
  */
-export async function runChunks(
-  chunks: readonly string[][],
+export async function runInLanes<T>(
+  tasks: readonly T[],
   options: {
     concurrency: number;
-    work: (ids: string[]) => Promise<BulkItemResult[]>;
-    onError: (ids: string[], error: unknown) => BulkItemResult[];
-    onChunk?: (results: BulkItemResult[]) => void | Promise<void>;
-    shouldStop?: () => string | null;
+    work: (task: T) => Promise<void>;
+    shouldStop?: () => boolean | Promise<boolean>;
   },
-): Promise<BulkItemResult[]> {
-  const all: BulkItemResult[] = [];
+): Promise<{ started: number; stopped: boolean }> {
   let next = 0;
+  let stopped = false;
+  let failure: { error: unknown } | null = null;
   const lane = async () => {
-    while (next < chunks.length) {
-      const ids = chunks[next++] as string[];
-      const stop = options.shouldStop?.() ?? null;
-      let results: BulkItemResult[];
-      if (stop !== null) results = failChunk(ids, 'not_attempted', stop);
-      else {
-        try {
-          results = await options.work(ids);
-        } catch (error) {
-          results = options.onError(ids, error);
-        }
+    while (next < tasks.length && !stopped && !failure) {
+      if (await options.shouldStop?.()) {
+        stopped = true;
+        break;
       }
-      all.push(...results);
-      await options.onChunk?.(results);
+      if (stopped || failure || next >= tasks.length) break;
+      const task = tasks[next++] as T;
+      try {
+        await options.work(task);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   };
-  const lanes = Math.max(1, Math.min(options.concurrency, chunks.length));
+  const lanes = Math.max(1, Math.min(options.concurrency, tasks.length));
   await Promise.all(Array.from({ length: lanes }, lane));
-  return all;
+  if (failure) throw (failure as { error: unknown }).error;
+  return { started: next, stopped: stopped || next < tasks.length };
 }

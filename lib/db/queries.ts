@@ -22,6 +22,7 @@ import { type Database, getDb } from './client';
 import {
   activityLog,
   buildings,
+  bulkRunItems,
   invitations,
   memberBuildings,
   memberships,
@@ -1081,10 +1082,32 @@ export type ActivityFilter = {
   to?: Date;
 };
 
+/** An entry of a bulk run whose items meet `condition` (one entry stands for many thermostats). */
+const runTouched = (condition: SQL | undefined) =>
+  sql`(${activityLog.runId} is not null and exists (select 1 from ${bulkRunItems} where ${bulkRunItems.runId} = ${activityLog.runId} and ${condition ?? sql`true`}))`;
+
+/**
+ * The entries a scope may see: the organisation's; for a building manager those of their
+ * buildings (a bulk run's, when it touched one of them) and their own.
+ */
+function activityInScope(scope: Scope): SQL | undefined {
+  return and(
+    eq(activityLog.orgId, scope.orgId),
+    scope.buildingIds === null
+      ? undefined
+      : or(
+          inBuildings(activityLog.buildingId, scope),
+          eq(activityLog.userId, scope.userId),
+          runTouched(inBuildings(bulkRunItems.buildingId, scope)),
+        ),
+  );
+}
+
 /**
  * The scope's activity, newest first, a page at a time: `before` is the last entry of the page
  * shown (keyset paging, so a page costs the same however deep). A building manager sees the
- * entries of their buildings and their own.
+ * entries of their buildings and their own. Filters by building or thermostat also find the bulk
+ * runs that touched them.
  */
 export async function listActivity(input: {
   scope: Scope;
@@ -1099,14 +1122,19 @@ export async function listActivity(input: {
     .from(activityLog)
     .where(
       and(
-        eq(activityLog.orgId, scope.orgId),
-        scope.buildingIds === null
-          ? undefined
-          : or(inBuildings(activityLog.buildingId, scope), eq(activityLog.userId, scope.userId)),
-        filter.buildingId ? eq(activityLog.buildingId, filter.buildingId) : undefined,
+        activityInScope(scope),
+        filter.buildingId
+          ? or(
+              eq(activityLog.buildingId, filter.buildingId),
+              runTouched(eq(bulkRunItems.buildingId, filter.buildingId)),
+            )
+          : undefined,
         filter.thermostatIds
           ? filter.thermostatIds.length > 0
-            ? inArray(activityLog.thermostatId, filter.thermostatIds)
+            ? or(
+                inArray(activityLog.thermostatId, filter.thermostatIds),
+                runTouched(inArray(bulkRunItems.thermostatId, filter.thermostatIds)),
+              )
             : sql`false`
           : undefined,
         filter.userId ? eq(activityLog.userId, filter.userId) : undefined,
@@ -1136,14 +1164,7 @@ export async function listActivityPeople({
   const rows = await db
     .selectDistinct({ userId: activityLog.userId, name: activityLog.actorName })
     .from(activityLog)
-    .where(
-      and(
-        eq(activityLog.orgId, scope.orgId),
-        scope.buildingIds === null
-          ? undefined
-          : or(inBuildings(activityLog.buildingId, scope), eq(activityLog.userId, scope.userId)),
-      ),
-    )
+    .where(activityInScope(scope))
     .orderBy(asc(activityLog.actorName));
   return rows.flatMap((row) => (row.userId ? [{ userId: row.userId, name: row.name }] : []));
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   foreignKey,
@@ -264,6 +265,11 @@ export const activityLog = pgTable(
     outcome: text('outcome', { enum: ['success', 'failure'] }).notNull(),
     serviceStatus: integer('service_status'),
     error: text('error'),
+    /**
+     * A bulk run's one entry: its result for each thermostat is in `bulk_run_items`, so filters
+     * by building or thermostat find the run through its items.
+     */
+    runId: uuid('run_id').references(() => bulkRuns.id, { onDelete: 'set null' }),
   },
   (table) => [
     index('activity_org_at_idx').on(table.orgId, table.at),
@@ -361,5 +367,93 @@ export const readingHistory = pgTable(
       foreignColumns: [thermostats.orgId, thermostats.thermostatId],
     }).onDelete('cascade'),
     index('reading_history_at_idx').on(table.at),
+  ],
+);
+
+export const BULK_RUN_STATES = ['queued', 'running', 'done', 'cancelled'] as const;
+export const BULK_ITEM_OUTCOMES = [
+  'pending',
+  'applied',
+  'failed',
+  'not_sent',
+  'cancelled',
+] as const;
+
+/**
+ * One bulk change to many thermostats, applied by a job (lib/bulk/worker.ts) in requests of at
+ * most 25. It survives a restart: the items still pending are what is left to do. One worker
+ * at a time holds its lease (`lease_owner` until `lease_until`, renewed while it works); counts
+ * grow as each request's results are recorded.
+ */
+export const bulkRuns = pgTable(
+  'bulk_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Who started it (kept by name too, should they leave). */
+    startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    startedByName: text('started_by_name').notNull(),
+    /** The validated configuration changes, as sent to the service (°F). */
+    changes: jsonb('changes').$type<Record<string, unknown>>().notNull(),
+    /** The run whose failed thermostats this one retries. */
+    retryOf: uuid('retry_of').references((): AnyPgColumn => bulkRuns.id, {
+      onDelete: 'set null',
+    }),
+    state: text('state', { enum: BULK_RUN_STATES }).notNull().default('queued'),
+    total: integer('total').notNull(),
+    applied: integer('applied').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    notSent: integer('not_sent').notNull().default(0),
+    cancelled: integer('cancelled').notNull().default(0),
+    /** Why the rest was not sent (the connection ended), or why the run waits. */
+    note: text('note'),
+    cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
+    cancelledByName: text('cancelled_by_name'),
+    /** Not to be worked before this time (the service's budget is spent until then). */
+    notBefore: timestamp('not_before', { withTimezone: true }),
+    /** The queue job last sent to apply it (the sweep sends another when that one is gone). */
+    jobId: text('job_id'),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('bulk_runs_org_created_idx').on(table.orgId, table.createdAt),
+    index('bulk_runs_unfinished_idx')
+      .on(table.state)
+      .where(sql`${table.state} in ('queued', 'running')`),
+  ],
+);
+
+/**
+ * Each thermostat of a bulk run and how it ended. `position` orders the selection, and request
+ * k of the run always carries positions 25k to 25k+24 (those still pending). `attempts` counts
+ * the requests that carried it: more than one only when Setpoint stopped while one was in flight.
+ * The outcome leaves `pending` once, so every thermostat's result is recorded exactly once.
+ */
+export const bulkRunItems = pgTable(
+  'bulk_run_items',
+  {
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => bulkRuns.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    thermostatId: text('thermostat_id').notNull(),
+    /** The thermostat's building when the run was started. */
+    buildingId: text('building_id').notNull(),
+    outcome: text('outcome', { enum: BULK_ITEM_OUTCOMES }).notNull().default('pending'),
+    detail: text('detail').notNull().default(''),
+    attempts: smallint('attempts').notNull().default(0),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.runId, table.thermostatId] }),
+    uniqueIndex('bulk_run_items_position_idx').on(table.runId, table.position),
+    index('bulk_run_items_thermostat_idx').on(table.thermostatId, table.runId),
+    index('bulk_run_items_building_idx').on(table.buildingId, table.runId),
   ],
 );

@@ -14,6 +14,8 @@ import { logWarning } from '@/lib/log';
 export const QUEUES = {
   /** One bulk change: applies to its thermostats a request at a time, resumable. */
   'bulk-run': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 },
+  /** Gives every unfinished bulk run whose worker is gone (a restart, a crash) a new job. */
+  'resume-bulk-runs': { policy: 'stately', retryLimit: 1, expireInSeconds: 300 },
   /** The poller: spends the spare call budget keeping readings fresh. */
   'poll-readings': { retryLimit: 0, expireInSeconds: 300 },
   /** Thins the readings history as it ages. */

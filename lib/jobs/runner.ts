@@ -1,4 +1,5 @@
 import 'server-only';
+import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
 import { pruneHistory } from '@/lib/db/readings';
 import { logWarning } from '@/lib/log';
 import { pollOnce } from '@/lib/readings/poller';
@@ -19,8 +20,24 @@ export async function startJobRunner(): Promise<void> {
   await boss.work('prune-readings', { pollingIntervalSeconds: 30 }, async () => {
     await pruneHistory();
   });
+  // Two runs at once per process; the call budget keeps them (and everything else) in bounds.
+  await boss.work<{ runId: string }>(
+    'bulk-run',
+    { pollingIntervalSeconds: 1, localConcurrency: 2 },
+    async ([job]) => {
+      if (job) await workBulkRun({ runId: job.data.runId, signal: job.signal });
+    },
+  );
+  await boss.work('resume-bulk-runs', { pollingIntervalSeconds: 5 }, async () => {
+    await resumeBulkRuns();
+  });
   // Every minute, and once now (readings of a fresh start need not wait a minute).
   await boss.schedule('poll-readings', '* * * * *', {}, { singletonKey: 'poll' });
   await boss.schedule('prune-readings', '17 * * * *', {}, { singletonKey: 'prune' });
+  await boss.schedule('resume-bulk-runs', '* * * * *', {}, { singletonKey: 'resume' });
+  // Runs a restart interrupted go on now, not at the next minute (the schedule retries a failure).
+  await resumeBulkRuns({ atStartUp: true }).catch((error: unknown) =>
+    logWarning('bulk runs: not resumed at start-up', String(error)),
+  );
   await boss.send('poll-readings', {}, { singletonKey: 'poll' });
 }

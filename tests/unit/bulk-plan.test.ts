@@ -3,11 +3,9 @@ import {
   chunk,
   failChunk,
   MAX_PER_REQUEST,
-  mergeResults,
+  requestsOf,
   resultsOfChunk,
-  runChunks,
-  summarize,
-  toRetry,
+  runInLanes,
 } from '@/lib/bulk/plan';
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => String(100000000000 + i));
@@ -42,64 +40,85 @@ describe('results per thermostat', () => {
     expect(results[3]?.detail).toMatch(/did not report/);
   });
 
-  it('a retry replaces earlier results; every selected id ends with one', () => {
-    const selection = ids(3);
-    const first = [
-      { thermostatId: selection[0] as string, outcome: 'applied' as const, detail: '' },
-      ...failChunk([selection[1] as string], 'failed', 'busy'),
-    ];
-    const merged = mergeResults(selection, first);
-    expect(merged.map((r) => r.outcome)).toEqual(['applied', 'failed', 'not_attempted']);
-    expect(toRetry(merged)).toEqual([selection[1], selection[2]]);
-    const retried = mergeResults(
-      selection,
-      merged,
-      toRetry(merged).map((thermostatId) => ({
-        thermostatId,
-        outcome: 'applied' as const,
-        detail: '',
-      })),
+  it('a request that failed as a whole fails each of its ids, with the reason', () => {
+    const failed = failChunk(ids(3), 'The thermostat service is not responding right now.');
+    expect(failed.map((r) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
+    expect(failed.map((r) => r.thermostatId)).toEqual(ids(3));
+    expect(new Set(failed.map((r) => r.detail))).toEqual(
+      new Set(['The thermostat service is not responding right now.']),
     );
-    expect(summarize(retried)).toEqual({ applied: 3, failed: 0, not_attempted: 0, total: 3 });
+  });
+});
+
+describe('the requests of a run', () => {
+  it('request k carries positions 25k..25k+24, so a resumed run sends the groups it planned', () => {
+    const selection = ids(61).map((thermostatId, position) => ({ thermostatId, position }));
+    expect(requestsOf(selection).map((r) => [r.request, r.thermostatIds.length])).toEqual([
+      [0, 25],
+      [1, 25],
+      [2, 11],
+    ]);
+    // After a restart: request 0 done, two items of request 1 done, request 2 untouched.
+    const pending = selection.filter((item) => item.position >= 27).reverse();
+    const resumed = requestsOf(pending);
+    expect(resumed.map((r) => r.request)).toEqual([1, 2]);
+    expect(resumed[0]?.thermostatIds).toEqual(ids(50).slice(27));
+    expect(resumed.flatMap((r) => r.thermostatIds)).toEqual(ids(61).slice(27));
   });
 });
 
 describe('running requests', () => {
-  it('keeps at most N in flight and reports every chunk', async () => {
+  it('keeps at most N in flight, in order, and runs every one', async () => {
     let inFlight = 0;
     let peak = 0;
-    const seen: number[] = [];
-    const all = await runChunks(chunk(ids(130)), {
+    const started: number[] = [];
+    const tasks = requestsOf(
+      ids(130).map((thermostatId, position) => ({ thermostatId, position })),
+    );
+    const outcome = await runInLanes(tasks, {
       concurrency: 3,
-      work: async (chunkIds) => {
+      work: async (task) => {
+        started.push(task.request);
         inFlight += 1;
         peak = Math.max(peak, inFlight);
         await new Promise((resolve) => setTimeout(resolve, 5));
         inFlight -= 1;
-        return chunkIds.map((thermostatId) => ({ thermostatId, outcome: 'applied', detail: '' }));
-      },
-      onError: () => [],
-      onChunk: (results) => {
-        seen.push(results.length);
       },
     });
     expect(peak).toBe(3);
-    expect(all).toHaveLength(130);
-    expect(seen.reduce((a, b) => a + b, 0)).toBe(130);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(outcome).toEqual({ started: 6, stopped: false });
   });
 
-  it('a request that throws fails its ids; after a stop, the rest are not attempted', async () => {
-    let stop: string | null = null;
-    const all = await runChunks(chunk(ids(75)), {
-      concurrency: 1,
-      work: async () => {
-        stop = 'Not sent: reconnect first.';
-        throw new Error('boom');
+  it('once told to stop, starts nothing more and lets the ones in flight finish', async () => {
+    let stop = false;
+    const finished: number[] = [];
+    const outcome = await runInLanes([0, 1, 2, 3, 4, 5, 6, 7], {
+      concurrency: 2,
+      work: async (task) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (task === 2) stop = true;
+        finished.push(task);
       },
-      onError: (chunkIds) => failChunk(chunkIds, 'failed', 'boom'),
-      shouldStop: () => stop,
+      shouldStop: async () => stop,
     });
-    expect(summarize(all)).toEqual({ applied: 0, failed: 25, not_attempted: 50, total: 75 });
-    expect(all.at(-1)?.detail).toBe('Not sent: reconnect first.');
+    expect(outcome.stopped).toBe(true);
+    expect(finished.sort()).toEqual([0, 1, 2, 3]);
+    expect(outcome.started).toBe(4);
+  });
+
+  it('a task that throws stops the rest and the error comes back after the lanes end', async () => {
+    const finished: number[] = [];
+    await expect(
+      runInLanes([0, 1, 2, 3, 4], {
+        concurrency: 2,
+        work: async (task) => {
+          if (task === 0) throw new Error('database gone');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          finished.push(task);
+        },
+      }),
+    ).rejects.toThrow('database gone');
+    expect(finished).toEqual([1]);
   });
 });

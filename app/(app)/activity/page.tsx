@@ -5,7 +5,10 @@ import { LocalTime } from '@/components/ui/local-time';
 import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_NAMES } from '@/lib/activity-actions';
 import { activityHref, cursorOf, readActivityQuery } from '@/lib/activity-query';
 import { requireMember } from '@/lib/auth/session';
+import { runStatus, thermostatCount } from '@/lib/bulk/words';
+import { listBulkRunsById } from '@/lib/db/bulk-runs';
 import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
+import { TONE } from '@/components/bulk/run-list';
 
 export const metadata: Metadata = { title: 'Activity' };
 
@@ -37,10 +40,15 @@ export default async function ActivityPage({ searchParams }: Props) {
   const entries = rows.slice(0, PAGE_SIZE);
   const last = entries.at(-1);
   const older = rows.length > PAGE_SIZE && last ? cursorOf(last) : null;
-  const named = await listThermostats({
-    scope: member,
-    thermostatIds: [...new Set(entries.flatMap((entry) => entry.thermostatId ?? []))],
-  });
+  const [named, runList] = await Promise.all([
+    listThermostats({
+      scope: member,
+      thermostatIds: [...new Set(entries.flatMap((entry) => entry.thermostatId ?? []))],
+    }),
+    // A bulk run is one entry; its state and a result per thermostat are the run's.
+    listBulkRunsById({ scope: member, runIds: entries.flatMap((entry) => entry.runId ?? []) }),
+  ]);
+  const runs = new Map(runList.map((run) => [run.id, run]));
   const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
   const labels = new Map(named.map((t) => [t.thermostatId, t.unitLabel]));
   const filtered = Object.values(query.values).some(Boolean);
@@ -159,54 +167,74 @@ export default async function ActivityPage({ searchParams }: Props) {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td className="px-3 py-2 whitespace-nowrap text-slate-600 dark:text-slate-400">
-                    <LocalTime value={entry.at.toISOString()} />
-                  </td>
-                  <td className="px-3 py-2">{entry.actorName}</td>
-                  <td className="px-3 py-2">
-                    {entry.summary}
-                    {Object.keys(entry.changes).length ? (
-                      <details className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                        <summary className="cursor-pointer">Details</summary>
-                        <pre className="mt-1 font-mono break-all whitespace-pre-wrap">
-                          {JSON.stringify(entry.changes, null, 1)}
-                        </pre>
-                      </details>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2 text-xs">
-                    {entry.thermostatId ? (
-                      <div>
-                        <Link
-                          href={`/thermostats/${entry.thermostatId}`}
-                          className="hover:underline"
-                        >
-                          {labels.get(entry.thermostatId) || entry.thermostatId}
-                        </Link>
-                      </div>
-                    ) : null}
-                    {entry.buildingId ? (
-                      <div className="text-slate-600 dark:text-slate-400">
-                        {buildingName.get(entry.buildingId) ?? entry.buildingId}
-                      </div>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2">
-                    {entry.outcome === 'success' ? (
-                      <span className="text-emerald-700 dark:text-emerald-400">Done</span>
-                    ) : (
-                      <span className="text-red-700 dark:text-red-400">
-                        Failed
-                        {entry.error
-                          ? ` (${entry.error}${entry.serviceStatus ? `, HTTP ${entry.serviceStatus}` : ''})`
-                          : ''}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              ))}
+              {entries.map((entry) => {
+                const run = entry.runId ? runs.get(entry.runId) : undefined;
+                const status = run ? runStatus(run) : null;
+                const touched = Number(entry.changes.buildings ?? 0);
+                return (
+                  <tr key={entry.id}>
+                    <td className="px-3 py-2 whitespace-nowrap text-slate-600 dark:text-slate-400">
+                      <LocalTime value={entry.at.toISOString()} />
+                    </td>
+                    <td className="px-3 py-2">{entry.actorName}</td>
+                    <td className="px-3 py-2">
+                      {entry.summary}
+                      {run ? (
+                        <div className="mt-1">
+                          <Link href={`/bulk/runs/${run.id}`} className="text-sm underline">
+                            Result for each thermostat
+                          </Link>
+                        </div>
+                      ) : null}
+                      {Object.keys(entry.changes).length ? (
+                        <details className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                          <summary className="cursor-pointer">Details</summary>
+                          <pre className="mt-1 font-mono break-all whitespace-pre-wrap">
+                            {JSON.stringify(entry.changes, null, 1)}
+                          </pre>
+                        </details>
+                      ) : null}
+                    </td>
+                    <td className="px-3 py-2 text-xs">
+                      {run ? (
+                        <div>
+                          {thermostatCount(run.total)}
+                          {touched > 1 ? ` in ${touched} buildings` : ''}
+                        </div>
+                      ) : null}
+                      {entry.thermostatId ? (
+                        <div>
+                          <Link
+                            href={`/thermostats/${entry.thermostatId}`}
+                            className="hover:underline"
+                          >
+                            {labels.get(entry.thermostatId) || entry.thermostatId}
+                          </Link>
+                        </div>
+                      ) : null}
+                      {entry.buildingId ? (
+                        <div className="text-slate-600 dark:text-slate-400">
+                          {buildingName.get(entry.buildingId) ?? entry.buildingId}
+                        </div>
+                      ) : null}
+                    </td>
+                    <td className="px-3 py-2">
+                      {status ? (
+                        <span className={TONE[status.tone]}>{status.label}</span>
+                      ) : entry.outcome === 'success' ? (
+                        <span className="text-emerald-700 dark:text-emerald-400">Done</span>
+                      ) : (
+                        <span className="text-red-700 dark:text-red-400">
+                          Failed
+                          {entry.error
+                            ? ` (${entry.error}${entry.serviceStatus ? `, HTTP ${entry.serviceStatus}` : ''})`
+                            : ''}
+                        </span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

@@ -1,30 +1,34 @@
 import type { Metadata } from 'next';
 import { type BulkBuilding, BulkConfiguration } from '@/components/bulk/bulk-configuration';
+import { RunList } from '@/components/bulk/run-list';
 import { Card } from '@/components/ui/card';
-import { NotAllowed } from '@/components/ui/not-allowed';
+import { Notice } from '@/components/ui/notice';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { listBulkRuns } from '@/lib/db/bulk-runs';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
 import { formatDelta, formatRange } from '@/lib/units';
+import { reviewBulk, startBulk } from './actions';
 
 export const metadata: Metadata = { title: 'Bulk configuration' };
 
+const RECENT = 20;
+
+/**
+ * Bulk configuration: the organisation's recent runs (a building manager's: those that touched
+ * their buildings, and their own), each with its progress, and a new change for those who may
+ * make one.
+ */
 export default async function BulkPage() {
   const member = await requireMember();
-  if (!can(member, 'change_thermostat')) {
-    return (
-      <NotAllowed
-        title="Bulk configuration"
-        message={refusal(member.role, 'change_thermostat').replace(' Nothing was changed.', '')}
-      />
-    );
-  }
+  const mayChange = can(member, 'change_thermostat');
   const unit = member.temperatureUnit;
-  const [buildings, thermostats] = await Promise.all([
-    listBuildings({ scope: member }),
-    listThermostats({ scope: member }),
+  const [runs, buildings, thermostats] = await Promise.all([
+    listBulkRuns({ scope: member, limit: RECENT }),
+    mayChange ? listBuildings({ scope: member }) : [],
+    mayChange ? listThermostats({ scope: member }) : [],
   ]);
   const groups: BulkBuilding[] = buildings.map((building) => ({
     buildingId: building.buildingId,
@@ -39,26 +43,50 @@ export default async function BulkPage() {
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Bulk configuration</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-400">
-          Apply the same configuration settings to many thermostats at once. The service takes 25
-          per request, so larger selections are sent in several requests, a few at a time; every
-          thermostat gets a result, and you can retry the ones that did not apply.
+          Apply the same configuration settings to many thermostats at once. Each change runs as a
+          job: the service takes 25 per request, so larger selections are sent in several requests,
+          a few at a time; every thermostat gets a result, the run goes on if you close the page,
+          and every member can follow it here.
         </p>
       </div>
-      <Card>
-        {thermostats.length === 0 ? (
-          <p className="text-sm">Add thermostats to your portfolio first.</p>
+
+      <section aria-labelledby="runs-heading" className="grid gap-3">
+        <h2 id="runs-heading" className="text-lg font-medium">
+          Recent runs
+        </h2>
+        {runs.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">No bulk runs yet.</p>
         ) : (
-          <BulkConfiguration
-            buildings={groups}
-            unit={unit}
-            limits={{
-              heat: formatRange(DEVICE_LIMITS.heat, unit, '–'),
-              cool: formatRange(DEVICE_LIMITS.cool, unit, '–'),
-              gap: formatDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit),
-            }}
-          />
+          <RunList runs={runs} unit={unit} />
         )}
-      </Card>
+      </section>
+
+      <section aria-labelledby="new-run-heading" className="grid gap-3">
+        <h2 id="new-run-heading" className="text-lg font-medium">
+          New change
+        </h2>
+        <Card>
+          {!mayChange ? (
+            <Notice tone="info">
+              {refusal(member.role, 'change_thermostat').replace(' Nothing was changed.', '')}
+            </Notice>
+          ) : thermostats.length === 0 ? (
+            <p className="text-sm">Add thermostats to your portfolio first.</p>
+          ) : (
+            <BulkConfiguration
+              buildings={groups}
+              unit={unit}
+              limits={{
+                heat: formatRange(DEVICE_LIMITS.heat, unit, '–'),
+                cool: formatRange(DEVICE_LIMITS.cool, unit, '–'),
+                gap: formatDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit),
+              }}
+              review={reviewBulk}
+              start={startBulk}
+            />
+          )}
+        </Card>
+      </section>
     </div>
   );
 }

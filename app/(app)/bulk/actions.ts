@@ -1,0 +1,112 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
+import { openAction } from '@/lib/actions';
+import { type BulkFormState, MALFORMED, selectionFromForm, valuesFromForm } from '@/lib/bulk/form';
+import { runIdSchema } from '@/lib/bulk/progress';
+import {
+  cancelBulkRun,
+  RUN_NOT_YOURS,
+  retryBulkRun,
+  reviewBulkChange,
+  startBulkRun,
+} from '@/lib/bulk/runs';
+import type { FormState } from '@/lib/forms';
+
+/**
+ * Step one of a bulk change: checks the selection and the settings and answers with what a
+ * confirmation shows (how many thermostats, where, the change in words). Nothing is sent yet.
+ * `intent=edit` goes back from the confirmation to the form, keeping what was entered.
+ */
+export async function reviewBulk(_previous: BulkFormState, form: FormData): Promise<BulkFormState> {
+  const opened = await openAction('change_thermostat');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const values = valuesFromForm(form);
+  if (!values) return { status: 'error', message: MALFORMED };
+  const selection = await selectionFromForm(member, form);
+  if (!selection.ok) return { status: 'error', message: selection.message, values };
+  const selected = selection.ids;
+  if (form.get('intent') === 'edit') return { status: 'idle', values, selected };
+  const reviewed = await reviewBulkChange({ member, thermostatIds: selected, values });
+  if (!reviewed.ok) {
+    return {
+      status: 'error',
+      message: reviewed.message,
+      fieldErrors: reviewed.fieldErrors,
+      values,
+      selected,
+    };
+  }
+  return {
+    status: 'success',
+    review: { ...reviewed.review, selection: reviewed.thermostatIds.join(',') },
+    values,
+    selected: reviewed.thermostatIds,
+  };
+}
+
+/** Step two, the confirmation: every check again, then the run is created and queued. */
+export async function startBulk(_previous: BulkFormState, form: FormData): Promise<BulkFormState> {
+  const opened = await openAction('change_thermostat');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const values = valuesFromForm(form);
+  if (!values) return { status: 'error', message: MALFORMED };
+  const selection = await selectionFromForm(member, form);
+  if (!selection.ok) return { status: 'error', message: selection.message, values };
+  const selected = selection.ids;
+  const started = await startBulkRun({ member, thermostatIds: selected, values });
+  if (!started.ok) {
+    return {
+      status: 'error',
+      message: started.message,
+      fieldErrors: started.fieldErrors,
+      values,
+      selected,
+    };
+  }
+  revalidatePath('/bulk');
+  redirect(`/bulk/runs/${started.run.id}`);
+}
+
+/** An action on one run: the session, the role, and an id that can be one. */
+async function openRun(runId: string) {
+  const opened = await openAction('change_thermostat');
+  if (!opened.ok) return opened;
+  const id = runIdSchema.safeParse(runId);
+  if (!id.success) {
+    return { ok: false as const, state: { status: 'error' as const, message: RUN_NOT_YOURS } };
+  }
+  return { ok: true as const, member: opened.member, runId: id.data };
+}
+
+/** Cancels a run (confirmed on its page): at once, or between its requests. */
+export async function cancelRun(
+  runId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openRun(runId);
+  if (!opened.ok) return opened.state;
+  const cancelled = await cancelBulkRun(opened);
+  if (!cancelled.ok) return { status: 'error', message: cancelled.message };
+  revalidatePath(`/bulk/runs/${opened.runId}`);
+  revalidatePath('/bulk');
+  redirect(`/bulk/runs/${opened.runId}`);
+}
+
+/** Retries the thermostats of a finished run that failed or were not sent, as a new run. */
+export async function retryRun(
+  runId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openRun(runId);
+  if (!opened.ok) return opened.state;
+  const retried = await retryBulkRun(opened);
+  if (!retried.ok) return { status: 'error', message: retried.message };
+  revalidatePath('/bulk');
+  redirect(`/bulk/runs/${retried.run.id}`);
+}

@@ -1,0 +1,280 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { RunActionForm } from '@/components/bulk/run-action-form';
+import { TONE } from '@/components/bulk/run-list';
+import { RunRefresher } from '@/components/bulk/run-refresher';
+import { RunResults } from '@/components/bulk/run-results';
+import { buttonClass } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { LocalTime } from '@/components/ui/local-time';
+import { Notice } from '@/components/ui/notice';
+import { requireMember } from '@/lib/auth/session';
+import { readRunProgress } from '@/lib/bulk/progress';
+import { listRetryable, mayCancel } from '@/lib/bulk/runs';
+import {
+  changesInWords,
+  countsInWords,
+  progressSignature,
+  thermostatCount,
+} from '@/lib/bulk/words';
+import {
+  type BulkItemOutcome,
+  findBulkRun,
+  listBulkRunItems,
+  listBulkRuns,
+} from '@/lib/db/bulk-runs';
+import { can } from '@/lib/auth/permissions';
+import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import { cancelRun, retryRun } from '../../actions';
+
+export const metadata: Metadata = { title: 'Bulk run' };
+
+type Props = {
+  params: Promise<{ runId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+const PAGE_SIZE = 100;
+
+const SHOW: Record<string, { label: string; outcomes?: BulkItemOutcome[] }> = {
+  all: { label: 'All' },
+  failed: { label: 'Failed or not sent', outcomes: ['failed', 'not_sent'] },
+  applied: { label: 'Applied', outcomes: ['applied'] },
+  pending: { label: 'Still to do', outcomes: ['pending'] },
+  cancelled: { label: 'Cancelled', outcomes: ['cancelled'] },
+};
+
+const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+
+/**
+ * One bulk run for every member who may see it, on any device: its progress (refreshed while it
+ * goes on), a result per thermostat a page at a time, Cancel while it runs and Retry of the
+ * failed ones once it has finished, each confirmed first (a step of the page, so it works
+ * without JavaScript too).
+ */
+export default async function BulkRunPage({ params, searchParams }: Props) {
+  const member = await requireMember();
+  const { runId } = await params;
+  const query = await searchParams;
+  const progress = await readRunProgress(member, runId);
+  if (!progress) notFound();
+  const run = await findBulkRun({ scope: member, runId: progress.runId });
+  if (!run) notFound();
+
+  const show = SHOW[one(query.show)] ? one(query.show) : 'all';
+  const page = Math.max(1, Math.min(1000, Number.parseInt(one(query.page), 10) || 1));
+  const { counts } = progress;
+  const [items, retries, retryable] = await Promise.all([
+    listBulkRunItems({
+      scope: member,
+      run,
+      outcomes: SHOW[show]?.outcomes,
+      offset: (page - 1) * PAGE_SIZE,
+      limit: PAGE_SIZE + 1,
+    }),
+    listBulkRuns({ scope: member, retryOf: run.id }),
+    progress.finished && can(member, 'change_thermostat') ? listRetryable(member, run) : [],
+  ]);
+  const more = items.length > PAGE_SIZE;
+  const shown = items.slice(0, PAGE_SIZE);
+  const words = changesInWords(run.changes as SettingsChanges, member.temperatureUnit);
+  const done = counts.total - counts.pending;
+  const partial = counts.total !== run.total;
+  const confirm = one(query.confirm);
+  const cancellable = !progress.finished && !progress.cancelRequested && mayCancel(member, run);
+  const here = `/bulk/runs/${run.id}`;
+  const href = (extra: { show?: string; page?: number; confirm?: string }) => {
+    const target = { show, page: 1, confirm: '', ...extra };
+    const search = new URLSearchParams();
+    if (target.show !== 'all') search.set('show', target.show);
+    if (target.page > 1) search.set('page', String(target.page));
+    if (target.confirm) search.set('confirm', target.confirm);
+    const text = search.toString();
+    return text ? `${here}?${text}` : here;
+  };
+
+  return (
+    <div className="grid gap-6">
+      <div>
+        <Link href="/bulk" className="text-sm hover:underline">
+          ← Bulk configuration
+        </Link>
+        <h1 className="mt-1 text-2xl font-semibold tracking-tight">
+          Bulk configuration of {thermostatCount(run.total)}
+        </h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          Started by {run.startedByName}, <LocalTime value={run.createdAt.toISOString()} />
+          {run.finishedAt ? (
+            <>
+              ; finished <LocalTime value={run.finishedAt.toISOString()} />
+            </>
+          ) : null}
+          .
+          {run.retryOf ? (
+            <>
+              {' '}
+              A retry of the failed ones of{' '}
+              <Link href={`/bulk/runs/${run.retryOf}`} className="underline">
+                an earlier run
+              </Link>
+              .
+            </>
+          ) : null}
+        </p>
+        <ul className="mt-2 list-disc pl-5 text-sm">
+          {words.map((change) => (
+            <li key={change}>{change}</li>
+          ))}
+        </ul>
+      </div>
+
+      <Card className="grid gap-3">
+        <h2 className={`text-lg font-semibold ${TONE[progress.tone]}`}>{progress.label}</h2>
+        <div className="grid gap-2">
+          <label htmlFor="bulk-progress" className="text-sm font-medium">
+            Progress
+          </label>
+          <progress
+            id="bulk-progress"
+            max={Math.max(1, counts.total)}
+            value={done}
+            className="h-3 w-full overflow-hidden rounded-full accent-brand-600"
+          />
+          <p role="status" aria-live="polite" className="text-sm">
+            {progress.finished
+              ? countsInWords({ ...counts, notSent: counts.not_sent })
+              : `${done} of ${counts.total} thermostats have a result…`}
+          </p>
+          {partial ? (
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              Counting the {thermostatCount(counts.total)} of this run in your buildings.
+            </p>
+          ) : null}
+        </div>
+        {progress.note ? <Notice tone="warning">{progress.note}</Notice> : null}
+        {!progress.finished ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            The run goes on whether or not this page is open.{' '}
+            <Link href={href({ page })} className="underline">
+              Refresh
+            </Link>
+          </p>
+        ) : null}
+
+        {cancellable ? (
+          confirm === 'cancel' ? (
+            <div className="grid gap-3 rounded-lg border border-amber-300 p-4 dark:border-amber-800">
+              <p className="text-sm font-medium">
+                Cancel this run? The requests already in flight finish and are recorded; the{' '}
+                {thermostatCount(counts.pending)} still to do are not sent.
+              </p>
+              <div className="flex flex-wrap items-start gap-3">
+                <RunActionForm
+                  action={cancelRun.bind(null, run.id)}
+                  label="Yes, cancel the run"
+                  pending="Cancelling…"
+                  variant="danger"
+                />
+                <Link href={href({ page })} className={buttonClass('secondary')}>
+                  Keep it running
+                </Link>
+              </div>
+            </div>
+          ) : (
+            <div>
+              <Link href={href({ page, confirm: 'cancel' })} className={buttonClass('secondary')}>
+                Cancel run…
+              </Link>
+            </div>
+          )
+        ) : null}
+
+        {retryable.length > 0 ? (
+          confirm === 'retry' ? (
+            <div className="grid gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+              <p className="text-sm font-medium">
+                Apply to {thermostatCount(retryable.length)} again? The same change (
+                {words.join('; ')}) goes to the ones that failed or were not sent, as a new run.
+              </p>
+              <div className="flex flex-wrap items-start gap-3">
+                <RunActionForm
+                  action={retryRun.bind(null, run.id)}
+                  label={`Retry ${thermostatCount(retryable.length)}`}
+                  pending="Starting…"
+                />
+                <Link href={href({ page })} className={buttonClass('secondary')}>
+                  Not now
+                </Link>
+              </div>
+            </div>
+          ) : (
+            <div>
+              <Link href={href({ page, confirm: 'retry' })} className={buttonClass('primary')}>
+                Retry the {retryable.length} that did not apply…
+              </Link>
+            </div>
+          )
+        ) : null}
+
+        {retries.length > 0 ? (
+          <p className="text-sm">
+            Retried in{' '}
+            {retries.map((retry, index) => (
+              <span key={retry.id}>
+                {index > 0 ? ', ' : ''}
+                <Link href={`/bulk/runs/${retry.id}`} className="underline">
+                  a run of {thermostatCount(retry.total)}
+                </Link>
+              </span>
+            ))}
+            .
+          </p>
+        ) : null}
+      </Card>
+
+      <section aria-labelledby="results-heading" className="grid gap-3">
+        <h2 id="results-heading" className="text-lg font-medium">
+          Result for each thermostat
+        </h2>
+        <nav aria-label="Show" className="flex flex-wrap gap-3 text-sm">
+          {Object.entries(SHOW).map(([key, option]) =>
+            key === show ? (
+              <span key={key} aria-current="page" className="font-semibold">
+                {option.label}
+              </span>
+            ) : (
+              <Link key={key} href={href({ show: key, page: 1 })} className="underline">
+                {option.label}
+              </Link>
+            ),
+          )}
+        </nav>
+        {shown.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">None.</p>
+        ) : (
+          <RunResults items={shown} caption="Result for each thermostat" />
+        )}
+        {page > 1 || more ? (
+          <nav aria-label="Pages" className="flex gap-3 text-sm">
+            {page > 1 ? (
+              <Link href={href({ page: page - 1 })} className="underline">
+                Previous {PAGE_SIZE}
+              </Link>
+            ) : null}
+            <span>Page {page}</span>
+            {more ? (
+              <Link href={href({ page: page + 1 })} className="underline">
+                Next {PAGE_SIZE}
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+      </section>
+
+      {progress.finished ? null : (
+        <RunRefresher runId={run.id} signature={progressSignature(progress)} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import 'server-only';
+import type { Member } from '@/lib/auth/session';
+import { BUILDING_NOT_YOURS } from '@/lib/actions';
+import { findBuilding, listThermostats } from '@/lib/db/queries';
+import type { FormState } from '@/lib/forms';
+import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';
+import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { MAX_PER_RUN } from './plan';
+import type { BulkReview } from './runs';
+
+/**
+ * The bulk form as it is posted, with or without JavaScript: the ticked thermostats
+ * (`thermostatIds`, one field each), whole buildings ticked (`allIn`, for a browser without
+ * JavaScript, whose "select all" cannot tick the boxes itself), the reviewed selection carried
+ * to the confirmation (`selection`, comma-separated), and the settings fields.
+ */
+
+export type BulkField = ConfigurationField | 'thermostatIds' | 'form';
+
+/** The bulk form's state: the one form state, plus the review to confirm and the selection. */
+export type BulkFormState = FormState<BulkField> & {
+  review?: BulkReview & { selection: string };
+  /** The selection to tick again (after a round trip without JavaScript). */
+  selected?: string[];
+};
+
+export const MALFORMED =
+  'The form was not sent as expected; nothing was sent. Reload the page and try again.';
+
+/** At most this many whole buildings per post (a portfolio has fewer). */
+const MAX_BUILDINGS = 500;
+
+/** The settings fields as posted ('' for a blank one); null when one is not text at all. */
+export function valuesFromForm(form: FormData): Record<ConfigurationField, string> | null {
+  const values = {} as Record<ConfigurationField, string>;
+  for (const field of CONFIGURATION_FIELDS) {
+    const value = form.get(field) ?? '';
+    if (typeof value !== 'string') return null;
+    values[field] = value;
+  }
+  return values;
+}
+
+/**
+ * The selected thermostat ids in the order posted, each once, whole buildings expanded to their
+ * thermostats; or why not: a post that is malformed (not text, far too many), or a whole
+ * building outside the member's scope.
+ */
+export async function selectionFromForm(
+  member: Member,
+  form: FormData,
+): Promise<{ ok: true; ids: string[] } | { ok: false; message: string }> {
+  const malformed = { ok: false as const, message: MALFORMED };
+  const raw = [...form.getAll('thermostatIds'), ...form.getAll('selection')];
+  const wholeBuildings = form.getAll('allIn');
+  if ([...raw, ...wholeBuildings].some((value) => typeof value !== 'string')) return malformed;
+  const ids = (raw as string[]).flatMap((value) => value.split(',')).map((id) => id.trim());
+  if (ids.length > MAX_PER_RUN * 2 || wholeBuildings.length > MAX_BUILDINGS) return malformed;
+  const selection = new Set(ids.filter(Boolean));
+  for (const value of new Set(wholeBuildings as string[])) {
+    const building = buildingIdSchema.safeParse(value);
+    if (!building.success || !(await findBuilding({ scope: member, buildingId: building.data }))) {
+      return { ok: false, message: BUILDING_NOT_YOURS };
+    }
+    for (const t of await listThermostats({ scope: member, buildingId: building.data })) {
+      selection.add(t.thermostatId);
+    }
+  }
+  return { ok: true, ids: [...selection] };
+}

@@ -1,0 +1,60 @@
+import 'server-only';
+import { z } from 'zod';
+import type { Member } from '@/lib/auth/session';
+import {
+  type BulkRun,
+  countBulkRunItems,
+  findBulkRun,
+  type OutcomeCounts,
+} from '@/lib/db/bulk-runs';
+import { type RunTone, runStatus } from './words';
+
+export const runIdSchema = z.uuid();
+
+export type RunProgress = {
+  runId: string;
+  state: BulkRun['state'];
+  label: string;
+  tone: RunTone;
+  finished: boolean;
+  cancelRequested: boolean;
+  note: string | null;
+  /** Of the thermostats the member sees (a building manager: their buildings' in others' runs). */
+  counts: OutcomeCounts;
+};
+
+/** A run the member may see, with its counts as they see them; null for anything else. */
+export async function findRunInView(
+  member: Member,
+  runId: unknown,
+): Promise<{ run: BulkRun; counts: OutcomeCounts } | null> {
+  const id = runIdSchema.safeParse(runId);
+  if (!id.success) return null;
+  const run = await findBulkRun({ scope: member, runId: id.data });
+  if (!run) return null;
+  return { run, counts: await countBulkRunItems({ scope: member, run }) };
+}
+
+export async function readRunProgress(member: Member, runId: unknown): Promise<RunProgress | null> {
+  const found = await findRunInView(member, runId);
+  if (!found) return null;
+  const { run, counts } = found;
+  const status = runStatus({
+    ...run,
+    applied: counts.applied,
+    failed: counts.failed,
+    notSent: counts.not_sent,
+    cancelled: counts.cancelled,
+    total: counts.total,
+  });
+  return {
+    runId: run.id,
+    state: run.state,
+    label: status.label,
+    tone: status.tone,
+    finished: run.state === 'done' || run.state === 'cancelled',
+    cancelRequested: run.cancelRequestedAt !== null,
+    note: run.note,
+    counts,
+  };
+}
