@@ -1,4 +1,6 @@
 import 'server-only';
+import { readDueReminders } from '@/lib/attention/maintenance';
+import { syncPendingModeChanges } from '@/lib/db/attention';
 import { pruneHistory } from '@/lib/db/readings';
 import { logWarning } from '@/lib/log';
 import { pollOnce } from '@/lib/readings/poller';
@@ -19,8 +21,19 @@ export async function startJobRunner(): Promise<void> {
   await boss.work('prune-readings', { pollingIntervalSeconds: 30 }, async () => {
     await pruneHistory();
   });
+  await boss.work('read-maintenance', { pollingIntervalSeconds: 15 }, async () => {
+    const round = await readDueReminders();
+    if (round.failed > 0) {
+      logWarning(`maintenance reminders: ${round.failed} of ${round.due} reads failed`);
+    }
+  });
+  await boss.work('track-pending-modes', { pollingIntervalSeconds: 15 }, async () => {
+    await syncPendingModeChanges();
+  });
   // Every minute, and once now (readings of a fresh start need not wait a minute).
   await boss.schedule('poll-readings', '* * * * *', {}, { singletonKey: 'poll' });
   await boss.schedule('prune-readings', '17 * * * *', {}, { singletonKey: 'prune' });
+  await boss.schedule('read-maintenance', '* * * * *', {}, { singletonKey: 'maintenance' });
+  await boss.schedule('track-pending-modes', '* * * * *', {}, { singletonKey: 'pending' });
   await boss.send('poll-readings', {}, { singletonKey: 'poll' });
 }
