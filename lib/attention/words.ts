@@ -68,6 +68,13 @@ export function formatDate(date: string): string {
 const plural = (count: number, word: string) =>
   `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
 
+/** `12 days`, `about 5 months`, `over 6 years`: as precise as a reader needs. */
+export function spellDays(days: number): string {
+  if (days < 60) return plural(days, 'day');
+  if (days < 731) return `about ${plural(Math.round(days / 30.44), 'month')}`;
+  return `over ${plural(Math.floor(days / 365.25), 'year')}`;
+}
+
 export const TITLES: Record<AttentionItem['kind'], string> = {
   freeze: 'Freeze risk',
   overheat: 'Overheating',
@@ -135,7 +142,7 @@ export function describeItem(
     case 'maintenance_overdue':
       return {
         title,
-        detail: `HVAC maintenance was due on ${formatDate(item.due)}, ${plural(-item.days, 'day')} ago.`,
+        detail: `HVAC maintenance was due on ${formatDate(item.due)}, ${spellDays(-item.days)} ago.`,
       };
     case 'maintenance_due':
       return {

@@ -21,7 +21,7 @@ import {
 } from '@/lib/attention/conditions';
 import { freshnessLine, spellMinutes } from '@/lib/attention/freshness';
 import { attentionHref, pageOf, readAttentionQuery } from '@/lib/attention/query';
-import { describeItem, formatDuration } from '@/lib/attention/words';
+import { describeItem, formatDuration, spellDays } from '@/lib/attention/words';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 
 const thermostat = { thermostatId: '100000000001', buildingId: 'aaaaaaaaaaaaaaaaaaaaaaaa' };
@@ -603,6 +603,21 @@ describe('words', () => {
         /conflict|unavailable|not_found|rate_limited|internal_error|_/,
       );
     }
+  });
+});
+
+describe('days', () => {
+  it.each([
+    [1, '1 day'],
+    [59, '59 days'],
+    [60, 'about 2 months'],
+    [400, 'about 13 months'],
+    [729, 'about 24 months'],
+    [730, 'about 24 months'],
+    [731, 'over 2 years'],
+    [2262, 'over 6 years'],
+  ])('%s days is %s', (days, words) => {
+    expect(spellDays(days)).toBe(words);
   });
 });
 
