@@ -1,4 +1,5 @@
 import type { HVAC_MODES, ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import { todayIn } from '@/lib/time-format';
 
 /**
  * What needs a property manager's attention, computed from what Setpoint already knows: the
@@ -266,17 +267,12 @@ export function pendingModeCondition(input: {
 
 // --- Maintenance --------------------------------------------------------------------------------
 
-/** Today's date (`YYYY-MM-DD`) in a time zone (UTC if the zone is unknown). */
+/** Today's date (`YYYY-MM-DD`) in a building's time zone (UTC if the zone is unknown). */
 export function dateIn(timeZone: string, now: Date): string {
   try {
-    return new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(now);
+    return todayIn(timeZone, now);
   } catch {
-    return now.toISOString().slice(0, 10);
+    return todayIn('UTC', now);
   }
 }
 
