@@ -4,20 +4,32 @@ import { Suspense } from 'react';
 import { ConnectForm } from '@/components/connection/connect-form';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { severityOf } from '@/lib/attention/conditions';
+import { freshnessLine } from '@/lib/attention/freshness';
+import { listAttention } from '@/lib/attention/list';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
+import { getEnv } from '@/lib/env';
 import { getConnectionSummary } from '@/lib/oauth/connection';
 
 export const metadata: Metadata = { title: 'Overview' };
 
 export default async function OverviewPage() {
   const member = await requireMember();
-  const [buildings, connection] = await Promise.all([
+  const [buildings, connection, attention] = await Promise.all([
     listBuildings({ scope: member }),
     getConnectionSummary(member.orgId),
+    listAttention({ scope: member }),
   ]);
   const thermostatCount = buildings.reduce((sum, building) => sum + building.thermostatCount, 0);
+  const attentionCount = attention.items.length;
+  const urgentCount = attention.items.filter((item) => severityOf(item) === 'urgent').length;
+  const perBuilding = new Map<string, number>();
+  for (const item of attention.items) {
+    if (item.buildingId)
+      perBuilding.set(item.buildingId, (perBuilding.get(item.buildingId) ?? 0) + 1);
+  }
 
   return (
     <div className="grid gap-6">
@@ -51,11 +63,37 @@ export default async function OverviewPage() {
           {can(member, 'manage_connection') ? (
             <div>
               <Suspense>
-                <ConnectForm label="Connect service account" returnTo="/portfolio/add" />
+                <ConnectForm
+                  label="Connect service account"
+                  returnTo={buildings.length ? '/' : '/portfolio/add'}
+                />
               </Suspense>
             </div>
           ) : null}
         </Card>
+      ) : null}
+
+      {buildings.length > 0 ? (
+        <section
+          aria-label="Fleet status"
+          className="flex flex-wrap items-center gap-x-6 gap-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        >
+          <Link
+            href="/attention"
+            className={`text-lg font-semibold underline-offset-4 hover:underline ${attentionCount ? (urgentCount ? 'text-red-700 dark:text-red-400' : 'text-amber-800 dark:text-amber-300') : 'text-emerald-700 dark:text-emerald-400'}`}
+          >
+            {attentionCount === 0
+              ? 'Nothing needs attention'
+              : `${attentionCount.toLocaleString('en-US')} ${attentionCount === 1 ? 'item needs' : 'items need'} attention`}
+            {urgentCount ? ` (${urgentCount.toLocaleString('en-US')} urgent)` : ''}
+          </Link>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            {freshnessLine({
+              ...attention.freshness,
+              perHour: getEnv().SERVICE_RATE_LIMIT.perHour,
+            })}
+          </p>
+        </section>
       ) : null}
 
       {buildings.length === 0 ? (
@@ -70,7 +108,11 @@ export default async function OverviewPage() {
           </svg>
           <h2 className="text-lg font-medium">No buildings yet</h2>
           <p className="max-w-md text-sm text-slate-600 dark:text-slate-400">
-            Add the thermostats you manage; their buildings appear here with their live status.
+            {can(member, 'manage_portfolio')
+              ? 'Add the thermostats you manage; their buildings appear here with their live status.'
+              : member.buildingIds !== null
+                ? 'No buildings are assigned to you yet; an owner or admin assigns them.'
+                : 'Your organisation has no buildings yet; an owner or admin adds them.'}
           </p>
         </Card>
       ) : (
@@ -85,6 +127,13 @@ export default async function OverviewPage() {
                 <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
                   {building.address || 'No address'}
                 </p>
+                {perBuilding.get(building.buildingId) ? (
+                  <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-300">
+                    {perBuilding.get(building.buildingId)?.toLocaleString('en-US')}{' '}
+                    {perBuilding.get(building.buildingId) === 1 ? 'item needs' : 'items need'}{' '}
+                    attention
+                  </p>
+                ) : null}
                 <p className="mt-3 flex justify-between text-xs text-slate-600 dark:text-slate-400">
                   <span>
                     {building.thermostatCount} thermostat{building.thermostatCount === 1 ? '' : 's'}

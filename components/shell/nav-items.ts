@@ -1,6 +1,7 @@
 /** The app's sections, in navigation order. Features add their entry here. */
 export const NAV_ITEMS = [
   { href: '/', label: 'Overview' },
+  { href: '/attention', label: 'Needs attention' },
   { href: '/bulk', label: 'Bulk changes' },
   { href: '/activity', label: 'Activity' },
   { href: '/members', label: 'Members' },

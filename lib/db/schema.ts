@@ -3,6 +3,7 @@ import {
   type AnyPgColumn,
   bigserial,
   boolean,
+  date,
   foreignKey,
   index,
   integer,
@@ -455,5 +456,59 @@ export const bulkRunItems = pgTable(
     uniqueIndex('bulk_run_items_position_idx').on(table.runId, table.position),
     index('bulk_run_items_thermostat_idx').on(table.thermostatId, table.runId),
     index('bulk_run_items_building_idx').on(table.buildingId, table.runId),
+  ],
+);
+
+/**
+ * Each thermostat's HVAC maintenance reminder as the service last said (its alert settings), for
+ * needs-attention. Read on a slow cycle (daily per thermostat, at background priority): the date
+ * moves only when someone records maintenance, and 1,500 thermostats then cost about 63 calls an
+ * hour of the service's 10,000. A failed read keeps the last good values and says why.
+ */
+export const maintenanceReminders = pgTable(
+  'maintenance_reminders',
+  {
+    orgId: uuid('org_id').notNull(),
+    thermostatId: text('thermostat_id').notNull(),
+    /** Whether the reminder is on; null until a read succeeded. */
+    enabled: boolean('enabled'),
+    /** When maintenance is due (the service's `nextReminderDate`); null when off. */
+    nextReminderDate: date('next_reminder_date', { mode: 'string' }),
+    /** When the values above were read. */
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /** When the last attempt was made, good or not. */
+    triedAt: timestamp('tried_at', { withTimezone: true }).notNull(),
+    /** Why the last attempt failed (a ServiceError kind); null when it did not. */
+    failure: text('failure'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orgId, table.thermostatId] }),
+    foreignKey({
+      columns: [table.orgId, table.thermostatId],
+      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
+    }).onDelete('cascade'),
+    index('maintenance_reminders_tried_idx').on(table.triedAt),
+  ],
+);
+
+/**
+ * A mode change the service says is pending (`pendingHvacMode`), and the reading that first
+ * showed it: the readings keep only the last status, and history only the mode in effect, so
+ * this says how long a change has been waiting. Kept in step with the readings by a job.
+ */
+export const pendingModeChanges = pgTable(
+  'pending_mode_changes',
+  {
+    orgId: uuid('org_id').notNull(),
+    thermostatId: text('thermostat_id').notNull(),
+    mode: text('mode').notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orgId, table.thermostatId] }),
+    foreignKey({
+      columns: [table.orgId, table.thermostatId],
+      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
+    }).onDelete('cascade'),
   ],
 );

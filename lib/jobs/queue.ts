@@ -20,6 +20,10 @@ export const QUEUES = {
   'poll-readings': { retryLimit: 0, expireInSeconds: 300 },
   /** Thins the readings history as it ages. */
   'prune-readings': { policy: 'stately', retryLimit: 1, expireInSeconds: 600 },
+  /** Needs-attention: reads a few thermostats' maintenance reminders a minute (daily each). */
+  'read-maintenance': { policy: 'stately', retryLimit: 0, expireInSeconds: 600 },
+  /** Needs-attention: keeps the pending mode changes in step with the readings. */
+  'track-pending-modes': { policy: 'stately', retryLimit: 0, expireInSeconds: 120 },
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -1,5 +1,7 @@
 import 'server-only';
 import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
+import { readDueReminders } from '@/lib/attention/maintenance';
+import { syncPendingModeChanges } from '@/lib/db/attention';
 import { pruneHistory } from '@/lib/db/readings';
 import { logWarning } from '@/lib/log';
 import { pollOnce } from '@/lib/readings/poller';
@@ -31,9 +33,20 @@ export async function startJobRunner(): Promise<void> {
   await boss.work('resume-bulk-runs', { pollingIntervalSeconds: 5 }, async () => {
     await resumeBulkRuns();
   });
+  await boss.work('read-maintenance', { pollingIntervalSeconds: 15 }, async () => {
+    const round = await readDueReminders();
+    if (round.failed > 0) {
+      logWarning(`maintenance reminders: ${round.failed} of ${round.due} reads failed`);
+    }
+  });
+  await boss.work('track-pending-modes', { pollingIntervalSeconds: 15 }, async () => {
+    await syncPendingModeChanges();
+  });
   // Every minute, and once now (readings of a fresh start need not wait a minute).
   await boss.schedule('poll-readings', '* * * * *', {}, { singletonKey: 'poll' });
   await boss.schedule('prune-readings', '17 * * * *', {}, { singletonKey: 'prune' });
+  await boss.schedule('read-maintenance', '* * * * *', {}, { singletonKey: 'maintenance' });
+  await boss.schedule('track-pending-modes', '* * * * *', {}, { singletonKey: 'pending' });
   await boss.schedule('resume-bulk-runs', '* * * * *', {}, { singletonKey: 'resume' });
   // Runs a restart interrupted go on now, not at the next minute (the schedule retries a failure).
   await resumeBulkRuns({ atStartUp: true }).catch((error: unknown) =>

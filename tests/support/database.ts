@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { type DatabaseHandle, type DatabaseTarget, openDatabase } from '@/lib/db/client';
 
@@ -33,4 +34,19 @@ export async function useDatabase(target: DatabaseTarget): Promise<DatabaseHandl
   const handle = await openDatabase(target);
   holder.__setpointDb = Promise.resolve(handle);
   return handle;
+}
+
+/**
+ * Gives every organisation in the database an active service connection (placeholder tokens,
+ * valid for an hour, a refresh token for 30 days): enough for the queries that serve only
+ * connected organisations (the poller's, the maintenance reader's), without the service.
+ */
+export async function connectEveryOrganization(handle: DatabaseHandle): Promise<void> {
+  await handle.db.execute(sql`
+    insert into service_connections (org_id, status, scope, token_type, token_format,
+      access_token_sealed, access_token_expires_at, refresh_token_sealed,
+      refresh_token_issued_at, refresh_token_expires_at, connected_at)
+    select id, 'active', 's', 'Bearer', 'jwt', 'x', now() + interval '1 hour', 'y', now(),
+      now() + interval '30 days', now()
+    from organizations`);
 }

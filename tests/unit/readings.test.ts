@@ -12,7 +12,7 @@ import {
   saveReadFailure,
   saveReading,
 } from '@/lib/db/readings';
-import { databaseTargets, useDatabase } from '../support/database';
+import { connectEveryOrganization, databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, createOrganizationWithOwner } from '../support/members';
 
 const sample = {
@@ -65,12 +65,7 @@ describe.each(databaseTargets)('the readings store on $name', ({ target }) => {
       }
     }
     // Both organisations connected, so the poller serves both.
-    await handle.db.execute(sql`
-      insert into service_connections (org_id, status, scope, token_type, token_format,
-        access_token_sealed, access_token_expires_at, refresh_token_sealed,
-        refresh_token_issued_at, refresh_token_expires_at, connected_at)
-      select id, 'active', 's', 'Bearer', 'jwt', 'x', now(), 'y', now(), now(), now()
-      from organizations`);
+    await connectEveryOrganization(handle);
   });
 
   it('keeps the last good status beside a failure, and only the organisation’s', async () => {

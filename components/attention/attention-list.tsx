@@ -1,0 +1,106 @@
+import Link from 'next/link';
+import { LocalTime } from '@/components/ui/local-time';
+import { type Severity, severityOf } from '@/lib/attention/conditions';
+import type { ListedItem } from '@/lib/attention/list';
+import { describeItem } from '@/lib/attention/words';
+import type { TemperatureUnit } from '@/lib/units';
+
+const SEVERITY: Record<Severity, { label: string; className: string }> = {
+  urgent: {
+    label: 'Urgent',
+    className: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100',
+  },
+  warning: {
+    label: 'Warning',
+    className: 'bg-amber-100 text-amber-950 dark:bg-amber-950 dark:text-amber-100',
+  },
+  notice: {
+    label: 'Notice',
+    className: 'bg-slate-100 text-slate-800 dark:bg-slate-800 dark:text-slate-100',
+  },
+};
+
+/** The moment worth stating exactly beside an item, in the reader's zone. */
+function momentOf(item: ListedItem): { label: string; at: Date } | null {
+  switch (item.kind) {
+    case 'offline':
+      return item.since ? { label: 'Last seen', at: item.since } : null;
+    case 'too_cold':
+    case 'too_hot':
+      return { label: item.orEarlier ? 'Since before' : 'Since', at: item.since };
+    case 'mode_pending':
+      return { label: 'Since', at: item.since };
+    case 'failed_writes':
+      return { label: 'Last failure', at: item.last.at };
+    case 'stale':
+      return item.readAt ? { label: 'Last read', at: item.readAt } : null;
+    case 'connection_expiring':
+      return { label: 'Expires', at: item.expiresAt };
+    default:
+      return null;
+  }
+}
+
+/** Where an item leads: its thermostat, or the connection page for the connection's own. */
+function linkOf(item: ListedItem): { href: string; text: string } {
+  if (item.thermostatId === null) return { href: '/connection', text: 'Service connection' };
+  return { href: `/thermostats/${item.thermostatId}`, text: item.label ?? item.thermostatId };
+}
+
+/** Items needing attention, most urgent first, each leading to where it can be dealt with. */
+export function AttentionList({
+  items,
+  unit,
+  now,
+}: {
+  items: ListedItem[];
+  unit: TemperatureUnit;
+  now: Date;
+}) {
+  return (
+    <ol
+      aria-label="Items needing attention"
+      className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900"
+    >
+      {items.map((item) => {
+        const words = describeItem(item, { unit, now });
+        const severity = SEVERITY[severityOf(item)];
+        const link = linkOf(item);
+        const moment = momentOf(item);
+        return (
+          <li
+            key={`${item.kind}:${item.thermostatId ?? 'organisation'}`}
+            className="flex flex-col gap-2 p-4 sm:flex-row sm:items-start sm:gap-4"
+          >
+            <span
+              className={`inline-flex w-fit shrink-0 justify-center rounded-full px-2 py-0.5 text-xs font-semibold sm:w-20 ${severity.className}`}
+            >
+              {severity.label}
+            </span>
+            <div className="grid min-w-0 flex-1 gap-1">
+              <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
+                <strong className="font-semibold">{words.title}</strong>
+                <Link
+                  href={link.href}
+                  prefetch={false}
+                  className="font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-100"
+                >
+                  {link.text}
+                </Link>
+                {item.buildingName ? (
+                  <span className="text-slate-600 dark:text-slate-400">{item.buildingName}</span>
+                ) : null}
+              </p>
+              <p className="text-sm text-slate-700 dark:text-slate-300">{words.detail}</p>
+              {moment ? (
+                <p className="text-xs text-slate-600 dark:text-slate-400">
+                  {moment.label} <LocalTime value={moment.at.toISOString()} />
+                </p>
+              ) : null}
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

@@ -1,0 +1,130 @@
+import 'server-only';
+import {
+  type BandHistoryPoint,
+  listAttentionRows,
+  listBandHistory,
+  listFailedWrites,
+} from '@/lib/db/attention';
+import type { Scope } from '@/lib/db/queries';
+import { getConnectionSummary } from '@/lib/oauth/connection';
+import { pollFreshness } from '@/lib/readings/poller';
+import { parseStoredStatus } from '@/lib/readings/read';
+import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import {
+  type AttentionItem,
+  bandBreach,
+  COMFORT_HISTORY_MS,
+  compareUrgency,
+  connectionCondition,
+  FAILED_WRITES_WINDOW_MS,
+  FREEZE_BELOW_F,
+  OVERHEAT_ABOVE_F,
+  thermostatConditions,
+} from './conditions';
+
+/** An item as a page lists it: with the thermostat's label and building's name. */
+export type ListedItem = AttentionItem & { label: string | null; buildingName: string | null };
+
+export type Freshness = Awaited<ReturnType<typeof pollFreshness>>;
+
+/**
+ * Everything that needs attention in the member's scope, most urgent first: the conditions of
+ * lib/attention/conditions.ts over what the database holds (no service call). A few queries,
+ * whatever the fleet's size: every thermostat's reading and kept facts in one, the failed writes
+ * in one, and history only for the thermostats now outside their comfort band.
+ */
+export async function listAttention(input: {
+  scope: Scope;
+  now?: Date;
+}): Promise<{ items: ListedItem[]; freshness: Freshness }> {
+  const now = input.now ?? new Date();
+  const { scope } = input;
+  const [rows, connection, freshness, failed] = await Promise.all([
+    listAttentionRows({ scope }),
+    getConnectionSummary(scope.orgId),
+    pollFreshness(),
+    listFailedWrites({ scope, since: new Date(now.getTime() - FAILED_WRITES_WINDOW_MS) }),
+  ]);
+  const statuses = new Map<string, ThermostatStatus | null>(
+    rows.map((row) => [row.thermostatId, row.status ? parseStoredStatus(row.status) : null]),
+  );
+
+  // History only where the band may be broken: an online thermostat outside it now.
+  const candidates = rows.flatMap((row) => {
+    const status = statuses.get(row.thermostatId);
+    if (!status || !row.readAt || status.connected === false) return [];
+    const temperature = status.temperature;
+    if (typeof temperature !== 'number') return [];
+    if (temperature < FREEZE_BELOW_F || temperature > OVERHEAT_ABOVE_F) return [];
+    const breach = bandBreach({
+      at: row.readAt,
+      temperature,
+      desiredHeat: status.setPoint.desiredHeat,
+      desiredCool: status.setPoint.desiredCool,
+      hvacMode: status.hvacMode ?? null,
+    });
+    return breach ? [row.thermostatId] : [];
+  });
+  const history = new Map<string, BandHistoryPoint[]>();
+  for (const point of await listBandHistory({
+    scope,
+    thermostatIds: candidates,
+    since: new Date(now.getTime() - COMFORT_HISTORY_MS),
+  })) {
+    const points = history.get(point.thermostatId) ?? [];
+    points.push(point);
+    history.set(point.thermostatId, points);
+  }
+  const failedBy = new Map(failed.map((entry) => [entry.thermostatId, entry]));
+
+  const fleet = {
+    now,
+    connection: connection && {
+      status: connection.status,
+      refreshTokenExpiresAt: connection.refreshTokenExpiresAt,
+      refreshTokenExpiresSoon: connection.refreshTokenExpiresSoon,
+    },
+    freshness,
+  };
+  const items: ListedItem[] = rows.flatMap((row) =>
+    thermostatConditions(
+      {
+        thermostatId: row.thermostatId,
+        buildingId: row.buildingId,
+        timeZone: row.timeZone ?? 'UTC',
+        addedAt: row.addedAt,
+        reading: row.readAt
+          ? {
+              status: statuses.get(row.thermostatId) ?? null,
+              readAt: row.readAt,
+              failure: row.failure,
+            }
+          : row.failure
+            ? { status: null, readAt: null, failure: row.failure }
+            : null,
+        history: history.get(row.thermostatId) ?? [],
+        pending:
+          row.pendingMode && row.pendingSince
+            ? { mode: row.pendingMode, since: row.pendingSince }
+            : null,
+        reminder:
+          row.reminderEnabled === null
+            ? null
+            : { enabled: row.reminderEnabled, nextReminderDate: row.nextReminderDate },
+        failed: failedBy.get(row.thermostatId) ?? null,
+      },
+      fleet,
+    ).map((item) => ({
+      ...item,
+      label: row.unitLabel || row.thermostatId,
+      buildingName: row.buildingName,
+    })),
+  );
+  const whole = connectionCondition({
+    connection: fleet.connection,
+    hasThermostats: rows.length > 0,
+  });
+  if (whole) items.push({ ...whole, label: null, buildingName: null });
+  items.sort(compareUrgency((item) => `${item.buildingName ?? ''}\u0000${item.label ?? ''}`));
+  return { items, freshness };
+}

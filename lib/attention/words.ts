@@ -1,0 +1,188 @@
+import {
+  describeServiceError,
+  ServiceError,
+  type ServiceErrorKind,
+} from '@/lib/thermostat-api/errors';
+import { dateTimeFormat } from '@/lib/time-format';
+import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
+import {
+  type AttentionItem,
+  COMFORT_MARGIN_F,
+  FREEZE_BELOW_F,
+  OVERHEAT_ABOVE_F,
+} from './conditions';
+
+/**
+ * What a manager reads for each item: a short title and one sentence, in plain words (no service
+ * codes), temperatures in their own unit. Pure: the page and the tests share it.
+ */
+
+/** `under a minute`, `12 min`, `3 h 5 min`, `2 d 4 h`. */
+export function formatDuration(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
+}
+
+const MODE_NAMES: Record<string, string> = {
+  heat: 'Heat',
+  auxHeatOnly: 'Auxiliary heat only',
+  cool: 'Cool',
+  auto: 'Auto',
+  off: 'Off',
+};
+export const modeName = (mode: string | null) => (mode ? (MODE_NAMES[mode] ?? mode) : 'unknown');
+
+const SERVICE_ERROR_KINDS = new Set<string>([
+  'not_connected',
+  'reconnect',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'validation',
+  'conflict',
+  'rate_limited',
+  'unavailable',
+  'invalid_response',
+]);
+
+/** A stored failure kind in the same words the rest of the app uses for it. */
+export function failureWords(kind: string | null): string {
+  if (!kind) return 'It failed.';
+  return describeServiceError(
+    SERVICE_ERROR_KINDS.has(kind) ? new ServiceError(kind as ServiceErrorKind) : new Error(kind),
+  );
+}
+
+/** `Sep 13, 2020` for a `YYYY-MM-DD` date. */
+export function formatDate(date: string): string {
+  return dateTimeFormat({ dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
+}
+
+const plural = (count: number, word: string) =>
+  `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+
+/** `12 days`, `about 5 months`, `over 6 years`: as precise as a reader needs. */
+export function spellDays(days: number): string {
+  if (days < 60) return plural(days, 'day');
+  if (days < 731) return `about ${plural(Math.round(days / 30.44), 'month')}`;
+  return `over ${plural(Math.floor(days / 365.25), 'year')}`;
+}
+
+export const TITLES: Record<AttentionItem['kind'], string> = {
+  freeze: 'Freeze risk',
+  overheat: 'Overheating',
+  connection_ended: 'Service connection ended',
+  not_connected: 'No service connection',
+  offline: 'Offline',
+  too_cold: 'Too cold',
+  too_hot: 'Too hot',
+  mode_pending: 'Mode change not taking effect',
+  failed_writes: 'Changes failed',
+  connection_expiring: 'Service connection expires soon',
+  stale: 'Readings out of date',
+  maintenance_overdue: 'Maintenance overdue',
+  maintenance_due: 'Maintenance due',
+};
+
+/** The item's title and its sentence. */
+export function describeItem(
+  item: AttentionItem,
+  options: { unit: TemperatureUnit; now: Date },
+): { title: string; detail: string } {
+  const { unit, now } = options;
+  const temperature = (value: number) => formatTemperature(value, unit);
+  const margin = formatDelta(COMFORT_MARGIN_F, unit);
+  const ago = (at: Date) => formatDuration(now.getTime() - at.getTime());
+  const title = TITLES[item.kind];
+  switch (item.kind) {
+    case 'freeze':
+      return {
+        title,
+        detail: `${temperature(item.temperature)}${item.lastKnown ? ' when last seen' : ''}, below ${temperature(FREEZE_BELOW_F)}: pipes can freeze.`,
+      };
+    case 'overheat':
+      return {
+        title,
+        detail: `${temperature(item.temperature)}${item.lastKnown ? ' when last seen' : ''}, above ${temperature(OVERHEAT_ABOVE_F)}.`,
+      };
+    case 'too_cold':
+    case 'too_hot': {
+      const cold = item.kind === 'too_cold';
+      const cannot = cold
+        ? item.mode === 'cool'
+          ? ' It is set to Cool, so it will not heat.'
+          : ''
+        : item.mode === 'heat' || item.mode === 'auxHeatOnly'
+          ? ` It is set to ${modeName(item.mode)}, so it will not cool.`
+          : '';
+      return {
+        title,
+        detail: `${temperature(item.temperature)} for ${item.orEarlier ? 'over ' : ''}${ago(item.since)}, more than ${margin} ${cold ? 'below its heat' : 'above its cool'} setpoint of ${temperature(item.setpoint)}.${cannot}`,
+      };
+    }
+    case 'offline':
+      return {
+        title,
+        detail: item.since
+          ? `Not heard from for ${ago(item.since)}; its readings are the last it sent.`
+          : 'The service says it is not connected; its readings are the last it sent.',
+      };
+    case 'mode_pending':
+      return {
+        title,
+        detail: `Waiting for ${ago(item.since)} to change from ${modeName(item.from)} to ${modeName(item.to)}.`,
+      };
+    case 'maintenance_overdue':
+      return {
+        title,
+        detail: `HVAC maintenance was due on ${formatDate(item.due)}, ${spellDays(-item.days)} ago.`,
+      };
+    case 'maintenance_due':
+      return {
+        title,
+        detail:
+          item.days === 0
+            ? `HVAC maintenance is due today (${formatDate(item.due)}).`
+            : `HVAC maintenance is due on ${formatDate(item.due)}, in ${plural(item.days, 'day')}.`,
+      };
+    case 'failed_writes':
+      return {
+        title,
+        detail: `${item.count === 1 ? 'A change' : `${plural(item.count, 'change')}`} failed in the last 24 hours and ${item.count === 1 ? 'has' : 'have'} not succeeded since. The last, ${ago(item.last.at)} ago: ${item.last.summary}. ${failureWords(item.last.error)}`,
+      };
+    case 'stale': {
+      const kept = `readings are kept within ${formatDuration(item.achievableMs)}`;
+      const why = item.failure ? ` The last attempt failed: ${failureWords(item.failure)}` : '';
+      return {
+        title,
+        detail: item.readAt
+          ? `Last read ${ago(item.readAt)} ago; ${kept}.${why}`
+          : `Not read since it was added ${ago(item.addedAt)} ago; ${kept}.${why}`,
+      };
+    }
+    case 'connection_ended':
+      return {
+        title,
+        detail:
+          'The thermostat service refused to renew access: no thermostat is read or changed until an owner or admin reconnects.',
+      };
+    case 'not_connected':
+      return {
+        title,
+        detail:
+          'No service account is connected, so thermostats cannot be read or changed. An owner or admin connects it.',
+      };
+    case 'connection_expiring':
+      return {
+        title,
+        detail: `Access to the thermostat service runs out in ${formatDuration(item.expiresAt.getTime() - now.getTime())}; an owner or admin must reconnect before then.`,
+      };
+  }
+}

@@ -1,0 +1,281 @@
+import 'server-only';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { getDb, rowsOf } from './client';
+import type { Scope } from './queries';
+import {
+  buildings,
+  maintenanceReminders,
+  pendingModeChanges,
+  readingHistory,
+  readings,
+  thermostats,
+} from './schema';
+
+/**
+ * The needs-attention page's queries: the facts its conditions (lib/attention/conditions.ts) read,
+ * for the thermostats in a member's scope, and the two small stores it keeps (maintenance
+ * reminders, pending mode changes). Every query of a member's view names the organisation and,
+ * for a building manager, their buildings, like lib/db/queries.ts.
+ */
+
+const inScope = (scope: Scope) =>
+  scope.buildingIds === null
+    ? undefined
+    : scope.buildingIds.length > 0
+      ? inArray(thermostats.buildingId, [...scope.buildingIds])
+      : sql`false`;
+
+/** What one thermostat in scope brings to the conditions, in one row. */
+export type AttentionRow = {
+  thermostatId: string;
+  unitLabel: string;
+  buildingId: string;
+  buildingName: string | null;
+  timeZone: string | null;
+  addedAt: Date;
+  status: Record<string, unknown> | null;
+  readAt: Date | null;
+  failure: string | null;
+  pendingMode: string | null;
+  pendingSince: Date | null;
+  reminderEnabled: boolean | null;
+  nextReminderDate: string | null;
+};
+
+/** Every thermostat in scope (of one building, if given) with its reading and kept facts. */
+export async function listAttentionRows(input: {
+  scope: Scope;
+  buildingId?: string;
+}): Promise<AttentionRow[]> {
+  const db = await getDb();
+  const { scope } = input;
+  const same = (table: typeof readings | typeof pendingModeChanges | typeof maintenanceReminders) =>
+    and(eq(table.orgId, thermostats.orgId), eq(table.thermostatId, thermostats.thermostatId));
+  return db
+    .select({
+      thermostatId: thermostats.thermostatId,
+      unitLabel: thermostats.unitLabel,
+      buildingId: thermostats.buildingId,
+      buildingName: buildings.name,
+      timeZone: buildings.timeZone,
+      addedAt: thermostats.createdAt,
+      status: readings.status,
+      readAt: readings.readAt,
+      failure: readings.failure,
+      pendingMode: pendingModeChanges.mode,
+      pendingSince: pendingModeChanges.since,
+      reminderEnabled: maintenanceReminders.enabled,
+      nextReminderDate: maintenanceReminders.nextReminderDate,
+    })
+    .from(thermostats)
+    .leftJoin(
+      buildings,
+      and(eq(buildings.orgId, thermostats.orgId), eq(buildings.buildingId, thermostats.buildingId)),
+    )
+    .leftJoin(readings, same(readings))
+    .leftJoin(pendingModeChanges, same(pendingModeChanges))
+    .leftJoin(maintenanceReminders, same(maintenanceReminders))
+    .where(
+      and(
+        eq(thermostats.orgId, scope.orgId),
+        inScope(scope),
+        input.buildingId ? eq(thermostats.buildingId, input.buildingId) : undefined,
+      ),
+    );
+}
+
+export type BandHistoryPoint = {
+  thermostatId: string;
+  at: Date;
+  temperature: number | null;
+  desiredHeat: number | null;
+  desiredCool: number | null;
+  hvacMode: string | null;
+};
+
+/** The comfort band's history of these thermostats (in scope) since `since`, oldest first. */
+export async function listBandHistory(input: {
+  scope: Scope;
+  thermostatIds: string[];
+  since: Date;
+}): Promise<BandHistoryPoint[]> {
+  if (input.thermostatIds.length === 0) return [];
+  const db = await getDb();
+  return db
+    .select({
+      thermostatId: readingHistory.thermostatId,
+      at: readingHistory.at,
+      temperature: readingHistory.temperature,
+      desiredHeat: readingHistory.desiredHeat,
+      desiredCool: readingHistory.desiredCool,
+      hvacMode: readingHistory.hvacMode,
+    })
+    .from(readingHistory)
+    .innerJoin(
+      thermostats,
+      and(
+        eq(thermostats.orgId, readingHistory.orgId),
+        eq(thermostats.thermostatId, readingHistory.thermostatId),
+      ),
+    )
+    .where(
+      and(
+        eq(readingHistory.orgId, input.scope.orgId),
+        inArray(readingHistory.thermostatId, input.thermostatIds),
+        gte(readingHistory.at, input.since),
+        inScope(input.scope),
+      ),
+    )
+    .orderBy(asc(readingHistory.thermostatId), asc(readingHistory.at));
+}
+
+export type FailedWrites = {
+  thermostatId: string;
+  count: number;
+  first: Date;
+  last: { at: Date; summary: string; error: string | null };
+};
+
+/**
+ * Per thermostat in scope (by the building it is in now), the writes that failed since `since`
+ * and have not succeeded since: a later success of the same action on it settles them.
+ */
+export async function listFailedWrites(input: {
+  scope: Scope;
+  since: Date;
+}): Promise<FailedWrites[]> {
+  const db = await getDb();
+  const { scope } = input;
+  const buildingsOf =
+    scope.buildingIds === null
+      ? sql`true`
+      : scope.buildingIds.length > 0
+        ? sql`t.building_id in (${sql.join(
+            scope.buildingIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})`
+        : sql`false`;
+  const result = await db.execute(sql`
+    select f.thermostat_id as "thermostatId", count(*)::int as count,
+      min(f.at) as first, max(f.at) as "lastAt",
+      (array_agg(f.summary order by f.at desc, f.id desc))[1] as "lastSummary",
+      (array_agg(f.error order by f.at desc, f.id desc))[1] as "lastError"
+    from activity_log f
+    join thermostats t on t.org_id = f.org_id and t.thermostat_id = f.thermostat_id
+    where f.org_id = ${scope.orgId}::uuid and f.outcome = 'failure'
+      and f.at > ${input.since.toISOString()}::timestamptz and ${buildingsOf}
+      and not exists (
+        select 1 from activity_log s
+        where s.org_id = f.org_id and s.thermostat_id = f.thermostat_id and s.action = f.action
+          and s.outcome = 'success' and s.at > f.at)
+    group by f.thermostat_id`);
+  return rowsOf<{
+    thermostatId: string;
+    count: number | string;
+    first: string | Date;
+    lastAt: string | Date;
+    lastSummary: string;
+    lastError: string | null;
+  }>(result).map((row) => ({
+    thermostatId: row.thermostatId,
+    count: Number(row.count),
+    first: new Date(row.first),
+    last: { at: new Date(row.lastAt), summary: row.lastSummary, error: row.lastError },
+  }));
+}
+
+// --- Pending mode changes ----------------------------------------------------------------------
+
+/**
+ * Brings the pending mode changes in step with the readings: a pending mode newly seen is kept
+ * with the time of the reading that showed it (a different one replaces it, with its own time);
+ * one the latest reading no longer shows goes. For every organisation at once: two statements.
+ */
+export async function syncPendingModeChanges(): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`
+    insert into pending_mode_changes (org_id, thermostat_id, mode, since)
+    select r.org_id, r.thermostat_id, r.status->>'pendingHvacMode', r.read_at
+    from readings r
+    where r.read_at is not null and r.status->>'pendingHvacMode' is not null
+    on conflict (org_id, thermostat_id) do update
+      set mode = excluded.mode, since = excluded.since
+      where pending_mode_changes.mode <> excluded.mode`);
+  await db.execute(sql`
+    delete from pending_mode_changes p
+    where not exists (
+      select 1 from readings r
+      where r.org_id = p.org_id and r.thermostat_id = p.thermostat_id
+        and r.status->>'pendingHvacMode' = p.mode)`);
+}
+
+// --- Maintenance reminders -----------------------------------------------------------------------
+
+export type DueReminder = { orgId: string; thermostatId: string };
+
+/**
+ * Thermostats, of every organisation whose connection is active, whose maintenance reminder is
+ * due for a read: never tried first, then the longest unread. A good read is due again after
+ * `readEvery`, a failed one after `retryEvery`. At most `limit`.
+ */
+export async function listDueReminders(input: {
+  now?: Date;
+  readEvery: number;
+  retryEvery: number;
+  limit: number;
+}): Promise<DueReminder[]> {
+  const db = await getDb();
+  const now = (input.now ?? new Date()).getTime();
+  const readBefore = new Date(now - input.readEvery).toISOString();
+  const retryBefore = new Date(now - input.retryEvery).toISOString();
+  const result = await db.execute(sql`
+    select t.org_id as "orgId", t.thermostat_id as "thermostatId"
+    from thermostats t
+    join service_connections c on c.org_id = t.org_id and c.status = 'active'
+    left join maintenance_reminders m on m.org_id = t.org_id and m.thermostat_id = t.thermostat_id
+    where m.tried_at is null
+      or (m.failure is null and m.tried_at < ${readBefore}::timestamptz)
+      or (m.failure is not null and m.tried_at < ${retryBefore}::timestamptz)
+    order by m.tried_at asc nulls first
+    limit ${input.limit}`);
+  return rowsOf<DueReminder>(result);
+}
+
+/** Keeps what the service said of a thermostat's maintenance reminder. */
+export async function saveReminder(input: {
+  orgId: string;
+  thermostatId: string;
+  enabled: boolean;
+  nextReminderDate: string | null;
+  at?: Date;
+}): Promise<void> {
+  const db = await getDb();
+  const at = (input.at ?? new Date()).toISOString();
+  // Through the thermostats table: one that left the portfolio meanwhile gets no row.
+  await db.execute(sql`
+    insert into maintenance_reminders
+      (org_id, thermostat_id, enabled, next_reminder_date, read_at, tried_at, failure)
+    select org_id, thermostat_id, ${input.enabled}, ${input.nextReminderDate}::date,
+      ${at}::timestamptz, ${at}::timestamptz, null
+    from thermostats where org_id = ${input.orgId}::uuid and thermostat_id = ${input.thermostatId}
+    on conflict (org_id, thermostat_id) do update
+      set enabled = excluded.enabled, next_reminder_date = excluded.next_reminder_date,
+        read_at = excluded.read_at, tried_at = excluded.tried_at, failure = null`);
+}
+
+/** Records a failed read: the last good values stay, with why the newer read failed. */
+export async function saveReminderFailure(input: {
+  orgId: string;
+  thermostatId: string;
+  failure: string;
+  at?: Date;
+}): Promise<void> {
+  const db = await getDb();
+  const at = (input.at ?? new Date()).toISOString();
+  await db.execute(sql`
+    insert into maintenance_reminders (org_id, thermostat_id, tried_at, failure)
+    select org_id, thermostat_id, ${at}::timestamptz, ${input.failure}
+    from thermostats where org_id = ${input.orgId}::uuid and thermostat_id = ${input.thermostatId}
+    on conflict (org_id, thermostat_id) do update
+      set tried_at = excluded.tried_at, failure = excluded.failure`);
+}
