@@ -115,11 +115,16 @@ export function buildingRowsSql(input: {
   view: BuildingView;
   limit: number | null;
   offset: number;
+  /** A reading older than this is stale (to be read again), as is one asked for fresh. */
+  freshSince: Date;
 }): SQL {
   const filter = filterSql(input.view);
+  // Only what a row shows: every column costs each of a building's rows on every view.
   return sql`select t.thermostat_id as "thermostatId", t.unit_label as "unitLabel",
-      r.read_at as "readAt", r.tried_at as "triedAt", r.wanted_at as "wantedAt",
-      r.failure as "failure", (r.status is not null) as "hasStatus", ${selectedFields}
+      case when r.status is not null then r.read_at end as "readAt", r.failure as "failure",
+      (r.read_at is null or r.read_at < ${input.freshSince.toISOString()}::timestamptz
+        or coalesce(r.wanted_at > r.tried_at, false)) as "stale",
+      ${selectedFields}
     ${buildingSource(input)}${filter ? sql` and ${filter}` : sql``}
     order by ${orderSql(input.view)}
     ${input.limit === null ? sql`` : sql`limit ${input.limit} offset ${input.offset}`}`;

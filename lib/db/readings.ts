@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { RowStatus } from '@/lib/readings/row-types';
 import type { BuildingView } from '@/lib/readings/view';
 import { buildingRowsSql, buildingSummarySql, type STATUS_FIELDS } from './building-rows';
 import { getDb, rowsOf } from './client';
@@ -257,33 +258,20 @@ export async function pruneHistory(now = new Date()): Promise<number> {
   return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
 }
 
-/** A building's row: the thermostat, when it was read and tried, and its last status's fields. */
+/** A building's row: the thermostat, when it was last read, and its last status's fields. */
 export type BuildingRowRecord = {
   thermostatId: string;
   unitLabel: string;
+  /** When the last good status was read; null when none ever was (the fields are null too). */
   readAt: Date | null;
-  triedAt: Date | null;
-  wantedAt: Date | null;
   /** Why the last attempt failed (a ServiceError kind); null when it did not. */
   failure: string | null;
-  /** Whether a good status was ever read (the fields below are null when not). */
-  hasStatus: boolean;
+  /** Read too long ago, or asked for fresh: to be read again. */
+  stale: boolean;
 } & StatusFields;
 
-type StatusFieldTypes = {
-  temperature: number | null;
-  humidity: number | null;
-  hvacMode: string | null;
-  pendingHvacMode: string | null;
-  desiredHeat: number | null;
-  desiredCool: number | null;
-  isResidentMode: boolean | null;
-  connected: boolean | null;
-  lastSeen: string | null;
-  comfortSetting: string | null;
-};
 /** Typed for every field the SQL selects (a field added there must be typed here). */
-type StatusFields = { [K in keyof typeof STATUS_FIELDS]: StatusFieldTypes[K] };
+type StatusFields = { [K in keyof typeof STATUS_FIELDS]: RowStatus[K] };
 
 const dateOf = (value: unknown) =>
   value === null || value === undefined
@@ -302,15 +290,18 @@ export async function listBuildingRows(input: {
   view: BuildingView;
   limit: number | null;
   offset?: number;
+  /** Readings older than this are stale (default: none by age, only those asked for fresh). */
+  freshSince?: Date;
 }): Promise<BuildingRowRecord[]> {
   const db = await getDb();
-  const result = await db.execute(buildingRowsSql({ ...input, offset: input.offset ?? 0 }));
-  return rowsOf<BuildingRowRecord>(result).map((row) => ({
-    ...row,
-    readAt: dateOf(row.readAt),
-    triedAt: dateOf(row.triedAt),
-    wantedAt: dateOf(row.wantedAt),
-  }));
+  const result = await db.execute(
+    buildingRowsSql({
+      ...input,
+      offset: input.offset ?? 0,
+      freshSince: input.freshSince ?? new Date(0),
+    }),
+  );
+  return rowsOf<BuildingRowRecord>(result).map((row) => ({ ...row, readAt: dateOf(row.readAt) }));
 }
 
 export type BuildingRowsSummary = {

@@ -4,6 +4,7 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
 import {
   listBuildingRows,
+  markWanted,
   saveReadFailure,
   saveReading,
   summarizeBuildingRows,
@@ -30,6 +31,17 @@ const UNITS: { label: string; temperature?: number; mode?: string; connected?: b
   { label: '' }, // never read; shown by its id
   { label: 'Unit 100%_x', temperature: 70, mode: 'heat' },
 ];
+
+// History is not what these tests are about.
+const NO_SAMPLE = {
+  temperature: null,
+  humidity: null,
+  desiredHeat: null,
+  desiredCool: null,
+  hvacMode: null,
+  equipment: null,
+  connected: null,
+};
 
 const view = (params: Record<string, string> = {}): BuildingView => parseBuildingView(params);
 
@@ -72,15 +84,7 @@ describe.each(databaseTargets)('building rows on $name', ({ target }) => {
           connected: unit.connected ?? true,
           humidity: 40,
         },
-        sample: {
-          temperature: null,
-          humidity: null,
-          desiredHeat: null,
-          desiredCool: null,
-          hvacMode: null,
-          equipment: null,
-          connected: null,
-        },
+        sample: NO_SAMPLE,
         at: new Date(Date.now() - (index + 1) * 60_000),
       });
     }
@@ -209,15 +213,7 @@ describe.each(databaseTargets)('building rows on $name', ({ target }) => {
         currentComfortSettingRef: 'home',
         lastSeen: '2026-11-20T10:00:00Z',
       },
-      sample: {
-        temperature: null,
-        humidity: null,
-        desiredHeat: null,
-        desiredCool: null,
-        hvacMode: null,
-        equipment: null,
-        connected: null,
-      },
+      sample: NO_SAMPLE,
     });
     const [row] = await listBuildingRows({
       scope: owner,
@@ -227,7 +223,7 @@ describe.each(databaseTargets)('building rows on $name', ({ target }) => {
     });
     expect(row).toMatchObject({
       thermostatId: id(0),
-      hasStatus: true,
+      stale: false,
       temperature: 70.5,
       desiredHeat: 65.25,
       desiredCool: null,
@@ -241,6 +237,28 @@ describe.each(databaseTargets)('building rows on $name', ({ target }) => {
       failure: null,
     });
     expect(row?.readAt).toBeInstanceOf(Date);
+  });
+
+  it('says which rows are stale: read too long ago, never, or asked for fresh', async () => {
+    const stale = async () =>
+      (
+        await listBuildingRows({
+          scope: owner,
+          buildingId: BUILDING,
+          view: view({ sort: 'read', dir: 'desc' }),
+          limit: null,
+          freshSince: new Date(Date.now() - 150_000),
+        })
+      ).map((row) => [row.unitLabel || row.thermostatId, row.stale]);
+    // Read 1, 2, 3, ... minutes ago; never for id(5).
+    expect((await stale()).slice(0, 3)).toEqual([
+      ['Unit 1001', false],
+      ['Unit 101', false],
+      ['Unit 99', true],
+    ]);
+    expect((await stale()).at(-1)).toEqual([id(5), true]);
+    await markWanted({ orgId: owner.orgId, thermostatIds: [id(0)] });
+    expect((await stale())[0]).toEqual(['Unit 1001', true]);
   });
 
   it('shows a building manager only their buildings', async () => {
