@@ -19,7 +19,7 @@ import {
  * The building table: searched, filtered, sorted and paged by the server, kept in the address
  * (with and without JavaScript), exported as CSV, selected for a bulk change; at fleet size (200
  * rows, on a stack of its own with the fleet fixture) in natural order, in pages, under a sticky
- * header, through an outage and an ended connection.
+ * header, through an outage and an ended connection; and the status page's history chart.
  *
  * On the shared stack it only reads "Lakeshore Lofts" (comfort-settings.spec.ts changes its
  * comfort settings, never its units).
@@ -301,6 +301,46 @@ test.describe('at fleet size, on a stack of its own', () => {
     );
     const temperatures = rows.map((row) => Number(row[2]));
     expect(temperatures).toEqual([...temperatures].sort((a, b) => b - a));
+  });
+
+  test('the status page charts the stored history, 24 hours or 7 days by address', async () => {
+    const page = signedIn;
+    await page.goto(tower);
+    await page.getByRole('link', { name: 'Unit 102', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Unit 102', level: 1 })).toBeVisible();
+    const thermostat = new URL(page.url()).pathname;
+    // A few more readings: each view of the status page reads it.
+    for (let i = 0; i < 3; i += 1) await page.reload();
+    const history = page.getByRole('region', { name: 'History' });
+    await expect(
+      history.getByText(/^\d+ readings over the last 24 hours; temperature between/),
+    ).toBeVisible();
+    await expect(history.getByRole('img', { name: /^Temperature and setpoints/ })).toBeVisible();
+    await expect(history.getByRole('img', { name: /^Humidity/ })).toBeVisible();
+    await expect(history.locator('path[data-series=temperature]').first()).toHaveAttribute(
+      'd',
+      /^M[\d.]+ [\d.]+/,
+    );
+    await history.getByText('The history as a table').click();
+    const rows = history.getByRole('table').locator('tbody tr');
+    await expect(rows.first()).toContainText('°F');
+    await expect(history.getByRole('link', { name: '24 hours' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await history.getByRole('link', { name: '7 days' }).click();
+    await expect(page).toHaveURL(new RegExp(`${thermostat}\\?range=7d$`));
+    await expect(history.getByText(/over the last 7 days/)).toBeVisible();
+    await expect(history.getByRole('link', { name: '7 days' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    // The chart in the dark too (the page's header above it is not this spec's).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const chart = new AxeBuilder({ page }).include('section[aria-labelledby=history-title]');
+    expect((await chart.analyze()).violations).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   test('with the connection ended, the page says so once and offers to reconnect', async () => {
