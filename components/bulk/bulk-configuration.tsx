@@ -53,12 +53,15 @@ export function BulkConfiguration({
   buildings,
   unit,
   limits,
+  initialSelected = [],
   review,
   start,
 }: {
   buildings: BulkBuilding[];
   unit: 'F' | 'C';
   limits: { heat: string; cool: string; gap: string };
+  /** Thermostats already chosen (ticked on a building's page). */
+  initialSelected?: string[];
   review: FormAction<string>;
   start: FormAction<string>;
 }) {
@@ -67,7 +70,9 @@ export function BulkConfiguration({
     idle,
   );
   const hydrated = useHydrated();
-  const [selected, setSelected] = useState<Set<string>>(() => new Set(state.selected ?? []));
+  const [selected, setSelected] = useState<Set<string>>(
+    () => new Set(state.selected ?? initialSelected),
+  );
   const [values, setValues] = useState<Values>(() => ({ ...EMPTY, ...state.values }));
   const [clientErrors, setClientErrors] = useState<ConfigurationErrors | null>(null);
   const [clientMessage, setClientMessage] = useState<string | null>(null);

@@ -1,5 +1,8 @@
 import 'server-only';
 import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { RowStatus } from '@/lib/readings/row-types';
+import type { BuildingView } from '@/lib/readings/view';
+import { buildingRowsSql, buildingSummarySql, type STATUS_FIELDS } from './building-rows';
 import { getDb, rowsOf } from './client';
 import type { Scope } from './queries';
 import { readingHistory, readings, thermostats } from './schema';
@@ -253,4 +256,80 @@ export async function pruneHistory(now = new Date()): Promise<number> {
     )
     select count(*)::int as n from gone`);
   return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
+}
+
+/** A building's row: the thermostat, when it was last read, and its last status's fields. */
+export type BuildingRowRecord = {
+  thermostatId: string;
+  unitLabel: string;
+  /** When the last good status was read; null when none ever was (the fields are null too). */
+  readAt: Date | null;
+  /** Why the last attempt failed (a ServiceError kind); null when it did not. */
+  failure: string | null;
+  /** Read too long ago, or asked for fresh: to be read again. */
+  stale: boolean;
+} & StatusFields;
+
+/** Typed for every field the SQL selects (a field added there must be typed here). */
+type StatusFields = { [K in keyof typeof STATUS_FIELDS]: RowStatus[K] };
+
+const dateOf = (value: unknown) =>
+  value === null || value === undefined
+    ? null
+    : value instanceof Date
+      ? value
+      : new Date(String(value));
+
+/**
+ * The rows of one building in scope as the view asks: searched, filtered and sorted by the
+ * database, `limit` from `offset` (null: every matching row, for an export).
+ */
+export async function listBuildingRows(input: {
+  scope: Scope;
+  buildingId: string;
+  view: BuildingView;
+  limit: number | null;
+  offset?: number;
+  /** Readings older than this are stale (default: none by age, only those asked for fresh). */
+  freshSince?: Date;
+}): Promise<BuildingRowRecord[]> {
+  const db = await getDb();
+  const result = await db.execute(
+    buildingRowsSql({
+      ...input,
+      offset: input.offset ?? 0,
+      freshSince: input.freshSince ?? new Date(0),
+    }),
+  );
+  return rowsOf<BuildingRowRecord>(result).map((row) => ({ ...row, readAt: dateOf(row.readAt) }));
+}
+
+export type BuildingRowsSummary = {
+  /** Thermostats in the building (in scope). */
+  total: number;
+  /** Of those, the ones the view's search and filters keep. */
+  matching: number;
+  /** Whose last read failed. */
+  failing: number;
+  /** Never read. */
+  unread: number;
+  /** Offline, as last read. */
+  offline: number;
+};
+
+/** Counts of a building's rows, for the table's status line and paging. */
+export async function summarizeBuildingRows(input: {
+  scope: Scope;
+  buildingId: string;
+  view: BuildingView;
+}): Promise<BuildingRowsSummary> {
+  const db = await getDb();
+  const [row] = rowsOf<BuildingRowsSummary>(await db.execute(buildingSummarySql(input)));
+  return {
+    total: Number(row?.total ?? 0),
+    matching: Number(row?.matching ?? 0),
+    failing: Number(row?.failing ?? 0),
+    unread: Number(row?.unread ?? 0),
+    offline: Number(row?.offline ?? 0),
+  };
 }

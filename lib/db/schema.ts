@@ -237,6 +237,14 @@ export const thermostats = pgTable(
     /** A move to this building is in flight: a second move waits for it instead of racing it. */
     movingTo: text('moving_to'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The label (or the id, when there is none) as a natural sort key: "Unit 101" before
+     * "Unit 1001". Kept by the database (migration 0008 defines `natural_sort_key`), so no
+     * write path can forget it; compare it with `collate "C"`.
+     */
+    unitSortKey: text('unit_sort_key').generatedAlwaysAs(
+      sql`natural_sort_key(case when unit_label = '' then thermostat_id else unit_label end)`,
+    ),
   },
   (table) => [
     primaryKey({ columns: [table.orgId, table.thermostatId] }),

@@ -1,31 +1,36 @@
-/** A thermostat's status as the building table shows it (serialisable, no secrets). */
-export type RowReading =
-  | {
-      ok: true;
-      /** When this status was read. */
-      readAt: string;
-      /** Why a newer read failed, when this is the last one known. */
-      problem: string | null;
-      temperature: number | null;
-      humidity: number | null;
-      hvacMode: string | null;
-      pendingHvacMode: string | null;
-      desiredHeat: number;
-      desiredCool: number;
-      isResidentMode: boolean;
-      connected: boolean | null;
-      lastSeen: string | null;
-      comfortSetting: string | null;
-    }
-  | { ok: false; readAt: string; error: string };
+import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
+
+/** The fields of a thermostat's status that its building row shows. */
+export type RowStatus = {
+  temperature: number | null;
+  humidity: number | null;
+  hvacMode: string | null;
+  pendingHvacMode: string | null;
+  desiredHeat: number | null;
+  desiredCool: number | null;
+  isResidentMode: boolean | null;
+  connected: boolean | null;
+  lastSeen: string | null;
+  comfortSetting: string | null;
+};
+
+/** What Setpoint knows of a thermostat: its last good status and when, and whether a newer read failed. */
+export type RowReading = {
+  /** The last good status; null when it was never read. */
+  status: RowStatus | null;
+  /** When `status` was read. */
+  readAt: Date | null;
+  /** Why the last attempt to read it failed; null when it did not. */
+  problem: ServiceErrorKind | null;
+};
 
 /**
- * A reading already known on the server comes as a value; one being read again, as a promise,
- * with the last one known (if any) to show meanwhile.
+ * A row of a building's table: what the store knew when the page was drawn, and, for a row
+ * being read again now, the newer reading on its way (the row streams in when it comes).
  */
 export type BuildingRow = {
   thermostatId: string;
   unitLabel: string;
-  reading: RowReading | Promise<RowReading>;
-  last?: RowReading;
+  known: RowReading;
+  fresh: Promise<RowReading> | null;
 };

@@ -1,89 +1,152 @@
 import 'server-only';
-import { listReadings, type StoredReading } from '@/lib/db/readings';
-import type { Scope } from '@/lib/db/queries';
 import {
-  describeServiceError,
-  ServiceError,
-  type ServiceErrorKind,
-} from '@/lib/thermostat-api/errors';
+  type BuildingRowRecord,
+  type BuildingRowsSummary,
+  listBuildingRows,
+  summarizeBuildingRows,
+} from '@/lib/db/readings';
+import type { Scope } from '@/lib/db/queries';
+import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
-import { freshnessTargetMs, parseStoredStatus, type Reading, refreshReading } from './read';
-import type { BuildingRow, RowReading } from './row-types';
+import { isServiceWide, type Verdict, watchReads } from './outage';
+import { freshnessTargetMs, type Reading, refreshReading } from './read';
+import type { BuildingRow, RowReading, RowStatus } from './row-types';
+import { type BuildingView, pageOf } from './view';
 
-export type { BuildingRow, RowReading };
+export type { BuildingRow, RowReading, RowStatus };
+
+/** Why a page reads nothing from the service: there is no connection to read through. */
+export type ReadsPaused = 'not_connected' | 'reconnect';
+
+export type BuildingPage = {
+  rows: BuildingRow[];
+  summary: BuildingRowsSummary;
+  page: number;
+  pages: number;
+  /** How many rows of this page are being read again now. */
+  reading: number;
+  /** Set when nothing is read because the connection has ended or was never made. */
+  paused: ReadsPaused | null;
+  /** Whether the store already says that the service is not answering (before this page's reads). */
+  storedServiceWide: boolean;
+  /** Whether this page's reads failed service-wide, as soon as that is certain. */
+  verdict: Promise<Verdict>;
+  /** The building's counts once this page's reads have all ended (the same, when none). */
+  settled: Promise<BuildingRowsSummary>;
+};
 
 /**
- * A building's rows for its table, from the readings store at once: a fresh reading is a value
- * (its row is in the first HTML); a stale or missing one, or one a member asked to refresh, is
- * read again now at page priority and streams in, with the last known value shown meanwhile.
+ * One page of a building's table, from the readings store at once: searched, filtered, sorted
+ * and paged by the database. Rows read long enough ago (or asked for fresh) are read again now
+ * at page priority and stream in, each with its last known reading shown meanwhile; the page
+ * never waits for the service. With no usable connection nothing is read.
  */
-export async function buildingRows(input: {
+export async function buildingPage(input: {
   scope: Scope;
   buildingId: string;
-  thermostats: { thermostatId: string; unitLabel: string }[];
-}): Promise<BuildingRow[]> {
-  const stored = new Map(
-    (await listReadings({ scope: input.scope, buildingId: input.buildingId })).map((reading) => [
-      reading.thermostatId,
-      reading,
-    ]),
-  );
-  const freshSince = Date.now() - freshnessTargetMs();
-  return input.thermostats.map((thermostat) => {
-    const reading = stored.get(thermostat.thermostatId);
-    const last = reading ? storedRow(reading) : undefined;
-    const fresh =
-      reading?.readAt &&
-      reading.readAt.getTime() >= freshSince &&
-      !(reading.wantedAt && reading.wantedAt > reading.triedAt);
-    if (fresh && last) return { ...thermostat, reading: last };
+  view: BuildingView;
+  connection: 'active' | ReadsPaused;
+}): Promise<BuildingPage> {
+  const { scope, buildingId, view } = input;
+  const freshSince = new Date(Date.now() - freshnessTargetMs());
+  const rowsOfPage = (page: number) =>
+    listBuildingRows({
+      scope,
+      buildingId,
+      view,
+      limit: view.per,
+      offset: (page - 1) * view.per,
+      freshSince,
+    });
+  // Both at once; a page beyond the last (an old link) shows the last one.
+  const [summary, asked] = await Promise.all([
+    summarizeBuildingRows({ scope, buildingId, view }),
+    rowsOfPage(view.page),
+  ]);
+  const { page, pages } = pageOf(view, summary.matching);
+  const records = page === view.page ? asked : await rowsOfPage(page);
+  const paused = input.connection === 'active' ? null : input.connection;
+  const rows = records.map((record): BuildingRow => {
+    const known = knownReading(record);
     return {
-      ...thermostat,
-      last,
-      reading: refreshReading({
-        orgId: input.scope.orgId,
-        thermostatId: thermostat.thermostatId,
-        priority: 'page',
-        last: reading
-          ? { status: parseStoredStatus(reading.status), readAt: reading.readAt }
-          : undefined,
-      }).then(rowOf),
+      thermostatId: record.thermostatId,
+      unitLabel: record.unitLabel,
+      known,
+      fresh:
+        record.stale && !paused
+          ? refreshReading({
+              orgId: scope.orgId,
+              thermostatId: record.thermostatId,
+              priority: 'page',
+            }).then((reading) => freshReading(reading, known))
+          : null,
     };
   });
-}
-
-/** A stored reading as a row: the last good status (with why a newer read failed), if any. */
-function storedRow(reading: StoredReading): RowReading | undefined {
-  const status = parseStoredStatus(reading.status);
-  if (!status || !reading.readAt) return undefined;
-  return statusRow(status, reading.readAt, reading.failure ? failureWords(reading.failure) : null);
-}
-
-const failureWords = (kind: string) =>
-  describeServiceError(new ServiceError(kind as ServiceErrorKind));
-
-/** A fresh read as a row: its status, or the last known one with why this read failed. */
-export function rowOf(reading: Reading): RowReading {
-  if (reading.ok) return statusRow(reading.status, reading.readAt, null);
-  const problem = describeServiceError(reading.error);
-  if (reading.status && reading.readAt) return statusRow(reading.status, reading.readAt, problem);
-  return { ok: false, readAt: new Date().toISOString(), error: problem };
-}
-
-function statusRow(status: ThermostatStatus, readAt: Date, problem: string | null): RowReading {
+  const reads = rows.flatMap((row) => (row.fresh ? [row.fresh] : []));
   return {
-    ok: true,
-    readAt: readAt.toISOString(),
-    problem,
-    temperature: status.temperature ?? null,
-    humidity: status.humidity ?? null,
-    hvacMode: status.hvacMode ?? null,
-    pendingHvacMode: status.pendingHvacMode ?? null,
-    desiredHeat: status.setPoint.desiredHeat,
-    desiredCool: status.setPoint.desiredCool,
-    isResidentMode: status.isResidentMode,
-    connected: status.connected ?? null,
-    lastSeen: status.lastSeen ?? null,
-    comfortSetting: status.currentComfortSettingRef ?? null,
+    rows,
+    summary,
+    page,
+    pages,
+    reading: reads.length,
+    paused,
+    storedServiceWide: isServiceWide(summary.failing, summary.total),
+    verdict: watchReads(reads, (reading) => reading.problem),
+    settled:
+      reads.length === 0
+        ? Promise.resolve(summary)
+        : Promise.allSettled(reads).then(() =>
+            summarizeBuildingRows({ scope, buildingId, view }).catch(() => summary),
+          ),
+  };
+}
+
+/** A stored row as what Setpoint knows. */
+export function knownReading(record: BuildingRowRecord): RowReading {
+  const status: RowStatus | null = record.readAt
+    ? {
+        temperature: record.temperature,
+        humidity: record.humidity,
+        hvacMode: record.hvacMode,
+        pendingHvacMode: record.pendingHvacMode,
+        desiredHeat: record.desiredHeat,
+        desiredCool: record.desiredCool,
+        isResidentMode: record.isResidentMode,
+        connected: record.connected,
+        lastSeen: record.lastSeen,
+        comfortSetting: record.comfortSetting,
+      }
+    : null;
+  return {
+    status,
+    readAt: status ? record.readAt : null,
+    problem: (record.failure as ServiceErrorKind | null) ?? null,
+  };
+}
+
+/** A read just made: its status, or what was known with why this read failed. */
+export function freshReading(reading: Reading, known: RowReading): RowReading {
+  if (reading.ok) {
+    return { status: rowStatusOf(reading.status), readAt: reading.readAt, problem: null };
+  }
+  return { ...known, problem: reading.error.kind };
+}
+
+/** A status as the service sent it, as its row shows it (the same fields as the stored one). */
+export function rowStatusOf(status: ThermostatStatus): RowStatus {
+  const number = (value: unknown) => (typeof value === 'number' ? value : null);
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  const flag = (value: unknown) => (typeof value === 'boolean' ? value : null);
+  return {
+    temperature: number(status.temperature),
+    humidity: number(status.humidity),
+    hvacMode: text(status.hvacMode),
+    pendingHvacMode: text(status.pendingHvacMode),
+    desiredHeat: number(status.setPoint.desiredHeat),
+    desiredCool: number(status.setPoint.desiredCool),
+    isResidentMode: flag(status.isResidentMode),
+    connected: flag(status.connected),
+    lastSeen: text(status.lastSeen),
+    comfortSetting: text(status.currentComfortSettingRef),
   };
 }

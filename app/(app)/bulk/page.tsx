@@ -21,8 +21,13 @@ const RECENT = 20;
  * their buildings, and their own), each with its progress, and a new change for those who may
  * make one.
  */
-export default async function BulkPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function BulkPage({ searchParams }: Props) {
   const member = await requireMember();
+  // Rows ticked on a building's page arrive as `?ids=…`; only those in the member's scope count.
+  const asked = (await searchParams).ids;
+  const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
   const mayChange = can(member, 'change_thermostat');
   const unit = member.temperatureUnit;
   const [runs, buildings, thermostats] = await Promise.all([
@@ -61,7 +66,7 @@ export default async function BulkPage() {
         )}
       </section>
 
-      <section aria-labelledby="new-run-heading" className="grid gap-3">
+      <section id="new-change" aria-labelledby="new-run-heading" className="grid gap-3">
         <h2 id="new-run-heading" className="text-lg font-medium">
           New change
         </h2>
@@ -81,6 +86,9 @@ export default async function BulkPage() {
                 cool: formatRange(DEVICE_LIMITS.cool, unit, '–'),
                 gap: formatDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit),
               }}
+              initialSelected={thermostats
+                .filter((t) => askedIds.has(t.thermostatId))
+                .map((t) => t.thermostatId)}
               review={reviewBulk}
               start={startBulk}
             />

@@ -1,34 +1,61 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { BuildingDetailsForm } from '@/components/buildings/building-details-form';
+import { BuildingFilters } from '@/components/buildings/building-filters';
+import { BuildingPager } from '@/components/buildings/building-pager';
 import { BuildingTable } from '@/components/buildings/building-table';
+import { ReadingStatus } from '@/components/buildings/reading-status';
+import { SelectedCount } from '@/components/buildings/selection';
 import { Button, buttonClass } from '@/components/ui/button';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { findBuilding, listThermostats } from '@/lib/db/queries';
-import { buildingRows } from '@/lib/readings/rows';
+import { findBuilding } from '@/lib/db/queries';
+import { getConnectionSummary } from '@/lib/oauth/connection';
+import { buildingPage } from '@/lib/readings/rows';
+import { isCanonical, parseBuildingView, viewQuery } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 import { refreshBuilding, updateBuildingDetails } from './actions';
 
-type Props = { params: Promise<{ buildingId: string }> };
+type Props = {
+  params: Promise<{ buildingId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 export const metadata: Metadata = { title: 'Building' };
 
-export default async function BuildingPage({ params }: Props) {
+/** The bulk page reads the selected ids from its address (`?ids=…&ids=…`). */
+/** The bulk page's new change, with the rows ticked here already selected (`?ids=…`). */
+const BULK_REVIEW = '/bulk#new-change';
+const SELECTION_FORM = 'bulk-selection';
+
+export default async function BuildingPage({ params, searchParams }: Props) {
   const member = await requireMember();
   const { buildingId } = await params;
   if (!buildingIdSchema.safeParse(buildingId).success) notFound();
-  const [building, thermostats] = await Promise.all([
+  const path = `/buildings/${buildingId}`;
+  const asked = await searchParams;
+  const view = parseBuildingView(asked);
+  // One address per view: a submitted filter form's empty fields and defaults are left out.
+  if (!isCanonical(asked, view)) redirect(`${path}${viewQuery(view, { page: view.page })}`);
+
+  const [building, connection] = await Promise.all([
     findBuilding({ scope: member, buildingId }),
-    listThermostats({ scope: member, buildingId }),
+    getConnectionSummary(member.orgId),
   ]);
   if (!building) notFound();
   const manages = can(member, 'manage_building', building);
+  const selects = can(member, 'change_thermostat', building);
 
   // From the readings store at once; stale rows are read again (within the call budget) and
-  // stream in, so the page shell never waits for the service.
-  const rows = await buildingRows({ scope: member, buildingId: building.buildingId, thermostats });
+  // stream in, so the page never waits for the service.
+  const data = await buildingPage({
+    scope: member,
+    buildingId: building.buildingId,
+    view,
+    connection: connection ? connection.status : 'not_connected',
+  });
+  const from = (data.page - 1) * view.per + 1;
 
   return (
     <div className="grid gap-6">
@@ -61,7 +88,7 @@ export default async function BuildingPage({ params }: Props) {
           ) : null}
         </div>
       </div>
-      {rows.length === 0 ? (
+      {data.summary.total === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">
           No thermostats in this building yet.
           {can(member, 'manage_portfolio') ? (
@@ -75,7 +102,48 @@ export default async function BuildingPage({ params }: Props) {
           ) : null}
         </p>
       ) : (
-        <BuildingTable rows={rows} unit={member.temperatureUnit} timeZone={building.timeZone} />
+        <div className="grid gap-3">
+          <BuildingFilters view={view} path={path} />
+          <ReadingStatus data={data} shown={{ from, count: data.rows.length }} />
+          <div className="flex flex-wrap items-center gap-3">
+            {selects && data.rows.length > 0 ? (
+              <form id={SELECTION_FORM} action={BULK_REVIEW} method="get" className="contents">
+                <Button type="submit">Change selected…</Button>
+                <SelectedCount form={SELECTION_FORM} />
+              </form>
+            ) : null}
+            {data.summary.matching > 0 ? (
+              <a
+                href={`${path}/export${viewQuery(view)}`}
+                download
+                className="ml-auto text-sm font-medium underline"
+              >
+                Download CSV
+                <span className="sr-only"> of the {data.summary.matching} rows that match</span>
+              </a>
+            ) : null}
+          </div>
+          {data.rows.length > 0 ? (
+            <BuildingTable
+              rows={data.rows}
+              view={view}
+              path={path}
+              context={{
+                unit: member.temperatureUnit,
+                timeZone: building.timeZone,
+                now: Date.now(),
+                selectionForm: selects ? SELECTION_FORM : null,
+                quietServiceWide: data.paused !== null || data.storedServiceWide,
+                verdict: data.verdict,
+              }}
+            />
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              No thermostat matches these filters.
+            </p>
+          )}
+          <BuildingPager view={view} path={path} page={data.page} pages={data.pages} />
+        </div>
       )}
       {manages ? (
         <details className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
@@ -93,7 +161,8 @@ export default async function BuildingPage({ params }: Props) {
       ) : null}
       <p className="text-xs text-slate-600 dark:text-slate-400">
         Readings are kept fresh in the background within the service’s rate limits; each row says
-        when it was read (in the building’s time zone), and older ones are read again as you look.
+        how long ago it was read (hover for the time in the building’s time zone), and older ones
+        are read again as you look.
       </p>
     </div>
   );

@@ -16,7 +16,9 @@ import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { scopedThermostat } from '@/lib/portfolio/guard';
-import { listReadings } from '@/lib/db/readings';
+import { HistoryChart } from '@/components/charts/history-chart';
+import { listHistory, listReadings } from '@/lib/db/readings';
+import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
@@ -28,11 +30,14 @@ import {
   renameThermostat,
 } from './actions';
 
-type Props = { params: Promise<{ thermostatId: string }> };
+type Props = {
+  params: Promise<{ thermostatId: string }>;
+  searchParams: Promise<{ range?: string | string[] }>;
+};
 
 export const metadata: Metadata = { title: 'Thermostat' };
 
-export default async function ThermostatPage({ params }: Props) {
+export default async function ThermostatPage({ params, searchParams }: Props) {
   const member = await requireMember();
   const { thermostatId } = await params;
   const thermostat = await scopedThermostat(member, thermostatId);
@@ -55,6 +60,14 @@ export default async function ThermostatPage({ params }: Props) {
     }),
     listBuildings({ scope: member }),
   ]);
+  // The history after this read, so the chart ends with what the page shows.
+  const range = parseHistoryRange((await searchParams).range);
+  const now = Date.now();
+  const history = await listHistory({
+    scope: member,
+    thermostatId: thermostat.thermostatId,
+    since: new Date(now - HISTORY_RANGES[range].ms),
+  });
   const status = reading.status
     ? ({ ok: true, value: reading.status } as const)
     : ({ ok: false, error: describeServiceError(reading.ok ? null : reading.error) } as const);
@@ -122,6 +135,16 @@ export default async function ThermostatPage({ params }: Props) {
           {changes ? null : <ReadOnlyNotice role={member.role} />}
         </div>
       </div>
+      <Card>
+        <HistoryChart
+          points={history}
+          range={range}
+          now={now}
+          unit={member.temperatureUnit}
+          timeZone={thermostat.building?.timeZone ?? 'UTC'}
+          path={`/thermostats/${thermostat.thermostatId}`}
+        />
+      </Card>
     </div>
   );
 }

@@ -1,0 +1,102 @@
+import { Suspense } from 'react';
+import { Notice } from '@/components/ui/notice';
+import type { BuildingRowsSummary } from '@/lib/db/readings';
+import type { BuildingPage, ReadsPaused } from '@/lib/readings/rows';
+import {
+  describeServiceError,
+  ServiceError,
+  type ServiceErrorKind,
+} from '@/lib/thermostat-api/errors';
+
+/**
+ * The table's status line (how many thermostats, how many could not be read, which rows are
+ * shown), and, once for the whole page, why readings are not fresh when the reason is the
+ * service or the connection rather than a few thermostats. While rows are read again it says
+ * so, then streams in what came of it.
+ */
+export function ReadingStatus({
+  data,
+  shown,
+}: {
+  data: Pick<
+    BuildingPage,
+    'summary' | 'reading' | 'paused' | 'storedServiceWide' | 'verdict' | 'settled'
+  >;
+  /** Rows on this page, and the first one's position. */
+  shown: { from: number; count: number };
+}) {
+  const initial = (
+    <StatusView
+      summary={data.summary}
+      reading={data.reading}
+      problem={data.paused ?? (data.storedServiceWide ? 'unavailable' : null)}
+      shown={shown}
+    />
+  );
+  if (data.reading === 0) return initial;
+  return (
+    <Suspense fallback={initial}>
+      <SettledStatus data={data} shown={shown} />
+    </Suspense>
+  );
+}
+
+async function SettledStatus({
+  data,
+  shown,
+}: {
+  data: Pick<BuildingPage, 'verdict' | 'settled'>;
+  shown: { from: number; count: number };
+}) {
+  const [verdict, summary] = await Promise.all([data.verdict, data.settled]);
+  return <StatusView summary={summary} reading={0} problem={verdict.serviceWide} shown={shown} />;
+}
+
+function StatusView({
+  summary,
+  reading,
+  problem,
+  shown,
+}: {
+  summary: BuildingRowsSummary;
+  reading: number;
+  problem: ServiceErrorKind | ReadsPaused | null;
+  shown: { from: number; count: number };
+}) {
+  const { total, matching, failing, offline } = summary;
+  const counts = [
+    `${total} thermostat${total === 1 ? '' : 's'}`,
+    // In an outage the notice says it once; counting every row as failed would say it again.
+    failing && !problem ? `${failing} could not be read` : null,
+    offline ? `${offline} offline` : null,
+  ].filter(Boolean);
+  const range =
+    matching === 0
+      ? 'none match'
+      : shown.count < matching
+        ? `showing ${shown.from}–${shown.from + shown.count - 1} of ${matching}`
+        : matching < total
+          ? `showing ${matching}`
+          : null;
+  return (
+    <div className="grid gap-2">
+      {problem ? <Notice tone="warning">{problemSentence(problem)}</Notice> : null}
+      <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+        {counts.join(', ')}
+        {range ? ` · ${range}` : ''}
+        {reading ? ` · reading ${reading} again…` : ''}
+      </p>
+    </div>
+  );
+}
+
+function problemSentence(problem: ServiceErrorKind | ReadsPaused): string {
+  const rows = 'Each row shows what Setpoint last knew, and how long ago it read it.';
+  if (problem === 'reconnect' || problem === 'unauthorized') {
+    return `Setpoint cannot read these thermostats until the service connection is reconnected. ${rows}`;
+  }
+  if (problem === 'not_connected') {
+    return `Setpoint cannot read these thermostats until the service account is connected. ${rows}`;
+  }
+  return `${describeServiceError(new ServiceError(problem))} ${rows}`;
+}

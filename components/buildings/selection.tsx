@@ -1,0 +1,78 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+
+/**
+ * The rows' checkboxes belong to the bulk-selection form through their `form` attribute, so
+ * the table needs no client code; these two leaves only add "select all" and the count. Without
+ * JavaScript the checkboxes and the form's button work alone.
+ */
+
+function boxesOf(formId: string): HTMLInputElement[] {
+  const form = document.getElementById(formId);
+  if (!(form instanceof HTMLFormElement)) return [];
+  return [...form.elements].filter(
+    (element): element is HTMLInputElement =>
+      element instanceof HTMLInputElement && element.type === 'checkbox' && element.name === 'ids',
+  );
+}
+
+type Counts = { checked: number; total: number };
+
+/** How many of the form's checkboxes are ticked (null before hydration), kept up to date. */
+function useSelection(formId: string): [Counts | null, () => void] {
+  const [counts, setCounts] = useState<Counts | null>(null);
+  const sync = useCallback(() => {
+    const boxes = boxesOf(formId);
+    setCounts({ checked: boxes.filter((box) => box.checked).length, total: boxes.length });
+  }, [formId]);
+  useEffect(() => {
+    sync();
+    // Checkboxes tied by the form attribute sit outside the form: their events reach the document.
+    const onChange = (event: Event) => {
+      const form = (event.target as HTMLInputElement | null)?.form;
+      if (form?.id === formId) sync();
+    };
+    document.addEventListener('change', onChange);
+    return () => document.removeEventListener('change', onChange);
+  }, [formId, sync]);
+  return [counts, sync];
+}
+
+export function SelectAll({ form }: { form: string }) {
+  const [counts, sync] = useSelection(form);
+  const all = counts !== null && counts.checked > 0 && counts.checked === counts.total;
+  const some = counts !== null && counts.checked > 0 && !all;
+  return (
+    <input
+      type="checkbox"
+      aria-label="Select every thermostat on this page"
+      className="size-4 align-middle"
+      // Inert until it can act: without JavaScript it could not.
+      disabled={counts === null}
+      checked={all}
+      ref={(box) => {
+        if (box) box.indeterminate = some;
+      }}
+      onChange={(event) => {
+        for (const box of boxesOf(form)) {
+          if (box.checked === event.target.checked) continue;
+          box.checked = event.target.checked;
+          // Setting `checked` fires no event: say so, for the count and anything else listening.
+          box.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+        sync();
+      }}
+    />
+  );
+}
+
+export function SelectedCount({ form }: { form: string }) {
+  const [counts] = useSelection(form);
+  if (counts === null) return null;
+  return (
+    <span role="status" className="text-sm text-slate-600 dark:text-slate-400">
+      {counts.checked === 0 ? 'None selected' : `${counts.checked} selected`}
+    </span>
+  );
+}

@@ -1,0 +1,69 @@
+import { stringify } from 'csv-stringify/sync';
+import type { BuildingRowRecord } from '@/lib/db/readings';
+import { toDisplay, type TemperatureUnit } from '@/lib/units';
+
+/**
+ * A building's rows as CSV, as the table shows them from the store (no service call): the same
+ * columns, temperatures in the member's unit, times in UTC (ISO 8601) and an age in minutes.
+ */
+
+/**
+ * A spreadsheet runs a cell that starts with =, +, - or @ (or a tab or carriage return before
+ * one) as a formula: such text gets a leading quote. Numbers are written as numbers, so a
+ * negative temperature stays a number.
+ */
+export function neutralizeCell(cell: string | number | null): string | number {
+  if (cell === null) return '';
+  if (typeof cell === 'number') return cell;
+  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+}
+
+export function buildingRowsCsv(input: {
+  rows: BuildingRowRecord[];
+  unit: TemperatureUnit;
+  now?: Date;
+}): string {
+  const { rows, unit } = input;
+  const now = (input.now ?? new Date()).getTime();
+  const temperature = (value: number | null) => (value === null ? null : toDisplay(value, unit));
+  const yesNo = (value: boolean | null) => (value === null ? null : value ? 'on' : 'off');
+  const header = [
+    'unit',
+    'thermostat id',
+    `temperature (°${unit})`,
+    'humidity (%)',
+    'mode',
+    'pending mode',
+    `heat to (°${unit})`,
+    `cool to (°${unit})`,
+    'resident mode',
+    'connection',
+    'last seen (UTC)',
+    'comfort setting',
+    'read at (UTC)',
+    'age (minutes)',
+    'last read failed',
+  ];
+  const lines = rows.map((row) => {
+    const read = row.readAt;
+    return [
+      row.unitLabel,
+      row.thermostatId,
+      read ? temperature(row.temperature) : null,
+      read ? row.humidity : null,
+      read ? row.hvacMode : null,
+      read ? row.pendingHvacMode : null,
+      read ? temperature(row.desiredHeat) : null,
+      read ? temperature(row.desiredCool) : null,
+      read ? yesNo(row.isResidentMode) : null,
+      read ? (row.connected === false ? 'offline' : 'online') : null,
+      read ? row.lastSeen : null,
+      read ? row.comfortSetting : null,
+      read ? read.toISOString() : null,
+      read ? Math.max(0, Math.floor((now - read.getTime()) / 60_000)) : null,
+      row.failure,
+    ].map(neutralizeCell);
+  });
+  // A byte-order mark, so spreadsheets read the file as UTF-8 (°, accented labels).
+  return `\uFEFF${stringify([header, ...lines])}`;
+}
