@@ -102,7 +102,7 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
       dropRate: 0.02,
       timeoutMs: SANDBOX_TIMEOUT_MS,
       latencyMs: { min: 10, max: 120 },
-      // Below the app's own pace (45/s), so bursts of a building's statuses meet 429s.
+      // Below the app's own pace (40/s), so bursts of a building's statuses meet 429s.
       rateLimit: { perSecond: 15, perMinute: 5000, perHour: 100_000 },
     });
     const writeEndpoints = [

@@ -17,7 +17,7 @@ const PRODUCTION = {
 describe('budget windows', () => {
   it('stay under the service’s limits, and leave room for what a person waits for', () => {
     expect(budgetWindows(PRODUCTION, 'interactive')).toEqual([
-      { seconds: 1, cap: 48 },
+      { seconds: 1, cap: 40 },
       { seconds: 60, cap: 490 },
       { seconds: 3600, cap: 9800 },
     ]);
