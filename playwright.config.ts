@@ -24,13 +24,20 @@ process.env.E2E_TOKEN_KEYS ??= `1:${randomBytes(32).toString('base64url')}`;
 // e2e/fault-soak.spec.ts).
 const E2E_RATE_LIMIT = JSON.stringify({ perSecond: 50, perMinute: 5000, perHour: 100_000 });
 
+// Specs that start their own sandbox and app (each on its own ports, e2e/support/stack.ts's
+// extraPort, and its own database), so they run beside the shared stack's.
+const OWN_STACKS =
+  /(attention|building-table-fleet|bulk-restart|fault-soak|scale-out|sign-in-abuse|teams)\.spec\.ts$/;
+
 const chromium = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  // Two lanes: the specs on the shared stack below, one at a time (they share its database and
+  // sandbox), and beside them the specs that start stacks of their own (see OWN_STACKS).
+  workers: 2,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
@@ -55,7 +62,14 @@ export default defineConfig({
     {
       name: 'chromium',
       dependencies: ['members'],
-      testIgnore: /\.setup\.ts$/,
+      testIgnore: [/\.setup\.ts$/, OWN_STACKS],
+      workers: 1,
+      use: { ...devices['Desktop Chrome'] },
+    },
+    {
+      name: 'own-stacks',
+      testMatch: OWN_STACKS,
+      workers: 1,
       use: { ...devices['Desktop Chrome'] },
     },
   ],

@@ -23,7 +23,7 @@ import {
  * Then the devices recover, the poller reads them again, and the items clear.
  */
 
-const PORT = extraPort(7);
+const PORT = extraPort(9);
 const APP_URL = `http://127.0.0.1:${PORT}`;
 const PASSWORD = 'correct horse battery staple';
 const NORTHWIND = { name: 'Northwind Property', owner: 'north@example.com' };

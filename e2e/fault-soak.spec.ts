@@ -65,7 +65,7 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
   browser,
 }, testInfo) => {
   test.setTimeout(SOAK_MS + 6 * 60_000);
-  const appPort = extraPort(1);
+  const appPort = extraPort(6);
   const appOrigin = `http://127.0.0.1:${appPort}`;
   // A server left on the port (an earlier run killed mid-way) would answer in place of ours.
   const portTaken = await fetch(`${appOrigin}/api/health`).then(
