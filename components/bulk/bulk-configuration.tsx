@@ -15,13 +15,7 @@ import {
 } from '@/lib/settings/configuration';
 import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
 import { BulkReviewPanel } from './bulk-review';
-import { ThermostatPicker } from './thermostat-picker';
-
-export type BulkBuilding = {
-  buildingId: string;
-  name: string;
-  thermostats: { thermostatId: string; label: string }[];
-};
+import { type BulkBuilding, ThermostatPicker } from './thermostat-picker';
 
 type Values = Record<ConfigurationField, string>;
 const EMPTY: Values = {

@@ -2,7 +2,13 @@
 
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import type { BulkBuilding } from './bulk-configuration';
+
+/** A building and its thermostats, as the picker offers them. */
+export type BulkBuilding = {
+  buildingId: string;
+  name: string;
+  thermostats: { thermostatId: string; label: string }[];
+};
 
 /**
  * Thermostats across buildings: a filter, select-all per building, and single picks. The boxes

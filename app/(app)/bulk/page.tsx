@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
-import { type BulkBuilding, BulkConfiguration } from '@/components/bulk/bulk-configuration';
+import { BulkConfiguration } from '@/components/bulk/bulk-configuration';
 import { RunList } from '@/components/bulk/run-list';
+import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { can, refusal } from '@/lib/auth/permissions';

@@ -9,6 +9,7 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { readRunProgress } from '@/lib/bulk/progress';
 import { listRetryable, mayCancel } from '@/lib/bulk/runs';
@@ -24,7 +25,6 @@ import {
   listBulkRunItems,
   listBulkRuns,
 } from '@/lib/db/bulk-runs';
-import { can } from '@/lib/auth/permissions';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { cancelRun, retryRun } from '../../actions';
 
