@@ -17,6 +17,9 @@ test('a wrong password is refused with a message, the right one signs in', async
   await signIn(page, MANAGER.email, 'wrong password entirely');
   await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in/);
+  // The email typed is kept for the next try, but not in the address (logs, history, Referer).
+  await expect(page.getByLabel('Email')).toHaveValue(MANAGER.email);
+  expect(decodeURIComponent(page.url())).not.toContain(MANAGER.email);
 
   await page.getByLabel('Password').fill(MANAGER.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();

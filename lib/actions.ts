@@ -1,5 +1,5 @@
 import 'server-only';
-import { type Permission, can, refusal } from '@/lib/auth/permissions';
+import { can, type Permission, refusal } from '@/lib/auth/permissions';
 import { type Member, requireMember } from '@/lib/auth/session';
 import type { Building, ScopedThermostat } from '@/lib/db/queries';
 import type { FormState } from '@/lib/forms';

@@ -1,7 +1,7 @@
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { ConnectionBanner } from '@/components/connection/connection-banner';
 import { AppHeader } from '@/components/shell/app-header';
-import { headers } from 'next/headers';
 import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';

@@ -15,7 +15,6 @@ import {
 } from '@/lib/db/queries';
 import { type Env, getEnv } from '@/lib/env';
 import { authLogger } from './auth-log';
-import { decoyHash, verifyPassword } from './password';
 import {
   DEVICE_COOKIE,
   DEVICE_COOKIE_MAX_AGE_S,
@@ -23,6 +22,7 @@ import {
   deviceCookieValue,
   deviceOf,
 } from './device';
+import { decoyHash, verifyPassword } from './password';
 import { clientOf, finishSignInAttempt, startSignInAttempt } from './throttle';
 
 /** Error codes the sign-in form turns into sentences (next-auth passes them through). */

@@ -1,6 +1,6 @@
 import 'server-only';
-import type { Member } from '@/lib/auth/session';
 import { BUILDING_NOT_YOURS } from '@/lib/actions';
+import type { Member } from '@/lib/auth/session';
 import { findBuilding, listThermostats } from '@/lib/db/queries';
 import type { FormState } from '@/lib/forms';
 import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';

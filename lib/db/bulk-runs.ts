@@ -7,9 +7,9 @@ import type { Scope } from './queries';
 import {
   activityLog,
   BULK_ITEM_OUTCOMES,
+  buildings,
   bulkRunItems,
   bulkRuns,
-  buildings,
   thermostats,
 } from './schema';
 

@@ -1,6 +1,6 @@
 import 'server-only';
-import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
 import { readDueReminders } from '@/lib/attention/maintenance';
+import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
 import { syncPendingModeChanges } from '@/lib/db/attention';
 import { pruneHistory } from '@/lib/db/readings';
 import { logWarning } from '@/lib/log';

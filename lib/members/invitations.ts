@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
+import type { Role } from '@/lib/db/queries';
 import {
   createInvitation,
   findInvitationByToken,
@@ -8,7 +9,6 @@ import {
   type InvitationProblem,
   invitationProblem,
 } from '@/lib/db/queries';
-import type { Role } from '@/lib/db/queries';
 import { type Email, emailEnabled, escapeHtml, sendEmail } from '@/lib/email';
 import { getEnv } from '@/lib/env';
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
+import { logActivity } from '@/lib/activity';
 import {
   deleteConnection,
   findConnection,
@@ -8,7 +9,6 @@ import {
   type ServiceConnection,
   withConnectionLock,
 } from '@/lib/db/queries';
-import { logActivity } from '@/lib/activity';
 import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
 import { acquireTokenCall, BudgetExhausted } from '@/lib/thermostat-api/budget';

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { BuildingRowRecord } from '@/lib/db/readings';
-import { toDisplay, type TemperatureUnit } from '@/lib/units';
+import { type TemperatureUnit, toDisplay } from '@/lib/units';
 
 /**
  * A building's rows as CSV, as the table shows them from the store (no service call): the same

@@ -1,11 +1,11 @@
 import 'server-only';
+import type { Scope } from '@/lib/db/queries';
 import {
   type BuildingRowRecord,
   type BuildingRowsSummary,
   listBuildingRows,
   summarizeBuildingRows,
 } from '@/lib/db/readings';
-import type { Scope } from '@/lib/db/queries';
 import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { isServiceWide, type Verdict, watchReads } from './outage';

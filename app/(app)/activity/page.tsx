@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { TONE } from '@/components/bulk/run-list';
 import { buttonClass } from '@/components/ui/button';
 import { LocalTime } from '@/components/ui/local-time';
-import { ACTIVITY_ACTIONS, ACTIVITY_ACTION_NAMES } from '@/lib/activity-actions';
+import { ACTIVITY_ACTION_NAMES, ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { activityHref, cursorOf, readActivityQuery } from '@/lib/activity-query';
 import { requireMember } from '@/lib/auth/session';
 import { runStatus, thermostatCount } from '@/lib/bulk/words';
 import { listBulkRunsById } from '@/lib/db/bulk-runs';
 import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
-import { TONE } from '@/components/bulk/run-list';
 
 export const metadata: Metadata = { title: 'Activity' };
 

@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { Suspense } from 'react';
 import { ConnectForm } from '@/components/connection/connect-form';
-import Link from 'next/link';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
-import { safeReturnPath } from '@/lib/auth/return-path';
 import { can } from '@/lib/auth/permissions';
+import { safeReturnPath } from '@/lib/auth/return-path';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { type ConnectionSummary, getConnectionSummary } from '@/lib/oauth/connection';

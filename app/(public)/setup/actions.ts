@@ -4,6 +4,7 @@ import { redirect } from 'next/navigation';
 import { formStrings } from '@/lib/actions';
 import { hashPassword } from '@/lib/auth/password';
 import { type SetupField, setupSchema } from '@/lib/auth/schemas';
+import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
 import { countUsers, createFirstOrganization } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 
@@ -34,5 +35,6 @@ export async function createFirstAccount(
     passwordHash: await hashPassword(parsed.data.password),
   });
   if (!created) return closed;
-  redirect(`/sign-in?setup=done&email=${encodeURIComponent(parsed.data.email)}`);
+  await rememberSignInEmail(parsed.data.email);
+  redirect('/sign-in?setup=done');
 }

@@ -9,6 +9,7 @@ import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { ssoDisplayName } from '@/lib/auth/options';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { getCurrentMember } from '@/lib/auth/session';
+import { rememberedSignInEmail } from '@/lib/auth/sign-in-email';
 import { countUsers } from '@/lib/db/queries';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -23,7 +24,7 @@ export default async function SignInPage({
   const params = await searchParams;
   const callbackUrl = safeReturnPath(params.callbackUrl);
   if (await getCurrentMember()) redirect(callbackUrl);
-  const email = typeof params.email === 'string' ? params.email : '';
+  const email = await rememberedSignInEmail();
 
   return (
     <Card>

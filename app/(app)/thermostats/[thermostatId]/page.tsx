@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { HistoryChart } from '@/components/charts/history-chart';
+import { ReadOnlyNotice } from '@/components/thermostat/read-only-notice';
 import {
   MoveForm,
   RefreshWhilePending,
@@ -11,13 +13,11 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
-import { ReadOnlyNotice } from '@/components/thermostat/read-only-notice';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
-import { scopedThermostat } from '@/lib/portfolio/guard';
-import { HistoryChart } from '@/components/charts/history-chart';
 import { listHistory, listReadings } from '@/lib/db/readings';
+import { scopedThermostat } from '@/lib/portfolio/guard';
 import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
 import { describeServiceError } from '@/lib/thermostat-api/errors';

@@ -5,6 +5,7 @@ import { formStrings } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import { hashPassword } from '@/lib/auth/password';
 import { type AcceptInvitationField, acceptInvitationSchema } from '@/lib/auth/schemas';
+import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
 import { acceptInvitation } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { hashInvitationToken, INVITATION_PROBLEMS } from '@/lib/members/invitations';
@@ -42,5 +43,6 @@ export async function acceptInvitationAction(
     summary: `${accepted.user.name} joined with an invitation`,
     changes: { email: accepted.user.email },
   });
-  redirect(`/sign-in?joined=1&email=${encodeURIComponent(accepted.user.email)}`);
+  await rememberSignInEmail(accepted.user.email);
+  redirect('/sign-in?joined=1');
 }

@@ -6,7 +6,7 @@ import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { ssoDisplayName } from '@/lib/auth/options';
 import { ROLE_DESCRIPTIONS, ROLE_NAMES } from '@/lib/auth/permissions';
-import { readInvitation, INVITATION_PROBLEMS } from '@/lib/members/invitations';
+import { INVITATION_PROBLEMS, readInvitation } from '@/lib/members/invitations';
 import { acceptInvitationAction } from './actions';
 
 // The token in this page's address goes to no other site: Referrer-Policy is same-origin everywhere.
@@ -46,10 +46,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       {sso ? (
         <p className="border-t border-slate-200 pt-4 text-sm dark:border-slate-800">
           Or{' '}
-          <Link
-            href={`/sign-in?email=${encodeURIComponent(invitation.email)}`}
-            className="underline"
-          >
+          <Link href="/sign-in" className="underline">
             sign in with {sso}
           </Link>{' '}
           as {invitation.email}: you join on your first sign-in.

@@ -2,12 +2,14 @@ import { type NextRequest, NextResponse } from 'next/server';
 import NextAuth from 'next-auth';
 import { getAuthOptions } from '@/lib/auth/options';
 import { safeReturnPath } from '@/lib/auth/return-path';
+import { signInEmailCookie } from '@/lib/auth/sign-in-email';
 import { getEnv } from '@/lib/env';
 
 /**
  * The sign-in form's target: next-auth's own credentials sign-in, unchanged, except that when it
- * answers with its error page, the member comes back to the sign-in page with the error, the
- * email they typed and the page they were going to (next-auth's error page keeps neither).
+ * answers with its error page, the member comes back to the sign-in page with the error and the
+ * page they were going to, and the email they typed in a short-lived cookie (next-auth's error
+ * page keeps neither).
  * A plain form post, so signing in works without JavaScript.
  */
 export async function POST(request: NextRequest) {
@@ -26,11 +28,13 @@ export async function POST(request: NextRequest) {
 
   const back = new URL('/sign-in', base);
   back.searchParams.set('error', new URL(location, base).searchParams.get('error') ?? 'Default');
-  const email = form?.get('email');
-  if (typeof email === 'string' && email.length <= 254) back.searchParams.set('email', email);
   const callbackUrl = safeReturnPath(form?.get('callbackUrl'));
   if (callbackUrl !== '/') back.searchParams.set('callbackUrl', callbackUrl);
   const redirect = NextResponse.redirect(back, 303);
+  const email = form?.get('email');
+  if (typeof email === 'string' && email.length <= 254) {
+    redirect.cookies.set(signInEmailCookie(email));
+  }
   for (const cookie of response.headers.getSetCookie())
     redirect.headers.append('set-cookie', cookie);
   return redirect;

@@ -5,10 +5,7 @@ import { redirect } from 'next/navigation';
 import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import type { Member } from '@/lib/auth/session';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { describeUsage } from '@/lib/schedule/blocks';
 import { loadComfortRules } from '@/lib/comfort/load';
-import { loadWeek } from '@/lib/schedule/load';
 import {
   COMFORT_FIELDS,
   type ComfortSettingField,
@@ -16,6 +13,9 @@ import {
   comfortSettingFormSchema,
   comfortSettingRulesSchema,
 } from '@/lib/comfort/schemas';
+import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { describeUsage } from '@/lib/schedule/blocks';
+import { loadWeek } from '@/lib/schedule/load';
 import { labelOf } from '@/lib/settings/current';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import {

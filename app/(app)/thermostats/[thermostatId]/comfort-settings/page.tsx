@@ -11,11 +11,11 @@ import { colorAt } from '@/components/schedule/palette';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { requireMember } from '@/lib/auth/session';
+import { loadComfortRules } from '@/lib/comfort/load';
+import { describeSetpointRules, type SetpointRules } from '@/lib/comfort/setpoint-rules';
 import { scopedThermostat } from '@/lib/portfolio/guard';
 import { describeUsage } from '@/lib/schedule/blocks';
-import { loadComfortRules } from '@/lib/comfort/load';
 import { loadWeek } from '@/lib/schedule/load';
-import { describeSetpointRules, type SetpointRules } from '@/lib/comfort/setpoint-rules';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
 import {
