@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import { getDb, rowsOf } from './client';
-import { serviceBudget } from './schema';
+import { serviceBudget, serviceDemand } from './schema';
 
 /**
  * The data layer of the one call budget (lib/thermostat-api/budget.ts): every instance takes
@@ -27,12 +27,21 @@ const BUDGET_LOCK = 727_004;
 // Rows older than the longest window (token calls: two hours) are no longer counted.
 const KEEP_SECONDS = 2 * 3600 + 60;
 
-type Counts = { now: Date; used: number[]; org: number };
+type Counts = { now: Date; used: number[] };
+
+/**
+ * Background work shared fairly among organisations: calls at `fromPriority` or lower (a higher
+ * number) in the last `seconds`, of which one organisation may hold at most `cap` divided by the
+ * organisations that made such calls or wanted to. Alone, an organisation may use all of it;
+ * when another's background work is refused, each is held to its share until the other's turn
+ * comes, so one organisation's bulk run cannot starve another's readings.
+ */
+export type FairShare = { fromPriority: number; seconds: number; cap: number };
 
 /**
  * Takes `count` calls of `kind` for `orgId` if every window has room for them at this priority
- * (`windows`: each window's length and the cap this caller may fill it to; `orgCap`: how many
- * of the minute one organisation may hold), else says how long until it would.
+ * (`windows`: each window's length and the cap this caller may fill it to) and, for background
+ * work, within the organisation's fair share; else says how long until it would.
  */
 export async function takeCalls(input: {
   kind: CallKind;
@@ -40,7 +49,7 @@ export async function takeCalls(input: {
   priority: number;
   count: number;
   windows: CallWindow[];
-  orgCap?: { seconds: number; cap: number };
+  fairShare?: FairShare;
 }): Promise<Take> {
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -50,14 +59,10 @@ export async function takeCalls(input: {
       (window) =>
         sql`count(*) filter (where at > n.now - make_interval(secs => ${window.seconds}))::int`,
     );
-    const orgWindow = input.orgCap?.seconds ?? 60;
     const result = await tx.execute(sql`
       with n as (select clock_timestamp() as now)
       select n.now as now,
-        array[${sql.join(filters, sql`, `)}] as used,
-        count(*) filter (
-          where org_id = ${input.orgId} and at > n.now - make_interval(secs => ${orgWindow})
-        )::int as org
+        array[${sql.join(filters, sql`, `)}] as used
       from n left join service_calls c
         on c.kind = ${input.kind} and c.at > n.now - make_interval(secs => ${longest})
       group by n.now`);
@@ -96,10 +101,21 @@ export async function takeCalls(input: {
         reason: `${window.cap} calls per ${window.seconds} s`,
       });
     }
-    if (input.orgCap && input.orgId && counts.org + input.count > input.orgCap.cap) {
-      refusals.push({ waitMs: 250, reason: 'this organisation’s share' });
+    const fair = input.fairShare && input.orgId ? { ...input.fairShare, orgId: input.orgId } : null;
+    if (fair) {
+      const share = await fairShareOf(tx, fair);
+      if (share.orgs > 1 && share.mine + input.count > Math.ceil(fair.cap / share.orgs)) {
+        refusals.push({ waitMs: 1000, reason: 'this organisation’s fair share' });
+      }
     }
     if (refusals.length > 0) {
+      // Background work that waits says so, for the fair share of the others' next calls.
+      if (fair) {
+        await tx
+          .insert(serviceDemand)
+          .values({ orgId: fair.orgId, wantedAt: counts.now })
+          .onConflictDoUpdate({ target: serviceDemand.orgId, set: { wantedAt: counts.now } });
+      }
       const longestWait = refusals.reduce((a, b) => (b.waitMs > a.waitMs ? b : a));
       return {
         granted: false,
@@ -124,16 +140,33 @@ export async function takeCalls(input: {
 type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>['transaction']>[0]>[0];
 
 function readCounts(row: unknown): Counts {
-  const value = row as {
-    now: string | Date;
-    used: (number | string)[] | string;
-    org: number | string;
-  };
+  const value = row as { now: string | Date; used: (number | string)[] | string };
   const used =
     typeof value.used === 'string'
       ? value.used.replace(/[{}]/g, '').split(',').map(Number)
       : value.used.map(Number);
-  return { now: new Date(value.now), used, org: Number(value.org) };
+  return { now: new Date(value.now), used };
+}
+
+/** How many organisations share background calls now, and how many of them are this one's. */
+async function fairShareOf(
+  tx: Tx,
+  fair: FairShare & { orgId: string },
+): Promise<{ orgs: number; mine: number }> {
+  const since = sql`clock_timestamp() - make_interval(secs => ${fair.seconds})`;
+  const result = await tx.execute(sql`
+    with recent as (
+      select org_id from service_calls
+      where kind = 'api' and priority >= ${fair.fromPriority} and org_id is not null and at > ${since}
+    ), active as (
+      select org_id from recent
+      union select org_id from service_demand where wanted_at > ${since}
+      union select ${fair.orgId}::uuid
+    )
+    select (select count(*) from active)::int as orgs,
+      (select count(*) from recent where org_id = ${fair.orgId}::uuid)::int as mine`);
+  const row = rowsOf<{ orgs: number | string; mine: number | string }>(result)[0];
+  return { orgs: Number(row?.orgs ?? 1), mine: Number(row?.mine ?? 0) };
 }
 
 async function countSince(tx: Tx, kind: CallKind, since: Date): Promise<number> {
@@ -189,29 +222,4 @@ export async function recordServiceLimits(input: {
         : {}),
     })
     .where(eq(serviceBudget.id, 1));
-}
-
-/** When the service last asked every instance to wait until (null when it has not, or it passed). */
-export async function findServiceHold(): Promise<Date | null> {
-  const db = await getDb();
-  const [state] = await db.select().from(serviceBudget).where(eq(serviceBudget.id, 1));
-  return state?.holdUntil && state.holdUntil.getTime() > Date.now() ? state.holdUntil : null;
-}
-
-/** Calls taken in the last `seconds` by kind and priority, for the health page and the bench. */
-export async function countRecentCalls(
-  seconds: number,
-): Promise<{ kind: CallKind; priority: number; calls: number }[]> {
-  const db = await getDb();
-  const result = await db.execute(sql`
-    select kind, priority, count(*)::int as calls from service_calls
-    where at > clock_timestamp() - make_interval(secs => ${seconds})
-    group by kind, priority order by kind, priority`);
-  return rowsOf<{ kind: CallKind; priority: number; calls: number | string }>(result).map(
-    (row) => ({
-      kind: row.kind,
-      priority: Number(row.priority),
-      calls: Number(row.calls),
-    }),
-  );
 }

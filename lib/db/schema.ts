@@ -320,6 +320,17 @@ export const serviceBudget = pgTable('service_budget', {
 });
 
 /**
+ * Organisations whose background calls were refused a slot lately: they count among those the
+ * background share is divided between (lib/db/call-budget.ts), even before they got any call.
+ */
+export const serviceDemand = pgTable('service_demand', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  wantedAt: timestamp('wanted_at', { withTimezone: true }).notNull(),
+});
+
+/**
  * The last reading of every thermostat of the portfolio: pages render from here at once and say
  * how old it is; the poller and the pages' own refreshes keep it fresh through the call budget.
  * A failed read keeps the last good status and says why the newer one failed.

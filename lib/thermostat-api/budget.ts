@@ -2,6 +2,7 @@ import 'server-only';
 import {
   type CallKind,
   type CallWindow,
+  type FairShare,
   recordServiceLimits,
   takeCalls,
 } from '@/lib/db/call-budget';
@@ -65,6 +66,16 @@ export function tokenWindows(limits: ServiceLimits): CallWindow[] {
   ];
 }
 
+/**
+ * Refreshing readings and background work are divided fairly among organisations over the
+ * minute (lib/db/call-budget.ts's FairShare); what a person does or looks at is not.
+ */
+function fairShareOf(windows: CallWindow[], priority: Priority): FairShare | undefined {
+  const minute = windows.find((window) => window.seconds === 60);
+  if (!minute || PRIORITIES[priority] < PRIORITIES.refresh) return undefined;
+  return { fromPriority: PRIORITIES.refresh, seconds: 60, cap: minute.cap };
+}
+
 /** What a call could not get: a slot before its deadline. `until` is when one is expected. */
 export class BudgetExhausted extends Error {
   override name = 'BudgetExhausted';
@@ -99,6 +110,7 @@ export async function acquireCall(input: {
       priority: PRIORITIES[input.priority],
       count: 1,
       windows,
+      fairShare: kind === 'api' ? fairShareOf(windows, input.priority) : undefined,
     });
     if (take.granted) return;
     const until = take.until?.getTime() ?? Date.now() + take.waitMs;

@@ -4,6 +4,7 @@ import { recordServiceLimits, takeCalls } from '@/lib/db/call-budget';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import { budgetWindows, tokenWindows } from '@/lib/thermostat-api/budget';
+import { createOrganization } from '@/lib/db/queries';
 import { databaseTargets, useDatabase } from '../support/database';
 
 const PRODUCTION = {
@@ -118,5 +119,44 @@ describe.each(databaseTargets)('the shared call budget on $name', ({ target }) =
       windows: [{ seconds: 7200, cap: 1 }],
     });
     expect(second.granted).toBe(false);
+  });
+
+  it('divides background calls fairly among organisations, and lets one alone use them all', async () => {
+    const [a, b] = await Promise.all([
+      createOrganization({ name: `Fair A ${Math.random()}` }),
+      createOrganization({ name: `Fair B ${Math.random()}` }),
+    ]);
+    const windows = [{ seconds: 60, cap: 10 }];
+    const fairShare = { fromPriority: 2, seconds: 60, cap: 10 };
+    const background = (orgId: string) =>
+      takeCalls({ kind: 'api', orgId, priority: 3, count: 1, windows, fairShare });
+    // Alone, A may fill the whole minute…
+    for (let i = 0; i < 8; i += 1) expect((await background(a.id)).granted).toBe(true);
+    // …until B's background work wants in: refused by the window A filled, B counts from then
+    // on, and each is held to half the minute.
+    await handle.db.execute(sql`delete from service_calls`);
+    for (let i = 0; i < 10; i += 1) await background(a.id);
+    const bWaits = await background(b.id);
+    expect(bWaits.granted).toBe(false);
+    await handle.db.execute(sql`delete from service_calls where org_id = ${a.id}::uuid`);
+    // A asks first and as often as it likes; B still gets its half.
+    const grantedA: boolean[] = [];
+    for (let i = 0; i < 8; i += 1) grantedA.push((await background(a.id)).granted);
+    const grantedB: boolean[] = [];
+    for (let i = 0; i < 8; i += 1) grantedB.push((await background(b.id)).granted);
+    expect(grantedA.filter(Boolean)).toHaveLength(5);
+    expect(grantedB.filter(Boolean)).toHaveLength(5);
+    // What a person does is not held to a share: A's interactive call still goes through.
+    expect(
+      (
+        await takeCalls({
+          kind: 'api',
+          orgId: a.id,
+          priority: 0,
+          count: 1,
+          windows: [{ seconds: 60, cap: 100 }],
+        })
+      ).granted,
+    ).toBe(true);
   });
 });
