@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations } from './support/axe';
 import { APP_URL } from '../playwright.config';
+import { expectNoAxeViolations } from './support/axe';
 import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
 
 async function desertPalms(index: number) {

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
 import { APP_URL, SANDBOX_URL } from '../playwright.config';
 import { MANAGER, signInOverHttp } from './support/accounts';
-import { type CatalogAction, actionCatalog, catalogEntry } from './support/action-catalog';
+import { actionCatalog, type CatalogAction, catalogEntry } from './support/action-catalog';
 import {
   type ActionAnswer,
   type ActionForm,

@@ -51,6 +51,10 @@ test('connecting through the consent page stores a connection, and no token reac
     page.getByText('Connected. Setpoint can now manage your thermostats.'),
   ).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
+  // In words; the service's own (scope, token format) behind a disclosure for a technician.
+  await expect(page.getByText('Read and change thermostats')).toBeVisible();
+  await expect(page.getByText('smartWrite')).toBeHidden();
+  await page.getByText('As the service reports it').click();
   await expect(page.getByText('smartWrite')).toBeVisible();
   await expect(page.getByText('JWT')).toBeVisible();
 

@@ -1,8 +1,8 @@
-import { parse } from 'csv-parse/sync';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { MANAGER, sessionCookieFor } from './support/accounts';
-import { type CatalogAction, actionCatalog, catalogEntry } from './support/action-catalog';
+import { actionCatalog, type CatalogAction, catalogEntry } from './support/action-catalog';
 import { tableChecksums } from './support/database';
 import {
   type ActionForm,

@@ -1,7 +1,6 @@
 import Form from 'next/form';
 import Link from 'next/link';
 import { buttonClass } from '@/components/ui/button';
-import { HVAC_MODES } from '@/lib/thermostat-api/schemas';
 import {
   type BuildingView,
   DEFAULT_VIEW,
@@ -9,6 +8,7 @@ import {
   PAGE_SIZES,
   viewQuery,
 } from '@/lib/readings/view';
+import { HVAC_MODES } from '@/lib/thermostat-api/schemas';
 
 const fieldClass =
   'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';

@@ -1,10 +1,11 @@
 import { Suspense } from 'react';
-import type { BuildingRow, RowReading } from '@/lib/readings/row-types';
 import type { Verdict } from '@/lib/readings/outage';
 import { isServiceWideKind } from '@/lib/readings/outage';
+import type { BuildingRow, RowReading } from '@/lib/readings/row-types';
 import { ageWords, problemWords } from '@/lib/readings/words';
 import { dateTimeFormat } from '@/lib/time-format';
 import { formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { modeName } from '@/lib/words';
 
 /** What every row of one table shares. */
 export type RowContext = {
@@ -111,9 +112,9 @@ function RowView({
           <td>{formatTemperature(status.temperature, unit)}</td>
           <td>{status.humidity === null ? '—' : `${status.humidity} %`}</td>
           <td>
-            {status.hvacMode ?? '—'}
+            {modeName(status.hvacMode)}
             {status.pendingHvacMode && status.pendingHvacMode !== status.hvacMode ? (
-              <small data-tone="warn">→ {status.pendingHvacMode} (pending)</small>
+              <small data-tone="warn">→ {modeName(status.pendingHvacMode)} (pending)</small>
             ) : null}
           </td>
           <td>{formatTemperature(status.desiredHeat, unit)}</td>

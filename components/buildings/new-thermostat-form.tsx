@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import type { FormState } from '@/lib/forms';
+import { modeName } from '@/lib/words';
 
 const MODES = ['auto', 'heat', 'cool', 'auxHeatOnly', 'off'] as const;
 const selectClass =
@@ -55,7 +56,7 @@ export function NewThermostatForm({
         >
           {MODES.map((mode) => (
             <option key={mode} value={mode}>
-              {mode}
+              {modeName(mode)}
             </option>
           ))}
         </select>

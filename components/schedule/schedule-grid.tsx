@@ -29,6 +29,7 @@ import {
   type ScheduleRange,
 } from '@/lib/schedule/blocks';
 import { DAYS } from '@/lib/thermostat-api/schemas';
+import { timeZoneName } from '@/lib/words';
 
 export type ScheduleEntry = { ref: string; name: string; color: string; known: boolean };
 
@@ -177,7 +178,7 @@ export function ScheduleGrid({
   return (
     <div className="grid gap-4">
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        Times are in the building’s time zone, <strong>{timeZone}</strong>. Now:{' '}
+        Times are in the building’s time zone, <strong>{timeZoneName(timeZone)}</strong>. Now:{' '}
         {DAY_LABELS[DAYS[now.dayIndex] ?? 'monday']} {blockSpan(now.block)}
         {nowRef ? `, ${nameOf(nowRef)}` : ''}.
       </p>
@@ -261,7 +262,7 @@ export function ScheduleGrid({
           ref={gridRef}
           // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the APG data grid on a table; keys are handled in onKeyDown
           role="grid"
-          aria-label={`Weekly schedule, ${timeZone} time`}
+          aria-label={`Weekly schedule, ${timeZoneName(timeZone)}`}
           aria-multiselectable="true"
           aria-busy={pending || undefined}
           onKeyDown={onKeyDown}

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { test as base, type Browser, type Page } from '@playwright/test';
+import { type Browser, test as base, type Page } from '@playwright/test';
 
 /**
  * Fixtures for a signed-in member of each role in the manager's organisation on the shared

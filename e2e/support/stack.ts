@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import type { SandboxOptions } from '@/sandbox/src/config';
-import { startProcess } from '@/scripts/processes';
 import { type RunningSandbox, startSandbox } from '@/sandbox/src/server';
+import { startProcess } from '@/scripts/processes';
 import { MANAGER } from './accounts';
 import { answerConsent } from './sandbox';
 

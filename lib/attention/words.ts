@@ -5,6 +5,7 @@ import {
 } from '@/lib/thermostat-api/errors';
 import { dateTimeFormat } from '@/lib/time-format';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { modeName as plainModeName } from '@/lib/words';
 import {
   type AttentionItem,
   COMFORT_MARGIN_F,
@@ -28,14 +29,7 @@ export function formatDuration(ms: number): string {
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
 }
 
-const MODE_NAMES: Record<string, string> = {
-  heat: 'Heat',
-  auxHeatOnly: 'Auxiliary heat only',
-  cool: 'Cool',
-  auto: 'Auto',
-  off: 'Off',
-};
-export const modeName = (mode: string | null) => (mode ? (MODE_NAMES[mode] ?? mode) : 'unknown');
+const modeName = (mode: string | null) => plainModeName(mode, 'unknown');
 
 const SERVICE_ERROR_KINDS = new Set<string>([
   'not_connected',

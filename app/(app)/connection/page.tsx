@@ -12,6 +12,7 @@ import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { type ConnectionSummary, getConnectionSummary } from '@/lib/oauth/connection';
 import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
+import { scopeNames } from '@/lib/words';
 import { disconnectService } from './actions';
 
 export const metadata: Metadata = { title: 'Service connection' };
@@ -169,8 +170,7 @@ function ConnectionDetails({
       ),
     ],
     ['Connected by', connection.connectedByName || 'Not recorded'],
-    ['Access granted', connection.scope || '—'],
-    ['Token format', connection.tokenFormat === 'jwt' ? 'JWT' : 'Opaque'],
+    ['Access granted', scopeNames(connection.scope)],
     ['Connected', <LocalTime key="c" value={connection.connectedAt.toISOString()} />],
     [
       'Last renewed',
@@ -218,6 +218,18 @@ function ConnectionDetails({
           </div>
         ))}
       </dl>
+      {/* The service's own words, for a technician. */}
+      <details className="text-sm">
+        <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
+          As the service reports it
+        </summary>
+        <dl className="mt-2 grid gap-x-6 gap-y-2 grid-cols-[max-content_1fr] font-mono text-xs">
+          <dt className="text-slate-600 dark:text-slate-400">scope</dt>
+          <dd>{connection.scope || '—'}</dd>
+          <dt className="text-slate-600 dark:text-slate-400">token format</dt>
+          <dd>{connection.tokenFormat === 'jwt' ? 'JWT' : 'opaque'}</dd>
+        </dl>
+      </details>
       {manages ? <ConnectionControls active={active} /> : null}
     </Card>
   );

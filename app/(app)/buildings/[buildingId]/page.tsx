@@ -15,6 +15,7 @@ import { getConnectionSummary } from '@/lib/oauth/connection';
 import { buildingPage } from '@/lib/readings/rows';
 import { isCanonical, parseBuildingView, viewQuery } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { timeZoneName } from '@/lib/words';
 import { refreshBuilding, updateBuildingDetails } from './actions';
 
 type Props = {
@@ -69,7 +70,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
           </p>
           <h1 className="text-2xl font-semibold tracking-tight">{building.name}</h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            {[building.address, building.timeZone.replace(/_/g, ' ')].filter(Boolean).join(' · ')}
+            {[building.address, timeZoneName(building.timeZone)].filter(Boolean).join(' · ')}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">

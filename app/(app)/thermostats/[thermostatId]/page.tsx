@@ -20,9 +20,11 @@ import { listHistory, listReadings } from '@/lib/db/readings';
 import { scopedThermostat } from '@/lib/portfolio/guard';
 import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
+import { describeHoldAction } from '@/lib/settings/configuration';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { equipmentNames, modeName } from '@/lib/words';
 import {
   changeResidentMode,
   moveToBuilding,
@@ -168,6 +170,16 @@ const SHOWN = new Set([
   'lastSeen',
 ]);
 
+/** Fields shown above in words, whose codes the details disclosure keeps. */
+const CODED = [
+  'hvacMode',
+  'pendingHvacMode',
+  'supportedModes',
+  'holdAction',
+  'currentComfortSettingRef',
+  'equipmentStatus',
+] as const;
+
 function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: TemperatureUnit }) {
   const pending =
     status.pendingHvacMode && status.pendingHvacMode !== status.hvacMode
@@ -183,25 +195,22 @@ function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: Tempe
     [
       'HVAC mode',
       <span key="mode">
-        {status.hvacMode ?? '—'}
+        {modeName(status.hvacMode)}
         {pending ? (
           <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-50">
-            changing to {pending}…
+            changing to {modeName(pending)}…
           </span>
         ) : null}
       </span>,
     ],
-    ['Supported modes', status.supportedModes?.join(', ') ?? '—'],
+    ['Supported modes', status.supportedModes?.map((mode) => modeName(mode)).join(', ') ?? '—'],
     ['Heat setpoint', formatTemperature(status.setPoint.desiredHeat, unit)],
     ['Cool setpoint', formatTemperature(status.setPoint.desiredCool, unit)],
     ['Minimum heat–cool gap', delta === undefined ? '—' : formatDelta(delta, unit)],
     ['Resident mode', status.isResidentMode ? 'On' : 'Off'],
     ['Comfort setting now', status.currentComfortSettingRef ?? '—'],
-    ['Hold action', status.holdAction ?? '—'],
-    [
-      'Equipment running',
-      status.equipmentStatus ? status.equipmentStatus.split(',').join(', ') : 'Idle',
-    ],
+    ['Hold action', status.holdAction ? describeHoldAction(status.holdAction) : '—'],
+    ['Equipment running', equipmentNames(status.equipmentStatus)],
     [
       'Connection',
       status.connected === false ? (
@@ -215,7 +224,10 @@ function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: Tempe
     ],
     ['Name at the service', status.name || '—'],
   ];
-  const extras = Object.entries(status).filter(([key]) => !SHOWN.has(key));
+  const technical = [
+    ...CODED.map((key) => [key, status[key] ?? null] as const),
+    ...Object.entries(status).filter(([key]) => !SHOWN.has(key)),
+  ];
   return (
     <>
       <RefreshWhilePending pending={pending !== null} />
@@ -227,19 +239,20 @@ function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: Tempe
           </div>
         ))}
       </dl>
-      {extras.length ? (
-        <div>
-          <h3 className="mt-2 text-sm font-medium">Other fields from the service</h3>
-          <dl className="mt-2 grid gap-x-6 gap-y-2 text-sm grid-cols-[max-content_1fr]">
-            {extras.map(([key, value]) => (
-              <div key={key} className="contents">
-                <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{key}</dt>
-                <dd className="font-mono text-xs break-all">{JSON.stringify(value)}</dd>
-              </div>
-            ))}
-          </dl>
-        </div>
-      ) : null}
+      {/* The service's own codes, for a technician (or a support call). */}
+      <details className="text-sm">
+        <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
+          As the service reports it
+        </summary>
+        <dl className="mt-2 grid gap-x-6 gap-y-2 grid-cols-[max-content_1fr]">
+          {technical.map(([key, value]) => (
+            <div key={key} className="contents">
+              <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{key}</dt>
+              <dd className="font-mono text-xs break-all">{JSON.stringify(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
     </>
   );
 }
