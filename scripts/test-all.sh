@@ -70,7 +70,15 @@ if step "build" npx next build; then
   echo "=== end-to-end (Playwright, Chromium) ==="
   rm -f test-results/e2e.json
   npx playwright test
+  e2e_status=$?
+  failed_before=$failed
   count_report test-results/e2e.json "e2e"
+  # A run that could not start (a port in use, a server that never answered) reports no test
+  # failed; its exit status still says it failed.
+  if [ "$e2e_status" -ne 0 ] && [ "$failed" -eq "$failed_before" ]; then
+    echo "--- e2e: Playwright exited with $e2e_status"
+    failed=$((failed + 1))
+  fi
 else
   echo "--- e2e: skipped because the build failed"
 fi
