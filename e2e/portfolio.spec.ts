@@ -10,8 +10,11 @@ test.describe.configure({ mode: 'serial' });
 async function removeFromPortfolio(page: Page, thermostatId: string) {
   await page.goto(`/thermostats/${thermostatId}`);
   if ((await page.getByRole('heading', { name: 'Page not found' }).count()) > 0) return;
-  await page.getByRole('button', { name: 'Remove from portfolio' }).click();
+  // Asked first, then said.
+  await page.getByText('Remove from portfolio…').click();
+  await page.getByRole('button', { name: 'Remove from portfolio', exact: true }).click();
   await expect(page).toHaveURL(/\/buildings\//);
+  await expect(page.getByText(/was removed from the portfolio/)).toBeVisible();
 }
 
 test('adds thermostats from a pasted list, reporting every line', async ({ page }) => {

@@ -477,9 +477,7 @@ test.describe('teams: two organisations, a member of each role', () => {
           await expect(page.getByText('You can see this thermostat but not change it')).toHaveCount(
             changes ? 0 : 1,
           );
-          await expect(page.getByRole('button', { name: 'Remove from portfolio' })).toHaveCount(
-            manages ? 1 : 0,
-          );
+          await expect(page.getByText('Remove from portfolio…')).toHaveCount(manages ? 1 : 0);
           await page.goto(`/thermostats/${ids.tX}/configuration`);
           const save = page.getByRole('button', { name: 'Save configuration' });
           if (changes) await expect(save).toBeEnabled();

@@ -4,6 +4,7 @@ import { Suspense } from 'react';
 import { ConnectForm } from '@/components/connection/connect-form';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
@@ -245,27 +246,9 @@ function ConnectionControls({ active }: { active: boolean }) {
           returnTo="/connection?result=connected"
         />
       </Suspense>
-      <details className="group">
-        <summary className="list-none [&::-webkit-details-marker]:hidden">
-          <span className="inline-flex min-h-10 cursor-pointer items-center rounded-lg px-4 text-sm font-medium text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950">
-            Disconnect…
-          </span>
-        </summary>
-        <form
-          action={disconnectService}
-          className="mt-3 grid gap-3 rounded-lg border border-red-200 p-4 dark:border-red-900"
-        >
-          <p className="text-sm">
-            Setpoint will forget its tokens and stop managing your thermostats until you connect
-            again.
-          </p>
-          <div>
-            <Button type="submit" variant="danger">
-              Disconnect
-            </Button>
-          </div>
-        </form>
-      </details>
+      <ConfirmDisclosure label="Disconnect…" confirm="Disconnect" action={disconnectService}>
+        Setpoint will forget its tokens and stop managing your thermostats until you connect again.
+      </ConfirmDisclosure>
     </div>
   );
 }

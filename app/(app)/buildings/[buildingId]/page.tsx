@@ -8,6 +8,7 @@ import { BuildingTable } from '@/components/buildings/building-table';
 import { ReadingStatus } from '@/components/buildings/reading-status';
 import { SelectedCount } from '@/components/buildings/selection';
 import { Button, buttonClass } from '@/components/ui/button';
+import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { findBuilding } from '@/lib/db/queries';
@@ -35,7 +36,8 @@ export default async function BuildingPage({ params, searchParams }: Props) {
   const { buildingId } = await params;
   if (!buildingIdSchema.safeParse(buildingId).success) notFound();
   const path = `/buildings/${buildingId}`;
-  const asked = await searchParams;
+  // `removed` says which thermostat was just removed from the portfolio; the rest is the view.
+  const { removed, ...asked } = await searchParams;
   const view = parseBuildingView(asked);
   // One address per view: a submitted filter form's empty fields and defaults are left out.
   if (!isCanonical(asked, view)) redirect(`${path}${viewQuery(view, { page: view.page })}`);
@@ -89,6 +91,16 @@ export default async function BuildingPage({ params, searchParams }: Props) {
           ) : null}
         </div>
       </div>
+      {typeof removed === 'string' && removed !== '' ? (
+        <Notice tone="success">
+          {removed.slice(0, 64)} was removed from the portfolio. The thermostat and its settings at
+          the service did not change; add it again by its id from{' '}
+          <Link href="/portfolio/add" className="font-medium underline">
+            Add thermostats
+          </Link>
+          .
+        </Notice>
+      ) : null}
       {data.summary.total === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-400">
           No thermostats in this building yet.

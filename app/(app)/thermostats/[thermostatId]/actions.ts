@@ -197,7 +197,8 @@ export async function removeFromPortfolio(thermostatId: string): Promise<void> {
     summary: `Removed ${thermostat.unitLabel || thermostat.thermostatId} from the portfolio`,
   });
   revalidatePath('/', 'layout');
-  redirect(`/buildings/${thermostat.buildingId}`);
+  const removed = new URLSearchParams({ removed: thermostat.unitLabel || thermostat.thermostatId });
+  redirect(`/buildings/${thermostat.buildingId}?${removed}`);
 }
 
 /** The member's own temperature unit (a preference: every role may set it). */

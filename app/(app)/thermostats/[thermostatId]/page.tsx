@@ -11,6 +11,7 @@ import {
 } from '@/components/thermostat/thermostat-forms';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
@@ -123,14 +124,17 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
                 unitLabel={thermostat.unitLabel}
               />
               {can(member, 'manage_portfolio') ? (
-                <form
-                  action={removeFromPortfolio.bind(null, thermostat.thermostatId)}
-                  className="border-t border-slate-200 pt-3 dark:border-slate-800"
-                >
-                  <Button type="submit" variant="ghost">
-                    Remove from portfolio
-                  </Button>
-                </form>
+                <div className="border-t border-slate-200 pt-3 dark:border-slate-800">
+                  <ConfirmDisclosure
+                    label="Remove from portfolio…"
+                    confirm="Remove from portfolio"
+                    action={removeFromPortfolio.bind(null, thermostat.thermostatId)}
+                  >
+                    Setpoint stops showing {thermostat.unitLabel || thermostat.thermostatId} and
+                    forgets its readings. The thermostat and its settings at the service do not
+                    change; add it again by its id at any time.
+                  </ConfirmDisclosure>
+                </div>
               ) : null}
             </Card>
           ) : null}
