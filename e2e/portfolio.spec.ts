@@ -141,6 +141,15 @@ test('the status page shows every field; resident mode goes off only once the re
   ]) {
     await expect(page.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) })).toBeVisible();
   }
+  // In words, with the service's codes behind a disclosure; and what cannot be done from here.
+  const mode = page
+    .getByRole('term')
+    .filter({ hasText: /^HVAC mode$/ })
+    .locator('+ dd');
+  await expect(mode).toHaveText(/^(Heat|Cool|Auto \(heat or cool\)|Auxiliary heat only|Off)/);
+  await expect(page.getByText('As the service reports it')).toBeVisible();
+  await expect(page.getByText(/lets no one set the HVAC mode or hold a temperature/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'comfort settings', exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
 
   // Celsius on request, back to Fahrenheit after.

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { HistoryChart } from '@/components/charts/history-chart';
@@ -95,6 +96,21 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
           ) : (
             <Notice tone="error">{status.error}</Notice>
           )}
+          <p className="border-t border-slate-200 pt-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
+            The service lets no one set the HVAC mode or hold a temperature from here: the mode is
+            chosen at the thermostat. The temperatures it aims for come from its{' '}
+            <Link
+              href={`/thermostats/${thermostat.thermostatId}/comfort-settings`}
+              className="underline"
+            >
+              comfort settings
+            </Link>
+            , and which one applies when from its{' '}
+            <Link href={`/thermostats/${thermostat.thermostatId}/schedule`} className="underline">
+              schedule
+            </Link>
+            .
+          </p>
         </Card>
         <div className="grid content-start gap-6">
           {status.ok && changes ? (
