@@ -63,3 +63,58 @@ export function timeZoneName(timeZone: string): string {
     return city;
   }
 }
+
+const FAILURE_WORDS: Record<string, string> = {
+  not_connected: 'the service account was not connected',
+  reconnect: 'the connection to the service had ended',
+  unauthorized: 'the connection to the service had ended',
+  forbidden: 'the service refused access',
+  not_found: 'the service did not know it',
+  validation: 'the service refused the values',
+  conflict: 'it had changed meanwhile',
+  rate_limited: 'the service was busy',
+  unavailable: 'the service did not answer',
+  invalid_response: 'the service answered with something unreadable',
+};
+
+/** Why a change failed, from its recorded ServiceError kind: `validation` → "the service refused the values". */
+export const failureWords = (kind: string): string => FAILURE_WORDS[kind] ?? 'something went wrong';
+
+const FIELD_NAMES: Record<string, string> = {
+  hvacMode: 'HVAC mode',
+  isResidentMode: 'Resident mode',
+  fanMinimumOnTime: 'Fan minimum on-time (minutes per hour)',
+};
+
+/** `coolRange` → "Cool range"; a few by name. */
+const fieldName = (key: string) => {
+  if (FIELD_NAMES[key]) return FIELD_NAMES[key];
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+function valueWords(key: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (typeof value === 'string') return /mode$/i.test(key) ? modeName(value) : value;
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return value.map((item) => valueWords(key, item)).join(', ');
+  const record = value as Record<string, unknown>;
+  if ('min' in record && 'max' in record) {
+    return `${valueWords(key, record.min)} to ${valueWords(key, record.max)}`;
+  }
+  if ('from' in record && 'to' in record) {
+    return `${valueWords(key, record.from)} → ${valueWords(key, record.to)}`;
+  }
+  return Object.entries(record)
+    .map(([inner, item]) => `${fieldName(inner).toLowerCase()} ${valueWords(inner, item)}`)
+    .join(', ');
+}
+
+/**
+ * An activity entry's recorded changes as lines a person reads ("Heat range: 60 to 72 → 62 to
+ * 72"), not JSON. Temperatures are as the service holds them (°F).
+ */
+export function changeLines(changes: Record<string, unknown>): [string, string][] {
+  return Object.entries(changes).map(([key, value]) => [fieldName(key), valueWords(key, value)]);
+}

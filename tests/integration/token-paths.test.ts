@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { RunningSandbox } from '@/sandbox/src/server';
 import type { Member } from '@/lib/db/queries';
+import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
 import { createFirstOwner } from '../support/members';
 import {

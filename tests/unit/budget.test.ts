@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordServiceLimits, takeCalls } from '@/lib/db/call-budget';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
-import { budgetWindows, tokenWindows } from '@/lib/thermostat-api/budget';
 import { createOrganization } from '@/lib/db/queries';
+import { budgetWindows, tokenWindows } from '@/lib/thermostat-api/budget';
 import { databaseTargets, useDatabase } from '../support/database';
 
 const PRODUCTION = {

@@ -9,6 +9,7 @@ import { requireMember } from '@/lib/auth/session';
 import { runStatus, thermostatCount } from '@/lib/bulk/words';
 import { listBulkRunsById } from '@/lib/db/bulk-runs';
 import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
+import { changeLines, failureWords } from '@/lib/words';
 
 export const metadata: Metadata = { title: 'Activity' };
 
@@ -186,12 +187,26 @@ export default async function ActivityPage({ searchParams }: Props) {
                           </Link>
                         </div>
                       ) : null}
-                      {Object.keys(entry.changes).length ? (
+                      {Object.keys(entry.changes).length || entry.error ? (
                         <details className="mt-1 text-xs text-slate-600 dark:text-slate-400">
                           <summary className="cursor-pointer">Details</summary>
-                          <pre className="mt-1 font-mono break-all whitespace-pre-wrap">
-                            {JSON.stringify(entry.changes, null, 1)}
-                          </pre>
+                          <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
+                            {changeLines(entry.changes).map(([field, words]) => (
+                              <div key={field} className="contents">
+                                <dt>{field}</dt>
+                                <dd className="break-words">{words}</dd>
+                              </div>
+                            ))}
+                            {entry.error ? (
+                              <div className="contents">
+                                <dt>Service said</dt>
+                                <dd className="font-mono">
+                                  {entry.error}
+                                  {entry.serviceStatus ? ` (HTTP ${entry.serviceStatus})` : ''}
+                                </dd>
+                              </div>
+                            ) : null}
+                          </dl>
                         </details>
                       ) : null}
                     </td>
@@ -225,10 +240,7 @@ export default async function ActivityPage({ searchParams }: Props) {
                         <span className="text-emerald-700 dark:text-emerald-400">Done</span>
                       ) : (
                         <span className="text-red-700 dark:text-red-400">
-                          Failed
-                          {entry.error
-                            ? ` (${entry.error}${entry.serviceStatus ? `, HTTP ${entry.serviceStatus}` : ''})`
-                            : ''}
+                          Failed{entry.error ? `: ${failureWords(entry.error)}` : ''}
                         </span>
                       )}
                     </td>
