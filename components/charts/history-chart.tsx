@@ -101,7 +101,7 @@ export function HistoryChart({
           <Panel
             label={`Temperature and setpoints over the last ${period.label}, in °${unit}`}
             scale={temperatureScale}
-            format={(value) => `${value}°`}
+            format={(value) => `${value} °${unit}`}
             className="h-44 sm:h-56"
           >
             {SETPOINTS.map((setpoint) =>
