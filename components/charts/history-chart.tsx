@@ -132,7 +132,7 @@ export function HistoryChart({
           <Panel
             label={`Humidity over the last ${period.label}, in percent`}
             scale={humidityScale}
-            format={(value) => `${value}%`}
+            format={(value) => `${value} %`}
             className="h-20 sm:h-24"
           >
             {runsOf(buckets, (b) => b.humidity, maxGap).map((run) => (
