@@ -35,9 +35,10 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  // Two lanes: the specs on the shared stack below, one at a time (they share its database and
-  // sandbox), and beside them the specs that start stacks of their own (see OWN_STACKS).
-  workers: 2,
+  // Lanes: the specs on the shared stack below, one at a time (they share its database and
+  // sandbox), and beside them two at a time the specs that start stacks of their own (see
+  // OWN_STACKS); those mostly wait on their servers and sandboxes.
+  workers: 3,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
@@ -67,9 +68,12 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'] },
     },
     {
+      // After the setup projects (Playwright runs dependencies as phases before what follows),
+      // so that this lane and the shared stack's run side by side.
       name: 'own-stacks',
+      dependencies: ['members'],
       testMatch: OWN_STACKS,
-      workers: 1,
+      workers: 2,
       use: { ...devices['Desktop Chrome'] },
     },
   ],
