@@ -10,7 +10,6 @@ import {
   RenameForm,
   ResidentModeForm,
 } from '@/components/thermostat/thermostat-forms';
-import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { LocalTime } from '@/components/ui/local-time';
