@@ -9,6 +9,7 @@ import {
   viewQuery,
 } from '@/lib/readings/view';
 import { HVAC_MODES } from '@/lib/thermostat-api/schemas';
+import { modeName } from '@/lib/words';
 
 const fieldClass =
   'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
@@ -38,7 +39,7 @@ export function BuildingFilters({ view, path }: { view: BuildingView; path: stri
         name="mode"
         label="Mode"
         value={view.mode}
-        options={[['', 'All modes'], ...HVAC_MODES.map((mode) => [mode, mode] as const)]}
+        options={[['', 'All modes'], ...HVAC_MODES.map((mode) => [mode, modeName(mode)] as const)]}
       />
       <Choice
         name="connection"
