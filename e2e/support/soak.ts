@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { parse } from 'csv-parse/sync';
 
 /**
  * Helpers for the fault soak (e2e/fault-soak.spec.ts): plain-HTTP page views classified by what
@@ -99,26 +100,28 @@ function decodeEntities(text: string): string {
 
 export type ActivityRow = { text: string; failed: boolean; changes: Record<string, unknown> };
 
-/** The rows of the activity page (its table), each as text with the changes JSON readable. */
-export function activityRows(html: string): ActivityRow[] {
-  const table = /<tbody[^>]*>([\s\S]*?)<\/tbody>/.exec(html)?.[1] ?? '';
-  return table
-    .split(/<tr[\s>]/)
-    .slice(1)
-    .map((row) => {
-      const text = decodeEntities(row.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]+>/g, ' '))
-        .replace(/\s+/g, ' ')
-        .trim();
-      // The changes are shown as JSON (its keys in the database's order, not the writer's).
-      const json = /\{.*\}/.exec(text)?.[0];
-      let changes: Record<string, unknown> = {};
-      try {
-        changes = json ? JSON.parse(json) : {};
-      } catch {
-        // Not JSON after all: matched on the text only.
-      }
-      return { text, failed: /\bFailed\b/.test(text.slice(-120)), changes };
-    });
+/**
+ * The rows of the activity log's CSV export (what the page shows, with the recorded changes as
+ * JSON: the page itself says them in words).
+ */
+export function activityRows(csv: string): ActivityRow[] {
+  const records = parse(csv.replace(/^\uFEFF/, ''), {
+    columns: true,
+    relax_column_count: true,
+  }) as Record<string, string>[];
+  return records.map((record) => {
+    let changes: Record<string, unknown> = {};
+    try {
+      changes = record.details ? JSON.parse(record.details) : {};
+    } catch {
+      // Not JSON after all: matched on the text only.
+    }
+    return {
+      text: `${record.summary ?? ''} ${record.error ?? ''}`,
+      failed: record.outcome === 'failed',
+      changes,
+    };
+  });
 }
 
 /** The sandbox's control API of the spec's own sandbox. */
