@@ -239,11 +239,12 @@ async function main() {
   );
   const page = await browser.newPage({ baseURL: APP });
   await page.goto('/setup');
+  await page.getByLabel('Organisation').fill('Bench Property');
   await page.getByLabel('Your name').fill(MANAGER.name);
   await page.getByLabel('Email').fill(MANAGER.email);
   await page.getByLabel('Password', { exact: true }).fill(MANAGER.password);
   await page.getByLabel('Confirm password').fill(MANAGER.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('button', { name: 'Create organisation and account' }).click();
   await page.waitForURL(/sign-in/);
   await page.getByLabel('Password').fill(MANAGER.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -267,21 +268,27 @@ async function main() {
   await browser.close();
   const buildingUrl = `${APP}/buildings/${tower.buildingId}`;
 
-  // 1. Cold overview: a fresh process (empty status cache), warmed on another page first.
+  // 1. A fresh process: the readings are in the database (read minutes ago at the import), so
+  // the page renders from the store; warmed on another page first.
   await new Promise((resolve) => setTimeout(resolve, 61_000)); // a fresh rate-limit minute
   await app.stop();
   app = startApp();
   await waitFor(`${APP}/api/health`, app);
-  // Warm the server's code for this kind of page on another building, so "cold" means an empty
-  // status cache, not a process that has never rendered a building.
+  // Warm the server's code for this kind of page on another building, so "fresh" means a new
+  // process's caches, not a process that has never rendered a building.
   await timePage(`${APP}/connection`, cookie);
   await timePage(`${APP}/buildings/${towerB.buildingId}`, cookie);
   const cold = await timePage(buildingUrl, cookie);
   // A row counts once its reading is in the HTML (data-state is set on read and failed rows).
   const rowsRendered = (cold.html.match(/data-state="(read|failed)"/g) ?? []).length;
   const limit = Math.max(LATENCY_MS, (ids.length / RATE_PER_SECOND) * 1000);
-  record(`Overview of ${ids.length}, cold: first byte`, cold.ttfb, 'ms', LATENCY_MS);
-  record(`Overview of ${ids.length}, cold: every row streamed`, cold.total, 'ms', limit);
+  record(`Building of ${ids.length}, fresh process: first byte`, cold.ttfb, 'ms', LATENCY_MS);
+  record(
+    `Building of ${ids.length}, fresh process: every row in the HTML`,
+    cold.total,
+    'ms',
+    limit,
+  );
   if (rowsRendered < ids.length) console.warn(`only ${rowsRendered} rows found in the page`);
 
   // 2. Warm overview, beside a bare dynamic route measured the same way.
