@@ -213,6 +213,8 @@ test('without JavaScript, create shows field errors and then creates', async ({
 test('the comfort settings page has no axe violations, with a form open and in error', async ({
   page,
 }) => {
+  // Four axe runs (light and dark, twice) beside the other lane's stacks: 22–33 s on 2 cores.
+  test.setTimeout(90_000);
   await openComfort(page);
   await page.getByText('Edit Home').click();
   await create(page, { name: '', heat: '1', cool: '2' });
