@@ -14,20 +14,31 @@ import {
 } from '@/lib/bulk/runs';
 import type { FormState } from '@/lib/forms';
 
+/** Both steps' opening: the session and role, then the settings and a selection in scope. */
+async function openBulkForm(form: FormData) {
+  const opened = await openAction('change_thermostat');
+  if (!opened.ok) return opened;
+  const values = valuesFromForm(form);
+  if (!values) {
+    return { ok: false as const, state: { status: 'error' as const, message: MALFORMED } };
+  }
+  const selection = await selectionFromForm(opened.member, form);
+  if (!selection.ok) {
+    const state = { status: 'error' as const, message: selection.message, values };
+    return { ok: false as const, state };
+  }
+  return { ok: true as const, member: opened.member, values, selected: selection.ids };
+}
+
 /**
  * Step one of a bulk change: checks the selection and the settings and answers with what a
  * confirmation shows (how many thermostats, where, the change in words). Nothing is sent yet.
  * `intent=edit` goes back from the confirmation to the form, keeping what was entered.
  */
 export async function reviewBulk(_previous: BulkFormState, form: FormData): Promise<BulkFormState> {
-  const opened = await openAction('change_thermostat');
+  const opened = await openBulkForm(form);
   if (!opened.ok) return opened.state;
-  const { member } = opened;
-  const values = valuesFromForm(form);
-  if (!values) return { status: 'error', message: MALFORMED };
-  const selection = await selectionFromForm(member, form);
-  if (!selection.ok) return { status: 'error', message: selection.message, values };
-  const selected = selection.ids;
+  const { member, values, selected } = opened;
   if (form.get('intent') === 'edit') return { status: 'idle', values, selected };
   const reviewed = await reviewBulkChange({ member, thermostatIds: selected, values });
   if (!reviewed.ok) {
@@ -49,14 +60,9 @@ export async function reviewBulk(_previous: BulkFormState, form: FormData): Prom
 
 /** Step two, the confirmation: every check again, then the run is created and queued. */
 export async function startBulk(_previous: BulkFormState, form: FormData): Promise<BulkFormState> {
-  const opened = await openAction('change_thermostat');
+  const opened = await openBulkForm(form);
   if (!opened.ok) return opened.state;
-  const { member } = opened;
-  const values = valuesFromForm(form);
-  if (!values) return { status: 'error', message: MALFORMED };
-  const selection = await selectionFromForm(member, form);
-  if (!selection.ok) return { status: 'error', message: selection.message, values };
-  const selected = selection.ids;
+  const { member, values, selected } = opened;
   const started = await startBulkRun({ member, thermostatIds: selected, values });
   if (!started.ok) {
     return {

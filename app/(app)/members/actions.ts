@@ -141,19 +141,26 @@ export async function withdrawInvitation(
   redirect(`/members?withdrawn=${encodeURIComponent(revoked.email)}`);
 }
 
+/** An action on another member: the session and role, and a member of this organisation. */
+async function openMember(userId: string) {
+  const opened = await openAction('manage_members');
+  if (!opened.ok) return opened;
+  const target = z.uuid().safeParse(userId).success
+    ? await findMembership({ orgId: opened.member.orgId, userId })
+    : null;
+  if (!target) return { ok: false as const, state: NOT_A_MEMBER };
+  return { ok: true as const, member: opened.member, target };
+}
+
 /** Changes a member's role (and a building manager's buildings). */
 export async function changeMember(
   userId: string,
   _previous: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const opened = await openAction('manage_members');
+  const opened = await openMember(userId);
   if (!opened.ok) return opened.state;
-  const { member } = opened;
-  const target = z.uuid().safeParse(userId).success
-    ? await findMembership({ orgId: member.orgId, userId })
-    : null;
-  if (!target) return NOT_A_MEMBER;
+  const { member, target } = opened;
   const role = await readRole(member.orgId, form);
   if (!role.ok) return { status: 'error', fieldErrors: role.fieldErrors };
   if (!canManageMember(member, target, role.role)) {
@@ -227,13 +234,9 @@ export async function unlockMemberSignIn(
   _previous: FormState,
   _form: FormData,
 ): Promise<FormState> {
-  const opened = await openAction('manage_members');
+  const opened = await openMember(userId);
   if (!opened.ok) return opened.state;
-  const { member } = opened;
-  const target = z.uuid().safeParse(userId).success
-    ? await findMembership({ orgId: member.orgId, userId })
-    : null;
-  if (!target) return NOT_A_MEMBER;
+  const { member, target } = opened;
   if (!canManageMember(member, target)) {
     return { status: 'error', message: refusal(member.role, 'manage_owners') };
   }
