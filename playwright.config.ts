@@ -40,7 +40,9 @@ export default defineConfig({
   // OWN_STACKS); those mostly wait on their servers and sandboxes.
   workers: 3,
   retries: 0,
-  timeout: 30_000,
+  // Two cores carry the browser, three lanes' servers and their sandboxes: a page-heavy test
+  // that takes 25 s alone takes longer beside the other lanes.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI
     ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]]
@@ -82,7 +84,9 @@ export default defineConfig({
       command: 'npm run sandbox',
       url: `${SANDBOX_URL}/_sandbox/clock`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      // Two cores carry the browser, three lanes' servers and their sandboxes: a page-heavy test
+      // that takes 25 s alone takes longer beside the other lanes.
+      timeout: 60_000,
       env: {
         SANDBOX_PORT: String(SANDBOX_PORT),
         SANDBOX_CONTROL: '1',

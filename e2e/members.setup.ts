@@ -1,6 +1,7 @@
+import { rmSync } from 'node:fs';
 import { expect, test as setup } from '@playwright/test';
 import { TEAM, TEAM_PASSWORD } from './support/accounts';
-import { authFile } from './support/fixtures';
+import { authFile, ROLE_NAMES } from './support/fixtures';
 import { acceptInvitation, invite } from './support/members';
 import { signInWithDemoPortfolio } from './support/portfolio';
 
@@ -14,6 +15,8 @@ setup(
   async ({ page, browser, baseURL }) => {
     // Connecting, importing the demo portfolio and three people joining: more than a page's worth.
     setup.setTimeout(120_000);
+    // A previous run's sign-ins belong to a database that is gone.
+    for (const role of ROLE_NAMES) rmSync(authFile(role), { force: true });
     await signInWithDemoPortfolio(page);
     await page.context().storageState({ path: authFile('owner') });
     for (const role of ['admin', 'buildingManager', 'viewer'] as const) {

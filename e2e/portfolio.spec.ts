@@ -78,8 +78,6 @@ test('imports a CSV file with a result for each row, bad rows included', async (
 test('a building overview shows every thermostat; one the service cannot read shows what it last said, in its own row', async ({
   page,
 }) => {
-  // Sorting and searching are round trips to the server, each view reading the building again.
-  test.setTimeout(60_000);
   await signInWithDemoPortfolio(page);
   const { building, thermostats } = await demoThermostatsIn('Harbor View Apartments');
   const failing = thermostats[2];

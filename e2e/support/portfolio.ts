@@ -1,5 +1,7 @@
-import { expect, type Page } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { type Cookie, expect, type Page } from '@playwright/test';
 import { signInAsManager } from './accounts';
+import { authFile } from './fixtures';
 import { answerConsent, sandboxControl } from './sandbox';
 
 /**
@@ -8,8 +10,18 @@ import { answerConsent, sandboxControl } from './sandbox';
  * what is missing, so specs can run alone or in any order.
  */
 export async function signInWithDemoPortfolio(page: Page) {
-  await signInAsManager(page);
-  await page.goto('/connection');
+  // The owner's session that the members setup stored is reused (signing in through the form is
+  // what e2e/sign-in.spec.ts tests); a session that is gone by now means signing in afresh.
+  const stored = authFile('owner');
+  if (existsSync(stored)) {
+    const { cookies } = JSON.parse(readFileSync(stored, 'utf8')) as { cookies: Cookie[] };
+    await page.context().addCookies(cookies);
+    await page.goto('/connection');
+  }
+  if (!existsSync(stored) || new URL(page.url()).pathname === '/sign-in') {
+    await signInAsManager(page);
+    await page.goto('/connection');
+  }
   await expect(page.getByRole('heading', { name: 'Service connection' })).toBeVisible();
   if (!(await page.getByRole('heading', { name: 'Connected', exact: true }).isVisible())) {
     await page

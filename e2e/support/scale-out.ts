@@ -42,11 +42,12 @@ async function adminQuery(serverUrl: string, sql: string): Promise<void> {
 export async function query<T extends Record<string, unknown>>(
   url: string,
   sql: string,
+  params: unknown[] = [],
 ): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query<T>(sql)).rows;
+    return (await client.query<T>(sql, params)).rows;
   } finally {
     await client.end();
   }
