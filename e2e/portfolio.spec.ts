@@ -35,12 +35,63 @@ test('adds thermostats from a pasted list, reporting every line', async ({ page 
   const report = page.getByRole('table', { name: 'Result for each thermostat' });
   await expect(report).toBeVisible();
   await expect(page.getByText('1 added, 3 not added (see below).')).toBeVisible();
-  await expect(report.getByRole('row', { name: /Main lobby/ })).toContainText('Done');
+  // Each line says where the thermostat went.
+  await expect(report.getByRole('row', { name: /Main lobby/ })).toContainText(
+    'DoneAdded to Harbor View Apartments as Main lobby.',
+  );
   await expect(report.getByRole('row', { name: /12345/ })).toContainText('Not a thermostat id');
   await expect(report.getByRole('row', { name: new RegExp(otherAccount) })).toContainText(
     'your account may not see it',
   );
   await expect(report.getByRole('row', { name: /Listed twice/ })).toContainText('Not attempted');
+});
+
+test('a long import shows each line’s result as the service answers it, with a count', async ({
+  page,
+}) => {
+  await signInWithDemoPortfolio(page);
+  const { thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const known = thermostats.slice(0, 3);
+  const others = (await sandboxControl('GET', '/portfolio?user=other')).thermostats
+    .slice(0, 3)
+    .map((t: { thermostatId: string }) => t.thermostatId);
+  // The service takes 3 s to answer for each thermostat Setpoint does not know yet.
+  await sandboxControl('PUT', '/latency', {
+    endpoints: { 'GET /api/v2/thermostats/:id/status': 3000 },
+  });
+  try {
+    await page.goto('/portfolio/add');
+    await page
+      .getByLabel('Thermostat ids')
+      .fill([...known.map((t) => t.thermostatId), ...others].join('\n'));
+    await page.getByRole('button', { name: 'Add thermostats' }).click();
+
+    // While the service is still asked, the lines already decided are shown, and counted.
+    await expect(page.getByRole('status').filter({ hasText: 'Checked' })).toHaveText(
+      'Checked 3 of 6 lines with the service…',
+    );
+    await expect(page.getByRole('progressbar', { name: 'Lines checked' })).toHaveAttribute(
+      'value',
+      '3',
+    );
+    const soFar = page.getByRole('table', { name: 'Result for each thermostat so far' });
+    await expect(soFar.getByRole('row')).toHaveCount(4);
+    await expect(
+      soFar.getByRole('row', { name: new RegExp(known[0]?.thermostatId ?? '-') }),
+    ).toContainText('Already in the portfolio, in Harbor View Apartments.');
+    await expect(page.getByRole('button', { name: 'Checking with the service…' })).toBeDisabled();
+
+    // Then every line, and the summary.
+    await expect(page.getByText('0 added, 3 not added (see below).')).toBeVisible();
+    const report = page.getByRole('table', { name: 'Result for each thermostat' });
+    await expect(report.getByRole('row')).toHaveCount(7);
+    await expect(report.getByRole('row', { name: new RegExp(others[2]) })).toContainText(
+      'your account may not see it',
+    );
+    await expect(page.getByRole('progressbar')).toHaveCount(0);
+  } finally {
+    await sandboxControl('PUT', '/latency', { endpoints: {} });
+  }
 });
 
 test('imports a CSV file with a result for each row, bad rows included', async ({ page }) => {
@@ -293,5 +344,15 @@ test('without JavaScript, the thermostat forms post and answer and the overview 
   const table = page.getByRole('table', { name: 'Thermostats and their live status' });
   await expect(table.getByRole('row', { name: /Unit 103/ })).toContainText('°F');
   await expect(table.locator('tbody tr:visible')).toHaveCount(thermostats.length);
+
+  // Adding posts to the form's action and answers with every line at once.
+  await page.goto('/portfolio/add');
+  await page.getByLabel('Thermostat ids').fill(`${unit.thermostatId}\n12345`);
+  await page.getByRole('button', { name: 'Add thermostats' }).click();
+  await expect(page.getByText('0 added, 1 not added (see below).')).toBeVisible();
+  const report = page.getByRole('table', { name: 'Result for each thermostat' });
+  await expect(report.getByRole('row', { name: new RegExp(unit.thermostatId) })).toContainText(
+    'Already in the portfolio, in Harbor View Apartments.',
+  );
   await context.close();
 });

@@ -1,8 +1,10 @@
+import type { APIResponse, Page } from '@playwright/test';
 import { MANAGER, TEAM } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { invite } from './support/members';
 import { demoThermostatsIn } from './support/portfolio';
+import { sandboxControl } from './support/sandbox';
 
 /**
  * What each role of the manager's organisation is shown, on the shared stack with the stored
@@ -83,4 +85,41 @@ test('a viewer sees settings read-only and is told what their role cannot do', a
     page.getByText('As a viewer you cannot add or remove thermostats; ask an owner or admin.'),
   ).toBeVisible();
   await expectNoAxeViolations(page);
+});
+
+test('the streamed import asks the service nothing for a stranger, a viewer, another site or a malformed form', async ({
+  ownerPage,
+  viewerPage,
+  page: stranger,
+  baseURL,
+}) => {
+  const STATUS = 'GET /api/v2/thermostats/:id/status';
+  const post = (from: Page, query: string, multipart: Record<string, string>, origin = baseURL) =>
+    from.request.post(`/portfolio/add/import?${query}`, {
+      headers: { origin: origin ?? '' },
+      multipart,
+      maxRedirects: 0,
+    });
+  const { thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const list = { list: thermostats.map((t) => t.thermostatId).join('\n') };
+  await sandboxControl('DELETE', '/calls');
+
+  // Signed out, the proxy sends the request to sign in before the route runs.
+  const signedOut = await post(stranger, 'from=list', list);
+  expect(signedOut.status()).toBe(307);
+  expect(signedOut.headers().location).toMatch(/\/sign-in/);
+
+  const cases: [string, Promise<APIResponse>, number, string | RegExp][] = [
+    ['a viewer', post(viewerPage, 'from=list', list), 403, /viewer/i],
+    ['another site', post(ownerPage, 'from=list', list, 'https://evil.example'), 403, /refused/],
+    ['no source', post(ownerPage, 'from=everything', list), 400, 'Malformed request.'],
+    ['an empty list', post(ownerPage, 'from=list', { list: ' ' }), 422, 'Paste at least one'],
+    ['no file', post(ownerPage, 'from=csv', list), 422, 'Choose a CSV file.'],
+  ];
+  for (const [who, answer, status, text] of cases) {
+    const response = await answer;
+    expect(response.status(), who).toBe(status);
+    expect(await response.text(), who).toMatch(text);
+  }
+  expect((await sandboxControl('GET', '/calls')).calls[STATUS] ?? 0).toBe(0);
 });

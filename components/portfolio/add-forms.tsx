@@ -1,16 +1,115 @@
 'use client';
 
 import Link from 'next/link';
-import { useActionState } from 'react';
+import { type FormEvent, useActionState, useState } from 'react';
 import { addFromCsv, addFromList, importSandboxDemo } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
 import { ReportTable } from '@/components/ui/report-table';
-import type { FormState } from '@/lib/forms';
+import type { ReportRow } from '@/lib/forms';
+import type { AddSource, AddState, ImportEvent } from '@/lib/portfolio/add-request';
 
-const idle = { status: 'idle' } as FormState<'list' | 'csv'>;
+const idle: AddState = { status: 'idle' };
 
-function Result({ state }: { state: FormState<'list' | 'csv'> }) {
+type Progress = { total: number; rows: ReportRow[] };
+
+/**
+ * One add form's state. Without JavaScript the form posts to its server action and the page
+ * comes back with every line's result. With JavaScript it posts the same fields to the streamed
+ * import, and each line's result shows the moment the service has answered for it, with a count.
+ */
+function useAddForm(
+  source: AddSource,
+  action: (previous: AddState, form: FormData) => Promise<AddState>,
+) {
+  const [actionState, formAction, actionPending] = useActionState(action, idle);
+  const [streamed, setStreamed] = useState<AddState | null>(null);
+  const [progress, setProgress] = useState<Progress | null>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setStreamed(null);
+    setProgress({ total: 0, rows: [] });
+    try {
+      setStreamed(await streamImport(source, form, setProgress));
+    } catch {
+      setStreamed({
+        status: 'error',
+        message:
+          'The connection to Setpoint was lost during the import. Open your buildings to see what was added, then import again: thermostats already added are kept.',
+      });
+    }
+    setProgress(null);
+  }
+
+  return {
+    state: streamed ?? actionState,
+    progress,
+    pending: actionPending || progress !== null,
+    formProps: { action: formAction, onSubmit },
+  };
+}
+
+async function streamImport(
+  source: AddSource,
+  form: FormData,
+  onProgress: (progress: Progress) => void,
+): Promise<AddState> {
+  const response = await fetch(`/portfolio/add/import?from=${source}`, {
+    method: 'POST',
+    body: form,
+  });
+  if (!response.ok || !response.body) {
+    // Refusals and field errors come back whole, as the action would give them.
+    const state = (await response.json().catch(() => null)) as AddState | null;
+    return state ?? { status: 'error', message: 'Setpoint could not start the import. Try again.' };
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  let progress: Progress = { total: 0, rows: [] };
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line) continue;
+      const event = JSON.parse(line) as ImportEvent;
+      if ('done' in event) return event.done;
+      progress =
+        'total' in event
+          ? { ...progress, total: event.total }
+          : { ...progress, rows: [...progress.rows, event.row] };
+    }
+    onProgress(progress);
+  }
+  throw new Error('The import ended without its summary.');
+}
+
+function Checking({ progress }: { progress: Progress }) {
+  const rows = [...progress.rows].sort((a, b) => a.line - b.line);
+  return (
+    <div className="grid gap-2">
+      <progress
+        aria-label="Lines checked"
+        max={Math.max(1, progress.total)}
+        value={progress.rows.length}
+        className="h-3 w-full overflow-hidden rounded-full accent-brand-600"
+      />
+      <p role="status" className="text-sm">
+        {progress.total
+          ? `Checked ${progress.rows.length} of ${progress.total} lines with the service…`
+          : 'Reading the list…'}
+      </p>
+      {rows.length ? <ReportTable rows={rows} caption="Result for each thermostat so far" /> : null}
+    </div>
+  );
+}
+
+function Result({ state, progress }: { state: AddState; progress: Progress | null }) {
+  if (progress) return <Checking progress={progress} />;
   if (!state.message) return null;
   return (
     <div className="grid gap-3">
@@ -33,10 +132,10 @@ const textareaClass =
   'min-h-36 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100';
 
 export function AddFromListForm() {
-  const [state, action, pending] = useActionState(addFromList, idle);
+  const { state, progress, pending, formProps } = useAddForm('list', addFromList);
   const errors = state.fieldErrors?.list;
   return (
-    <form action={action} className="grid gap-3">
+    <form {...formProps} className="grid gap-3">
       <label htmlFor="list" className="text-sm font-medium">
         Thermostat ids
       </label>
@@ -63,16 +162,16 @@ export function AddFromListForm() {
           {pending ? 'Checking with the service…' : 'Add thermostats'}
         </Button>
       </div>
-      <Result state={state} />
+      <Result state={state} progress={progress} />
     </form>
   );
 }
 
 export function AddFromCsvForm() {
-  const [state, action, pending] = useActionState(addFromCsv, idle);
+  const { state, progress, pending, formProps } = useAddForm('csv', addFromCsv);
   const errors = state.fieldErrors?.csv;
   return (
-    <form action={action} className="grid gap-3">
+    <form {...formProps} className="grid gap-3">
       <label htmlFor="csv" className="text-sm font-medium">
         CSV file
       </label>
@@ -99,21 +198,21 @@ export function AddFromCsvForm() {
           {pending ? 'Importing…' : 'Import file'}
         </Button>
       </div>
-      <Result state={state} />
+      <Result state={state} progress={progress} />
     </form>
   );
 }
 
 export function ImportDemoForm() {
-  const [state, action, pending] = useActionState(importSandboxDemo, idle);
+  const { state, progress, pending, formProps } = useAddForm('demo', importSandboxDemo);
   return (
-    <form action={action} className="grid gap-3">
+    <form {...formProps} className="grid gap-3">
       <div>
         <Button type="submit" variant="secondary" disabled={pending}>
           {pending ? 'Importing the demo portfolio…' : 'Import the sandbox demo portfolio'}
         </Button>
       </div>
-      <Result state={state} />
+      <Result state={state} progress={progress} />
     </form>
   );
 }

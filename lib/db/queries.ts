@@ -893,9 +893,15 @@ export async function ensureBuilding(input: {
   name: string;
   timeZone: string;
   address?: string;
-}): Promise<void> {
+}): Promise<string> {
   const db = await getDb();
   await db.insert(buildings).values(input).onConflictDoNothing();
+  // A building already in the portfolio keeps the name its managers gave it.
+  const [row] = await db
+    .select({ name: buildings.name })
+    .from(buildings)
+    .where(and(eq(buildings.orgId, input.orgId), eq(buildings.buildingId, input.buildingId)));
+  return row?.name ?? input.name;
 }
 
 export async function updateBuilding(input: {
@@ -958,22 +964,27 @@ export async function findThermostat(input: {
 }
 
 /** Which of these thermostat ids the organisation already has. */
-export async function findKnownThermostatIds(input: {
+/** Which of these thermostats the organisation already has, each with its building's name. */
+export async function findKnownThermostats(input: {
   orgId: string;
   thermostatIds: string[];
-}): Promise<Set<string>> {
-  if (input.thermostatIds.length === 0) return new Set();
+}): Promise<Map<string, string>> {
+  if (input.thermostatIds.length === 0) return new Map();
   const db = await getDb();
   const rows = await db
-    .select({ id: thermostats.thermostatId })
+    .select({ id: thermostats.thermostatId, building: buildings.name })
     .from(thermostats)
+    .innerJoin(
+      buildings,
+      and(eq(buildings.orgId, thermostats.orgId), eq(buildings.buildingId, thermostats.buildingId)),
+    )
     .where(
       and(
         eq(thermostats.orgId, input.orgId),
         inArray(thermostats.thermostatId, input.thermostatIds),
       ),
     );
-  return new Set(rows.map((row) => row.id));
+  return new Map(rows.map((row) => [row.id, row.building]));
 }
 
 export async function addThermostat(input: {

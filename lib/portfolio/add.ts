@@ -1,6 +1,6 @@
 import 'server-only';
 import { type Actor, logActivity } from '@/lib/activity';
-import { addThermostat, ensureBuilding, findKnownThermostatIds } from '@/lib/db/queries';
+import { addThermostat, ensureBuilding, findKnownThermostats } from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/forms';
 import { storeStatus } from '@/lib/readings/read';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
@@ -15,76 +15,100 @@ export type KnownBuilding = { name: string; timeZone: string; address?: string }
  * Adds thermostats to the organisation's portfolio after checking each with the service: an id
  * the service does not know, or that the service account may not see, is refused with the
  * reason. Buildings new to the portfolio are added too, named from `known` or provisionally by
- * id. The caller has checked that the member may manage the portfolio.
+ * id. Each row names the thermostat's building, and goes to `onRow` the moment it is decided (a
+ * long import shows its lines as they are checked). The caller has checked that the member may
+ * manage the portfolio.
  */
 export async function addToPortfolio(input: {
   actor: Actor;
   entries: PortfolioEntry[];
   problems?: EntryProblem[];
   known?: Map<string, KnownBuilding>;
+  onRow?: (row: ReportRow) => void;
 }): Promise<ReportRow[]> {
-  const { actor } = input;
+  const { actor, onRow } = input;
   const { orgId } = actor;
-  const already = await findKnownThermostatIds({
-    orgId,
-    thermostatIds: input.entries.map((entry) => entry.thermostatId),
-  });
-  const newBuildings = new Map<string, Promise<void>>();
-
-  const results = await Promise.all(
-    input.entries.map(async (entry): Promise<ReportRow> => {
-      const base = { line: entry.line, subject: entry.thermostatId };
-      if (already.has(entry.thermostatId)) {
-        return { ...base, outcome: 'unchanged', detail: 'Already in the portfolio.' };
-      }
-      let status: ThermostatStatus;
-      try {
-        status = await getStatus({ orgId, thermostatId: entry.thermostatId });
-      } catch (error) {
-        const detail =
-          error instanceof ServiceError &&
-          (error.kind === 'not_found' || error.kind === 'forbidden')
-            ? 'The service does not know this thermostat, or your account may not see it.'
-            : describeServiceError(error);
-        return { ...base, outcome: 'failed', detail };
-      }
-      const buildingId = status.buildingId;
-      if (!buildingId) {
-        return {
-          ...base,
-          outcome: 'failed',
-          detail: 'The service did not say which building it is in.',
-        };
-      }
-      let building = newBuildings.get(buildingId);
-      if (!building) {
-        building = addBuilding(orgId, buildingId, entry.thermostatId, input.known?.get(buildingId));
-        newBuildings.set(buildingId, building);
-      }
-      try {
-        await building;
-      } catch (error) {
-        return { ...base, outcome: 'failed', detail: describeServiceError(error) };
-      }
-      const unitLabel = entry.unitLabel || status.name || '';
-      const added = await addThermostat({
-        orgId,
-        thermostatId: entry.thermostatId,
-        buildingId,
-        unitLabel,
-      });
-      if (added) await storeStatus({ orgId, status });
-      return added
-        ? { ...base, outcome: 'done', detail: unitLabel ? `Added as ${unitLabel}.` : 'Added.' }
-        : { ...base, outcome: 'unchanged', detail: 'Already in the portfolio.' };
-    }),
-  );
   const notAttempted = (input.problems ?? []).map(
     (problem): ReportRow => ({
       line: problem.line,
       subject: problem.input,
       outcome: 'not_attempted',
       detail: problem.problem,
+    }),
+  );
+  for (const row of notAttempted) onRow?.(row);
+  const already = await findKnownThermostats({
+    orgId,
+    thermostatIds: input.entries.map((entry) => entry.thermostatId),
+  });
+  const buildingNames = new Map<string, Promise<string>>();
+
+  const check = async (entry: PortfolioEntry): Promise<ReportRow> => {
+    const base = { line: entry.line, subject: entry.thermostatId };
+    const knownBuilding = already.get(entry.thermostatId);
+    if (knownBuilding !== undefined) {
+      return {
+        ...base,
+        outcome: 'unchanged',
+        detail: `Already in the portfolio, in ${knownBuilding}.`,
+      };
+    }
+    let status: ThermostatStatus;
+    try {
+      status = await getStatus({ orgId, thermostatId: entry.thermostatId });
+    } catch (error) {
+      const detail =
+        error instanceof ServiceError && (error.kind === 'not_found' || error.kind === 'forbidden')
+          ? 'The service does not know this thermostat, or your account may not see it.'
+          : describeServiceError(error);
+      return { ...base, outcome: 'failed', detail };
+    }
+    const buildingId = status.buildingId;
+    if (!buildingId) {
+      return {
+        ...base,
+        outcome: 'failed',
+        detail: 'The service did not say which building it is in.',
+      };
+    }
+    let building = buildingNames.get(buildingId);
+    if (!building) {
+      building = addBuilding(orgId, buildingId, entry.thermostatId, input.known?.get(buildingId));
+      buildingNames.set(buildingId, building);
+    }
+    let buildingName: string;
+    try {
+      buildingName = await building;
+    } catch (error) {
+      return { ...base, outcome: 'failed', detail: describeServiceError(error) };
+    }
+    const unitLabel = entry.unitLabel || status.name || '';
+    const added = await addThermostat({
+      orgId,
+      thermostatId: entry.thermostatId,
+      buildingId,
+      unitLabel,
+    });
+    if (!added) {
+      return {
+        ...base,
+        outcome: 'unchanged',
+        detail: `Already in the portfolio, in ${buildingName}.`,
+      };
+    }
+    await storeStatus({ orgId, status });
+    return {
+      ...base,
+      outcome: 'done',
+      detail: unitLabel ? `Added to ${buildingName} as ${unitLabel}.` : `Added to ${buildingName}.`,
+    };
+  };
+
+  const results = await Promise.all(
+    input.entries.map(async (entry) => {
+      const row = await check(entry);
+      onRow?.(row);
+      return row;
     }),
   );
   const added = results.filter((result) => result.outcome === 'done');
@@ -104,11 +128,11 @@ async function addBuilding(
   buildingId: string,
   thermostatId: string,
   known?: KnownBuilding,
-) {
+): Promise<string> {
   // The service has no building endpoint; a thermostat's schedule says its building's zone.
   const timeZone = known?.timeZone ?? (await getSchedule({ orgId, thermostatId })).timeZone;
   if (!timeZone) throw new ServiceError('invalid_response');
-  await ensureBuilding({
+  return ensureBuilding({
     orgId,
     buildingId,
     timeZone,

@@ -13,7 +13,7 @@ import {
   findBuilding,
   findConnection,
   findInvitationByToken,
-  findKnownThermostatIds,
+  findKnownThermostats,
   findMembership,
   findOrganization,
   findSessionMember,
@@ -241,8 +241,8 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
           sorted((await searchThermostats({ scope, text: 'Unit' })).map((r) => r.thermostatId)),
         ).toEqual(sorted(Object.keys(mine.thermostats)));
         expect(
-          await findKnownThermostatIds({ orgId: scope.orgId, thermostatIds: theirOnly }),
-        ).toEqual(new Set());
+          await findKnownThermostats({ orgId: scope.orgId, thermostatIds: theirOnly }),
+        ).toEqual(new Map());
 
         expect(
           await findMembership({ orgId: scope.orgId, userId: theirs.owner.userId }),
