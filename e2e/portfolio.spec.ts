@@ -196,6 +196,12 @@ test('the status page shows every field; resident mode goes off only once the re
     .filter({ hasText: /^HVAC mode$/ })
     .locator('+ dd');
   await expect(mode).toHaveText(/^(Heat|Cool|Auto \(heat or cool\)|Auxiliary heat only|Off)/);
+  // The comfort setting in force by its name, as the comfort settings page calls it.
+  const comfort = page
+    .getByRole('term')
+    .filter({ hasText: /^Comfort setting now$/ })
+    .locator('+ dd');
+  await expect(comfort).toHaveText(/^(Home|Away|Sleep|Vacant Unit)$/);
   await expect(page.getByText('As the service reports it')).toBeVisible();
   await expect(page.getByText(/lets no one set the HVAC mode or hold a temperature/)).toBeVisible();
   await expect(page.getByRole('link', { name: 'comfort settings', exact: true })).toBeVisible();

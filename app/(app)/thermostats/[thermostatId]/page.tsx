@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense } from 'react';
 import { HistoryChart } from '@/components/charts/history-chart';
 import { ReadOnlyNotice } from '@/components/thermostat/read-only-notice';
 import {
@@ -23,6 +23,7 @@ import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
+import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
 import { equipmentNames, modeName } from '@/lib/words';
@@ -91,7 +92,23 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
             </Notice>
           ) : null}
           {status.ok ? (
-            <StatusDetails status={status.value} unit={member.temperatureUnit} />
+            <StatusDetails
+              status={status.value}
+              unit={member.temperatureUnit}
+              comfortName={
+                status.value.currentComfortSettingRef ? (
+                  <Suspense fallback={status.value.currentComfortSettingRef}>
+                    <ComfortSettingName
+                      orgId={member.orgId}
+                      thermostatId={thermostat.thermostatId}
+                      comfortSettingRef={status.value.currentComfortSettingRef}
+                    />
+                  </Suspense>
+                ) : (
+                  '—'
+                )
+              }
+            />
           ) : (
             <Notice tone="error">{status.error}</Notice>
           )}
@@ -199,7 +216,33 @@ const CODED = [
   'equipmentStatus',
 ] as const;
 
-function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: TemperatureUnit }) {
+/**
+ * The status names the comfort setting in force only by its ref (`smart1`); its name, as the
+ * comfort settings page shows it, costs one more read, so it streams in after the rest of the
+ * page (the ref shows until then, and stays if the read fails).
+ */
+async function ComfortSettingName(props: {
+  orgId: string;
+  thermostatId: string;
+  comfortSettingRef: string;
+}) {
+  const { orgId, thermostatId, comfortSettingRef } = props;
+  const settings = await listComfortSettings({ orgId, thermostatId, priority: 'page' }).catch(
+    () => [],
+  );
+  const setting = settings.find((candidate) => candidate.comfortSettingRef === comfortSettingRef);
+  return setting?.name ?? comfortSettingRef;
+}
+
+function StatusDetails({
+  status,
+  unit,
+  comfortName,
+}: {
+  status: ThermostatStatus;
+  unit: TemperatureUnit;
+  comfortName: ReactNode;
+}) {
   const pending =
     status.pendingHvacMode && status.pendingHvacMode !== status.hvacMode
       ? status.pendingHvacMode
@@ -227,7 +270,7 @@ function StatusDetails({ status, unit }: { status: ThermostatStatus; unit: Tempe
     ['Cool setpoint', formatTemperature(status.setPoint.desiredCool, unit)],
     ['Minimum heat–cool gap', delta === undefined ? '—' : formatDelta(delta, unit)],
     ['Resident mode', status.isResidentMode ? 'On' : 'Off'],
-    ['Comfort setting now', status.currentComfortSettingRef ?? '—'],
+    ['Comfort setting now', comfortName],
     ['Hold action', status.holdAction ? describeHoldAction(status.holdAction) : '—'],
     ['Equipment running', equipmentNames(status.equipmentStatus)],
     [

@@ -132,7 +132,7 @@ export async function createComfortSettingAction(
     await logActivity({
       ...what,
       changes: { ...what.changes, comfortSettingRef: created.comfortSettingRef },
-      summary: `${summary} (${created.comfortSettingRef})`,
+      summary,
     });
   } catch (error) {
     await logActivity({ ...what, summary: `Failed: ${summary}`, error });
@@ -182,7 +182,7 @@ export async function updateComfortSettingAction(
     buildingId: thermostat.buildingId,
     changes: { comfortSettingRef, ...changes },
   } as const;
-  const summary = `Changed comfort setting ${current.name} (${comfortSettingRef}) on ${label}`;
+  const summary = `Changed comfort setting ${current.name} on ${label}`;
   try {
     await updateComfortSetting({
       orgId: member.orgId,
@@ -229,9 +229,9 @@ export async function deleteComfortSettingAction(
     action: 'comfort_setting.delete',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
-    changes: { comfortSettingRef },
+    changes: { comfortSettingRef, name },
   } as const;
-  const summary = `Deleted comfort setting ${comfortSettingRef} on ${label}`;
+  const summary = `Deleted comfort setting ${name} on ${label}`;
   try {
     await deleteComfortSetting({
       orgId: member.orgId,
