@@ -183,12 +183,19 @@ test.describe('at fleet size, on a stack of its own', () => {
     await control('POST', '/clock/advance', { seconds: 31 * 86_400 });
     await page.goto(tower);
     await page.getByRole('button', { name: 'Refresh statuses' }).click();
-    const notice = page.getByText(/until the service connection is reconnected/);
+    // Said once, with the way back at once: one Reconnect button, before any reload.
+    const notice = page.getByText(
+      /Setpoint cannot read these thermostats\. The thermostat service/,
+    );
     await expect(notice).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Reconnect' })).toHaveCount(1);
     await page.reload();
     await expect(notice).toHaveCount(1);
-    const banner = page.getByRole('status').filter({ hasText: 'you will come back to this page' });
+    const banner = page
+      .getByRole('status')
+      .filter({ hasText: 'Reconnect to keep managing thermostats' });
     await expect(banner.getByRole('button', { name: 'Reconnect' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Reconnect' })).toHaveCount(1);
     const table = page.getByRole('table', TABLE);
     // Every row as last known, with its age; no error in any row.
     await expect(table.locator('tbody tr')).toHaveCount(200);

@@ -15,9 +15,12 @@ test('when the service refuses the refresh token, every page offers a reconnect 
   await sandboxControl('POST', '/clock/advance', { seconds: 31 * 86_400 });
   try {
     await page.goto(path);
-    await expect(
-      page.getByText('Your thermostat service connection has ended. Reconnect to continue.'),
-    ).toBeVisible();
+    // The page that finds out offers the way back at once, not after a reload.
+    const notice = page
+      .getByRole('status')
+      .filter({ hasText: 'The thermostat service connection has ended. Reconnect to continue' });
+    await expect(notice.getByRole('button', { name: 'Reconnect' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Reconnect' })).toHaveCount(1);
 
     // From now on every page says so, and offers to reconnect.
     await page.goto('/');
@@ -25,6 +28,11 @@ test('when the service refuses the refresh token, every page offers a reconnect 
     await expect(banner).toBeVisible();
     await page.goto(path);
     await expect(banner).toBeVisible();
+    // Once the banner says it, the page's own notice points to it: one button on the page.
+    await expect(
+      page.getByText(/reconnect it from the notice at the top of the page/),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Reconnect' })).toHaveCount(1);
     await page.goto('/connection');
     await expect(page.getByRole('heading', { name: 'Needs reconnecting' })).toBeVisible();
 

@@ -5,13 +5,13 @@ import { AppHeader } from '@/components/shell/app-header';
 import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { getConnectionSummary } from '@/lib/oauth/connection';
+import { connectionAtRequestStart } from '@/lib/oauth/connection';
 
 // Every page under this layout needs a signed-in member; the check is in the data layer
 // (requireMember), the proxy's redirect only saves a round trip.
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const member = await requireMember();
-  const connection = await getConnectionSummary(member.orgId);
+  const connection = await connectionAtRequestStart(member.orgId);
   return (
     <div className="flex min-h-dvh flex-col">
       <a

@@ -1,5 +1,7 @@
 import { Suspense } from 'react';
+import { ServiceProblem } from '@/components/connection/service-problem';
 import { Notice } from '@/components/ui/notice';
+import type { Member } from '@/lib/auth/session';
 import type { BuildingRowsSummary } from '@/lib/db/readings';
 import type { BuildingPage, ReadsPaused } from '@/lib/readings/rows';
 import {
@@ -17,6 +19,7 @@ import {
 export function ReadingStatus({
   data,
   shown,
+  member,
 }: {
   data: Pick<
     BuildingPage,
@@ -24,9 +27,12 @@ export function ReadingStatus({
   >;
   /** Rows on this page, and the first one's position. */
   shown: { from: number; count: number };
+  /** Who is looking (a notice of the ended connection offers to reconnect to those who may). */
+  member: Member;
 }) {
   const initial = (
     <StatusView
+      member={member}
       summary={data.summary}
       reading={data.reading}
       problem={data.paused ?? (data.storedServiceWide ? 'unavailable' : null)}
@@ -36,7 +42,7 @@ export function ReadingStatus({
   if (data.reading === 0) return initial;
   return (
     <Suspense fallback={initial}>
-      <SettledStatus data={data} shown={shown} />
+      <SettledStatus data={data} shown={shown} member={member} />
     </Suspense>
   );
 }
@@ -44,12 +50,22 @@ export function ReadingStatus({
 async function SettledStatus({
   data,
   shown,
+  member,
 }: {
   data: Pick<BuildingPage, 'verdict' | 'settled'>;
   shown: { from: number; count: number };
+  member: Member;
 }) {
   const [verdict, summary] = await Promise.all([data.verdict, data.settled]);
-  return <StatusView summary={summary} reading={0} problem={verdict.serviceWide} shown={shown} />;
+  return (
+    <StatusView
+      summary={summary}
+      reading={0}
+      problem={verdict.serviceWide}
+      shown={shown}
+      member={member}
+    />
+  );
 }
 
 function StatusView({
@@ -57,11 +73,13 @@ function StatusView({
   reading,
   problem,
   shown,
+  member,
 }: {
   summary: BuildingRowsSummary;
   reading: number;
   problem: ServiceErrorKind | ReadsPaused | null;
   shown: { from: number; count: number };
+  member: Member;
 }) {
   const { total, matching, failing, offline } = summary;
   const counts = [
@@ -80,7 +98,17 @@ function StatusView({
           : null;
   return (
     <div className="grid gap-2">
-      {problem ? <Notice tone="warning">{problemSentence(problem)}</Notice> : null}
+      {problem === 'reconnect' || problem === 'unauthorized' ? (
+        <ServiceProblem
+          error={new ServiceError(problem)}
+          member={member}
+          tone="warning"
+          lead="Setpoint cannot read these thermostats."
+          trail={LAST_KNOWN}
+        />
+      ) : problem ? (
+        <Notice tone="warning">{problemSentence(problem)}</Notice>
+      ) : null}
       <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
         {counts.join(', ')}
         {range ? ` · ${range}` : ''}
@@ -90,13 +118,11 @@ function StatusView({
   );
 }
 
+const LAST_KNOWN = 'Each row shows what Setpoint last knew, and how long ago it read it.';
+
 function problemSentence(problem: ServiceErrorKind | ReadsPaused): string {
-  const rows = 'Each row shows what Setpoint last knew, and how long ago it read it.';
-  if (problem === 'reconnect' || problem === 'unauthorized') {
-    return `Setpoint cannot read these thermostats until the service connection is reconnected. ${rows}`;
-  }
   if (problem === 'not_connected') {
-    return `Setpoint cannot read these thermostats until the service account is connected. ${rows}`;
+    return `Setpoint cannot read these thermostats until the service account is connected. ${LAST_KNOWN}`;
   }
-  return `${describeServiceError(new ServiceError(problem))} ${rows}`;
+  return `${describeServiceError(new ServiceError(problem))} ${LAST_KNOWN}`;
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
+import { cache } from 'react';
 import { logActivity } from '@/lib/activity';
 import {
   deleteConnection,
@@ -66,6 +67,13 @@ export async function getConnectionSummary(orgId: string): Promise<ConnectionSum
     lastError: row.lastError,
   };
 }
+
+/**
+ * The connection as this request first read it: the layout's banner and any page's notice of a
+ * failure agree on whether the banner is showing, whatever the page found out meanwhile, so a
+ * page offers the reconnect button exactly once.
+ */
+export const connectionAtRequestStart = cache(getConnectionSummary);
 
 /** Seals a token response into the fields of a connection row. */
 async function tokenFields(

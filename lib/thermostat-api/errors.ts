@@ -68,6 +68,13 @@ export function untilPhrase(at: Date, now = Date.now()): string {
   return `${clock} UTC (in ${near ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`})`;
 }
 
+/** Whether a failure means the organisation's service connection has ended (reconnect it). */
+export function connectionEnded(error: unknown): boolean {
+  return (
+    error instanceof ServiceError && (error.kind === 'reconnect' || error.kind === 'unauthorized')
+  );
+}
+
 /** The one place a failure becomes the sentence a manager reads. */
 export function describeServiceError(error: unknown): string {
   if (!(error instanceof ServiceError)) {

@@ -117,7 +117,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
       ) : (
         <div className="grid gap-3">
           <BuildingFilters view={view} path={path} />
-          <ReadingStatus data={data} shown={{ from, count: data.rows.length }} />
+          <ReadingStatus data={data} shown={{ from, count: data.rows.length }} member={member} />
           <div className="flex flex-wrap items-center gap-3">
             {selects && data.rows.length > 0 ? (
               <form id={SELECTION_FORM} action={BULK_REVIEW} method="get" className="contents">

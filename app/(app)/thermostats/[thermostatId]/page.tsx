@@ -10,10 +10,10 @@ import {
   RenameForm,
   ResidentModeForm,
 } from '@/components/thermostat/thermostat-forms';
+import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { LocalTime } from '@/components/ui/local-time';
-import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
@@ -22,7 +22,6 @@ import { scopedThermostat } from '@/lib/portfolio/guard';
 import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
 import { describeHoldAction } from '@/lib/settings/configuration';
-import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
@@ -72,9 +71,6 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
     thermostatId: thermostat.thermostatId,
     since: new Date(now - HISTORY_RANGES[range].ms),
   });
-  const status = reading.status
-    ? ({ ok: true, value: reading.status } as const)
-    : ({ ok: false, error: describeServiceError(reading.ok ? null : reading.error) } as const);
   // What to offer; the actions check again.
   const changes = can(member, 'change_thermostat', thermostat);
   const manages = can(member, 'manage_building', thermostat);
@@ -82,35 +78,43 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
 
   return (
     <div className="grid gap-6">
-      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+      <div className="grid items-start gap-6 lg:grid-cols-[2fr_1fr]">
         <Card className="grid content-start gap-4">
           <h2 className="text-lg font-medium">Status</h2>
           {!reading.ok && reading.status && reading.readAt ? (
-            <Notice tone="warning">
-              Could not read it just now: {describeServiceError(reading.error)} This is what it said
-              at <LocalTime value={reading.readAt.toISOString()} />.
-            </Notice>
+            <>
+              <ServiceProblem
+                error={reading.error}
+                member={member}
+                tone="warning"
+                lead="Could not read it just now."
+              />
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                Below is what it said at <LocalTime value={reading.readAt.toISOString()} />.
+              </p>
+            </>
           ) : null}
-          {status.ok ? (
+          {reading.status ? (
             <StatusDetails
-              status={status.value}
+              status={reading.status}
               unit={member.temperatureUnit}
               comfortName={
-                status.value.currentComfortSettingRef ? (
-                  <Suspense fallback={status.value.currentComfortSettingRef}>
+                // The name only alongside a fresh reading: a failed read makes no second call.
+                reading.ok && reading.status.currentComfortSettingRef ? (
+                  <Suspense fallback={reading.status.currentComfortSettingRef}>
                     <ComfortSettingName
                       orgId={member.orgId}
                       thermostatId={thermostat.thermostatId}
-                      comfortSettingRef={status.value.currentComfortSettingRef}
+                      comfortSettingRef={reading.status.currentComfortSettingRef}
                     />
                   </Suspense>
                 ) : (
-                  '—'
+                  (reading.status.currentComfortSettingRef ?? '—')
                 )
               }
             />
           ) : (
-            <Notice tone="error">{status.error}</Notice>
+            <ServiceProblem error={reading.ok ? null : reading.error} member={member} />
           )}
           <p className="border-t border-slate-200 pt-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
             The service lets no one set the HVAC mode or hold a temperature from here: the mode is
@@ -129,12 +133,12 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
           </p>
         </Card>
         <div className="grid content-start gap-6">
-          {status.ok && changes ? (
+          {reading.status && changes ? (
             <Card className="grid gap-3">
               <h2 className="text-lg font-medium">Resident mode</h2>
               <ResidentModeForm
                 action={changeResidentMode.bind(null, thermostat.thermostatId)}
-                isResidentMode={status.value.isResidentMode}
+                isResidentMode={reading.status.isResidentMode}
               />
             </Card>
           ) : null}

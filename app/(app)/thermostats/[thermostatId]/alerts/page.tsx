@@ -1,13 +1,12 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { AlertsForm } from '@/components/settings/alerts-form';
+import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
-import { Notice } from '@/components/ui/notice';
 import { requireMember } from '@/lib/auth/session';
 import { scopedThermostat } from '@/lib/portfolio/guard';
 import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
 import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
-import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { todayIn } from '@/lib/time-format';
 import { formatDelta, formatRange } from '@/lib/units';
@@ -29,7 +28,7 @@ export default async function AlertsPage({ params }: Props) {
     return (
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">Alert settings</h2>
-        <Notice tone="error">{describeServiceError(alerts.reason)}</Notice>
+        <ServiceProblem error={alerts.reason} member={member} />
       </Card>
     );
   }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ConfigurationForm } from '@/components/settings/configuration-form';
+import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { requireMember } from '@/lib/auth/session';
@@ -33,7 +34,7 @@ export default async function ConfigurationPage({ params }: Props) {
     return (
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">Configuration</h2>
-        <Notice tone="error">{describeServiceError(settings.reason)}</Notice>
+        <ServiceProblem error={settings.reason} member={member} />
       </Card>
     );
   }

@@ -4,13 +4,13 @@ import { colorAt, UNKNOWN_COLOR } from '@/components/schedule/palette';
 import { RangeForm } from '@/components/schedule/range-form';
 import { type ScheduleEntry, ScheduleGrid } from '@/components/schedule/schedule-grid';
 import { ScheduleLegend } from '@/components/schedule/schedule-legend';
+import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { requireMember } from '@/lib/auth/session';
 import { scopedThermostat } from '@/lib/portfolio/guard';
 import { currentBlock, isKnownTimeZone } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
-import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import { applyScheduleRange } from './actions';
 
@@ -32,7 +32,7 @@ export default async function SchedulePage({ params }: Props) {
     return (
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">Weekly schedule</h2>
-        <Notice tone="error">{describeServiceError(failure)}</Notice>
+        <ServiceProblem error={failure} member={member} />
       </Card>
     );
   }

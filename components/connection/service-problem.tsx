@@ -1,0 +1,58 @@
+import { Suspense } from 'react';
+import { Notice } from '@/components/ui/notice';
+import { can } from '@/lib/auth/permissions';
+import type { Member } from '@/lib/auth/session';
+import { connectionAtRequestStart } from '@/lib/oauth/connection';
+import { connectionEnded, describeServiceError } from '@/lib/thermostat-api/errors';
+import { ConnectForm } from './connect-form';
+
+/**
+ * A service failure a page met, in words. When it is the connection that ended and the banner
+ * above (drawn from the connection as the request began) does not say so yet, the page that found
+ * out offers the way back itself, or says who can take it: no dead end until the next page load,
+ * and one Reconnect button on the page, never two.
+ */
+export async function ServiceProblem({
+  error,
+  member,
+  tone = 'error',
+  lead,
+  trail,
+}: {
+  error: unknown;
+  member: Member;
+  tone?: 'error' | 'warning';
+  /** Words before the failure's sentence ("Could not read it just now."). */
+  lead?: string;
+  /** Words after it ("Each row shows what Setpoint last knew."). */
+  trail?: string;
+}) {
+  const ended = connectionEnded(error);
+  const bannerShown =
+    ended && (await connectionAtRequestStart(member.orgId))?.status === 'reconnect';
+  const canReconnect = can(member, 'manage_connection');
+  const offer = ended && canReconnect && !bannerShown;
+  const sentence = !ended
+    ? describeServiceError(error)
+    : !canReconnect
+      ? 'The thermostat service connection has ended. An owner or admin of your organisation must reconnect it.'
+      : bannerShown
+        ? 'The thermostat service connection has ended: reconnect it from the notice at the top of the page.'
+        : 'The thermostat service connection has ended. Reconnect to continue; you will come back to this page.';
+  return (
+    <Notice tone={tone}>
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <p className="flex-1">
+          {lead ? `${lead} ` : ''}
+          {sentence}
+          {trail ? ` ${trail}` : ''}
+        </p>
+        {offer ? (
+          <Suspense>
+            <ConnectForm label="Reconnect" variant="secondary" />
+          </Suspense>
+        ) : null}
+      </div>
+    </Notice>
+  );
+}
