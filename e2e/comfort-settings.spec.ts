@@ -62,7 +62,10 @@ test('create, edit (all five fields) and delete a comfort setting, each in the a
   await expect(card).toBeVisible();
   await expect(card.getByText('64 °F')).toBeVisible();
   await expect(card.getByText('80 °F')).toBeVisible();
-  await expect(card.getByText(/^smart\d+$/)).toBeVisible();
+  // The service's ref only for a technician, behind a disclosure.
+  await expect(card.getByText(/smart\d+/).filter({ visible: true })).toHaveCount(0);
+  await card.getByText('As the service reports it').click();
+  await expect(card.getByText(/^Service ref: smart\d+$/)).toBeVisible();
   await expect(card.getByText('Not used by the schedule.')).toBeVisible();
   // The create form is empty again.
   await expect(form.getByLabel('Name')).toHaveValue('');

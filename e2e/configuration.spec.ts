@@ -87,6 +87,6 @@ test('configuration: every field error, then a valid save that is logged', async
 
   await page.goto('/activity');
   await expect(
-    page.getByText(/Changed configuration of .*heat range 50–76 °F/).first(),
+    page.getByText(/Changed configuration of .*heat range 50 °F to 76 °F/).first(),
   ).toBeVisible();
 });

@@ -4,6 +4,8 @@
  * needs them (a details disclosure).
  */
 
+import { formatTemperature } from '@/lib/units';
+
 const MODE_NAMES: Record<string, string> = {
   heat: 'Heat',
   auxHeatOnly: 'Auxiliary heat only',
@@ -93,27 +95,53 @@ const fieldName = (key: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-function valueWords(key: string, value: unknown): string {
+/**
+ * Recorded fields whose numbers carry a unit: temperatures are °F, as the service holds them (and
+ * as every change is recorded), humidities are %. Fields inside one inherit its unit
+ * (`lowTemperatureAlert.value`).
+ */
+const FIELD_UNITS: Record<string, 'F' | '%'> = {
+  heatRange: 'F',
+  coolRange: 'F',
+  desiredHeat: 'F',
+  desiredCool: 'F',
+  lowTemperatureAlert: 'F',
+  highTemperatureAlert: 'F',
+  lowHumidityAlert: '%',
+  highHumidityAlert: '%',
+};
+
+function numberWords(value: number, unit: 'F' | '%' | undefined): string {
+  if (unit === 'F') return formatTemperature(value, 'F');
+  if (unit === '%') return `${value} %`;
+  return String(value);
+}
+
+function valueWords(key: string, value: unknown, unit = FIELD_UNITS[key]): string {
   if (value === null || value === undefined || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (typeof value === 'string') return /mode$/i.test(key) ? modeName(value) : value;
-  if (typeof value === 'number') return String(value);
-  if (Array.isArray(value)) return value.map((item) => valueWords(key, item)).join(', ');
+  if (typeof value === 'number') return numberWords(value, unit);
+  if (Array.isArray(value)) return value.map((item) => valueWords(key, item, unit)).join(', ');
   const record = value as Record<string, unknown>;
   if ('min' in record && 'max' in record) {
-    return `${valueWords(key, record.min)} to ${valueWords(key, record.max)}`;
+    return `${valueWords(key, record.min, unit)} to ${valueWords(key, record.max, unit)}`;
   }
   if ('from' in record && 'to' in record) {
-    return `${valueWords(key, record.from)} → ${valueWords(key, record.to)}`;
+    return `${valueWords(key, record.from, unit)} → ${valueWords(key, record.to, unit)}`;
   }
   return Object.entries(record)
-    .map(([inner, item]) => `${fieldName(inner).toLowerCase()} ${valueWords(inner, item)}`)
+    .map(
+      ([inner, item]) =>
+        `${fieldName(inner).toLowerCase()} ${valueWords(inner, item, FIELD_UNITS[inner] ?? unit)}`,
+    )
     .join(', ');
 }
 
 /**
- * An activity entry's recorded changes as lines a person reads ("Heat range: 60 to 72 → 62 to
- * 72"), not JSON. Temperatures are as the service holds them (°F).
+ * An activity entry's recorded changes as lines a person reads ("Heat range: 60 °F to 72 °F →
+ * 62 °F to 72 °F"), not JSON. Temperatures are as the service holds them (°F), each with its
+ * unit.
  */
 export function changeLines(changes: Record<string, unknown>): [string, string][] {
   return Object.entries(changes).map(([key, value]) => [fieldName(key), valueWords(key, value)]);

@@ -12,6 +12,7 @@ import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
 import { getConnectionSummary } from '@/lib/oauth/connection';
+import { timeZoneName } from '@/lib/words';
 
 export const metadata: Metadata = { title: 'Overview' };
 
@@ -134,11 +135,11 @@ export default async function OverviewPage() {
                     attention
                   </p>
                 ) : null}
-                <p className="mt-3 flex justify-between text-xs text-slate-600 dark:text-slate-400">
+                <p className="mt-3 flex justify-between gap-3 text-xs text-slate-600 dark:text-slate-400">
                   <span>
                     {building.thermostatCount} thermostat{building.thermostatCount === 1 ? '' : 's'}
                   </span>
-                  <span>{building.timeZone.replace(/_/g, ' ')}</span>
+                  <span className="text-right">{timeZoneName(building.timeZone)}</span>
                 </p>
               </Link>
             </li>

@@ -29,9 +29,9 @@ export function ScheduleLegend({
                 style={{ backgroundColor: entry.color }}
               />
               <span className="min-w-0">
-                <span className="font-medium">{entry.name}</span>{' '}
-                <span className="font-mono text-xs text-slate-600 dark:text-slate-400">
-                  {entry.ref}
+                {/* The service's ref only on hover, for a technician: the name is what people use. */}
+                <span className="font-medium" title={`Service ref: ${entry.ref || 'empty'}`}>
+                  {entry.name}
                 </span>
                 <span className="block text-slate-700 dark:text-slate-300">
                   {setting

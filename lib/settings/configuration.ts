@@ -237,10 +237,9 @@ export function configurationFieldOf(path: string): ConfigurationField | 'form' 
 /** What a change does, in words and °F values, for the activity log. */
 export function describeSettingsChanges(changes: SettingsChanges): string[] {
   const parts: string[] = [];
-  if (changes.heatRange)
-    parts.push(`heat range ${changes.heatRange.min}–${changes.heatRange.max} °F`);
-  if (changes.coolRange)
-    parts.push(`cool range ${changes.coolRange.min}–${changes.coolRange.max} °F`);
+  // Each end a temperature with its own unit: "heat range 60 °F to 75 °F".
+  if (changes.heatRange) parts.push(`heat range ${formatRange(changes.heatRange, 'F')}`);
+  if (changes.coolRange) parts.push(`cool range ${formatRange(changes.coolRange, 'F')}`);
   if (changes.holdAction) parts.push(`hold action ${describeHoldAction(changes.holdAction)}`);
   if (changes.fanMinimumOnTime !== undefined)
     parts.push(`fan minimum on-time ${changes.fanMinimumOnTime} min/h`);

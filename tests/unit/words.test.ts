@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeSettingsChanges } from '@/lib/settings/configuration';
 import {
   changeLines,
   equipmentNames,
@@ -33,9 +34,48 @@ describe('the service’s codes in words', () => {
         hvacMode: 'auxHeatOnly',
       }),
     ).toEqual([
-      ['Heat range', '50 to 79 → 55 to 79'],
+      ['Heat range', '50 °F to 79 °F → 55 °F to 79 °F'],
       ['Fan minimum on-time (minutes per hour)', '0 → 12'],
       ['HVAC mode', 'Auxiliary heat only'],
+    ]);
+  });
+
+  it('writes every temperature with its own °F, and humidity in %', () => {
+    expect(
+      changeLines({
+        comfortSettingRef: 'smart1',
+        desiredHeat: 65.5,
+        desiredCool: 81,
+        lowTemperatureAlert: { enabled: true, value: 45 },
+        highHumidityAlert: { value: 60 },
+        settings: { coolRange: { min: 70, max: 85 }, fanMinimumOnTime: 20 },
+        requested: { heatMin: '18.5' },
+      }),
+    ).toEqual([
+      ['Comfort setting ref', 'smart1'],
+      ['Desired heat', '65.5 °F'],
+      ['Desired cool', '81 °F'],
+      ['Low temperature alert', 'enabled on, value 45 °F'],
+      ['High humidity alert', 'value 60 %'],
+      ['Settings', 'cool range 70 °F to 85 °F, fan minimum on-time (minutes per hour) 20'],
+      // As typed, in the manager's unit: not a °F value, so no unit is guessed.
+      ['Requested', 'heat min 18.5'],
+    ]);
+  });
+
+  it('states both ends of a configured range with the unit', () => {
+    expect(
+      describeSettingsChanges({
+        heatRange: { min: 60, max: 75 },
+        coolRange: { min: 70.25, max: 85 },
+        holdAction: 'nextPeriod',
+        fanMinimumOnTime: 10,
+      }),
+    ).toEqual([
+      'heat range 60 °F to 75 °F',
+      'cool range 70.25 °F to 85 °F',
+      'hold action Until the next scheduled period',
+      'fan minimum on-time 10 min/h',
     ]);
   });
 });

@@ -45,6 +45,26 @@ const FAILURES: Record<string, string> = {
     'The thermostat service is not responding right now. Nothing was changed. Try again in a few minutes.',
 };
 
+const REFUSALS: Record<string, string> = {
+  invalid_grant:
+    'it would not renew Setpoint’s access: the approval given at the service expired or was withdrawn there',
+  invalid_client: 'it no longer recognises Setpoint’s app credentials',
+  unauthorized_client: 'it no longer lets Setpoint’s app renew access',
+  invalid_scope: 'it no longer grants the access Setpoint asked for',
+};
+
+/**
+ * Why the connection ended, as a manager reads it. The recorded reason ("Refresh refused
+ * (invalid_grant)") stays in the disclosure below, for a technician.
+ */
+function endedInWords(lastError: string | null): string {
+  if (lastError && /^Stored tokens unreadable/i.test(lastError))
+    return 'Setpoint can no longer use this connection: the access it saved cannot be read (the key it was stored with was removed from the server).';
+  const code = lastError ? (/^Refresh refused \((.+)\)$/.exec(lastError)?.[1] ?? lastError) : '';
+  const reason = REFUSALS[code] ?? (lastError ? 'it would not renew Setpoint’s access' : '');
+  return `The service no longer accepts this connection${reason ? `: ${reason}` : ''}.`;
+}
+
 export default async function ConnectionPage({
   searchParams,
 }: {
@@ -206,8 +226,7 @@ function ConnectionDetails({
       </div>
       {!active ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          The service no longer accepts this connection
-          {connection.lastError ? ` (${connection.lastError})` : ''}.{' '}
+          {endedInWords(connection.lastError)}{' '}
           {manages ? 'Reconnect to continue.' : 'An owner or admin must reconnect it.'}
         </p>
       ) : null}
@@ -229,6 +248,12 @@ function ConnectionDetails({
           <dd>{connection.scope || '—'}</dd>
           <dt className="text-slate-600 dark:text-slate-400">token format</dt>
           <dd>{connection.tokenFormat === 'jwt' ? 'JWT' : 'opaque'}</dd>
+          {connection.lastError ? (
+            <>
+              <dt className="text-slate-600 dark:text-slate-400">last error</dt>
+              <dd className="break-all">{connection.lastError}</dd>
+            </>
+          ) : null}
         </dl>
       </details>
       {manages ? <ConnectionControls active={active} /> : null}

@@ -8,6 +8,7 @@ import {
   type SetpointHints,
 } from '@/components/comfort/comfort-forms';
 import { colorAt } from '@/components/schedule/palette';
+import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { requireMember } from '@/lib/auth/session';
@@ -73,7 +74,7 @@ export default async function ComfortSettingsPage({ params, searchParams }: Prop
     return (
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">Comfort settings</h2>
-        <Notice tone="error">{describeServiceError(loaded.reason)}</Notice>
+        <ServiceProblem error={loaded.reason} member={member} />
       </Card>
     );
   }
@@ -114,9 +115,6 @@ export default async function ComfortSettingsPage({ params, searchParams }: Prop
                       <h3 id={`setting-${ref}`} className="font-medium">
                         {setting.name}
                       </h3>
-                      <span className="font-mono text-xs text-slate-600 dark:text-slate-400">
-                        {ref}
-                      </span>
                     </div>
                     <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
                       {(
@@ -173,6 +171,15 @@ export default async function ComfortSettingsPage({ params, searchParams }: Prop
                           name={setting.name}
                         />
                       </div>
+                    </details>
+                    {/* The service's ref, for a technician (or a support call). */}
+                    <details className="text-xs">
+                      <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
+                        As the service reports it
+                      </summary>
+                      <p className="mt-1 text-slate-600 dark:text-slate-400">
+                        Service ref: <span className="font-mono">{ref}</span>
+                      </p>
                     </details>
                   </article>
                 </Card>

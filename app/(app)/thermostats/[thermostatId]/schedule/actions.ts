@@ -57,7 +57,9 @@ export async function applyScheduleRange(
 
   const { comfortSettingRef, ...range } = parsed.data;
   const label = labelOf(thermostat);
-  const summary = `Set ${describeRange(range)} to comfort setting ${comfortSettingRef} on ${label}`;
+  // The setting by its name once the thermostat's settings are read; by its ref until then.
+  const summaryFor = (setting: string) =>
+    `Set ${describeRange(range)} to comfort setting ${setting} on ${label}`;
   const what = {
     actor: member,
     action: 'schedule.update',
@@ -67,16 +69,16 @@ export async function applyScheduleRange(
   } as const;
   // One of this thermostat's comfort settings (a read), so a made-up or another thermostat's
   // ref is a field error here rather than a write the service refuses.
-  let known: boolean;
+  let known: { name: string } | undefined;
   try {
     const settings = await listComfortSettings({
       orgId: member.orgId,
       thermostatId: thermostat.thermostatId,
     });
-    known = settings.some((setting) => setting.comfortSettingRef === comfortSettingRef);
+    known = settings.find((setting) => setting.comfortSettingRef === comfortSettingRef);
   } catch (error) {
     // Asked for and not made: the activity log records this failure like any other.
-    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
+    await logActivity({ ...what, summary: `Failed: ${summaryFor(comfortSettingRef)}`, error });
     return serviceFailure(error, { values });
   }
   if (!known) {
@@ -87,6 +89,7 @@ export async function applyScheduleRange(
       values,
     };
   }
+  const summary = summaryFor(known.name);
   try {
     await updateSchedule({
       orgId: member.orgId,
