@@ -51,10 +51,10 @@ test('drag-selecting a range over two days and applying a custom comfort setting
   page,
 }) => {
   await openSchedule(page, 'Unit 203');
-  // Legend: every setting with setpoints and fans, custom refs included.
+  // Legend: every setting by name with setpoints and fans; the service's ref only as a title.
   const legend = page.getByRole('region', { name: 'Legend' });
-  await expect(legend.getByText('Pre-heat')).toBeVisible();
-  await expect(legend.getByText('smart1')).toBeVisible();
+  await expect(legend.getByTitle('Service ref: smart1')).toHaveText('Pre-heat');
+  await expect(legend.getByText('smart1')).toHaveCount(0);
   await expect(
     legend.getByText(/Heat 71 °F, cool 77 °F; fan auto heating, auto cooling/),
   ).toBeVisible();
@@ -68,9 +68,15 @@ test('drag-selecting a range over two days and applying a custom comfort setting
 
   const before = await schedulePatches();
   await page.getByLabel('Comfort setting for the selection').selectOption({ label: 'Pre-heat' });
+  // While a selection waits, the bar stays in view at the bottom of the window.
+  const bar = page.getByRole('form', { name: 'Apply a comfort setting to the selected blocks' });
+  await expect(bar).toHaveCSS('position', 'sticky');
   await page.getByRole('button', { name: 'Apply to selection' }).click();
   await expect(page.getByText('Saved: Monday, Tuesday 10:00–12:00.')).toBeVisible();
   expect(await schedulePatches()).toBe(before + 1);
+  // Saved, the selection has done its job.
+  await expect(cell(page, 'Tuesday', '11:00')).toHaveAttribute('aria-selected', 'false');
+  await expect(bar.getByText(/^Drag across blocks/)).toBeVisible();
 
   await page.reload();
   for (const [day, time] of [
@@ -86,7 +92,9 @@ test('drag-selecting a range over two days and applying a custom comfort setting
   // Recorded in the activity log.
   await page.goto('/activity');
   await expect(
-    page.getByText('Set Monday, Tuesday 10:00–12:00 to comfort setting smart1 on Unit 203').first(),
+    page
+      .getByText('Set Monday, Tuesday 10:00–12:00 to comfort setting Pre-heat on Unit 203')
+      .first(),
   ).toBeVisible();
 });
 

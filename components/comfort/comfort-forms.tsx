@@ -43,7 +43,7 @@ function FanSelect({
   errors?: string[];
 }) {
   return (
-    <div className="grid content-start gap-1.5">
+    <div className="grid min-w-0 content-start gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
         {label}
       </label>
@@ -53,7 +53,7 @@ function FanSelect({
         defaultValue={defaultValue}
         aria-describedby={`${id}-errors`}
         aria-invalid={errors?.length ? true : undefined}
-        className="min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-base aria-invalid:border-red-600 sm:text-sm dark:border-slate-700 dark:bg-slate-900"
+        className="min-h-10 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 text-base aria-invalid:border-red-600 sm:text-sm dark:border-slate-700 dark:bg-slate-900"
       >
         {/* A value outside the allowed set (read from the service) stays visible, to be replaced. */}
         {FANS.includes(defaultValue as never) ? null : (
@@ -105,7 +105,7 @@ function Fields({
         maxLength={64}
         autoComplete="off"
       />
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid items-start gap-4 sm:grid-cols-2">
         <Field
           id={`${prefix}-heat`}
           label={`Heat setpoint (°${unit})`}

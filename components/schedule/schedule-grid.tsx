@@ -80,18 +80,27 @@ export function ScheduleGrid({
   const [shown, showChange] = useOptimistic(week, (current, change: Change) =>
     applyRange(current, change.range, change.ref),
   );
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const tapAnchor = useRef<BlockPosition | null>(null);
   const [state, dispatch, pending] = useActionState(async (previous: FormState, data: FormData) => {
     const change = changeOf(data);
     if (change) showChange(change);
-    return applyScheduleRange(thermostatId, previous, data);
+    const next = await applyScheduleRange(thermostatId, previous, data);
+    setAnswered(true);
+    // Saved: the selection has done its job. A refused change keeps it, to try again.
+    if (next.status === 'success') {
+      setSelection(null);
+      tapAnchor.current = null;
+    }
+    return next;
   }, idle);
-  const [selection, setSelection] = useState<Selection | null>(null);
   const [focus, setFocus] = useState<BlockPosition>(initialNow);
   const [now, setNow] = useState<BlockPosition>(initialNow);
   const [ready, setReady] = useState(false);
   const [dragging, setDragging] = useState(false);
+  /** The bar's last answer is still the news (until the next selection starts). */
+  const [answered, setAnswered] = useState(false);
   const [ref, setRef] = useState(entries.find((entry) => entry.known)?.ref ?? '');
-  const tapAnchor = useRef<BlockPosition | null>(null);
   const lastPointer = useRef<string>('mouse');
   const gridRef = useRef<HTMLTableElement>(null);
 
@@ -131,6 +140,7 @@ export function ScheduleGrid({
 
   const select = (position: BlockPosition, extend: boolean) => {
     setFocus(position);
+    setAnswered(false);
     setSelection((current) => ({
       anchor: extend && current ? current.anchor : position,
       focus: position,
@@ -152,6 +162,7 @@ export function ScheduleGrid({
     // Touch: the first tap starts a range, the second tap ends it.
     const anchor = tapAnchor.current;
     setFocus(position);
+    setAnswered(false);
     if (anchor) {
       setSelection({ anchor, focus: position });
       tapAnchor.current = null;
@@ -183,80 +194,6 @@ export function ScheduleGrid({
         {nowRef ? `, ${nameOf(nowRef)}` : ''}.
       </p>
 
-      {ready ? (
-        <form
-          action={dispatch}
-          aria-label="Apply a comfort setting to the selected blocks"
-          className="grid gap-3 rounded-lg border border-slate-200 bg-slate-50 p-3 sm:flex sm:flex-wrap sm:items-end dark:border-slate-800 dark:bg-slate-950"
-        >
-          <p aria-live="polite" className="text-sm sm:min-w-56 sm:flex-1">
-            {range ? (
-              <>
-                Selected: <strong>{describeRange(range)}</strong>
-              </>
-            ) : (
-              'Drag across blocks, tap the first and last block, or use the arrow keys (Shift extends) to select.'
-            )}
-          </p>
-          {range ? (
-            <>
-              {range.days.map((day) => (
-                <input key={day} type="hidden" name="days" value={day} />
-              ))}
-              <input type="hidden" name="from" value={range.firstTimeBlock} />
-              <input type="hidden" name="to" value={range.lastTimeBlock} />
-            </>
-          ) : null}
-          <div className="grid gap-1">
-            <label htmlFor="grid-comfort" className="text-sm font-medium">
-              Comfort setting for the selection
-            </label>
-            <select
-              id="grid-comfort"
-              name="comfortSettingRef"
-              value={ref}
-              onChange={(event) => setRef(event.target.value)}
-              className="min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900"
-            >
-              {choices.map((entry) => (
-                <option key={entry.ref} value={entry.ref}>
-                  {entry.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex gap-2">
-            <Button type="submit" disabled={!range || !ref || pending}>
-              {pending ? 'Applying…' : 'Apply to selection'}
-            </Button>
-            <Button
-              variant="ghost"
-              disabled={!range}
-              onClick={() => {
-                setSelection(null);
-                tapAnchor.current = null;
-              }}
-            >
-              Clear
-            </Button>
-          </div>
-        </form>
-      ) : null}
-      {state.message ? (
-        <Notice tone={state.status === 'success' ? 'success' : 'error'}>
-          {state.message}
-          {state.fieldErrors
-            ? Object.values(state.fieldErrors)
-                .flat()
-                .map((error) => (
-                  <span key={error} className="block">
-                    {error}
-                  </span>
-                ))
-            : null}
-        </Notice>
-      ) : null}
-
       <div className="overflow-x-auto">
         <table
           ref={gridRef}
@@ -264,6 +201,7 @@ export function ScheduleGrid({
           role="grid"
           aria-label={`Weekly schedule, ${timeZoneName(timeZone)}`}
           aria-multiselectable="true"
+          aria-describedby={ready ? 'grid-selection' : undefined}
           aria-busy={pending || undefined}
           onKeyDown={onKeyDown}
           className="w-full min-w-72 table-fixed border-collapse text-xs select-none"
@@ -359,6 +297,86 @@ export function ScheduleGrid({
           </tbody>
         </table>
       </div>
+      {/* After the grid (focus order: select, then apply). While a selection waits to be applied,
+          and while the bar says how the last one went, it sticks to the bottom of the window,
+          opaque above the cells scrolling under it; never during a drag, where it would cover the
+          blocks being dragged over. */}
+      {ready ? (
+        <form
+          action={dispatch}
+          aria-label="Apply a comfort setting to the selected blocks"
+          data-stuck={(selection !== null || answered) && !dragging ? '' : undefined}
+          className="grid gap-3 rounded-lg border border-slate-200 bg-slate-50 p-3 data-stuck:sticky data-stuck:bottom-0 data-stuck:z-20 data-stuck:shadow-[0_-4px_12px_-6px_rgb(15_23_42/0.3)] sm:flex sm:flex-wrap sm:items-end dark:border-slate-700 dark:bg-slate-950"
+        >
+          {state.message ? (
+            <div className="sm:basis-full">
+              <Notice tone={state.status === 'success' ? 'success' : 'error'}>
+                {state.message}
+                {state.fieldErrors
+                  ? Object.values(state.fieldErrors)
+                      .flat()
+                      .map((error) => (
+                        <span key={error} className="block">
+                          {error}
+                        </span>
+                      ))
+                  : null}
+              </Notice>
+            </div>
+          ) : null}
+          <p id="grid-selection" aria-live="polite" className="text-sm sm:min-w-56 sm:flex-1">
+            {range ? (
+              <>
+                Selected: <strong>{describeRange(range)}</strong>
+              </>
+            ) : (
+              'Drag across blocks, tap the first and last block, or use the arrow keys (Shift extends) to select.'
+            )}
+          </p>
+          {range ? (
+            <>
+              {range.days.map((day) => (
+                <input key={day} type="hidden" name="days" value={day} />
+              ))}
+              <input type="hidden" name="from" value={range.firstTimeBlock} />
+              <input type="hidden" name="to" value={range.lastTimeBlock} />
+            </>
+          ) : null}
+          <div className="grid gap-1">
+            <label htmlFor="grid-comfort" className="text-sm font-medium">
+              Comfort setting for the selection
+            </label>
+            <select
+              id="grid-comfort"
+              name="comfortSettingRef"
+              value={ref}
+              onChange={(event) => setRef(event.target.value)}
+              className="min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900"
+            >
+              {choices.map((entry) => (
+                <option key={entry.ref} value={entry.ref}>
+                  {entry.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={!range || !ref || pending}>
+              {pending ? 'Applying…' : 'Apply to selection'}
+            </Button>
+            <Button
+              variant="ghost"
+              disabled={!range}
+              onClick={() => {
+                setSelection(null);
+                tapAnchor.current = null;
+              }}
+            >
+              Clear
+            </Button>
+          </div>
+        </form>
+      ) : null}
     </div>
   );
 }

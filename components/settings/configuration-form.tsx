@@ -46,7 +46,7 @@ export function ConfigurationForm({
           legend="Heat range"
           description={`Lowest and highest heat setpoint allowed. Device limits: ${limits.heat}.`}
         >
-          <div className="grid grid-cols-2 gap-3 [&>div]:min-w-0 [&_input]:w-full">
+          <div className="grid grid-cols-2 items-start gap-3 [&>div]:min-w-0 [&_input]:w-full">
             <Field
               label={`Heat minimum (${degree})`}
               name="heatMin"
@@ -67,7 +67,7 @@ export function ConfigurationForm({
           legend="Cool range"
           description={`Lowest and highest cool setpoint allowed. Device limits: ${limits.cool}.`}
         >
-          <div className="grid grid-cols-2 gap-3 [&>div]:min-w-0 [&_input]:w-full">
+          <div className="grid grid-cols-2 items-start gap-3 [&>div]:min-w-0 [&_input]:w-full">
             <Field
               label={`Cool minimum (${degree})`}
               name="coolMin"

@@ -89,7 +89,7 @@ export function Fieldset({
   return (
     <fieldset
       disabled={disabled}
-      className="grid gap-3 rounded-lg border border-slate-200 p-4 disabled:opacity-60 dark:border-slate-800"
+      className="grid content-start gap-3 rounded-lg border border-slate-200 p-4 disabled:opacity-60 dark:border-slate-800"
     >
       <legend className="px-1 text-sm font-semibold">{legend}</legend>
       {description ? (

@@ -17,12 +17,21 @@ export function AppHeader({ member, csrfToken }: { member: Member; csrfToken: st
         >
           <Logo className="text-lg" />
         </Link>
-        <nav
-          aria-label="Main"
-          className="order-last -mx-4 w-[calc(100%+2rem)] overflow-x-auto border-t border-slate-100 px-3 py-1.5 sm:order-none sm:mx-0 sm:w-auto sm:flex-1 sm:border-0 sm:p-0 dark:border-slate-800"
-        >
-          <NavLinks />
-        </nav>
+        <div className="relative order-last -mx-4 w-[calc(100%+2rem)] min-w-0 border-t border-slate-100 sm:order-none sm:mx-0 sm:w-auto sm:flex-1 sm:border-0 dark:border-slate-800">
+          {/* On phones the list is as wide as its links, and its end padding lets the last link
+              scroll clear of the fade below. */}
+          <nav
+            aria-label="Main"
+            className="overflow-x-auto px-3 py-1.5 max-sm:[&>ul]:w-max max-sm:[&>ul]:pr-8 sm:p-0"
+          >
+            <NavLinks />
+          </nav>
+          {/* The row scrolls sideways on phones: a fade at its right edge says there is more. */}
+          <div
+            aria-hidden="true"
+            className="pointer-events-none absolute inset-y-0 right-0 w-10 bg-linear-to-l from-white to-transparent sm:hidden dark:from-slate-900"
+          />
+        </div>
         <UserMenu
           name={member.name}
           email={member.email}

@@ -17,26 +17,35 @@ export function ThermostatTabs({ thermostatId }: { thermostatId: string }) {
   const pathname = usePathname();
   const base = `/thermostats/${thermostatId}`;
   return (
-    <nav aria-label="Thermostat sections" className="-mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-      <ul className="flex min-w-max gap-1 border-b border-slate-200 dark:border-slate-800">
-        {THERMOSTAT_TABS.map((tab) => {
-          const href = `${base}${tab.segment}`;
-          const current = pathname === href;
-          return (
-            <li key={tab.label}>
-              <Link
-                href={href}
-                aria-current={current ? 'page' : undefined}
-                className="-mb-px block border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:border-brand-600 aria-[current=page]:text-brand-700 dark:text-slate-400 dark:hover:text-white dark:aria-[current=page]:text-brand-100"
-              >
-                {tab.label}
-                <PendingMark />
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
+    <div className="relative -mx-4 min-w-0 sm:mx-0">
+      <nav aria-label="Thermostat sections" className="overflow-x-auto px-4 sm:px-0">
+        {/* The end padding lets the last tab scroll clear of the fade below. */}
+        <ul className="flex min-w-max gap-1 border-b border-slate-200 pr-8 md:pr-0 dark:border-slate-800">
+          {THERMOSTAT_TABS.map((tab) => {
+            const href = `${base}${tab.segment}`;
+            const current = pathname === href;
+            return (
+              <li key={tab.label}>
+                <Link
+                  href={href}
+                  aria-current={current ? 'page' : undefined}
+                  className="-mb-px block border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 aria-[current=page]:border-brand-600 aria-[current=page]:text-brand-700 dark:text-slate-400 dark:hover:text-white dark:aria-[current=page]:text-brand-100"
+                >
+                  {tab.label}
+                  <PendingMark />
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      {/* Below `md` the tabs can be wider than the window and scroll sideways: a fade at the right
+          edge says there is more. It stops short of the underline, which stays crisp. */}
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute top-0 right-0 bottom-0.5 w-10 bg-linear-to-l from-slate-50 to-transparent md:hidden dark:from-slate-950"
+      />
+    </div>
   );
 }
 

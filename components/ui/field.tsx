@@ -17,8 +17,11 @@ export function Field({
   const errorId = `${id}-errors`;
   const hintId = `${id}-hint`;
   const invalid = Boolean(errors?.length);
+  // content-start: stretched to a taller neighbour's height (one with an error or a hint), the
+  // label and input stay at the top instead of spreading out. w-full with min-w-0 lets the input
+  // shrink with a narrow column instead of keeping its intrinsic width and overflowing it.
   return (
-    <div className="grid gap-1.5">
+    <div className="grid min-w-0 content-start gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
         {label}
       </label>
@@ -27,7 +30,7 @@ export function Field({
         name={name}
         aria-invalid={invalid || undefined}
         aria-describedby={`${hint ? hintId : ''} ${errorId}`.trim()}
-        className="min-h-10 rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-xs placeholder:text-slate-400 aria-invalid:border-red-600 sm:text-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400"
+        className="min-h-10 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-3 text-base text-slate-900 shadow-xs placeholder:text-slate-400 aria-invalid:border-red-600 sm:text-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400"
         {...input}
       />
       {hint ? (

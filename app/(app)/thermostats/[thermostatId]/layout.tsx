@@ -19,8 +19,10 @@ export default async function ThermostatLayout({
   const { thermostatId } = await params;
   const thermostat = await scopedThermostat(member, thermostatId);
   if (!thermostat) notFound();
+  // One column that never grows past the window (minmax(0, 1fr)), so a wide table or form in a
+  // page scrolls or wraps inside its own box instead of widening every thermostat page.
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
           <p className="text-sm text-slate-600 dark:text-slate-400">
@@ -33,10 +35,10 @@ export default async function ThermostatLayout({
             </Link>{' '}
             /
           </p>
-          <h1 className="text-2xl font-semibold tracking-tight">
+          <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">
             {thermostat.unitLabel || thermostat.thermostatId}
           </h1>
-          <p className="mt-1 font-mono text-xs text-slate-600 dark:text-slate-400">
+          <p className="mt-1 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
             {thermostat.thermostatId}
           </p>
         </div>

@@ -1,0 +1,90 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
+
+// Layout on a phone and a laptop: nothing wider than the window, forms that keep their fields
+// in their cards and in line, a navigation that says it scrolls. Demo building "Harbor View
+// Apartments", read only.
+
+const PHONE = { width: 390, height: 844 };
+const LAPTOP = { width: 1440, height: 900 };
+const TABS = ['', '/schedule', '/comfort-settings', '/configuration', '/access-control', '/alerts'];
+
+async function overflow(page: Page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Signed in, with one of the demo building's thermostats to look at. */
+async function signedInWithUnit(page: Page) {
+  await signInWithDemoPortfolio(page);
+  const { thermostats } = await demoThermostatsIn('Harbor View Apartments');
+  const unit = thermostats[2];
+  if (!unit) throw new Error('demo building too small');
+  return unit;
+}
+
+async function box(locator: Locator) {
+  const found = await locator.boundingBox();
+  if (!found) throw new Error('not laid out');
+  return found;
+}
+
+test('every thermostat page fits a phone and a laptop, and the phone’s navigation says it scrolls', async ({
+  page,
+}) => {
+  const unit = await signedInWithUnit(page);
+  for (const size of [PHONE, LAPTOP]) {
+    await page.setViewportSize(size);
+    for (const tab of TABS) {
+      await page.goto(`/thermostats/${unit.thermostatId}${tab}`);
+      await expect(page.getByRole('navigation', { name: 'Thermostat sections' })).toBeVisible();
+      expect(await overflow(page), `${tab || '/'} at ${size.width} px`).toBeLessThanOrEqual(0);
+    }
+  }
+
+  // On the phone the main navigation is wider than the window: it scrolls, and a fade says so.
+  await page.setViewportSize(PHONE);
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  expect(await nav.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  const fade = nav.locator('xpath=following-sibling::div[@aria-hidden="true"]');
+  await expect(fade).toBeVisible();
+  const [navBox, fadeBox] = [await box(nav), await box(fade)];
+  expect(fadeBox.x + fadeBox.width).toBeCloseTo(navBox.x + navBox.width, 0);
+  await page.setViewportSize(LAPTOP);
+  await expect(fade).toBeHidden();
+});
+
+test('the status card ends with its content, and the comfort form keeps Heat and Cool inside its card and in line', async ({
+  page,
+}) => {
+  const unit = await signedInWithUnit(page);
+  await page.setViewportSize(LAPTOP);
+  await page.goto(`/thermostats/${unit.thermostatId}`);
+  // The card beside the taller column does not stretch into empty space below its last line.
+  const card = page
+    .locator('div')
+    .filter({ has: page.getByRole('heading', { name: 'Status', level: 2 }) })
+    .last();
+  const last = card.locator('> *').last();
+  const [cardBox, lastBox] = [await box(card), await box(last)];
+  expect(cardBox.y + cardBox.height - (lastBox.y + lastBox.height)).toBeLessThan(40);
+
+  for (const size of [PHONE, LAPTOP]) {
+    await page.setViewportSize(size);
+    await page.goto(`/thermostats/${unit.thermostatId}/comfort-settings`);
+    const form = page.getByRole('form', { name: 'New comfort setting' });
+    // An error under one field does not push the other out of line.
+    await form.getByLabel('Name').fill('Layout check');
+    await form.getByLabel(/Heat setpoint/).fill('200');
+    await form.getByLabel(/Cool setpoint/).fill('80');
+    await form.getByRole('button', { name: /create|add/i }).click();
+    await expect(form.getByLabel(/Heat setpoint/)).toHaveAttribute('aria-invalid', 'true');
+    const heat = await box(form.getByLabel(/Heat setpoint/));
+    const cool = await box(form.getByLabel(/Cool setpoint/));
+    const formBox = await box(form);
+    expect(cool.x + cool.width, `Cool inside the form at ${size.width} px`).toBeLessThanOrEqual(
+      formBox.x + formBox.width,
+    );
+    if (size === LAPTOP) expect(Math.abs(cool.y - heat.y), 'Heat and Cool in line').toBeLessThan(2);
+  }
+});
