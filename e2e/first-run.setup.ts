@@ -1,6 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { MANAGER } from './support/accounts';
 
+// Without JavaScript, so that setup is proven to work as a plain form post (teams.spec.ts walks
+// it with JavaScript, on a stack of its own).
+test.use({ javaScriptEnabled: false });
+
 test('first run: every page leads to setup, which creates the first account and then closes', async ({
   page,
 }) => {
