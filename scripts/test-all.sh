@@ -55,17 +55,26 @@ count_report() {
   failed=$((failed + f))
 }
 
+# Vitest needs no build and spends much of its time waiting (PGlite, pg-boss, the sandbox's
+# timers), so it runs beside the static checks and the build; its output follows theirs.
+rm -f test-results/unit.json test-results/unit.log
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json \
+  >test-results/unit.log 2>&1 &
+vitest_pid=$!
+
 step "format" npx biome format .
 step "lint" npx biome lint .
 step "typecheck" npx tsc --noEmit
+step "build" npx next build
+built=$?
 
 echo
 echo "=== unit, database and sandbox conformance tests ==="
-rm -f test-results/unit.json
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
+wait "$vitest_pid"
+cat test-results/unit.log
 count_report test-results/unit.json "unit"
 
-if step "build" npx next build; then
+if [ "$built" -eq 0 ]; then
   echo
   echo "=== end-to-end (Playwright, Chromium) ==="
   rm -f test-results/e2e.json
