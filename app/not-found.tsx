@@ -8,7 +8,7 @@ export default function NotFound() {
       <Logo className="text-xl" />
       <div>
         <h1 className="text-2xl font-semibold">Page not found</h1>
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-2 text-sm text-muted">
           There is nothing at this address. It may have moved, or the link may be mistyped.
         </p>
       </div>

@@ -13,7 +13,7 @@ export default function AppError({
   return (
     <Card className="grid gap-3">
       <h1 className="text-lg font-semibold">Something went wrong on this page</h1>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-muted">
         Nothing you saved is lost. Try again; if it keeps happening, tell your administrator
         {error.digest ? ` and mention reference ${error.digest}` : ''}.
       </p>

@@ -6,7 +6,7 @@ export default function NotFound() {
   return (
     <div className="grid max-w-xl gap-4 py-8">
       <h1 className="text-2xl font-semibold">Page not found</h1>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-muted">
         There is nothing at this address for you: it may have moved, the link may be mistyped, or it
         may belong to buildings you do not look after.
       </p>

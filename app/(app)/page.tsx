@@ -37,7 +37,7 @@ export default async function OverviewPage() {
       <div className="flex flex-wrap items-end gap-4">
         <div className="flex-1">
           <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          <p className="mt-1 text-sm text-muted">
             {buildings.length
               ? `${buildings.length} building${buildings.length === 1 ? '' : 's'}, ${thermostatCount} thermostat${thermostatCount === 1 ? '' : 's'}.`
               : `Signed in as ${member.name}, ${member.orgName}.`}
@@ -53,7 +53,7 @@ export default async function OverviewPage() {
       {!connection ? (
         <Card className="grid gap-3">
           <h2 className="text-lg font-medium">Connect your thermostat service account</h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             Setpoint reads and changes your thermostats through your organisation’s service account.{' '}
             {can(member, 'manage_connection')
               ? buildings.length
@@ -81,14 +81,14 @@ export default async function OverviewPage() {
         >
           <Link
             href="/attention"
-            className={`text-lg font-semibold underline-offset-4 hover:underline ${attentionCount ? (urgentCount ? 'text-red-700 dark:text-red-400' : 'text-amber-800 dark:text-amber-300') : 'text-emerald-700 dark:text-emerald-400'}`}
+            className={`text-lg font-semibold underline-offset-4 hover:underline ${attentionCount ? (urgentCount ? 'text-danger' : 'text-amber-800 dark:text-amber-300') : 'text-success'}`}
           >
             {attentionCount === 0
               ? 'Nothing needs attention'
               : `${attentionCount.toLocaleString('en-US')} ${attentionCount === 1 ? 'item needs' : 'items need'} attention`}
             {urgentCount ? ` (${urgentCount.toLocaleString('en-US')} urgent)` : ''}
           </Link>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             {freshnessLine({
               ...attention.freshness,
               perHour: getEnv().SERVICE_RATE_LIMIT.perHour,
@@ -108,7 +108,7 @@ export default async function OverviewPage() {
             />
           </svg>
           <h2 className="text-lg font-medium">No buildings yet</h2>
-          <p className="max-w-md text-sm text-slate-600 dark:text-slate-400">
+          <p className="max-w-md text-sm text-muted">
             {can(member, 'manage_portfolio')
               ? 'Add the thermostats you manage; their buildings appear here with their live status.'
               : member.buildingIds !== null
@@ -125,9 +125,7 @@ export default async function OverviewPage() {
                 className="block h-full rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow dark:border-slate-800 dark:bg-slate-900"
               >
                 <h2 className="font-medium">{building.name}</h2>
-                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                  {building.address || 'No address'}
-                </p>
+                <p className="mt-1 text-sm text-muted">{building.address || 'No address'}</p>
                 {perBuilding.get(building.buildingId) ? (
                   <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-300">
                     {perBuilding.get(building.buildingId)?.toLocaleString('en-US')}{' '}
@@ -135,7 +133,7 @@ export default async function OverviewPage() {
                     attention
                   </p>
                 ) : null}
-                <p className="mt-3 flex justify-between gap-3 text-xs text-slate-600 dark:text-slate-400">
+                <p className="mt-3 flex justify-between gap-3 text-xs text-muted">
                   <span>
                     {building.thermostatCount} thermostat{building.thermostatCount === 1 ? '' : 's'}
                   </span>

@@ -6,7 +6,7 @@ export default function PublicLayout({ children }: { children: ReactNode }) {
     <main className="flex min-h-dvh flex-col items-center justify-center gap-8 px-4 py-12">
       <Logo className="text-2xl" />
       <div className="w-full max-w-sm">{children}</div>
-      <p className="max-w-sm text-center text-xs text-slate-600 dark:text-slate-400">
+      <p className="max-w-sm text-center text-xs text-muted">
         Setpoint runs the thermostats of your buildings through your thermostat service account.
       </p>
     </main>

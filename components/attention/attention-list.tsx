@@ -87,13 +87,11 @@ export function AttentionList({
                 >
                   {link.text}
                 </Link>
-                {item.buildingName ? (
-                  <span className="text-slate-600 dark:text-slate-400">{item.buildingName}</span>
-                ) : null}
+                {item.buildingName ? <span className="text-muted">{item.buildingName}</span> : null}
               </p>
               <p className="text-sm text-slate-700 dark:text-slate-300">{words.detail}</p>
               {moment ? (
-                <p className="text-xs text-slate-600 dark:text-slate-400">
+                <p className="text-xs text-muted">
                   {moment.label} <LocalTime value={moment.at.toISOString()} />
                 </p>
               ) : null}

@@ -90,11 +90,7 @@ export function NewThermostatForm({
             part of your service account.
           </span>
         </label>
-        <div
-          id="field-confirm-errors"
-          aria-live="polite"
-          className="text-sm text-red-700 dark:text-red-400"
-        >
+        <div id="field-confirm-errors" aria-live="polite" className="text-sm text-danger">
           {errors.confirm?.map((error) => (
             <p key={error}>{error}</p>
           ))}

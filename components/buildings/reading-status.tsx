@@ -109,7 +109,7 @@ function StatusView({
       ) : problem ? (
         <Notice tone="warning">{problemSentence(problem)}</Notice>
       ) : null}
-      <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+      <p role="status" className="text-sm text-muted">
         {counts.join(', ')}
         {range ? ` · ${range}` : ''}
         {reading ? ` · reading ${reading} again…` : ''}

@@ -71,7 +71,7 @@ export function SelectedCount({ form }: { form: string }) {
   const [counts] = useSelection(form);
   if (counts === null) return null;
   return (
-    <span role="status" className="text-sm text-slate-600 dark:text-slate-400">
+    <span role="status" className="text-sm text-muted">
       {counts.checked === 0 ? 'None selected' : `${counts.checked} selected`}
     </span>
   );

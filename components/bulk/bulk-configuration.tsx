@@ -133,7 +133,7 @@ export function BulkConfiguration({
           <h2 id="changes-heading" className="text-lg font-medium">
             Settings to change
           </h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          <p className="mt-1 text-sm text-muted">
             Only the fields you fill in are sent; blank ones stay as each thermostat has them.
             Ranges need both ends. Device limits: heat {limits.heat}, cool {limits.cool}; each cool
             limit at least {limits.gap} above the matching heat limit.
@@ -183,16 +183,14 @@ export function BulkConfiguration({
                   <label htmlFor={id} className="text-sm font-medium">
                     {text?.label}
                   </label>
-                  <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+                  <p id={`${id}-hint`} className="text-xs text-muted">
                     {text?.description}
                   </p>
                 </div>
               </div>
             );
           })}
-          {errors.holdAction ? (
-            <p className="text-sm text-red-700 dark:text-red-400">{errors.holdAction[0]}</p>
-          ) : null}
+          {errors.holdAction ? <p className="text-sm text-danger">{errors.holdAction[0]}</p> : null}
         </fieldset>
         <div className="max-w-xs">
           <Field
@@ -214,9 +212,7 @@ export function BulkConfiguration({
             ? `Apply to ${count} thermostat${count === 1 ? '' : 's'}…`
             : 'Review the change…'}
         </Button>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          You confirm on the next step; nothing is sent before.
-        </p>
+        <p className="text-sm text-muted">You confirm on the next step; nothing is sent before.</p>
       </div>
     </form>
   );

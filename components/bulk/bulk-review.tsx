@@ -47,9 +47,7 @@ export function BulkReviewPanel({
             <li key={change}>{change}</li>
           ))}
         </ul>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          Every other setting stays as each thermostat has it.
-        </p>
+        <p className="text-sm text-muted">Every other setting stays as each thermostat has it.</p>
       </div>
       <div className="grid gap-1">
         <h3 className="text-sm font-semibold">
@@ -63,7 +61,7 @@ export function BulkReviewPanel({
           ))}
         </ul>
       </div>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-muted">
         Sent in {review.requests} request{review.requests === 1 ? '' : 's'} of at most 25, a few at
         a time, as a job: you can leave this page, and every member can follow the run on its page.
       </p>

@@ -7,9 +7,9 @@ import type { TemperatureUnit } from '@/lib/units';
 import { TableHead } from './table-head';
 
 export const TONE: Record<RunTone, string> = {
-  success: 'text-emerald-700 dark:text-emerald-400',
-  failure: 'text-red-700 dark:text-red-400',
-  warning: 'text-amber-700 dark:text-amber-400',
+  success: 'text-success',
+  failure: 'text-danger',
+  warning: 'text-caution',
   progress: 'text-sky-700 dark:text-sky-400',
 };
 
@@ -25,16 +25,14 @@ export function RunList({ runs, unit }: { runs: BulkRun[]; unit: TemperatureUnit
             const status = runStatus(run);
             return (
               <tr key={run.id}>
-                <td className="px-3 py-2 whitespace-nowrap text-slate-600 dark:text-slate-400">
+                <td className="px-3 py-2 whitespace-nowrap text-muted">
                   <LocalTime value={run.createdAt.toISOString()} />
                 </td>
                 <td className="px-3 py-2">{run.startedByName}</td>
                 <td className="px-3 py-2">
                   {changesInWords(run.changes as SettingsChanges, unit).join('; ')}
                   {run.retryOf ? (
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">
-                      Retry of the failed ones
-                    </span>
+                    <span className="block text-xs text-muted">Retry of the failed ones</span>
                   ) : null}
                 </td>
                 <td className="px-3 py-2 tabular-nums">{run.total}</td>

@@ -3,11 +3,11 @@ import type { BulkItemOutcome, BulkRunItemRow } from '@/lib/db/bulk-runs';
 import { TableHead } from './table-head';
 
 const OUTCOME: Record<BulkItemOutcome, { label: string; className: string }> = {
-  pending: { label: 'Pending', className: 'text-slate-600 dark:text-slate-400' },
-  applied: { label: 'Applied', className: 'text-emerald-700 dark:text-emerald-400' },
-  failed: { label: 'Failed', className: 'text-red-700 dark:text-red-400' },
-  not_sent: { label: 'Not sent', className: 'text-amber-700 dark:text-amber-400' },
-  cancelled: { label: 'Cancelled', className: 'text-amber-700 dark:text-amber-400' },
+  pending: { label: 'Pending', className: 'text-muted' },
+  applied: { label: 'Applied', className: 'text-success' },
+  failed: { label: 'Failed', className: 'text-danger' },
+  not_sent: { label: 'Not sent', className: 'text-caution' },
+  cancelled: { label: 'Cancelled', className: 'text-caution' },
 };
 
 /** One row per thermostat of the run (a page of them), whatever happened to it. */
@@ -24,9 +24,7 @@ export function RunResults({ items, caption }: { items: BulkRunItemRow[]; captio
                 <Link href={`/thermostats/${item.thermostatId}`} className="block hover:underline">
                   {item.unitLabel || item.thermostatId}
                 </Link>
-                <span className="font-mono text-xs text-slate-600 dark:text-slate-400">
-                  {item.thermostatId}
-                </span>
+                <span className="font-mono text-xs text-muted">{item.thermostatId}</span>
               </th>
               <td className="px-3 py-2">{item.buildingName ?? item.buildingId}</td>
               <td className={`px-3 py-2 font-medium ${OUTCOME[item.outcome].className}`}>
@@ -37,7 +35,7 @@ export function RunResults({ items, caption }: { items: BulkRunItemRow[]; captio
               <td className="px-3 py-2">
                 {item.detail}
                 {item.attempts > 1 ? (
-                  <span className="block text-xs text-slate-600 dark:text-slate-400">
+                  <span className="block text-xs text-muted">
                     Sent {item.attempts} times: Setpoint stopped while a request carrying it was in
                     flight, and sent it again (the same values, so no change twice).
                   </span>

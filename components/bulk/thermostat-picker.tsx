@@ -51,11 +51,7 @@ export function ThermostatPicker({
           <h2 id="picker-heading" className="text-lg font-medium">
             Thermostats
           </h2>
-          <p
-            role="status"
-            aria-live="polite"
-            className="text-sm text-slate-600 dark:text-slate-400"
-          >
+          <p role="status" aria-live="polite" className="text-sm text-muted">
             {selected.size} selected
           </p>
         </div>
@@ -89,9 +85,7 @@ export function ThermostatPicker({
             toggle={toggle}
           />
         ))}
-        {shown.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">No thermostat matches.</p>
-        ) : null}
+        {shown.length === 0 ? <p className="text-sm text-muted">No thermostat matches.</p> : null}
       </div>
     </section>
   );

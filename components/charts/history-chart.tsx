@@ -92,7 +92,7 @@ export function HistoryChart({
           ))}
         </nav>
       </div>
-      <p id="history-summary" className="text-sm text-slate-600 dark:text-slate-400">
+      <p id="history-summary" className="text-sm text-muted">
         {summaryOf(buckets, period.label, unit)}
       </p>
       {buckets.length === 0 ? null : (
@@ -279,10 +279,7 @@ function Equipment({
 }) {
   return (
     <div className="grid grid-cols-[2.75rem_1fr]">
-      <div
-        aria-hidden="true"
-        className="grid text-right text-xs text-slate-600 dark:text-slate-400"
-      >
+      <div aria-hidden="true" className="grid text-right text-xs text-muted">
         {EQUIPMENT.map((kind) => (
           <span key={kind.key} className="pr-2 leading-5">
             {kind.label}
@@ -346,7 +343,7 @@ function TimeAxis({
   return (
     <div className="grid grid-cols-[2.75rem_1fr]">
       <span />
-      <div aria-hidden="true" className="relative h-5 text-xs text-slate-600 dark:text-slate-400">
+      <div aria-hidden="true" className="relative h-5 text-xs text-muted">
         {ticks
           .filter((tick) => (tick.at - from) / span > 0.03 && (tick.at - from) / span < 0.97)
           .map((tick, index) => (
@@ -430,7 +427,7 @@ function HistoryTable({
         <caption className="sr-only">
           The history by {range === '24h' ? 'hour' : 'day'}, in the building’s time zone
         </caption>
-        <thead className="text-xs text-slate-600 dark:text-slate-400">
+        <thead className="text-xs text-muted">
           <tr>
             <th scope="col">{range === '24h' ? 'Hour' : 'Day'}</th>
             <th scope="col">Temperature (low–high)</th>

@@ -65,11 +65,7 @@ function FanSelect({
           </option>
         ))}
       </select>
-      <div
-        id={`${id}-errors`}
-        aria-live="polite"
-        className="text-sm text-red-700 dark:text-red-400"
-      >
+      <div id={`${id}-errors`} aria-live="polite" className="text-sm text-danger">
         {errors?.map((error) => (
           <p key={error}>{error}</p>
         ))}
@@ -139,9 +135,7 @@ function Fields({
           errors={errors.fanCool}
         />
       </div>
-      {hints.note ? (
-        <p className="text-xs text-slate-600 dark:text-slate-400">{hints.note}</p>
-      ) : null}
+      {hints.note ? <p className="text-xs text-muted">{hints.note}</p> : null}
     </>
   );
 }

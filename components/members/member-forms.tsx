@@ -57,7 +57,7 @@ function RoleFields({
             </option>
           ))}
         </select>
-        <p id={`${roleId}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+        <p id={`${roleId}-hint`} className="text-xs text-muted">
           {roles.find((choice) => choice.role === role)?.description}
         </p>
         <ErrorList id={`${roleId}-errors`} errors={errors.role} />
@@ -68,9 +68,7 @@ function RoleFields({
       >
         <legend className="px-1 text-sm font-medium">Buildings they look after</legend>
         {buildings.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">
-            Add buildings to the portfolio first.
-          </p>
+          <p className="text-sm text-muted">Add buildings to the portfolio first.</p>
         ) : (
           <div className="grid max-h-56 gap-1 overflow-y-auto sm:grid-cols-2">
             {buildings.map((building) => (

@@ -148,11 +148,11 @@ export function AddFromListForm() {
         defaultValue={state.values?.list}
         placeholder={'318324702718, Unit 4B\n318324702719, Unit 4C'}
       />
-      <p id="list-hint" className="text-xs text-slate-600 dark:text-slate-400">
+      <p id="list-hint" className="text-xs text-muted">
         One per line: the 12-digit id, optionally a comma and the unit’s label. Each is checked with
         the service before it is added.
       </p>
-      <div id="list-errors" aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+      <div id="list-errors" aria-live="polite" className="text-sm text-danger">
         {errors?.map((error) => (
           <p key={error}>{error}</p>
         ))}
@@ -184,11 +184,11 @@ export function AddFromCsvForm() {
         aria-invalid={errors ? true : undefined}
         className="text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-slate-800 dark:file:text-slate-100"
       />
-      <p id="csv-hint" className="text-xs text-slate-600 dark:text-slate-400">
+      <p id="csv-hint" className="text-xs text-muted">
         A header row naming a <code>thermostatId</code> column and, optionally,{' '}
         <code>unitLabel</code>. You get a result for every row.
       </p>
-      <div id="csv-errors" aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+      <div id="csv-errors" aria-live="polite" className="text-sm text-danger">
         {errors?.map((error) => (
           <p key={error}>{error}</p>
         ))}

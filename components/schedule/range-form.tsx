@@ -14,7 +14,7 @@ const selectClass =
 
 function Errors({ id, errors }: { id: string; errors?: string[] }) {
   return (
-    <div id={id} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+    <div id={id} aria-live="polite" className="text-sm text-danger">
       {errors?.map((error) => (
         <p key={error}>{error}</p>
       ))}

@@ -240,7 +240,7 @@ export function ScheduleGrid({
                     <span
                       aria-hidden="true"
                       title="Now"
-                      className="absolute top-1/2 right-0.5 -translate-y-1/2 text-[10px] leading-none text-red-700 dark:text-red-400"
+                      className="absolute top-1/2 right-0.5 -translate-y-1/2 text-[10px] leading-none text-danger"
                     >
                       ▶
                     </span>

@@ -94,7 +94,7 @@ function AccessControlFields({
       <ErrorList id="access-form-errors" errors={errors.form} />
       <fieldset className="grid gap-2" aria-describedby="field-enabled-hint field-enabled-errors">
         <legend className="text-sm font-semibold">Access control</legend>
-        <p id="field-enabled-hint" className="text-xs text-slate-600 dark:text-slate-400">
+        <p id="field-enabled-hint" className="text-xs text-muted">
           {chosen.enabled === null
             ? 'Setpoint cannot read whether it is on now: choose what it should be. '
             : ''}

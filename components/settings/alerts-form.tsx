@@ -110,9 +110,9 @@ export function AlertsForm({
         <p className="text-sm" role="status" aria-live="polite">
           {next && next < today ? (
             <>
-              Maintenance is <strong className="text-red-700 dark:text-red-400">overdue</strong>{' '}
-              since <strong>{formatDay(next)}</strong>. Record the date of the next service when it
-              is done.
+              Maintenance is <strong className="text-danger">overdue</strong> since{' '}
+              <strong>{formatDay(next)}</strong>. Record the date of the next service when it is
+              done.
             </>
           ) : (
             <>

@@ -85,7 +85,7 @@ export function ConfigurationForm({
           </div>
         </Fieldset>
       </div>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-muted">
         This thermostat keeps heat and cool setpoints at least <strong>{limits.gap}</strong> apart,
         so each cool limit must sit at least that far above the matching heat limit.
       </p>
@@ -114,7 +114,7 @@ export function ConfigurationForm({
                   <label htmlFor={id} className="text-sm font-medium">
                     {text.label}
                   </label>
-                  <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+                  <p id={`${id}-hint`} className="text-xs text-muted">
                     {text.description}
                   </p>
                 </div>

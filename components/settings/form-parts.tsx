@@ -11,7 +11,7 @@ export function FormMessage({ state }: { state: FormState }) {
 /** A field's errors in a live region, referenced by the field's aria-describedby. */
 export function ErrorList({ id, errors }: { id: string; errors?: string[] }) {
   return (
-    <div id={id} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+    <div id={id} aria-live="polite" className="text-sm text-danger">
       {errors?.map((error) => (
         <p key={error}>{error}</p>
       ))}
@@ -61,7 +61,7 @@ export function Checkbox({
             {label}
           </label>
           {description ? (
-            <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+            <p id={`${id}-hint`} className="text-xs text-muted">
               {description}
             </p>
           ) : null}
@@ -92,9 +92,7 @@ export function Fieldset({
       className="grid content-start gap-3 rounded-lg border border-slate-200 p-4 disabled:opacity-60 dark:border-slate-800"
     >
       <legend className="px-1 text-sm font-semibold">{legend}</legend>
-      {description ? (
-        <p className="-mt-1 text-xs text-slate-600 dark:text-slate-400">{description}</p>
-      ) : null}
+      {description ? <p className="-mt-1 text-xs text-muted">{description}</p> : null}
       {children}
     </fieldset>
   );

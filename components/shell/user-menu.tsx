@@ -45,8 +45,8 @@ export function UserMenu({
       <div className="absolute right-0 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">
         <div className="border-b border-slate-100 px-3 py-2 dark:border-slate-800">
           <p className="truncate text-sm font-medium">{name}</p>
-          <p className="truncate text-xs text-slate-600 dark:text-slate-400">{email}</p>
-          <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-400">{organization}</p>
+          <p className="truncate text-xs text-muted">{email}</p>
+          <p className="mt-1 truncate text-xs text-muted">{organization}</p>
         </div>
         <form method="post" action="/api/auth/signout">
           <input type="hidden" name="csrfToken" value={csrfToken} />

@@ -23,7 +23,7 @@ function Message({ state }: { state: FormState }) {
 
 function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   return (
-    <div id={id} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+    <div id={id} aria-live="polite" className="text-sm text-danger">
       {errors?.map((error) => (
         <p key={error}>{error}</p>
       ))}
@@ -102,9 +102,7 @@ export function MoveForm({
   const others = buildings.filter((building) => building.buildingId !== currentBuildingId);
   if (others.length === 0) {
     return (
-      <p className="text-sm text-slate-600 dark:text-slate-400">
-        Add another building to your portfolio to move it there.
-      </p>
+      <p className="text-sm text-muted">Add another building to your portfolio to move it there.</p>
     );
   }
   return (
@@ -190,7 +188,7 @@ export function UnitToggle({ unit }: { unit: 'F' | 'C' }) {
         </button>
       ))}
       {state.status === 'error' && state.message ? (
-        <span role="alert" className="px-2 py-1 text-red-700 dark:text-red-400">
+        <span role="alert" className="px-2 py-1 text-danger">
           {state.message}
         </span>
       ) : null}

@@ -34,11 +34,11 @@ export function Field({
         {...input}
       />
       {hint ? (
-        <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
+        <p id={hintId} className="text-xs text-muted">
           {hint}
         </p>
       ) : null}
-      <div id={errorId} aria-live="polite" className="text-sm text-red-700 dark:text-red-400">
+      <div id={errorId} aria-live="polite" className="text-sm text-danger">
         {errors?.map((error) => (
           <p key={error}>{error}</p>
         ))}

@@ -1,10 +1,10 @@
 import type { ReportRow } from '@/lib/forms';
 
 const OUTCOME = {
-  done: { label: 'Done', className: 'text-emerald-700 dark:text-emerald-400' },
-  unchanged: { label: 'Unchanged', className: 'text-slate-600 dark:text-slate-400' },
-  failed: { label: 'Failed', className: 'text-red-700 dark:text-red-400' },
-  not_attempted: { label: 'Not attempted', className: 'text-amber-700 dark:text-amber-400' },
+  done: { label: 'Done', className: 'text-success' },
+  unchanged: { label: 'Unchanged', className: 'text-muted' },
+  failed: { label: 'Failed', className: 'text-danger' },
+  not_attempted: { label: 'Not attempted', className: 'text-caution' },
 } as const;
 
 /** One line per item of a many-item action (an import, a bulk change): nothing goes unreported. */
@@ -40,9 +40,7 @@ export function ReportTable({
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
           {rows.map((row) => (
             <tr key={`${row.line}-${row.subject}`}>
-              <td className="px-3 py-2 text-slate-600 dark:text-slate-400 tabular-nums">
-                {row.line}
-              </td>
+              <td className="px-3 py-2 text-muted tabular-nums">{row.line}</td>
               <td className="px-3 py-2 font-mono text-xs">{row.subject}</td>
               <td className={`px-3 py-2 font-medium ${OUTCOME[row.outcome].className}`}>
                 {OUTCOME[row.outcome].label}

@@ -14,7 +14,7 @@ export function SectionError({
   return (
     <Card className="grid gap-3">
       <h2 className="text-lg font-semibold">This section could not be shown</h2>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-muted">
         Nothing was changed. Try again{error.digest ? ` (reference ${error.digest})` : ''}.
       </p>
       <div>

@@ -59,7 +59,7 @@ export default async function ActivityPage({ searchParams }: Props) {
       <div className="flex flex-wrap items-end gap-4">
         <div className="flex-1">
           <h1 className="text-2xl font-semibold tracking-tight">Activity</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          <p className="mt-1 text-sm text-muted">
             Every change made through Setpoint, and every sign-in, connection and membership change:
             who, when, which thermostat, what, and how it ended.
           </p>
@@ -136,12 +136,12 @@ export default async function ActivityPage({ searchParams }: Props) {
         ) : null}
       </form>
       {query.matched?.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-muted">
           No thermostat in your portfolio matches “{query.values.thermostat}”.
         </p>
       ) : null}
       {entries.length === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-muted">
           {filtered || query.before ? 'No activity matches these filters.' : 'No activity yet.'}
         </p>
       ) : (
@@ -174,7 +174,7 @@ export default async function ActivityPage({ searchParams }: Props) {
                 const touched = Number(entry.changes.buildings ?? 0);
                 return (
                   <tr key={entry.id}>
-                    <td className="px-3 py-2 whitespace-nowrap text-slate-600 dark:text-slate-400">
+                    <td className="px-3 py-2 whitespace-nowrap text-muted">
                       <LocalTime value={entry.at.toISOString()} />
                     </td>
                     <td className="px-3 py-2">{entry.actorName}</td>
@@ -188,7 +188,7 @@ export default async function ActivityPage({ searchParams }: Props) {
                         </div>
                       ) : null}
                       {Object.keys(entry.changes).length || entry.error ? (
-                        <details className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                        <details className="mt-1 text-xs text-muted">
                           <summary className="cursor-pointer">Details</summary>
                           <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
                             {changeLines(entry.changes).map(([field, words]) => (
@@ -228,7 +228,7 @@ export default async function ActivityPage({ searchParams }: Props) {
                         </div>
                       ) : null}
                       {entry.buildingId ? (
-                        <div className="text-slate-600 dark:text-slate-400">
+                        <div className="text-muted">
                           {buildingName.get(entry.buildingId) ?? entry.buildingId}
                         </div>
                       ) : null}
@@ -237,9 +237,9 @@ export default async function ActivityPage({ searchParams }: Props) {
                       {status ? (
                         <span className={TONE[status.tone]}>{status.label}</span>
                       ) : entry.outcome === 'success' ? (
-                        <span className="text-emerald-700 dark:text-emerald-400">Done</span>
+                        <span className="text-success">Done</span>
                       ) : (
-                        <span className="text-red-700 dark:text-red-400">
+                        <span className="text-danger">
                           Failed{entry.error ? `: ${failureWords(entry.error)}` : ''}
                         </span>
                       )}

@@ -62,7 +62,7 @@ export default async function AttentionPage({ searchParams }: Props) {
     <div className="grid gap-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Needs attention</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 text-sm text-muted">
           {items.length === 0
             ? 'Nothing across your buildings right now.'
             : `${items.length.toLocaleString('en-US')} item${items.length === 1 ? '' : 's'} across ${member.buildingIds === null ? 'the portfolio' : 'your buildings'}, most urgent first.`}{' '}
@@ -119,7 +119,7 @@ export default async function AttentionPage({ searchParams }: Props) {
           <h2 className="text-lg font-medium">
             {filtered ? 'Nothing matches these filters' : 'Nothing needs attention'}
           </h2>
-          <p className="max-w-md text-sm text-slate-600 dark:text-slate-400">
+          <p className="max-w-md text-sm text-muted">
             {filtered
               ? `Nothing${query.kind ? ` under “${ATTENTION_GROUPS[query.kind]}”` : ''}${buildingName ? ` in ${buildingName}` : ''} right now.`
               : 'Every thermostat’s latest reading is within its comfort band, online and up to date, and no maintenance, failed change or connection problem is waiting.'}

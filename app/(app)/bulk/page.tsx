@@ -48,7 +48,7 @@ export default async function BulkPage({ searchParams }: Props) {
     <div className="grid gap-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Bulk configuration</h1>
-        <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 max-w-3xl text-sm text-muted">
           Apply the same configuration settings to many thermostats at once. Each change runs as a
           job: the service takes 25 per request, so larger selections are sent in several requests,
           a few at a time; every thermostat gets a result, the run goes on if you close the page,
@@ -61,7 +61,7 @@ export default async function BulkPage({ searchParams }: Props) {
           Recent runs
         </h2>
         {runs.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">No bulk runs yet.</p>
+          <p className="text-sm text-muted">No bulk runs yet.</p>
         ) : (
           <RunList runs={runs} unit={unit} />
         )}

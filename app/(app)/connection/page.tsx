@@ -90,7 +90,7 @@ export default async function ConnectionPage({
     <div className="grid max-w-3xl gap-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Service connection</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 text-sm text-muted">
           Everyone in {member.orgName} acts on the thermostats through one thermostat service
           account. Its tokens stay encrypted on the server and never reach anyone’s browser.
         </p>
@@ -102,7 +102,7 @@ export default async function ConnectionPage({
       {nextStep ? (
         <Card className="grid gap-3">
           <h2 className="text-lg font-medium">Next: add the thermostats you manage</h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             The service does not list them, so tell Setpoint which ones are yours, by id, a pasted
             list or a CSV file
             {isSandboxService() ? ', or import the sandbox’s demo portfolio in one click' : ''}.
@@ -143,7 +143,7 @@ function NotConnected({ manages }: { manages: boolean }) {
       </div>
       {manages ? (
         <>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             Connect your organisation’s thermostat service account. You will sign in at the service,
             approve Setpoint, and come back here.
           </p>
@@ -157,7 +157,7 @@ function NotConnected({ manages }: { manages: boolean }) {
           </div>
         </>
       ) : (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-muted">
           An owner or admin of your organisation connects the thermostat service account.
         </p>
       )}
@@ -181,9 +181,7 @@ function ConnectionDetails({
         <span key="acct">
           {account.name ?? account.id}
           {account.name && account.id ? (
-            <span className="ml-2 font-mono text-xs text-slate-600 dark:text-slate-400">
-              {account.id}
-            </span>
+            <span className="ml-2 font-mono text-xs text-muted">{account.id}</span>
           ) : null}
         </span>
       ) : (
@@ -209,9 +207,7 @@ function ConnectionDetails({
       'Connection valid until',
       <span
         key="v"
-        className={
-          connection.refreshTokenExpiresSoon ? 'font-medium text-amber-700 dark:text-amber-400' : ''
-        }
+        className={connection.refreshTokenExpiresSoon ? 'font-medium text-caution' : ''}
       >
         <LocalTime value={connection.refreshTokenExpiresAt.toISOString()} />
         {connection.refreshTokenExpiresSoon ? ' (soon: reconnect to extend it)' : ''}
@@ -233,24 +229,22 @@ function ConnectionDetails({
       <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]">
         {rows.map(([term, value]) => (
           <div key={term} className="contents">
-            <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
+            <dt className="text-muted">{term}</dt>
             <dd className="font-medium">{value}</dd>
           </div>
         ))}
       </dl>
       {/* The service's own words, for a technician. */}
       <details className="text-sm">
-        <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
-          As the service reports it
-        </summary>
+        <summary className="cursor-pointer text-muted">As the service reports it</summary>
         <dl className="mt-2 grid gap-x-6 gap-y-2 grid-cols-[max-content_1fr] font-mono text-xs">
-          <dt className="text-slate-600 dark:text-slate-400">scope</dt>
+          <dt className="text-muted">scope</dt>
           <dd>{connection.scope || '—'}</dd>
-          <dt className="text-slate-600 dark:text-slate-400">token format</dt>
+          <dt className="text-muted">token format</dt>
           <dd>{connection.tokenFormat === 'jwt' ? 'JWT' : 'opaque'}</dd>
           {connection.lastError ? (
             <>
-              <dt className="text-slate-600 dark:text-slate-400">last error</dt>
+              <dt className="text-muted">last error</dt>
               <dd className="break-all">{connection.lastError}</dd>
             </>
           ) : null}

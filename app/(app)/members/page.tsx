@@ -71,7 +71,7 @@ export default async function MembersPage({
     <div className="grid gap-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Members</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 text-sm text-muted">
           {member.orgName}: {members.length} member{members.length === 1 ? '' : 's'}. You are{' '}
           {ROLE_NAMES[member.role].toLowerCase()}.
         </p>
@@ -105,13 +105,9 @@ export default async function MembersPage({
                 <div className="min-w-0">
                   <p className="font-medium">
                     {person.name}
-                    {self ? (
-                      <span className="text-slate-600 dark:text-slate-400"> (you)</span>
-                    ) : null}
+                    {self ? <span className="text-muted"> (you)</span> : null}
                   </p>
-                  <p className="truncate text-sm text-slate-600 dark:text-slate-400">
-                    {person.email}
-                  </p>
+                  <p className="truncate text-sm text-muted">{person.email}</p>
                   <p className="mt-1 text-sm">
                     {ROLE_NAMES[person.role]}
                     {person.role === 'building_manager'
@@ -120,7 +116,7 @@ export default async function MembersPage({
                         : ' (no buildings yet)'
                       : ''}
                   </p>
-                  <p className="text-xs text-slate-600 dark:text-slate-400">
+                  <p className="text-xs text-muted">
                     Last signed in:{' '}
                     {person.lastSignInAt ? (
                       <LocalTime value={person.lastSignInAt.toISOString()} />
@@ -172,9 +168,7 @@ export default async function MembersPage({
         <Card className="grid gap-4">
           <h2 className="text-lg font-medium">Invitations</h2>
           {invitations.length === 0 ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">
-              No invitations in the last 30 days.
-            </p>
+            <p className="text-sm text-muted">No invitations in the last 30 days.</p>
           ) : (
             <ul className="divide-y divide-slate-100 dark:divide-slate-800">
               {invitations.map((invitation) => {
@@ -186,7 +180,7 @@ export default async function MembersPage({
                   >
                     <div className="min-w-0 text-sm">
                       <p className="truncate font-medium">{invitation.email}</p>
-                      <p className="text-slate-600 dark:text-slate-400">
+                      <p className="text-muted">
                         {ROLE_NAMES[invitation.role]}, invited by {invitation.invitedByName}.{' '}
                         {problem && problem !== 'unknown' && problem !== 'member_elsewhere' ? (
                           INVITATION_STATES[problem]
@@ -233,7 +227,7 @@ export default async function MembersPage({
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">Leave {member.orgName}</h2>
         {member.role === 'owner' && owners < 2 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             You are the only owner. Make someone else an owner before you leave.
           </p>
         ) : (

@@ -14,7 +14,7 @@ export default async function SetupPage() {
   return (
     <Card>
       <h1 className="text-xl font-semibold">Welcome to Setpoint</h1>
-      <p className="mt-1 mb-6 text-sm text-slate-600 dark:text-slate-400">
+      <p className="mt-1 mb-6 text-sm text-muted">
         Create your organisation and its first account, its owner. You will sign in with it, connect
         your thermostat service and invite your team.
       </p>

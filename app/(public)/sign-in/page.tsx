@@ -29,9 +29,7 @@ export default async function SignInPage({
   return (
     <Card>
       <h1 className="text-xl font-semibold">Sign in</h1>
-      <p className="mt-1 mb-6 text-sm text-slate-600 dark:text-slate-400">
-        Use the account your team set up for Setpoint.
-      </p>
+      <p className="mt-1 mb-6 text-sm text-muted">Use the account your team set up for Setpoint.</p>
       {params.setup === 'done' ? (
         <div className="mb-4">
           <Notice tone="success">Your account is ready. Sign in to continue.</Notice>

@@ -64,14 +64,14 @@ export default async function BuildingPage({ params, searchParams }: Props) {
     <div className="grid gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             <Link href="/" className="hover:underline">
               Overview
             </Link>{' '}
             /
           </p>
           <h1 className="text-2xl font-semibold tracking-tight">{building.name}</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          <p className="mt-1 text-sm text-muted">
             {[building.address, timeZoneName(building.timeZone)].filter(Boolean).join(' · ')}
           </p>
         </div>
@@ -102,7 +102,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
         </Notice>
       ) : null}
       {data.summary.total === 0 ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-muted">
           No thermostats in this building yet.
           {can(member, 'manage_portfolio') ? (
             <>
@@ -151,9 +151,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
               }}
             />
           ) : (
-            <p className="text-sm text-slate-600 dark:text-slate-400">
-              No thermostat matches these filters.
-            </p>
+            <p className="text-sm text-muted">No thermostat matches these filters.</p>
           )}
           <BuildingPager view={view} path={path} page={data.page} pages={data.pages} />
         </div>
@@ -172,7 +170,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
           </div>
         </details>
       ) : null}
-      <p className="text-xs text-slate-600 dark:text-slate-400">
+      <p className="text-xs text-muted">
         Readings are kept fresh in the background within the service’s rate limits; each row says
         how long ago it was read (hover for the time in the building’s time zone), and older ones
         are read again as you look.

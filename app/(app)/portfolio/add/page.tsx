@@ -22,7 +22,7 @@ export default async function AddThermostatsPage() {
     <div className="grid max-w-3xl gap-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Add thermostats</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 text-sm text-muted">
           The service does not list your thermostats, so tell Setpoint which ones you manage. Their
           buildings are added with them.
         </p>
@@ -30,7 +30,7 @@ export default async function AddThermostatsPage() {
       {isSandboxService() ? (
         <Card className="grid gap-3">
           <h2 className="text-lg font-medium">Demo data</h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             You are connected to the local sandbox. Add its demo portfolio (several buildings,
             dozens of thermostats) in one click.
           </p>

@@ -25,7 +25,7 @@ export default async function ThermostatLayout({
     <div className="grid grid-cols-1 gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             <Link href="/" className="hover:underline">
               Overview
             </Link>{' '}
@@ -38,9 +38,7 @@ export default async function ThermostatLayout({
           <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">
             {thermostat.unitLabel || thermostat.thermostatId}
           </h1>
-          <p className="mt-1 font-mono text-xs break-all text-slate-600 dark:text-slate-400">
-            {thermostat.thermostatId}
-          </p>
+          <p className="mt-1 font-mono text-xs break-all text-muted">{thermostat.thermostatId}</p>
         </div>
         <UnitToggle unit={member.temperatureUnit} />
       </div>

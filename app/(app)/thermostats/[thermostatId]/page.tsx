@@ -89,7 +89,7 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
                 tone="warning"
                 lead="Could not read it just now."
               />
-              <p className="text-sm text-slate-600 dark:text-slate-400">
+              <p className="text-sm text-muted">
                 Below is what it said at <LocalTime value={reading.readAt.toISOString()} />.
               </p>
             </>
@@ -280,7 +280,7 @@ function StatusDetails({
     [
       'Connection',
       status.connected === false ? (
-        <span key="c" className="text-amber-700 dark:text-amber-400">
+        <span key="c" className="text-caution">
           Offline{status.lastSeen ? ' since ' : ''}
           {status.lastSeen ? <LocalTime value={status.lastSeen} /> : null}
         </span>
@@ -300,20 +300,18 @@ function StatusDetails({
       <dl className="grid gap-x-6 gap-y-2 text-sm grid-cols-[max-content_1fr]">
         {rows.map(([term, value]) => (
           <div key={term} className="contents">
-            <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
+            <dt className="text-muted">{term}</dt>
             <dd className="font-medium">{value}</dd>
           </div>
         ))}
       </dl>
       {/* The service's own codes, for a technician (or a support call). */}
       <details className="text-sm">
-        <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
-          As the service reports it
-        </summary>
+        <summary className="cursor-pointer text-muted">As the service reports it</summary>
         <dl className="mt-2 grid gap-x-6 gap-y-2 grid-cols-[max-content_1fr]">
           {technical.map(([key, value]) => (
             <div key={key} className="contents">
-              <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{key}</dt>
+              <dt className="font-mono text-xs text-muted">{key}</dt>
               <dd className="font-mono text-xs break-all">{JSON.stringify(value)}</dd>
             </div>
           ))}

@@ -34,7 +34,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
     <Card className="grid gap-4">
       <div>
         <h1 className="text-xl font-semibold">Join {invitation.orgName}</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 text-sm text-muted">
           {invitation.invitedByName} invited <strong>{invitation.email}</strong> as{' '}
           {ROLE_NAMES[invitation.role].toLowerCase()}: {ROLE_DESCRIPTIONS[invitation.role]}
         </p>

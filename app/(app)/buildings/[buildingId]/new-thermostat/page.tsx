@@ -31,14 +31,14 @@ export default async function NewThermostatPage({
   return (
     <div className="grid max-w-xl gap-6">
       <div>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-muted">
           <Link href={`/buildings/${building.buildingId}`} className="hover:underline">
             {building.name}
           </Link>{' '}
           /
         </p>
         <h1 className="text-2xl font-semibold tracking-tight">New thermostat</h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 text-sm text-muted">
           Registers a thermostat in {building.name} at the service and adds it to your portfolio.
         </p>
       </div>

@@ -103,7 +103,7 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
         <h1 className="mt-1 text-2xl font-semibold tracking-tight">
           Bulk configuration of {thermostatCount(run.total)}
         </h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 text-sm text-muted">
           Started by {run.startedByName}, <LocalTime value={run.createdAt.toISOString()} />
           {run.finishedAt ? (
             <>
@@ -147,14 +147,14 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
               : `${done} of ${counts.total} thermostats have a result…`}
           </p>
           {partial ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">
+            <p className="text-sm text-muted">
               Counting the {thermostatCount(counts.total)} of this run in your buildings.
             </p>
           ) : null}
         </div>
         {progress.note ? <Notice tone="warning">{progress.note}</Notice> : null}
         {!progress.finished ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             The run goes on whether or not this page is open.{' '}
             <Link href={href({ page })} className="underline">
               Refresh
@@ -251,7 +251,7 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
           )}
         </nav>
         {shown.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-400">None.</p>
+          <p className="text-sm text-muted">None.</p>
         ) : (
           <RunResults items={shown} caption="Result for each thermostat" />
         )}

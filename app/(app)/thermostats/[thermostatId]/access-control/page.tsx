@@ -37,7 +37,7 @@ export default async function AccessControlPage({ params }: Props) {
       <Card className="grid content-start gap-4">
         <div>
           <h2 className="text-lg font-medium">Access control</h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          <p className="mt-1 text-sm text-muted">
             Lock parts of the thermostat behind a 4-digit passcode, e.g. in common areas.
           </p>
         </div>
@@ -48,7 +48,7 @@ export default async function AccessControlPage({ params }: Props) {
       </Card>
       <Card className="grid content-start gap-3 text-sm">
         <h2 className="text-lg font-medium">Current state</h2>
-        <p className="text-slate-600 dark:text-slate-400">
+        <p className="text-muted">
           The thermostat service does not let Setpoint read access control: it only answers when it
           is changed. So Setpoint cannot show the state set at the device or by other apps, and it
           never knows a passcode.

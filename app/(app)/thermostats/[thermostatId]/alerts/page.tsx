@@ -38,7 +38,7 @@ export default async function AlertsPage({ params }: Props) {
     <Card className="grid max-w-4xl content-start gap-4">
       <div>
         <h2 className="text-lg font-medium">Alert settings</h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        <p className="mt-1 text-sm text-muted">
           What this thermostat warns about. Only the values you change are sent.
         </p>
       </div>

@@ -90,9 +90,7 @@ export default async function ComfortSettingsPage({ params, searchParams }: Prop
         {typeof deleted === 'string' && deleted ? (
           <Notice tone="success">Deleted {deleted.slice(0, 64)}.</Notice>
         ) : null}
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          {describeSetpointRules(rules, unit)}
-        </p>
+        <p className="text-sm text-muted">{describeSetpointRules(rules, unit)}</p>
         {week.status === 'rejected' ? (
           <Notice tone="warning">
             Where the schedule uses each setting is not shown: {describeServiceError(week.reason)}
@@ -126,7 +124,7 @@ export default async function ComfortSettingsPage({ params, searchParams }: Prop
                         ] as const
                       ).map(([term, value]) => (
                         <div key={term}>
-                          <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
+                          <dt className="text-muted">{term}</dt>
                           <dd className="font-medium">{value}</dd>
                         </div>
                       ))}
@@ -157,7 +155,7 @@ export default async function ComfortSettingsPage({ params, searchParams }: Prop
                       </div>
                     </details>
                     <details className="rounded-lg border border-slate-200 dark:border-slate-800">
-                      <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-red-700 dark:text-red-400">
+                      <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-danger">
                         Delete {setting.name}…
                       </summary>
                       <div className="border-t border-slate-200 p-3 dark:border-slate-800">
@@ -174,10 +172,10 @@ export default async function ComfortSettingsPage({ params, searchParams }: Prop
                     </details>
                     {/* The service's ref, for a technician (or a support call). */}
                     <details className="text-xs">
-                      <summary className="cursor-pointer text-slate-600 dark:text-slate-400">
+                      <summary className="cursor-pointer text-muted">
                         As the service reports it
                       </summary>
-                      <p className="mt-1 text-slate-600 dark:text-slate-400">
+                      <p className="mt-1 text-muted">
                         Service ref: <span className="font-mono">{ref}</span>
                       </p>
                     </details>

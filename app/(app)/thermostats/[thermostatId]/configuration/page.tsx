@@ -50,7 +50,7 @@ export default async function ConfigurationPage({ params }: Props) {
       <Card className="grid content-start gap-4">
         <div>
           <h2 className="text-lg font-medium">Configuration settings</h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          <p className="mt-1 text-sm text-muted">
             Limits for anyone adjusting this thermostat, how long their changes hold, and how long
             the fan runs each hour. Values are checked before anything is sent to the service.
           </p>
@@ -75,15 +75,15 @@ export default async function ConfigurationPage({ params }: Props) {
       <Card className="grid content-start gap-3">
         <h2 className="text-lg font-medium">Now at the service</h2>
         <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-          <dt className="text-slate-600 dark:text-slate-400">Heat range</dt>
+          <dt className="text-muted">Heat range</dt>
           <dd className="font-medium">{range(current.heatRange)}</dd>
-          <dt className="text-slate-600 dark:text-slate-400">Cool range</dt>
+          <dt className="text-muted">Cool range</dt>
           <dd className="font-medium">{range(current.coolRange)}</dd>
-          <dt className="text-slate-600 dark:text-slate-400">Hold action</dt>
+          <dt className="text-muted">Hold action</dt>
           <dd className="font-medium">{describeHoldAction(current.holdAction)}</dd>
-          <dt className="text-slate-600 dark:text-slate-400">Fan minimum on-time</dt>
+          <dt className="text-muted">Fan minimum on-time</dt>
           <dd className="font-medium">{current.fanMinimumOnTime} min per hour</dd>
-          <dt className="text-slate-600 dark:text-slate-400">Heat–cool gap</dt>
+          <dt className="text-muted">Heat–cool gap</dt>
           <dd className="font-medium">{formatDelta(delta, unit)}</dd>
         </dl>
       </Card>

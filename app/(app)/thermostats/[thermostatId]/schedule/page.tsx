@@ -87,7 +87,7 @@ export default async function SchedulePage({ params }: Props) {
         </Card>
         <Card className="grid gap-3">
           <h2 className="text-lg font-medium">Set a time range</h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          <p className="text-sm text-muted">
             The same change as selecting blocks in the grid, one form.
           </p>
           <RangeForm
