@@ -7,11 +7,9 @@ import { Field } from '@/components/ui/field';
 import { Notice } from '@/components/ui/notice';
 import type { FormState } from '@/lib/forms';
 import { modeName } from '@/lib/words';
+import { selectClass } from '@/components/ui/form-parts';
 
 const MODES = ['auto', 'heat', 'cool', 'auxHeatOnly', 'off'] as const;
-const selectClass =
-  'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
-
 /** `action` comes bound to its building from the server page, so the form works without JavaScript. */
 export function NewThermostatForm({
   action: bound,

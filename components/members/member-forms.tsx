@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { ErrorList, FormMessage, selectClass } from '@/components/settings/form-parts';
+import { ErrorList, FormMessage, selectClass } from '@/components/ui/form-parts';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';

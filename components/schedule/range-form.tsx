@@ -6,12 +6,10 @@ import { Notice } from '@/components/ui/notice';
 import type { FormState } from '@/lib/forms';
 import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
 import { DAYS } from '@/lib/thermostat-api/schemas';
+import { selectClass } from '@/components/ui/form-parts';
 
 const idle: FormState = { status: 'idle' };
 const BLOCKS = Array.from({ length: BLOCKS_PER_DAY }, (_, block) => block);
-const selectClass =
-  'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-base aria-invalid:border-red-600 sm:text-sm dark:border-slate-700 dark:bg-slate-900';
-
 function Errors({ id, errors }: { id: string; errors?: string[] }) {
   return (
     <div id={id} aria-live="polite" className="text-sm text-danger">

@@ -7,7 +7,7 @@ import { Field } from '@/components/ui/field';
 import type { FormState } from '@/lib/forms';
 import { type AccessControlField, LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
-import { Checkbox, ErrorList, Fieldset, FormMessage } from './form-parts';
+import { Checkbox, ErrorList, Fieldset, FormMessage } from '@/components/ui/form-parts';
 
 type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
 const idle: State = { status: 'idle' };

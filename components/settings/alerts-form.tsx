@@ -7,7 +7,13 @@ import { Field } from '@/components/ui/field';
 import type { FormState } from '@/lib/forms';
 import type { AlertField } from '@/lib/settings/alerts';
 import { dateTimeFormat } from '@/lib/time-format';
-import { Checkbox, ErrorList, Fieldset, FormMessage, selectClass } from './form-parts';
+import {
+  Checkbox,
+  ErrorList,
+  Fieldset,
+  FormMessage,
+  selectClass,
+} from '@/components/ui/form-parts';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
 const idle: State = { status: 'idle' };

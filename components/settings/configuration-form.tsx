@@ -7,7 +7,7 @@ import { Field } from '@/components/ui/field';
 import type { FormState } from '@/lib/forms';
 import { type ConfigurationField, HOLD_ACTION_TEXT } from '@/lib/settings/configuration';
 import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
-import { ErrorList, Fieldset, FormMessage } from './form-parts';
+import { ErrorList, Fieldset, FormMessage } from '@/components/ui/form-parts';
 
 type State = FormState<ConfigurationField | 'form'>;
 const idle: State = { status: 'idle' };
