@@ -2,6 +2,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { getEnv } from '@/lib/env';
 import { CSRF_HEADER, createCsrfCookie, csrfCookieName, csrfTokenOf } from '@/lib/auth/csrf';
 import { contentSecurityPolicy, createNonce } from '@/lib/security-headers';
+import { fromOwnOrigin } from '@/lib/request-origin';
 
 const PUBLIC_PATHS = ['/sign-in', '/setup', '/invite'];
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
@@ -36,27 +37,6 @@ function plainText(text: string, status: number, headers: Record<string, string>
 }
 
 /**
- * Whether a state-changing request comes from this app's own pages. Browsers send `Origin` on
- * every POST; a request without one is not a browser's, so it carries no ambient cookies to
- * abuse (Next.js lets those through too). `null` (sandboxed frames, opaque redirects) is foreign.
- * The public URL's origin is ours, and so is the host the request was addressed to, as Next.js's
- * own server-action check has it.
- */
-function fromOwnOrigin(request: NextRequest, publicUrl: string): boolean {
-  const origin = request.headers.get('origin');
-  if (origin === null) return true;
-  if (origin === new URL(publicUrl).origin) return true;
-  let host: string;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    return false;
-  }
-  const addressed = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
-  return host !== '' && host === addressed;
-}
-
-/**
  * Every page passes here first:
  * - a body over the server-action limit is a 413 (Next would answer it with a 500);
  * - security headers: a Content-Security-Policy with a fresh nonce (Next.js reads it from the
@@ -71,7 +51,7 @@ export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const tooLarge = bodyTooLarge(request);
   if (tooLarge) return tooLarge;
-  if (!SAFE_METHODS.has(request.method) && !fromOwnOrigin(request, env.NEXTAUTH_URL)) {
+  if (!SAFE_METHODS.has(request.method) && !fromOwnOrigin(request.headers, env.NEXTAUTH_URL)) {
     // Another site's form or script: refused here, before any page or server action runs
     // (Next's own server-action check would answer it with a 500).
     return plainText('Cross-origin request refused.', 403);

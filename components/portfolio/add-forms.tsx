@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { type FormEvent, useActionState, useState } from 'react';
 import { addFromCsv, addFromList, importSandboxDemo } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
@@ -25,6 +26,7 @@ function useAddForm(
   const [actionState, formAction, actionPending] = useActionState(action, idle);
   const [streamed, setStreamed] = useState<AddState | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
+  const router = useRouter();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -32,7 +34,10 @@ function useAddForm(
     setStreamed(null);
     setProgress({ total: 0, rows: [] });
     try {
-      setStreamed(await streamImport(source, form, setProgress));
+      const state = await streamImport(source, form, setProgress);
+      setStreamed(state);
+      // The overview and building pages in the router's cache predate the new thermostats.
+      if (state.report?.some((row) => row.outcome === 'done')) router.refresh();
     } catch {
       setStreamed({
         status: 'error',
@@ -59,7 +64,12 @@ async function streamImport(
   const response = await fetch(`/portfolio/add/import?from=${source}`, {
     method: 'POST',
     body: form,
+    // Signed out, the proxy answers with a redirect to sign in: said as such, not followed.
+    redirect: 'manual',
   });
+  if (response.type === 'opaqueredirect' || response.status === 401) {
+    return { status: 'error', message: 'Your session has ended. Sign in again to continue.' };
+  }
   if (!response.ok || !response.body) {
     // Refusals and field errors come back whole, as the action would give them.
     const state = (await response.json().catch(() => null)) as AddState | null;
@@ -70,10 +80,10 @@ async function streamImport(
   let progress: Progress = { total: 0, rows: [] };
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) break;
-    buffered += value;
+    if (!done) buffered += value;
     const lines = buffered.split('\n');
-    buffered = lines.pop() ?? '';
+    // A line is whole once its newline has come, or the stream has ended.
+    buffered = done ? '' : (lines.pop() ?? '');
     for (const line of lines) {
       if (!line) continue;
       const event = JSON.parse(line) as ImportEvent;
@@ -83,6 +93,7 @@ async function streamImport(
           ? { ...progress, total: event.total }
           : { ...progress, rows: [...progress.rows, event.row] };
     }
+    if (done) break;
     onProgress(progress);
   }
   throw new Error('The import ended without its summary.');

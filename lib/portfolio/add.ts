@@ -106,7 +106,16 @@ export async function addToPortfolio(input: {
 
   const results = await Promise.all(
     input.entries.map(async (entry) => {
-      const row = await check(entry);
+      // A line that fails in Setpoint (its database) fails alone: the others are kept, reported
+      // and logged.
+      const row = await check(entry).catch(
+        (error: unknown): ReportRow => ({
+          line: entry.line,
+          subject: entry.thermostatId,
+          outcome: 'failed',
+          detail: describeServiceError(error),
+        }),
+      );
       onRow?.(row);
       return row;
     }),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { getCurrentMember } from '@/lib/auth/session';
 import { startBulkRun } from '@/lib/bulk/runs';
 import { getEnv } from '@/lib/env';
+import { fromOwnOrigin } from '@/lib/request-origin';
 import { CONFIGURATION_FIELDS } from '@/lib/settings/configuration';
 
 const bodySchema = z.object({
@@ -21,8 +22,7 @@ const json = (status: number, body: unknown) =>
  * page starts runs through its server actions; both go through the same checks in lib/bulk.
  */
 export async function POST(request: NextRequest) {
-  const appOrigin = new URL(getEnv().NEXTAUTH_URL).origin;
-  if (request.headers.get('origin') !== appOrigin) {
+  if (!fromOwnOrigin(request.headers, getEnv().NEXTAUTH_URL)) {
     return json(403, { message: 'Cross-origin request refused.' });
   }
   const member = await getCurrentMember();

@@ -1,8 +1,8 @@
-import { revalidatePath } from 'next/cache';
 import { type NextRequest, NextResponse } from 'next/server';
 import { can, refusal } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
+import { fromOwnOrigin } from '@/lib/request-origin';
 import { logWarning } from '@/lib/log';
 import {
   ADD_SOURCES,
@@ -25,7 +25,7 @@ const json = (status: number, state: AddState) =>
  * minute. The work does not depend on the page staying open: it finishes, and is logged, either way.
  */
 export async function POST(request: NextRequest) {
-  if (request.headers.get('origin') !== new URL(getEnv().NEXTAUTH_URL).origin) {
+  if (!fromOwnOrigin(request.headers, getEnv().NEXTAUTH_URL)) {
     return json(403, { status: 'error', message: 'Cross-origin request refused.' });
   }
   const member = await getCurrentMember();
@@ -56,10 +56,7 @@ export async function POST(request: NextRequest) {
       };
       send({ total: lineCount(read.request) });
       runAddRequest(member, read.request, (row) => send({ row }))
-        .then((state) => {
-          revalidatePath('/', 'layout');
-          send({ done: state });
-        })
+        .then((state) => send({ done: state }))
         .catch((error: unknown) => {
           logWarning('import stopped', String(error));
           send({
