@@ -6,16 +6,19 @@ test('when the service refuses the refresh token, every page offers a reconnect 
   page,
 }) => {
   await signInWithDemoPortfolio(page);
-  const { thermostats } = await demoThermostatsIn('Front Range Offices');
+  const { building, thermostats } = await demoThermostatsIn('Front Range Offices');
   const suite = thermostats[0];
   if (!suite) throw new Error('demo building has no thermostats');
   const path = `/thermostats/${suite.thermostatId}`;
+  await page.goto(`/buildings/${building.buildingId}`);
 
   // 31 days on at the service: the access token is dead and so is the refresh token (30 days).
   await sandboxControl('POST', '/clock/advance', { seconds: 31 * 86_400 });
   try {
-    await page.goto(path);
-    // The page that finds out offers the way back at once, not after a reload.
+    // A soft navigation renders only the page, under the layout drawn before: the page that
+    // finds out offers the way back at once, not after a reload.
+    await page.getByRole('link', { name: suite.name, exact: true }).first().click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
     const notice = page
       .getByRole('status')
       .filter({ hasText: 'The thermostat service connection has ended. Reconnect to continue' });

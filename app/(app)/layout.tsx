@@ -5,11 +5,12 @@ import { AppHeader } from '@/components/shell/app-header';
 import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { connectionAtRequestStart } from '@/lib/oauth/connection';
+import { connectionAtRequestStart, markLayoutDrawn } from '@/lib/oauth/connection';
 
 // Every page under this layout needs a signed-in member; the check is in the data layer
 // (requireMember), the proxy's redirect only saves a round trip.
 export default async function AppLayout({ children }: { children: ReactNode }) {
+  markLayoutDrawn();
   const member = await requireMember();
   const connection = await connectionAtRequestStart(member.orgId);
   return (

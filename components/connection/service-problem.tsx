@@ -2,15 +2,15 @@ import { Suspense } from 'react';
 import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/session';
-import { connectionAtRequestStart } from '@/lib/oauth/connection';
+import { bannerOffersReconnect } from '@/lib/oauth/connection';
 import { connectionEnded, describeServiceError } from '@/lib/thermostat-api/errors';
 import { ConnectForm } from './connect-form';
 
 /**
  * A service failure a page met, in words. When it is the connection that ended and the banner
- * above (drawn from the connection as the request began) does not say so yet, the page that found
- * out offers the way back itself, or says who can take it: no dead end until the next page load,
- * and one Reconnect button on the page, never two.
+ * this request draws does not offer to reconnect (it was drawn from the connection as the request
+ * began, or not drawn at all on a soft navigation), the page that found out offers the way back
+ * itself, or says who can take it: no dead end until the next page load.
  */
 export async function ServiceProblem({
   error,
@@ -28,8 +28,7 @@ export async function ServiceProblem({
   trail?: string;
 }) {
   const ended = connectionEnded(error);
-  const bannerShown =
-    ended && (await connectionAtRequestStart(member.orgId))?.status === 'reconnect';
+  const bannerShown = ended && (await bannerOffersReconnect(member.orgId));
   const canReconnect = can(member, 'manage_connection');
   const offer = ended && canReconnect && !bannerShown;
   const sentence = !ended

@@ -69,11 +69,24 @@ export async function getConnectionSummary(orgId: string): Promise<ConnectionSum
 }
 
 /**
- * The connection as this request first read it: the layout's banner and any page's notice of a
- * failure agree on whether the banner is showing, whatever the page found out meanwhile, so a
- * page offers the reconnect button exactly once.
+ * The connection as this request first read it, and whether this request draws the app layout
+ * (its banner). A soft navigation renders only the page, so the banner on screen is the one
+ * drawn before; a full render draws it from this same read. A page's notice of a failure uses
+ * both to decide whether the banner already offers the way back, so a page offers the reconnect
+ * button once.
  */
 export const connectionAtRequestStart = cache(getConnectionSummary);
+const layoutDrawn = cache(() => ({ drawn: false }));
+/** Called by the app layout before anything else, on every render that draws it. */
+export function markLayoutDrawn(): void {
+  layoutDrawn().drawn = true;
+}
+/** Whether the banner this request draws offers to reconnect (its read is shared). */
+export async function bannerOffersReconnect(orgId: string): Promise<boolean> {
+  if (!layoutDrawn().drawn) return false;
+  const connection = await connectionAtRequestStart(orgId);
+  return connection?.status === 'reconnect' || connection?.refreshTokenExpiresSoon === true;
+}
 
 /** Seals a token response into the fields of a connection row. */
 async function tokenFields(
