@@ -110,8 +110,9 @@ test.describe('at fleet size, on a stack of its own', () => {
       await expect(plain.page).toHaveURL(new RegExp(`${tower}\\?per=50&page=2$`));
       expect(await labelsOf(plainTable)).toEqual(ordered.slice(50, 100));
       await pages.getByRole('link', { name: 'Page 4' }).click();
-      expect(await labelsOf(plainTable)).toEqual(ordered.slice(150, 200));
+      // The labels are read once, so only after the fourth page has arrived.
       await expect(pages.locator('[aria-current=page]')).toHaveText('Page 4');
+      expect(await labelsOf(plainTable)).toEqual(ordered.slice(150, 200));
       // Sorting goes back to the first page and keeps the page size.
       await plainTable.getByRole('link', { name: 'Unit', exact: true }).click();
       await expect(plain.page).toHaveURL(new RegExp(`${tower}\\?dir=desc&per=50$`));

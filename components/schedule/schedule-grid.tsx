@@ -87,10 +87,20 @@ export function ScheduleGrid({
     if (change) showChange(change);
     const next = await applyScheduleRange(thermostatId, previous, data);
     setAnswered(true);
-    // Saved: the selection has done its job. A refused change keeps it, to try again.
-    if (next.status === 'success') {
-      setSelection(null);
-      tapAnchor.current = null;
+    // Saved: the selection has done its job (unless another was made meanwhile). A refused
+    // change keeps it, to try again.
+    if (next.status === 'success' && change) {
+      const saved = change.range;
+      setSelection((current) => {
+        const shown = current ? rangeBetween(current.anchor, current.focus) : null;
+        const same =
+          shown?.days.join() === saved.days.join() &&
+          shown?.firstTimeBlock === saved.firstTimeBlock &&
+          shown?.lastTimeBlock === saved.lastTimeBlock;
+        if (!same) return current;
+        tapAnchor.current = null;
+        return null;
+      });
     }
     return next;
   }, idle);

@@ -61,7 +61,11 @@ function endedInWords(lastError: string | null): string {
   if (lastError && /^Stored tokens unreadable/i.test(lastError))
     return 'Setpoint can no longer use this connection: the access it saved cannot be read (the key it was stored with was removed from the server).';
   const code = lastError ? (/^Refresh refused \((.+)\)$/.exec(lastError)?.[1] ?? lastError) : '';
-  const reason = REFUSALS[code] ?? (lastError ? 'it would not renew Setpoint’s access' : '');
+  const reason = Object.hasOwn(REFUSALS, code)
+    ? REFUSALS[code]
+    : lastError
+      ? 'it would not renew Setpoint’s access'
+      : '';
   return `The service no longer accepts this connection${reason ? `: ${reason}` : ''}.`;
 }
 

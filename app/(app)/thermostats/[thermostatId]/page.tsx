@@ -99,8 +99,11 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
               status={reading.status}
               unit={member.temperatureUnit}
               comfortName={
-                // The name only alongside a fresh reading: a failed read makes no second call.
-                reading.ok && reading.status.currentComfortSettingRef ? (
+                // The name only alongside a fresh reading: a failed read makes no second call,
+                // nor does each reload while a mode change is pending.
+                reading.ok &&
+                reading.status.currentComfortSettingRef &&
+                !modeChangePending(reading.status) ? (
                   <Suspense fallback={reading.status.currentComfortSettingRef}>
                     <ComfortSettingName
                       orgId={member.orgId}
@@ -238,6 +241,10 @@ async function ComfortSettingName(props: {
   return setting?.name ?? comfortSettingRef;
 }
 
+function modeChangePending(status: ThermostatStatus): boolean {
+  return Boolean(status.pendingHvacMode && status.pendingHvacMode !== status.hvacMode);
+}
+
 function StatusDetails({
   status,
   unit,
@@ -247,10 +254,7 @@ function StatusDetails({
   unit: TemperatureUnit;
   comfortName: ReactNode;
 }) {
-  const pending =
-    status.pendingHvacMode && status.pendingHvacMode !== status.hvacMode
-      ? status.pendingHvacMode
-      : null;
+  const pending = modeChangePending(status) ? (status.pendingHvacMode ?? null) : null;
   const delta = status.heatCoolMinDelta;
   const rows: [string, ReactNode][] = [
     ['Temperature', formatTemperature(status.temperature, unit)],
