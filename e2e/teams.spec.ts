@@ -342,6 +342,16 @@ test.describe('teams: two organisations, a member of each role', () => {
     await ownerB.getByRole('button', { name: 'Connect service account' }).click();
     await answerConsent(ownerB, 'Accept', SANDBOX_USERS.other);
     await expect(ownerB.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
+    // Connected with nothing added yet: the next step is offered, under the account's name.
+    await expect(
+      ownerB.getByRole('heading', { name: 'Next: add the thermostats you manage' }),
+    ).toBeVisible();
+    await expect(
+      ownerB
+        .getByRole('term')
+        .filter({ hasText: /^Service account$/ })
+        .locator('+ dd'),
+    ).not.toHaveText(/^(—|)$/);
     const other = await control<{
       buildings: { buildingId: string }[];
       thermostats: { thermostatId: string }[];
