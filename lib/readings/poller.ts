@@ -28,6 +28,22 @@ export function achievableFreshnessMs(fleet: number): number {
   return Math.max(target, Math.ceil(fleet / perMinute) * 60_000);
 }
 
+/** The fleet, counted at most once a minute per process: it paces reads, it decides nothing. */
+let counted: { at: number; fleet: number } | null = null;
+
+/**
+ * How old a row may be before a page that shows it reads it again: the freshness the poller can
+ * keep. Were it the target alone, a fleet too large for the target would have every view of a
+ * building spend the budget on rows the poller is about to read anyway.
+ */
+export async function pageFreshnessMs(): Promise<number> {
+  if (freshnessTargetMs() === 0) return 0;
+  if (!counted || Date.now() - counted.at > 60_000) {
+    counted = { at: Date.now(), fleet: await countPolledThermostats() };
+  }
+  return achievableFreshnessMs(counted.fleet);
+}
+
 export async function pollFreshness(): Promise<{
   fleet: number;
   targetMs: number;

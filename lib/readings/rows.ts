@@ -9,7 +9,8 @@ import {
 import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { isServiceWide, type Verdict, watchReads } from './outage';
-import { freshnessTargetMs, type Reading, refreshReading } from './read';
+import { pageFreshnessMs } from './poller';
+import { type Reading, refreshReading } from './read';
 import type { BuildingRow, RowReading, RowStatus } from './row-types';
 import { type BuildingView, pageOf } from './view';
 
@@ -48,7 +49,7 @@ export async function buildingPage(input: {
   connection: 'active' | ReadsPaused;
 }): Promise<BuildingPage> {
   const { scope, buildingId, view } = input;
-  const freshSince = new Date(Date.now() - freshnessTargetMs());
+  const freshSince = new Date(Date.now() - (await pageFreshnessMs()));
   const rowsOfPage = (page: number) =>
     listBuildingRows({
       scope,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
@@ -12,6 +13,7 @@ import {
   saveReadFailure,
   saveReading,
 } from '@/lib/db/readings';
+import { achievableFreshnessMs, pageFreshnessMs, readingsPerMinute } from '@/lib/readings/poller';
 import { connectEveryOrganization, databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, createOrganizationWithOwner } from '../support/members';
 
@@ -163,6 +165,19 @@ describe.each(databaseTargets)('the readings store on $name', ({ target }) => {
     expect(after.map((d) => d.thermostatId)).not.toContain('200000000001');
     const ages = await readingAges({ orgId: owner.orgId });
     expect(ages).toMatchObject({ count: 3, never: 1 });
+  });
+
+  it('reads a row again for a page only once it is older than the poller can keep it', async () => {
+    // The defaults: production limits, a 5-minute target. The background share of the hour is
+    // 155 reads a minute.
+    process.env.AUTH_SECRET ??= randomBytes(32).toString('base64url');
+    process.env.TOKEN_KEYS ??= `1:${randomBytes(32).toString('base64url')}`;
+    process.env.SERVICE_ALLOW_REDIRECT_PORT ??= 'true';
+    expect(readingsPerMinute()).toBe(155);
+    expect(achievableFreshnessMs(3)).toBe(5 * 60_000);
+    // 1,500 thermostats cannot be kept within 5 minutes: the budget keeps them within 10.
+    expect(achievableFreshnessMs(1500)).toBe(10 * 60_000);
+    expect(await pageFreshnessMs()).toBe(5 * 60_000);
   });
 
   it('thins history as it ages: all for two days, a point per quarter hour to a week, hourly to 30 days', async () => {
