@@ -89,6 +89,8 @@ export class SandboxContext {
   consentRequests = new Map<string, ConsentRequest>();
   /** Fixed-window counters for rate limits: key -> { window start, count }. */
   rateWindows = new Map<string, { start: number; count: number }>();
+  /** The most calls any one rate-limit window has let through: second, minute, hour -> count. */
+  ratePeaks = new Map<string, number>();
   baseUrl = '';
 
   constructor(readonly config: ResolvedConfig) {
@@ -124,6 +126,7 @@ export class SandboxContext {
     this.refreshTokens.clear();
     this.consentRequests.clear();
     this.rateWindows.clear();
+    this.ratePeaks.clear();
     this.store = buildFixture(fixture, this.clock.now());
   }
 

@@ -248,6 +248,8 @@ export async function handleControl(
       const { counts, total } = countsView(ctx.injected);
       return ok({ injected: counts, total });
     }
+    case 'GET /rate-peaks':
+      return ok({ peaks: Object.fromEntries(ctx.ratePeaks), limits: ctx.knobs.rateLimit });
     case 'POST /authorization-code': {
       const request = body();
       const user = typeof request.user === 'string' ? ctx.findUser(request.user) : undefined;

@@ -107,7 +107,10 @@ export function checkRateLimit(ctx: SandboxContext, ip: string): RateDecision | 
     return { name, max, current };
   });
   for (const { name, max, current } of entries) {
-    if (retryAfter === null) current.count++;
+    if (retryAfter === null) {
+      current.count++;
+      ctx.ratePeaks.set(name, Math.max(ctx.ratePeaks.get(name) ?? 0, current.count));
+    }
     headers[`x-ratelimit-limit-${name}`] = String(max);
     headers[`x-ratelimit-remaining-${name}`] = String(Math.max(0, max - current.count));
   }

@@ -61,6 +61,22 @@ describe('rate limits', () => {
     expect((await status()).status).toBe(200);
   });
 
+  it('rate-peaks: the most calls one window let through, refusals not counted', async () => {
+    await alignClock(3_600_000); // the hour's start: both minutes fall in one hour
+
+    await client.control('PATCH', '/knobs', { rateLimit: { perSecond: 1000, perMinute: 3 } });
+    await burst(3);
+    expect((await status()).status).toBe(429);
+    await client.advance(61);
+    await burst(2);
+    const { peaks, limits } = (await client.control('GET', '/rate-peaks')).body;
+    expect(peaks).toMatchObject({ minute: 3 });
+    expect(peaks.hour).toBe(5);
+    expect(limits).toMatchObject({ perMinute: 3 });
+    await client.reset();
+    expect((await client.control('GET', '/rate-peaks')).body.peaks).toEqual({});
+  });
+
   it('production preset: 50 per second', async () => {
     await alignClock(1000);
     await client.control('PATCH', '/knobs', { rateLimit: 'production' });
