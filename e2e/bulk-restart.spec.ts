@@ -182,7 +182,7 @@ test.describe('a bulk run across a crash of the app', () => {
     mark('finished');
     await expect(
       page.getByText(
-        `${selection.length - offline.size} applied, ${offline.size} failed, 0 not sent (of ${selection.length}).`,
+        `${selection.length - offline.size} done, ${offline.size} failed, 0 not sent (of ${selection.length}).`,
       ),
     ).toBeVisible();
     const after = await progress();

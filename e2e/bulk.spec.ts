@@ -137,7 +137,7 @@ test('bulk configuration over 60 thermostats: ask first, a job with progress, a 
     ).toBeVisible({ timeout: 60_000 });
     await expect(
       page.getByText(
-        `${total - failedCount} applied, ${failedCount} failed, 0 not sent (of ${total}).`,
+        `${total - failedCount} done, ${failedCount} failed, 0 not sent (of ${total}).`,
       ),
     ).toBeVisible();
     await expect(page.getByRole('row')).toHaveCount(total + 1);
@@ -147,7 +147,7 @@ test('bulk configuration over 60 thermostats: ask first, a job with progress, a 
       await expect(row).toContainText('could not reach this thermostat');
     }
     await expect(page.getByRole('row', { name: new RegExp(created[0] as string) })).toContainText(
-      'Applied',
+      'Done',
     );
     // One request per 25, a few at a time; every thermostat once.
     expect((await sandboxControl('GET', '/calls')).calls[BULK_ENDPOINT]).toBe(3);
@@ -169,11 +169,11 @@ test('bulk configuration over 60 thermostats: ask first, a job with progress, a 
     ).toBeVisible({ timeout: 60_000 });
     await expect(
       page.getByText(
-        `${faulted.length} applied, ${offline.length} failed, 0 not sent (of ${failedCount}).`,
+        `${faulted.length} done, ${offline.length} failed, 0 not sent (of ${failedCount}).`,
       ),
     ).toBeVisible();
     for (const id of faulted) {
-      await expect(page.getByRole('row', { name: new RegExp(id) })).toContainText('Applied');
+      await expect(page.getByRole('row', { name: new RegExp(id) })).toContainText('Done');
     }
     for (const id of offline) {
       await expect(page.getByRole('row', { name: new RegExp(id) })).toContainText('offline');
@@ -269,7 +269,7 @@ test('without JavaScript, a bulk change is reviewed, confirmed and followed', as
     }
     await expect(page.getByRole('heading', { name: /^(Done|Done with|Failed)/ })).toBeVisible();
     await expect(page.getByRole('row', { name: new RegExp(first.thermostatId) })).toContainText(
-      'Applied',
+      'Done',
     );
     expect((await sandboxControl('GET', '/calls')).calls[BULK_ENDPOINT]).toBe(1);
   } finally {

@@ -43,7 +43,7 @@ test('adds thermostats from a pasted list, reporting every line', async ({ page 
   await expect(report.getByRole('row', { name: new RegExp(otherAccount) })).toContainText(
     'your account may not see it',
   );
-  await expect(report.getByRole('row', { name: /Listed twice/ })).toContainText('Not attempted');
+  await expect(report.getByRole('row', { name: /Listed twice/ })).toContainText('Not sent');
 });
 
 test('a long import shows each line’s result as the service answers it, with a count', async ({

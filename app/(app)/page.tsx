@@ -4,6 +4,8 @@ import { Suspense } from 'react';
 import { ConnectForm } from '@/components/connection/connect-form';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { PageHeader } from '@/components/ui/page-header';
 import { severityOf } from '@/lib/attention/conditions';
 import { freshnessLine } from '@/lib/attention/freshness';
 import { listAttention } from '@/lib/attention/list';
@@ -34,21 +36,20 @@ export default async function OverviewPage() {
 
   return (
     <div className="grid gap-6">
-      <div className="flex flex-wrap items-end gap-4">
-        <div className="flex-1">
-          <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
-          <p className="mt-1 text-sm text-muted">
-            {buildings.length
-              ? `${buildings.length} building${buildings.length === 1 ? '' : 's'}, ${thermostatCount} thermostat${thermostatCount === 1 ? '' : 's'}.`
-              : `Signed in as ${member.name}, ${member.orgName}.`}
-          </p>
-        </div>
-        {connection && can(member, 'manage_portfolio') ? (
-          <Link href="/portfolio/add" className={buttonClass('primary')}>
-            Add thermostats
-          </Link>
-        ) : null}
-      </div>
+      <PageHeader
+        title="Overview"
+        actions={
+          connection && can(member, 'manage_portfolio') ? (
+            <Link href="/portfolio/add" className={buttonClass('primary')}>
+              Add thermostats
+            </Link>
+          ) : null
+        }
+      >
+        {buildings.length
+          ? `${buildings.length} building${buildings.length === 1 ? '' : 's'}, ${thermostatCount} thermostat${thermostatCount === 1 ? '' : 's'}.`
+          : `Signed in as ${member.name}, ${member.orgName}.`}
+      </PageHeader>
 
       {!connection ? (
         <Card className="grid gap-3">
@@ -98,24 +99,17 @@ export default async function OverviewPage() {
       ) : null}
 
       {buildings.length === 0 ? (
-        <Card className="grid place-items-center gap-3 py-16 text-center">
-          <svg viewBox="0 0 24 24" aria-hidden="true" className="size-10 text-slate-400">
-            <path
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.5"
-              d="M3 21h18M5 21V8l7-5 7 5v13M9 21v-6h6v6"
-            />
-          </svg>
-          <h2 className="text-lg font-medium">No buildings yet</h2>
-          <p className="max-w-md text-sm text-muted">
-            {can(member, 'manage_portfolio')
-              ? 'Add the thermostats you manage; their buildings appear here with their live status.'
-              : member.buildingIds !== null
-                ? 'No buildings are assigned to you yet; an owner or admin assigns them.'
-                : 'Your organisation has no buildings yet; an owner or admin adds them.'}
-          </p>
-        </Card>
+        <EmptyState
+          icon="M3 21h18M5 21V8l7-5 7 5v13M9 21v-6h6v6"
+          iconClassName="text-slate-400"
+          title="No buildings yet"
+        >
+          {can(member, 'manage_portfolio')
+            ? 'Add the thermostats you manage; their buildings appear here with their live status.'
+            : member.buildingIds !== null
+              ? 'No buildings are assigned to you yet; an owner or admin assigns them.'
+              : 'Your organisation has no buildings yet; an owner or admin adds them.'}
+        </EmptyState>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {buildings.map((building) => (

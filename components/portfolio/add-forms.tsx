@@ -2,13 +2,15 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { type FormEvent, useActionState, useState } from 'react';
+import { type FormEvent, type ReactNode, useActionState, useState } from 'react';
 import { addFromCsv, addFromList, importSandboxDemo } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
+import { ErrorList } from '@/components/ui/form-parts';
 import { Notice } from '@/components/ui/notice';
-import { ReportTable } from '@/components/ui/report-table';
+import { ProgressBar } from '@/components/ui/progress-bar';
 import type { ReportRow } from '@/lib/forms';
-import type { AddSource, AddState, ImportEvent } from '@/lib/portfolio/add-request';
+import type { AddField, AddSource, AddState, ImportEvent } from '@/lib/portfolio/add-request';
+import { ImportResults } from './import-results';
 
 const idle: AddState = { status: 'idle' };
 
@@ -103,18 +105,15 @@ function Checking({ progress }: { progress: Progress }) {
   const rows = [...progress.rows].sort((a, b) => a.line - b.line);
   return (
     <div className="grid gap-2">
-      <progress
-        aria-label="Lines checked"
-        max={Math.max(1, progress.total)}
-        value={progress.rows.length}
-        className="h-3 w-full overflow-hidden rounded-full accent-brand-600"
-      />
+      <ProgressBar label="Lines checked" value={progress.rows.length} max={progress.total} />
       <p role="status" className="text-sm">
         {progress.total
           ? `Checked ${progress.rows.length} of ${progress.total} lines with the service…`
           : 'Reading the list…'}
       </p>
-      {rows.length ? <ReportTable rows={rows} caption="Result for each thermostat so far" /> : null}
+      {rows.length ? (
+        <ImportResults rows={rows} caption="Result for each thermostat so far" />
+      ) : null}
     </div>
   );
 }
@@ -133,9 +132,69 @@ function Result({ state, progress }: { state: AddState; progress: Progress | nul
         ) : null}
       </Notice>
       {state.report?.length ? (
-        <ReportTable rows={state.report} caption="Result for each thermostat" />
+        <ImportResults rows={state.report} caption="Result for each thermostat" />
       ) : null}
     </div>
+  );
+}
+
+/** The form's submit button (its pending words while the lines are checked), then the result. */
+function SubmitAndResult({
+  form,
+  label,
+  pending,
+  variant = 'primary',
+}: {
+  form: ReturnType<typeof useAddForm>;
+  label: string;
+  pending: string;
+  variant?: 'primary' | 'secondary';
+}) {
+  return (
+    <>
+      <div>
+        <Button type="submit" variant={variant} disabled={form.pending}>
+          {form.pending ? pending : label}
+        </Button>
+      </div>
+      <Result state={form.state} progress={form.progress} />
+    </>
+  );
+}
+
+/** The props that tie a field's control to its label, hint and errors. */
+const controlProps = (name: AddField, errors?: string[]) => ({
+  id: name,
+  name,
+  'aria-describedby': `${name}-hint ${name}-errors`,
+  'aria-invalid': errors ? true : undefined,
+});
+
+/** A field of an add form: its label, the control (given `controlProps`), a hint, its errors. */
+function AddFormField({
+  name,
+  label,
+  hint,
+  errors,
+  children,
+}: {
+  name: AddField;
+  label: string;
+  hint: ReactNode;
+  errors?: string[];
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <label htmlFor={name} className="text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      <p id={`${name}-hint`} className="text-xs text-muted">
+        {hint}
+      </p>
+      <ErrorList id={`${name}-errors`} errors={errors} />
+    </>
   );
 }
 
@@ -143,87 +202,66 @@ const textareaClass =
   'min-h-36 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100';
 
 export function AddFromListForm() {
-  const { state, progress, pending, formProps } = useAddForm('list', addFromList);
-  const errors = state.fieldErrors?.list;
+  const form = useAddForm('list', addFromList);
+  const errors = form.state.fieldErrors?.list;
   return (
-    <form {...formProps} className="grid gap-3">
-      <label htmlFor="list" className="text-sm font-medium">
-        Thermostat ids
-      </label>
-      <textarea
-        id="list"
+    <form {...form.formProps} className="grid gap-3">
+      <AddFormField
         name="list"
-        className={textareaClass}
-        aria-describedby="list-hint list-errors"
-        aria-invalid={errors ? true : undefined}
-        defaultValue={state.values?.list}
-        placeholder={'318324702718, Unit 4B\n318324702719, Unit 4C'}
-      />
-      <p id="list-hint" className="text-xs text-muted">
-        One per line: the 12-digit id, optionally a comma and the unit’s label. Each is checked with
-        the service before it is added.
-      </p>
-      <div id="list-errors" aria-live="polite" className="text-sm text-danger">
-        {errors?.map((error) => (
-          <p key={error}>{error}</p>
-        ))}
-      </div>
-      <div>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Checking with the service…' : 'Add thermostats'}
-        </Button>
-      </div>
-      <Result state={state} progress={progress} />
+        label="Thermostat ids"
+        errors={errors}
+        hint="One per line: the 12-digit id, optionally a comma and the unit’s label. Each is checked with the service before it is added."
+      >
+        <textarea
+          {...controlProps('list', errors)}
+          className={textareaClass}
+          defaultValue={form.state.values?.list}
+          placeholder={'318324702718, Unit 4B\n318324702719, Unit 4C'}
+        />
+      </AddFormField>
+      <SubmitAndResult form={form} label="Add thermostats" pending="Checking with the service…" />
     </form>
   );
 }
 
 export function AddFromCsvForm() {
-  const { state, progress, pending, formProps } = useAddForm('csv', addFromCsv);
-  const errors = state.fieldErrors?.csv;
+  const form = useAddForm('csv', addFromCsv);
+  const errors = form.state.fieldErrors?.csv;
   return (
-    <form {...formProps} className="grid gap-3">
-      <label htmlFor="csv" className="text-sm font-medium">
-        CSV file
-      </label>
-      <input
-        id="csv"
+    <form {...form.formProps} className="grid gap-3">
+      <AddFormField
         name="csv"
-        type="file"
-        accept=".csv,text/csv"
-        aria-describedby="csv-hint csv-errors"
-        aria-invalid={errors ? true : undefined}
-        className="text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-slate-800 dark:file:text-slate-100"
-      />
-      <p id="csv-hint" className="text-xs text-muted">
-        A header row naming a <code>thermostatId</code> column and, optionally,{' '}
-        <code>unitLabel</code>. You get a result for every row.
-      </p>
-      <div id="csv-errors" aria-live="polite" className="text-sm text-danger">
-        {errors?.map((error) => (
-          <p key={error}>{error}</p>
-        ))}
-      </div>
-      <div>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Importing…' : 'Import file'}
-        </Button>
-      </div>
-      <Result state={state} progress={progress} />
+        label="CSV file"
+        errors={errors}
+        hint={
+          <>
+            A header row naming a <code>thermostatId</code> column and, optionally,{' '}
+            <code>unitLabel</code>. You get a result for every row.
+          </>
+        }
+      >
+        <input
+          {...controlProps('csv', errors)}
+          type="file"
+          accept=".csv,text/csv"
+          className="text-sm file:mr-3 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 file:py-2 file:text-sm file:font-medium dark:file:bg-slate-800 dark:file:text-slate-100"
+        />
+      </AddFormField>
+      <SubmitAndResult form={form} label="Import file" pending="Importing…" />
     </form>
   );
 }
 
 export function ImportDemoForm() {
-  const { state, progress, pending, formProps } = useAddForm('demo', importSandboxDemo);
+  const form = useAddForm('demo', importSandboxDemo);
   return (
-    <form {...formProps} className="grid gap-3">
-      <div>
-        <Button type="submit" variant="secondary" disabled={pending}>
-          {pending ? 'Importing the demo portfolio…' : 'Import the sandbox demo portfolio'}
-        </Button>
-      </div>
-      <Result state={state} progress={progress} />
+    <form {...form.formProps} className="grid gap-3">
+      <SubmitAndResult
+        form={form}
+        label="Import the sandbox demo portfolio"
+        pending="Importing the demo portfolio…"
+        variant="secondary"
+      />
     </form>
   );
 }

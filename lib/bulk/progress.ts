@@ -7,7 +7,8 @@ import {
   findBulkRun,
   type OutcomeCounts,
 } from '@/lib/db/bulk-runs';
-import { type RunTone, runStatus } from './words';
+import type { OutcomeKind } from '@/lib/outcomes';
+import { runStatus } from './words';
 
 export const runIdSchema = z.uuid();
 
@@ -15,7 +16,8 @@ export type RunProgress = {
   runId: string;
   state: BulkRun['state'];
   label: string;
-  tone: RunTone;
+  /** The kind of outcome the label is shown as. */
+  outcome: OutcomeKind;
   finished: boolean;
   cancelRequested: boolean;
   note: string | null;
@@ -51,7 +53,7 @@ export async function readRunProgress(member: Member, runId: unknown): Promise<R
     runId: run.id,
     state: run.state,
     label: status.label,
-    tone: status.tone,
+    outcome: status.outcome,
     finished: run.state === 'done' || run.state === 'cancelled',
     cancelRequested: run.cancelRequestedAt !== null,
     note: run.note,

@@ -65,6 +65,9 @@ export type Refusal = {
   fieldErrors?: ConfigurationErrors;
 };
 
+type WithRun = { ok: true; run: BulkRun };
+type WithMessage = { ok: true; message: string };
+
 const forbidden = (message: string): Refusal => ({ ok: false, code: 'forbidden', message });
 const invalid = (message: string, fieldErrors?: ConfigurationErrors): Refusal => ({
   ok: false,
@@ -211,9 +214,7 @@ async function createAndQueue(
 }
 
 /** Starts a confirmed bulk change: every check again, then the run and its job. */
-export async function startBulkRun(
-  input: BulkInput,
-): Promise<{ ok: true; run: BulkRun } | Refusal> {
+export async function startBulkRun(input: BulkInput): Promise<WithRun | Refusal> {
   const checked = await checkBulkChange(input);
   if (!checked.ok) return checked;
   return {
@@ -233,16 +234,23 @@ export async function listRetryable(member: Member, run: BulkRun): Promise<strin
   return items.map((item) => item.thermostatId);
 }
 
+/** A member's request about one run, by its id (from the address, so not yet checked). */
+type RunRequest = { member: Member; runId: string };
+
+/** The run if the member sees it; otherwise the one answer, whether it exists or not. */
+async function findRunFor(input: RunRequest): Promise<WithRun | Refusal> {
+  const run = await findBulkRun({ scope: input.member, runId: input.runId });
+  return run ? { ok: true, run } : forbidden(RUN_NOT_YOURS);
+}
+
 /**
  * A new run of the same change over the thermostats of a finished run that failed or were not
  * sent (those the member sees and may change). The first run stays as it ended, for the record.
  */
-export async function retryBulkRun(input: {
-  member: Member;
-  runId: string;
-}): Promise<{ ok: true; run: BulkRun } | Refusal> {
-  const run = await findBulkRun({ scope: input.member, runId: input.runId });
-  if (!run) return forbidden(RUN_NOT_YOURS);
+export async function retryBulkRun(input: RunRequest): Promise<WithRun | Refusal> {
+  const found = await findRunFor(input);
+  if (!found.ok) return found;
+  const { run } = found;
   if (run.state !== 'done' && run.state !== 'cancelled') {
     return invalid('The run is still going; retry it once it has finished.');
   }
@@ -274,12 +282,10 @@ export const CANCELLED_IN_FLIGHT =
  * Cancels a run: at once when it is queued or no worker holds it; otherwise its worker stops
  * between requests (those in flight finish and are recorded) and the rest is cancelled.
  */
-export async function cancelBulkRun(input: {
-  member: Member;
-  runId: string;
-}): Promise<{ ok: true; message: string } | Refusal> {
-  const run = await findBulkRun({ scope: input.member, runId: input.runId });
-  if (!run) return forbidden(RUN_NOT_YOURS);
+export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Refusal> {
+  const found = await findRunFor(input);
+  if (!found.ok) return found;
+  const { run } = found;
   if (!mayCancel(input.member, run)) {
     return forbidden('Only whoever started this run, an owner or an admin can cancel it.');
   }

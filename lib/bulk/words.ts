@@ -1,4 +1,5 @@
-import type { BulkRun, RunEntry } from '@/lib/db/bulk-runs';
+import type { BulkItemOutcome, BulkRun, RunEntry } from '@/lib/db/bulk-runs';
+import { OUTCOMES, type OutcomeKind } from '@/lib/outcomes';
 import { describeHoldAction, describeSettingsChanges } from '@/lib/settings/configuration';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { formatRange, type TemperatureUnit } from '@/lib/units';
@@ -29,38 +30,56 @@ type Counts = Pick<
   'state' | 'total' | 'applied' | 'failed' | 'notSent' | 'cancelled' | 'cancelRequestedAt'
 >;
 
-export type RunTone = 'success' | 'failure' | 'warning' | 'progress';
-
-/** A run's state in a few words, and how to colour it. */
-export function runStatus(run: Counts): { label: string; tone: RunTone } {
+/**
+ * A run's state in a few words, and the outcome kind it is shown as (its tone): queued or
+ * running, being cancelled, cancelled, or finished with or without failures.
+ */
+export function runStatus(run: Counts): { label: string; outcome: OutcomeKind } {
   const done = run.applied + run.failed + run.notSent + run.cancelled;
   const failures = run.failed + run.notSent;
+  if (run.cancelRequestedAt && (run.state === 'queued' || run.state === 'running')) {
+    return { label: 'Cancelling…', outcome: 'cancelled' };
+  }
   switch (run.state) {
     case 'queued':
-      return { label: run.cancelRequestedAt ? 'Cancelling…' : 'Queued', tone: 'progress' };
+      return { label: 'Queued', outcome: 'pending' };
     case 'running':
-      return run.cancelRequestedAt
-        ? { label: 'Cancelling…', tone: 'warning' }
-        : { label: `Running: ${done} of ${run.total}`, tone: 'progress' };
+      return { label: `Running: ${done} of ${run.total}`, outcome: 'sending' };
     case 'cancelled':
       return {
         label: `Cancelled after ${run.applied} of ${run.total} applied`,
-        tone: 'warning',
+        outcome: 'cancelled',
       };
     case 'done':
-      if (failures === 0) return { label: 'Done', tone: 'success' };
-      if (run.applied === 0) return { label: 'Failed', tone: 'failure' };
-      return { label: `Done with ${plural(failures, 'failure')}`, tone: 'failure' };
+      if (failures === 0) return { label: OUTCOMES.done.label, outcome: 'done' };
+      if (run.applied === 0) return { label: OUTCOMES.failed.label, outcome: 'failed' };
+      return { label: `Done with ${plural(failures, 'failure')}`, outcome: 'failed' };
   }
 }
 
-/** "67 applied, 5 failed, 0 not sent (of 72)", plus what was cancelled when some was. */
+/** "67 done, 5 failed, 0 not sent (of 72)", plus what was cancelled when some was. */
 export function countsInWords(
   counts: Pick<BulkRun, 'applied' | 'failed' | 'notSent' | 'cancelled' | 'total'>,
 ): string {
-  const cancelled = counts.cancelled > 0 ? `, ${counts.cancelled} cancelled` : '';
-  return `${counts.applied} applied, ${counts.failed} failed, ${counts.notSent} not sent${cancelled} (of ${counts.total}).`;
+  const count = (n: number, kind: OutcomeKind) => `${n} ${OUTCOMES[kind].label.toLowerCase()}`;
+  const cancelled = counts.cancelled > 0 ? `, ${count(counts.cancelled, 'cancelled')}` : '';
+  return `${count(counts.applied, 'done')}, ${count(counts.failed, 'failed')}, ${count(counts.notSent, 'not_sent')}${cancelled} (of ${counts.total}).`;
 }
+
+/**
+ * What a run's page can show of its results (the key goes in the address), each in the
+ * vocabulary's words, with the stored outcomes it lists.
+ */
+export const RESULT_FILTERS: Record<string, { label: string; outcomes?: BulkItemOutcome[] }> = {
+  all: { label: 'All' },
+  failed: {
+    label: `${OUTCOMES.failed.label} or ${OUTCOMES.not_sent.label.toLowerCase()}`,
+    outcomes: ['failed', 'not_sent'],
+  },
+  applied: { label: OUTCOMES.done.label, outcomes: ['applied'] },
+  pending: { label: 'Still to do', outcomes: ['pending'] },
+  cancelled: { label: OUTCOMES.cancelled.label, outcomes: ['cancelled'] },
+};
 
 /** The run's one activity entry, as it finished. */
 export function runActivityEntry(run: BulkRun, buildingIds: string[]): RunEntry {

@@ -48,7 +48,7 @@ function finish(results: (PortfolioEntry | EntryProblem)[]): ParsedEntries {
       problems.push({
         line: extra.line,
         input: extra.thermostatId,
-        problem: `Not attempted: at most ${MAX_ENTRIES_PER_IMPORT} thermostats per import.`,
+        problem: `At most ${MAX_ENTRIES_PER_IMPORT} thermostats per import; import the rest separately.`,
       });
     }
   }

@@ -235,7 +235,7 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     const run = await reload(started.run.id);
     expect(run).toMatchObject({ state: 'done', applied: 63, failed: 2, notSent: 0, total: 65 });
     expect(run.leaseOwner).toBeNull();
-    expect(runStatus(run).label).toBe('Done with 2 failures');
+    expect(runStatus(run)).toEqual({ label: 'Done with 2 failures', outcome: 'failed' });
     const items = await itemsOf(run.id);
     expect(items.filter((i) => i.outcome === 'failed').map((i) => i.thermostatId)).toEqual([
       ...failing,
@@ -251,7 +251,9 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
       buildingId: null,
     });
     expect(entry?.summary).toMatch(/^Bulk configuration of 65 thermostats: fan minimum/);
-    expect(entry?.summary).toContain('Done with 2 failures');
+    expect(entry?.summary).toContain(
+      'Done with 2 failures: 63 done, 2 failed, 0 not sent (of 65).',
+    );
     // Working it again changes nothing: it has finished.
     expect(await workBulkRun({ runId: run.id, apply: service.apply })).toBe('held');
     expect(service.requests).toHaveLength(3);
@@ -264,7 +266,7 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     const fixed = fakeService();
     expect(await workBulkRun({ runId: retried.run.id, apply: fixed.apply })).toBe('finished');
     expect(fixed.requests).toEqual([[...failing]]);
-    expect(runStatus(await reload(retried.run.id)).label).toBe('Done');
+    expect(runStatus(await reload(retried.run.id))).toEqual({ label: 'Done', outcome: 'done' });
     expect(await reload(run.id)).toMatchObject({ applied: 63, failed: 2 });
   });
 
@@ -378,7 +380,10 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     expect(inOrder(requests).flat()).toEqual(selection.slice(0, applied));
     const run = await reload(runId);
     expect(run).toMatchObject({ state: 'cancelled', applied, cancelled: 150 - applied });
-    expect(runStatus(run).label).toBe(`Cancelled after ${applied} of 150 applied`);
+    expect(runStatus(run)).toEqual({
+      label: `Cancelled after ${applied} of 150 applied`,
+      outcome: 'cancelled',
+    });
     expect(run.cancelledByName).toBe(owner.name);
     const items = await itemsOf(runId);
     expect(items.slice(applied).every((i) => i.outcome === 'cancelled' && i.attempts === 0)).toBe(
@@ -426,7 +431,7 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     expect(await workBulkRun({ runId: started.run.id, apply })).toBe('finished');
     const run = await reload(started.run.id);
     expect(run).toMatchObject({ state: 'done', applied: 0, notSent: 50 });
-    expect(runStatus(run).label).toBe('Failed');
+    expect(runStatus(run)).toEqual({ label: 'Failed', outcome: 'failed' });
     expect(run.note).toMatch(/Reconnect/);
     const items = await itemsOf(run.id);
     expect(items.every((i) => i.outcome === 'not_sent' && i.attempts === 0)).toBe(true);

@@ -24,7 +24,10 @@ describe('pasted thermostat lists', () => {
     const { entries, problems } = parsePastedList(lines.join('\n'));
     expect(entries).toHaveLength(MAX_ENTRIES_PER_IMPORT);
     expect(problems).toHaveLength(2);
-    expect(problems[0]?.problem).toMatch(/Not attempted/);
+    expect(problems[0]).toMatchObject({
+      line: MAX_ENTRIES_PER_IMPORT + 1,
+      problem: `At most ${MAX_ENTRIES_PER_IMPORT} thermostats per import; import the rest separately.`,
+    });
   });
 });
 

@@ -1,14 +1,18 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { TONE } from '@/components/bulk/run-list';
 import { buttonClass } from '@/components/ui/button';
-import { LocalTime } from '@/components/ui/local-time';
+import { FilterButtons, FilterInput, FilterSelect } from '@/components/ui/filters';
+import { OutcomeLabel } from '@/components/ui/outcome-label';
+import { PageHeader } from '@/components/ui/page-header';
+import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
 import { ACTIVITY_ACTION_NAMES, ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { activityHref, cursorOf, readActivityQuery } from '@/lib/activity-query';
 import { requireMember } from '@/lib/auth/session';
 import { runStatus, thermostatCount } from '@/lib/bulk/words';
 import { listBulkRunsById } from '@/lib/db/bulk-runs';
+import type { ActivityEntry } from '@/lib/db/queries';
 import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
+import { activityOutcome, outcomeWords } from '@/lib/outcomes';
 import { changeLines, failureWords } from '@/lib/words';
 
 export const metadata: Metadata = { title: 'Activity' };
@@ -16,9 +20,6 @@ export const metadata: Metadata = { title: 'Activity' };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const PAGE_SIZE = 50;
-
-const inputClass =
-  'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
 
 /**
  * Every change made through Setpoint and every membership and connection event of the
@@ -54,86 +55,147 @@ export default async function ActivityPage({ searchParams }: Props) {
   const labels = new Map(named.map((t) => [t.thermostatId, t.unitLabel]));
   const filtered = Object.values(query.values).some(Boolean);
 
+  const columns: Column<ActivityEntry>[] = [
+    timeColumn('When', (entry) => entry.at),
+    { header: 'Who', cell: (entry) => entry.actorName },
+    {
+      header: 'What',
+      cell: (entry) => (
+        <>
+          {entry.summary}
+          {entry.runId && runs.has(entry.runId) ? (
+            <div className="mt-1">
+              <Link href={`/bulk/runs/${entry.runId}`} className="text-sm underline">
+                Result for each thermostat
+              </Link>
+            </div>
+          ) : null}
+          {Object.keys(entry.changes).length || entry.error ? (
+            <details className="mt-1 text-xs text-muted">
+              <summary className="cursor-pointer">Details</summary>
+              <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
+                {changeLines(entry.changes).map(([field, words]) => (
+                  <div key={field} className="contents">
+                    <dt>{field}</dt>
+                    <dd className="break-words">{words}</dd>
+                  </div>
+                ))}
+                {entry.error ? (
+                  <div className="contents">
+                    <dt>Service said</dt>
+                    <dd className="font-mono">
+                      {entry.error}
+                      {entry.serviceStatus ? ` (HTTP ${entry.serviceStatus})` : ''}
+                    </dd>
+                  </div>
+                ) : null}
+              </dl>
+            </details>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      header: 'Where',
+      className: 'text-xs',
+      cell: (entry) => {
+        const run = entry.runId ? runs.get(entry.runId) : undefined;
+        const touched = Number(entry.changes.buildings ?? 0);
+        return (
+          <>
+            {run ? (
+              <div>
+                {thermostatCount(run.total)}
+                {touched > 1 ? ` in ${touched} buildings` : ''}
+              </div>
+            ) : null}
+            {entry.thermostatId ? (
+              <div>
+                <Link href={`/thermostats/${entry.thermostatId}`} className="hover:underline">
+                  {labels.get(entry.thermostatId) || entry.thermostatId}
+                </Link>
+              </div>
+            ) : null}
+            {entry.buildingId ? (
+              <div className="text-muted">
+                {buildingName.get(entry.buildingId) ?? entry.buildingId}
+              </div>
+            ) : null}
+          </>
+        );
+      },
+    },
+    {
+      header: 'Outcome',
+      cell: (entry) => {
+        // A bulk run's entry shows the run as it is now; any other entry as it was recorded.
+        const run = entry.runId ? runs.get(entry.runId) : undefined;
+        if (run) {
+          const status = runStatus(run);
+          return <OutcomeLabel kind={status.outcome} label={status.label} />;
+        }
+        const kind = activityOutcome(entry.outcome);
+        return (
+          <OutcomeLabel
+            kind={kind}
+            label={outcomeWords(kind, entry.error ? failureWords(entry.error) : null)}
+          />
+        );
+      },
+    },
+  ];
+
   return (
     <div className="grid gap-6">
-      <div className="flex flex-wrap items-end gap-4">
-        <div className="flex-1">
-          <h1 className="text-2xl font-semibold tracking-tight">Activity</h1>
-          <p className="mt-1 text-sm text-muted">
-            Every change made through Setpoint, and every sign-in, connection and membership change:
-            who, when, which thermostat, what, and how it ended.
-          </p>
-        </div>
-        <a
-          href={activityHref('/activity/export', query.values)}
-          className={buttonClass('secondary')}
-        >
-          Export CSV
-        </a>
-      </div>
+      <PageHeader
+        title="Activity"
+        actions={
+          <a
+            href={activityHref('/activity/export', query.values)}
+            className={buttonClass('secondary')}
+          >
+            Export CSV
+          </a>
+        }
+      >
+        Every change made through Setpoint, and every sign-in, connection and membership change:
+        who, when, which thermostat, what, and how it ended.
+      </PageHeader>
       <form className="flex flex-wrap items-end gap-3" method="get">
-        <label className="grid gap-1 text-sm">
-          <span className="font-medium">Building</span>
-          <select name="building" defaultValue={query.values.building} className={inputClass}>
-            <option value="">All buildings</option>
-            {buildings.map((b) => (
-              <option key={b.buildingId} value={b.buildingId}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid gap-1 text-sm">
-          <span className="font-medium">Thermostat</span>
-          <input
-            type="search"
-            name="thermostat"
-            defaultValue={query.values.thermostat}
-            placeholder="Label or id"
-            className={`${inputClass} w-44`}
-          />
-        </label>
-        <label className="grid gap-1 text-sm">
-          <span className="font-medium">Person</span>
-          <select name="person" defaultValue={query.values.person} className={inputClass}>
-            <option value="">Everyone</option>
-            {people.map((p) => (
-              <option key={p.userId} value={p.userId}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid gap-1 text-sm">
-          <span className="font-medium">What</span>
-          <select name="action" defaultValue={query.values.action} className={inputClass}>
-            <option value="">Anything</option>
-            {ACTIVITY_ACTION_NAMES.map((action) => (
-              <option key={action} value={action}>
-                {ACTIVITY_ACTIONS[action]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid gap-1 text-sm">
-          <span className="font-medium">From (UTC)</span>
-          <input type="date" name="from" defaultValue={query.values.from} className={inputClass} />
-        </label>
-        <label className="grid gap-1 text-sm">
-          <span className="font-medium">To (UTC)</span>
-          <input type="date" name="to" defaultValue={query.values.to} className={inputClass} />
-        </label>
-        <button
-          type="submit"
-          className="min-h-10 rounded-lg border border-slate-300 px-4 text-sm font-medium dark:border-slate-700"
-        >
-          Filter
-        </button>
-        {filtered ? (
-          <Link href="/activity" className="min-h-10 px-2 py-2 text-sm underline">
-            Clear
-          </Link>
-        ) : null}
+        <FilterSelect
+          label="Building"
+          name="building"
+          value={query.values.building}
+          all="All buildings"
+          options={buildings.map((b) => ({ value: b.buildingId, label: b.name }))}
+        />
+        <FilterInput
+          label="Thermostat"
+          name="thermostat"
+          type="search"
+          value={query.values.thermostat}
+          placeholder="Label or id"
+        />
+        <FilterSelect
+          label="Person"
+          name="person"
+          value={query.values.person}
+          all="Everyone"
+          options={people.map((p) => ({ value: p.userId, label: p.name }))}
+        />
+        <FilterSelect
+          label="What"
+          name="action"
+          value={query.values.action}
+          all="Anything"
+          options={ACTIVITY_ACTION_NAMES.map((action) => ({
+            value: action,
+            label: ACTIVITY_ACTIONS[action],
+          }))}
+        />
+        <FilterInput label="From (UTC)" name="from" type="date" value={query.values.from} />
+        <FilterInput label="To (UTC)" name="to" type="date" value={query.values.to} />
+        <FilterButtons filtered={filtered} clearHref="/activity" />
       </form>
       {query.matched?.length === 0 ? (
         <p className="text-sm text-muted">
@@ -145,111 +207,13 @@ export default async function ActivityPage({ searchParams }: Props) {
           {filtered || query.before ? 'No activity matches these filters.' : 'No activity yet.'}
         </p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-          <table className="w-full min-w-[44rem] text-left text-sm">
-            <caption className="sr-only">Activity log</caption>
-            <thead className="border-b border-slate-200 text-xs text-slate-600 uppercase dark:border-slate-800 dark:text-slate-400">
-              <tr>
-                <th scope="col" className="px-3 py-2">
-                  When
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Who
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  What
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Where
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  Outcome
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-              {entries.map((entry) => {
-                const run = entry.runId ? runs.get(entry.runId) : undefined;
-                const status = run ? runStatus(run) : null;
-                const touched = Number(entry.changes.buildings ?? 0);
-                return (
-                  <tr key={entry.id}>
-                    <td className="px-3 py-2 whitespace-nowrap text-muted">
-                      <LocalTime value={entry.at.toISOString()} />
-                    </td>
-                    <td className="px-3 py-2">{entry.actorName}</td>
-                    <td className="px-3 py-2">
-                      {entry.summary}
-                      {run ? (
-                        <div className="mt-1">
-                          <Link href={`/bulk/runs/${run.id}`} className="text-sm underline">
-                            Result for each thermostat
-                          </Link>
-                        </div>
-                      ) : null}
-                      {Object.keys(entry.changes).length || entry.error ? (
-                        <details className="mt-1 text-xs text-muted">
-                          <summary className="cursor-pointer">Details</summary>
-                          <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
-                            {changeLines(entry.changes).map(([field, words]) => (
-                              <div key={field} className="contents">
-                                <dt>{field}</dt>
-                                <dd className="break-words">{words}</dd>
-                              </div>
-                            ))}
-                            {entry.error ? (
-                              <div className="contents">
-                                <dt>Service said</dt>
-                                <dd className="font-mono">
-                                  {entry.error}
-                                  {entry.serviceStatus ? ` (HTTP ${entry.serviceStatus})` : ''}
-                                </dd>
-                              </div>
-                            ) : null}
-                          </dl>
-                        </details>
-                      ) : null}
-                    </td>
-                    <td className="px-3 py-2 text-xs">
-                      {run ? (
-                        <div>
-                          {thermostatCount(run.total)}
-                          {touched > 1 ? ` in ${touched} buildings` : ''}
-                        </div>
-                      ) : null}
-                      {entry.thermostatId ? (
-                        <div>
-                          <Link
-                            href={`/thermostats/${entry.thermostatId}`}
-                            className="hover:underline"
-                          >
-                            {labels.get(entry.thermostatId) || entry.thermostatId}
-                          </Link>
-                        </div>
-                      ) : null}
-                      {entry.buildingId ? (
-                        <div className="text-muted">
-                          {buildingName.get(entry.buildingId) ?? entry.buildingId}
-                        </div>
-                      ) : null}
-                    </td>
-                    <td className="px-3 py-2">
-                      {status ? (
-                        <span className={TONE[status.tone]}>{status.label}</span>
-                      ) : entry.outcome === 'success' ? (
-                        <span className="text-success">Done</span>
-                      ) : (
-                        <span className="text-danger">
-                          Failed{entry.error ? `: ${failureWords(entry.error)}` : ''}
-                        </span>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <ResultTable
+          caption="Activity log"
+          columns={columns}
+          rows={entries}
+          rowKey={(entry) => String(entry.id)}
+          className="min-w-[44rem]"
+        />
       )}
       {older || query.before ? (
         <nav aria-label="Pages" className="flex gap-3 text-sm">

@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { AttentionList } from '@/components/attention/attention-list';
-import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { FilterButtons, FilterSelect } from '@/components/ui/filters';
+import { PageHeader } from '@/components/ui/page-header';
 import {
   ATTENTION_GROUPS,
   type AttentionGroup,
@@ -26,9 +28,6 @@ import { formatDelta, formatTemperature } from '@/lib/units';
 export const metadata: Metadata = { title: 'Needs attention' };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
-
-const inputClass =
-  'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
 
 /**
  * What is wrong across the portfolio in the member's scope (a building manager: their
@@ -60,76 +59,51 @@ export default async function AttentionPage({ searchParams }: Props) {
 
   return (
     <div className="grid gap-6">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Needs attention</h1>
-        <p className="mt-1 text-sm text-muted">
-          {items.length === 0
-            ? 'Nothing across your buildings right now.'
-            : `${items.length.toLocaleString('en-US')} item${items.length === 1 ? '' : 's'} across ${member.buildingIds === null ? 'the portfolio' : 'your buildings'}, most urgent first.`}{' '}
-          {freshnessText}
-        </p>
-      </div>
+      <PageHeader title="Needs attention">
+        {items.length === 0
+          ? 'Nothing across your buildings right now.'
+          : `${items.length.toLocaleString('en-US')} item${items.length === 1 ? '' : 's'} across ${member.buildingIds === null ? 'the portfolio' : 'your buildings'}, most urgent first.`}{' '}
+        {freshnessText}
+      </PageHeader>
 
       <form className="flex flex-wrap items-end gap-3" method="get" aria-label="Filter items">
-        <label className="grid gap-1 text-sm">
-          <span className="font-medium">Kind</span>
-          <select name="kind" defaultValue={query.kind} className={inputClass}>
-            <option value="">All kinds ({inBuilding.length})</option>
-            {(Object.keys(ATTENTION_GROUPS) as AttentionGroup[]).map((group) => (
-              <option key={group} value={group}>
-                {ATTENTION_GROUPS[group]} ({counts.get(group) ?? 0})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid gap-1 text-sm">
-          <span className="font-medium">Building</span>
-          <select name="building" defaultValue={query.building} className={inputClass}>
-            <option value="">All buildings</option>
-            {buildings.map((b) => (
-              <option key={b.buildingId} value={b.buildingId}>
-                {b.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="submit"
-          className="min-h-10 rounded-lg border border-slate-300 px-4 text-sm font-medium dark:border-slate-700"
-        >
-          Filter
-        </button>
-        {filtered ? (
-          <Link href="/attention" className="min-h-10 px-2 py-2 text-sm underline">
-            Clear filters
-          </Link>
-        ) : null}
+        <FilterSelect
+          label="Kind"
+          name="kind"
+          value={query.kind}
+          all={`All kinds (${inBuilding.length})`}
+          options={(Object.keys(ATTENTION_GROUPS) as AttentionGroup[]).map((group) => ({
+            value: group,
+            label: `${ATTENTION_GROUPS[group]} (${counts.get(group) ?? 0})`,
+          }))}
+        />
+        <FilterSelect
+          label="Building"
+          name="building"
+          value={query.building}
+          all="All buildings"
+          options={buildings.map((b) => ({ value: b.buildingId, label: b.name }))}
+        />
+        <FilterButtons filtered={filtered} clearHref="/attention" />
       </form>
 
       {page.items.length === 0 ? (
-        <Card className="grid place-items-center gap-3 py-12 text-center">
-          <svg viewBox="0 0 24 24" aria-hidden="true" className="size-10 text-emerald-600">
-            <path
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="1.5"
-              d="M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Zm-4-9 3 3 5-6"
-            />
-          </svg>
-          <h2 className="text-lg font-medium">
-            {filtered ? 'Nothing matches these filters' : 'Nothing needs attention'}
-          </h2>
-          <p className="max-w-md text-sm text-muted">
-            {filtered
-              ? `Nothing${query.kind ? ` under “${ATTENTION_GROUPS[query.kind]}”` : ''}${buildingName ? ` in ${buildingName}` : ''} right now.`
-              : 'Every thermostat’s latest reading is within its comfort band, online and up to date, and no maintenance, failed change or connection problem is waiting.'}
-          </p>
-          {filtered ? (
-            <Link href="/attention" className="text-sm font-medium underline">
-              Show everything
-            </Link>
-          ) : null}
-        </Card>
+        <EmptyState
+          icon="M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Zm-4-9 3 3 5-6"
+          iconClassName="text-emerald-600"
+          title={filtered ? 'Nothing matches these filters' : 'Nothing needs attention'}
+          action={
+            filtered ? (
+              <Link href="/attention" className="text-sm font-medium underline">
+                Show everything
+              </Link>
+            ) : null
+          }
+        >
+          {filtered
+            ? `Nothing${query.kind ? ` under “${ATTENTION_GROUPS[query.kind]}”` : ''}${buildingName ? ` in ${buildingName}` : ''} right now.`
+            : 'Every thermostat’s latest reading is within its comfort band, online and up to date, and no maintenance, failed change or connection problem is waiting.'}
+        </EmptyState>
       ) : (
         <AttentionList items={page.items} unit={unit} now={now} />
       )}

@@ -4,6 +4,7 @@ import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { readActivityQuery } from '@/lib/activity-query';
 import { getCurrentMember } from '@/lib/auth/session';
 import { type ActivityEntry, listActivity, listBuildings, listThermostats } from '@/lib/db/queries';
+import { activityOutcome } from '@/lib/outcomes';
 
 /** At most this many entries per export; the file says when there were more. */
 const MAX_ROWS = 10_000;
@@ -49,7 +50,7 @@ export async function GET(request: NextRequest) {
       entry.thermostatId ?? '',
       entry.thermostatId ? (label.get(entry.thermostatId) ?? '') : '',
       entry.buildingId ? (buildingName.get(entry.buildingId) ?? entry.buildingId) : '',
-      entry.outcome === 'success' ? 'done' : 'failed',
+      activityOutcome(entry.outcome),
       entry.error ?? '',
       Object.keys(entry.changes).length ? JSON.stringify(entry.changes) : '',
     ]);

@@ -2,13 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { RunActionForm } from '@/components/bulk/run-action-form';
-import { TONE } from '@/components/bulk/run-list';
 import { RunRefresher } from '@/components/bulk/run-refresher';
 import { RunResults } from '@/components/bulk/run-results';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
+import { outcomeClass } from '@/components/ui/outcome-label';
+import { ProgressBar } from '@/components/ui/progress-bar';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { readRunProgress } from '@/lib/bulk/progress';
@@ -17,14 +18,10 @@ import {
   changesInWords,
   countsInWords,
   progressSignature,
+  RESULT_FILTERS,
   thermostatCount,
 } from '@/lib/bulk/words';
-import {
-  type BulkItemOutcome,
-  findBulkRun,
-  listBulkRunItems,
-  listBulkRuns,
-} from '@/lib/db/bulk-runs';
+import { findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { cancelRun, retryRun } from '../../actions';
 
@@ -36,14 +33,6 @@ type Props = {
 };
 
 const PAGE_SIZE = 100;
-
-const SHOW: Record<string, { label: string; outcomes?: BulkItemOutcome[] }> = {
-  all: { label: 'All' },
-  failed: { label: 'Failed or not sent', outcomes: ['failed', 'not_sent'] },
-  applied: { label: 'Applied', outcomes: ['applied'] },
-  pending: { label: 'Still to do', outcomes: ['pending'] },
-  cancelled: { label: 'Cancelled', outcomes: ['cancelled'] },
-};
 
 const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
 
@@ -62,14 +51,14 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
   const run = await findBulkRun({ scope: member, runId: progress.runId });
   if (!run) notFound();
 
-  const show = SHOW[one(query.show)] ? one(query.show) : 'all';
+  const show = RESULT_FILTERS[one(query.show)] ? one(query.show) : 'all';
   const page = Math.max(1, Math.min(1000, Number.parseInt(one(query.page), 10) || 1));
   const { counts } = progress;
   const [items, retries, retryable] = await Promise.all([
     listBulkRunItems({
       scope: member,
       run,
-      outcomes: SHOW[show]?.outcomes,
+      outcomes: RESULT_FILTERS[show]?.outcomes,
       offset: (page - 1) * PAGE_SIZE,
       limit: PAGE_SIZE + 1,
     }),
@@ -130,17 +119,11 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
       </div>
 
       <Card className="grid gap-3">
-        <h2 className={`text-lg font-semibold ${TONE[progress.tone]}`}>{progress.label}</h2>
+        <h2 className={`text-lg font-semibold ${outcomeClass(progress.outcome)}`}>
+          {progress.label}
+        </h2>
         <div className="grid gap-2">
-          <label htmlFor="bulk-progress" className="text-sm font-medium">
-            Progress
-          </label>
-          <progress
-            id="bulk-progress"
-            max={Math.max(1, counts.total)}
-            value={done}
-            className="h-3 w-full overflow-hidden rounded-full accent-brand-600"
-          />
+          <ProgressBar id="bulk-progress" label="Progress" value={done} max={counts.total} />
           <p role="status" aria-live="polite" className="text-sm">
             {progress.finished
               ? countsInWords({ ...counts, notSent: counts.not_sent })
@@ -238,7 +221,7 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
           Result for each thermostat
         </h2>
         <nav aria-label="Show" className="flex flex-wrap gap-3 text-sm">
-          {Object.entries(SHOW).map(([key, option]) =>
+          {Object.entries(RESULT_FILTERS).map(([key, option]) =>
             key === show ? (
               <span key={key} aria-current="page" className="font-semibold">
                 {option.label}

@@ -1,0 +1,53 @@
+import type { BulkItemOutcome } from '@/lib/db/bulk-runs';
+import type { ActivityEntry } from '@/lib/db/queries';
+import type { ReportRow } from '@/lib/forms';
+
+/**
+ * The one vocabulary for what came of a piece of work: a line of an import, a thermostat of a
+ * bulk run, an entry of the activity log. Each kind has the word a property manager reads and a
+ * tone (the colour it is shown in). What is stored keeps its own names (the database's enums,
+ * the streamed import's rows); the functions below map them to a kind where they are read, so
+ * no stored value had to change.
+ */
+
+export type Tone = 'success' | 'caution' | 'danger' | 'muted';
+
+export const OUTCOMES = {
+  done: { label: 'Done', tone: 'success' },
+  unchanged: { label: 'Unchanged', tone: 'muted' },
+  failed: { label: 'Failed', tone: 'danger' },
+  not_sent: { label: 'Not sent', tone: 'caution' },
+  cancelled: { label: 'Cancelled', tone: 'caution' },
+  pending: { label: 'Pending', tone: 'muted' },
+  sending: { label: 'Sending…', tone: 'muted' },
+} as const satisfies Record<string, { label: string; tone: Tone }>;
+
+export type OutcomeKind = keyof typeof OUTCOMES;
+
+const FROM_BULK_ITEM: Record<BulkItemOutcome, OutcomeKind> = {
+  pending: 'pending',
+  applied: 'done',
+  failed: 'failed',
+  not_sent: 'not_sent',
+  cancelled: 'cancelled',
+};
+
+/** A bulk run's item as stored; a pending one a request already carries is on its way. */
+export function bulkItemOutcome(item: { outcome: BulkItemOutcome; attempts: number }): OutcomeKind {
+  return item.outcome === 'pending' && item.attempts > 0 ? 'sending' : FROM_BULK_ITEM[item.outcome];
+}
+
+/** An activity entry as stored (`success` or `failure`). */
+export function activityOutcome(stored: ActivityEntry['outcome']): OutcomeKind {
+  return stored === 'success' ? 'done' : 'failed';
+}
+
+/** A line of an import: a line that could not be read was never sent to the service. */
+export function importOutcome(outcome: ReportRow['outcome']): OutcomeKind {
+  return outcome === 'not_attempted' ? 'not_sent' : outcome;
+}
+
+/** "Failed: the service is unavailable": a kind's word with the reason after it, when there is one. */
+export function outcomeWords(kind: OutcomeKind, reason?: string | null): string {
+  return reason ? `${OUTCOMES[kind].label}: ${reason}` : OUTCOMES[kind].label;
+}
