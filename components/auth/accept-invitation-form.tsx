@@ -1,11 +1,11 @@
 'use client';
 
 import { useActionState } from 'react';
-import { Field } from '@/components/ui/field';
-import { Notice } from '@/components/ui/notice';
+import { FormMessage } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { AcceptInvitationField } from '@/lib/auth/schemas';
 import type { FormAction, FormState } from '@/lib/forms';
+import { AccountFields } from './account-fields';
 
 const idle: FormState<AcceptInvitationField> = { status: 'idle' };
 
@@ -18,36 +18,11 @@ export function AcceptInvitationForm({
   email: string;
 }) {
   const [state, action] = useActionState(bound, idle);
-  const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="grid gap-4" noValidate aria-label="Accept the invitation">
-      {state.message ? <Notice tone="error">{state.message}</Notice> : null}
+      <FormMessage state={state} />
       <input type="hidden" name="username" value={email} autoComplete="username" />
-      <Field
-        label="Your name"
-        name="name"
-        autoComplete="name"
-        required
-        defaultValue={state.values?.name}
-        errors={errors.name}
-      />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint="At least 12 characters."
-        errors={errors.password}
-      />
-      <Field
-        label="Confirm password"
-        name="confirm"
-        type="password"
-        autoComplete="new-password"
-        required
-        errors={errors.confirm}
-      />
+      <AccountFields fields={['name', 'password', 'confirm']} state={state} />
       <SubmitButton pending="Joining…">Join</SubmitButton>
     </form>
   );

@@ -1,6 +1,7 @@
 import Form from 'next/form';
 import Link from 'next/link';
 import { buttonClass } from '@/components/ui/button';
+import { Labelled, SearchField } from '@/components/ui/field';
 import {
   type BuildingView,
   DEFAULT_VIEW,
@@ -14,6 +15,43 @@ import { modeName } from '@/lib/words';
 const fieldClass =
   'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';
 
+/** The filters and the page size; the empty value means "any". */
+const CHOICES: {
+  name: 'mode' | 'connection' | 'resident' | 'per';
+  label: string;
+  options: readonly (readonly [value: string, text: string])[];
+}[] = [
+  {
+    name: 'mode',
+    label: 'Mode',
+    options: [['', 'All modes'], ...HVAC_MODES.map((mode) => [mode, modeName(mode)] as const)],
+  },
+  {
+    name: 'connection',
+    label: 'Connection',
+    options: [
+      ['', 'All'],
+      ['online', 'Online'],
+      ['offline', 'Offline'],
+      ['unread', 'Could not read'],
+    ],
+  },
+  {
+    name: 'resident',
+    label: 'Resident mode',
+    options: [
+      ['', 'On or off'],
+      ['on', 'On'],
+      ['off', 'Off'],
+    ],
+  },
+  {
+    name: 'per',
+    label: 'Per page',
+    options: PAGE_SIZES.map((size) => [String(size), String(size)] as const),
+  },
+];
+
 /**
  * Search and filters as a GET form to the page itself: the view lives in the address, so it can
  * be linked, and the form works without JavaScript (with it, next/form navigates in place).
@@ -21,53 +59,31 @@ const fieldClass =
 export function BuildingFilters({ view, path }: { view: BuildingView; path: string }) {
   return (
     <Form action={path} className="flex flex-wrap items-end gap-3" scroll={false}>
-      <div className="grid gap-1 text-sm">
-        <label htmlFor="filter-q" className="font-medium">
-          Search
-        </label>
-        <input
-          type="search"
-          id="filter-q"
-          name="q"
-          defaultValue={view.q}
-          maxLength={64}
-          placeholder="Unit or id"
-          className={`${fieldClass} w-44 px-3`}
-        />
-      </div>
-      <Choice
-        name="mode"
-        label="Mode"
-        value={view.mode}
-        options={[['', 'All modes'], ...HVAC_MODES.map((mode) => [mode, modeName(mode)] as const)]}
+      <SearchField
+        id="filter-q"
+        label="Search"
+        name="q"
+        defaultValue={view.q}
+        maxLength={64}
+        placeholder="Unit or id"
+        className="w-44"
       />
-      <Choice
-        name="connection"
-        label="Connection"
-        value={view.connection}
-        options={[
-          ['', 'All'],
-          ['online', 'Online'],
-          ['offline', 'Offline'],
-          ['unread', 'Could not read'],
-        ]}
-      />
-      <Choice
-        name="resident"
-        label="Resident mode"
-        value={view.resident}
-        options={[
-          ['', 'On or off'],
-          ['on', 'On'],
-          ['off', 'Off'],
-        ]}
-      />
-      <Choice
-        name="per"
-        label="Per page"
-        value={String(view.per)}
-        options={PAGE_SIZES.map((size) => [String(size), String(size)] as const)}
-      />
+      {CHOICES.map(({ name, label, options }) => (
+        <Labelled key={name} id={`filter-${name}`} label={label}>
+          <select
+            id={`filter-${name}`}
+            name={name}
+            defaultValue={String(view[name] ?? '')}
+            className={fieldClass}
+          >
+            {options.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </Labelled>
+      ))}
       {/* The order stays as it was; a new search starts on the first page. */}
       {view.sort !== DEFAULT_VIEW.sort ? (
         <input type="hidden" name="sort" value={view.sort} />
@@ -86,33 +102,5 @@ export function BuildingFilters({ view, path }: { view: BuildingView; path: stri
         </Link>
       ) : null}
     </Form>
-  );
-}
-
-/** A labelled select of the form; the empty value means "any". */
-function Choice({
-  name,
-  label,
-  value,
-  options,
-}: {
-  name: string;
-  label: string;
-  value: string | undefined;
-  options: readonly (readonly [value: string, text: string])[];
-}) {
-  return (
-    <div className="grid gap-1 text-sm">
-      <label htmlFor={`filter-${name}`} className="font-medium">
-        {label}
-      </label>
-      <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} className={fieldClass}>
-        {options.map(([option, text]) => (
-          <option key={option} value={option}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

@@ -2,14 +2,22 @@
 
 import { useActionState } from 'react';
 import type { NewThermostatField } from '@/app/(app)/buildings/[buildingId]/new-thermostat/actions';
-import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Notice } from '@/components/ui/notice';
+import { Field, SelectField } from '@/components/ui/field';
+import { ErrorList, FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/forms';
 import { modeName } from '@/lib/words';
-import { selectClass } from '@/components/ui/form-parts';
 
-const MODES = ['auto', 'heat', 'cool', 'auxHeatOnly', 'off'] as const;
+const MODES = ['auto', 'heat', 'cool', 'auxHeatOnly', 'off'].map((mode) => ({
+  value: mode,
+  label: modeName(mode),
+}));
+const RESIDENT_MODES = [
+  { value: 'on', label: 'On (a resident lives here)' },
+  { value: 'off', label: 'Off' },
+];
+const idle: FormState<NewThermostatField> = { status: 'idle' };
+
 /** `action` comes bound to its building from the server page, so the form works without JavaScript. */
 export function NewThermostatForm({
   action: bound,
@@ -19,13 +27,11 @@ export function NewThermostatForm({
     form: FormData,
   ) => Promise<FormState<NewThermostatField>>;
 }) {
-  const [state, action, pending] = useActionState(bound, {
-    status: 'idle',
-  } as FormState<NewThermostatField>);
+  const [state, action] = useActionState(bound, idle);
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="grid gap-4" noValidate>
-      {state.message ? <Notice tone="error">{state.message}</Notice> : null}
+      <FormMessage state={state} />
       <Field
         label="Unit label"
         name="name"
@@ -42,37 +48,21 @@ export function NewThermostatForm({
         errors={errors.thermostatId}
         hint="The 12-digit serial on the device. Leave empty to let the service assign one."
       />
-      <div className="grid gap-1.5">
-        <label htmlFor="hvacMode" className="text-sm font-medium">
-          HVAC mode
-        </label>
-        <select
-          id="hvacMode"
-          name="hvacMode"
-          defaultValue={state.values?.hvacMode ?? 'auto'}
-          className={selectClass}
-        >
-          {MODES.map((mode) => (
-            <option key={mode} value={mode}>
-              {modeName(mode)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <fieldset className="grid gap-2">
-        <legend className="text-sm font-medium">Resident mode</legend>
-        {(['on', 'off'] as const).map((value) => (
-          <label key={value} className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="isResidentMode"
-              value={value}
-              defaultChecked={(state.values?.isResidentMode ?? 'on') === value}
-            />
-            {value === 'on' ? 'On (a resident lives here)' : 'Off'}
-          </label>
-        ))}
-      </fieldset>
+      <SelectField
+        id="hvacMode"
+        label="HVAC mode"
+        name="hvacMode"
+        defaultValue={state.values?.hvacMode ?? 'auto'}
+        errors={errors.hvacMode}
+        options={MODES}
+      />
+      <RadioGroup
+        legend="Resident mode"
+        name="isResidentMode"
+        options={RESIDENT_MODES}
+        defaultValue={state.values?.isResidentMode ?? 'on'}
+        errors={errors.isResidentMode}
+      />
       <div className="grid gap-1">
         <label className="flex items-start gap-2 text-sm">
           <input
@@ -88,16 +78,10 @@ export function NewThermostatForm({
             part of your service account.
           </span>
         </label>
-        <div id="field-confirm-errors" aria-live="polite" className="text-sm text-danger">
-          {errors.confirm?.map((error) => (
-            <p key={error}>{error}</p>
-          ))}
-        </div>
+        <ErrorList id="field-confirm-errors" errors={errors.confirm} />
       </div>
       <div>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Creating…' : 'Create thermostat'}
-        </Button>
+        <SubmitButton pending="Creating…">Create thermostat</SubmitButton>
       </div>
     </form>
   );

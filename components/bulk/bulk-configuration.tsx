@@ -3,7 +3,13 @@
 import { type FormEvent, useActionState, useState, useSyncExternalStore } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { Radio } from '@/components/ui/form-parts';
 import { Notice } from '@/components/ui/notice';
+import {
+  fanOnTimeField,
+  RANGE_FIELDS,
+  rangeField,
+} from '@/components/settings/configuration-fields';
 import type { BulkFormState } from '@/lib/bulk/form';
 import type { FormAction } from '@/lib/forms';
 import {
@@ -141,19 +147,10 @@ export function BulkConfiguration({
         </div>
         {message ? <Notice tone="error">{message}</Notice> : null}
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {(['heatMin', 'heatMax', 'coolMin', 'coolMax'] as const).map((field) => (
+          {RANGE_FIELDS.map((field) => (
             <Field
               key={field}
-              label={`${
-                {
-                  heatMin: 'Heat minimum',
-                  heatMax: 'Heat maximum',
-                  coolMin: 'Cool minimum',
-                  coolMax: 'Cool maximum',
-                }[field]
-              } (°${unit})`}
-              name={field}
-              inputMode="decimal"
+              {...rangeField(field, unit)}
               value={values[field]}
               onChange={(event) => set(field)(event.currentTarget.value)}
               errors={errors[field]}
@@ -163,40 +160,27 @@ export function BulkConfiguration({
         <fieldset className="grid gap-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
           <legend className="px-1 text-sm font-semibold">Hold action</legend>
           {['', ...HOLD_ACTIONS].map((choice) => {
-            const id = `bulk-holdAction-${choice || 'keep'}`;
             const text = choice
               ? HOLD_ACTION_TEXT[choice]
               : { label: 'Leave as it is', description: 'Each thermostat keeps its own.' };
             return (
-              <div key={id} className="flex items-start gap-2">
-                <input
-                  id={id}
-                  type="radio"
-                  name="holdAction"
-                  value={choice}
-                  checked={values.holdAction === choice}
-                  onChange={() => set('holdAction')(choice)}
-                  aria-describedby={`${id}-hint`}
-                  className="mt-0.5 size-4 shrink-0 accent-brand-600"
-                />
-                <div className="grid gap-0.5">
-                  <label htmlFor={id} className="text-sm font-medium">
-                    {text?.label}
-                  </label>
-                  <p id={`${id}-hint`} className="text-xs text-muted">
-                    {text?.description}
-                  </p>
-                </div>
-              </div>
+              <Radio
+                key={choice || 'keep'}
+                id={`bulk-holdAction-${choice || 'keep'}`}
+                name="holdAction"
+                value={choice}
+                label={text?.label ?? choice}
+                description={text?.description}
+                checked={values.holdAction === choice}
+                onChange={() => set('holdAction')(choice)}
+              />
             );
           })}
           {errors.holdAction ? <p className="text-sm text-danger">{errors.holdAction[0]}</p> : null}
         </fieldset>
         <div className="max-w-xs">
           <Field
-            label="Fan minimum on-time (minutes per hour)"
-            name="fanMinimumOnTime"
-            inputMode="numeric"
+            {...fanOnTimeField}
             value={values.fanMinimumOnTime}
             onChange={(event) => set('fanMinimumOnTime')(event.currentTarget.value)}
             errors={errors.fanMinimumOnTime}

@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { SearchField } from '@/components/ui/field';
 
 /** A building and its thermostats, as the picker offers them. */
 export type BulkBuilding = {
@@ -55,19 +56,13 @@ export function ThermostatPicker({
             {selected.size} selected
           </p>
         </div>
-        <div className="grid gap-1.5">
-          <label htmlFor="bulk-filter" className="text-sm font-medium">
-            Filter
-          </label>
-          <input
-            id="bulk-filter"
-            type="search"
-            value={filter}
-            onChange={(event) => setFilter(event.currentTarget.value)}
-            placeholder="Unit, id or building"
-            className="min-h-10 rounded-lg border border-slate-300 bg-white px-3 text-base sm:text-sm dark:border-slate-700 dark:bg-slate-900"
-          />
-        </div>
+        <SearchField
+          id="bulk-filter"
+          label="Filter"
+          placeholder="Unit, id or building"
+          value={filter}
+          onChange={(event) => setFilter(event.currentTarget.value)}
+        />
         <Button variant="secondary" onClick={() => toggle(shown, true)}>
           Select all shown
         </Button>

@@ -1,9 +1,9 @@
 'use client';
 
 import { useActionState } from 'react';
-import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Notice } from '@/components/ui/notice';
+import { Field, type Option, SelectField } from '@/components/ui/field';
+import { FormMessage } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/forms';
 
 const idle: FormState = { status: 'idle' };
@@ -24,55 +24,28 @@ export type ComfortValues = {
   fanCool: string;
 };
 
-function Message({ state }: { state: FormState }) {
-  if (!state.message) return null;
-  return <Notice tone={state.status === 'success' ? 'success' : 'error'}>{state.message}</Notice>;
+/** Fan choices; a value outside them (read from the service) stays visible, to be replaced. */
+function fanOptions(current: string): Option[] {
+  const known = FANS.map((fan) => ({ value: fan, label: fan }));
+  return FANS.includes(current as never) ? known : [{ value: current, label: current }, ...known];
 }
 
-function FanSelect({
-  id,
-  name,
-  label,
-  defaultValue,
-  errors,
-}: {
-  id: string;
-  name: string;
-  label: string;
-  defaultValue: string;
-  errors?: string[];
-}) {
-  return (
-    <div className="grid min-w-0 content-start gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={defaultValue}
-        aria-describedby={`${id}-errors`}
-        aria-invalid={errors?.length ? true : undefined}
-        className="min-h-10 w-full min-w-0 rounded-lg border border-slate-300 bg-white px-2 text-base aria-invalid:border-red-600 sm:text-sm dark:border-slate-700 dark:bg-slate-900"
-      >
-        {/* A value outside the allowed set (read from the service) stays visible, to be replaced. */}
-        {FANS.includes(defaultValue as never) ? null : (
-          <option value={defaultValue}>{defaultValue}</option>
-        )}
-        {FANS.map((fan) => (
-          <option key={fan} value={fan}>
-            {fan}
-          </option>
-        ))}
-      </select>
-      <div id={`${id}-errors`} aria-live="polite" className="text-sm text-danger">
-        {errors?.map((error) => (
-          <p key={error}>{error}</p>
-        ))}
-      </div>
-    </div>
-  );
-}
+const SIDES = [
+  {
+    side: 'heat',
+    setpoint: 'desiredHeat',
+    fan: 'fanHeat',
+    words: 'Heat',
+    fanLabel: 'Fan when heating',
+  },
+  {
+    side: 'cool',
+    setpoint: 'desiredCool',
+    fan: 'fanCool',
+    words: 'Cool',
+    fanLabel: 'Fan when cooling',
+  },
+] as const;
 
 /** The five fields of a comfort setting, with the thermostat's rule beside the setpoints. */
 function Fields({
@@ -102,38 +75,29 @@ function Fields({
         autoComplete="off"
       />
       <div className="grid items-start gap-4 sm:grid-cols-2">
-        <Field
-          id={`${prefix}-heat`}
-          label={`Heat setpoint (°${unit})`}
-          name="desiredHeat"
-          inputMode="decimal"
-          defaultValue={values.desiredHeat}
-          errors={errors.desiredHeat}
-          hint={hints.heat}
-        />
-        <Field
-          id={`${prefix}-cool`}
-          label={`Cool setpoint (°${unit})`}
-          name="desiredCool"
-          inputMode="decimal"
-          defaultValue={values.desiredCool}
-          errors={errors.desiredCool}
-          hint={hints.cool}
-        />
-        <FanSelect
-          id={`${prefix}-fan-heat`}
-          name="fanHeat"
-          label="Fan when heating"
-          defaultValue={values.fanHeat}
-          errors={errors.fanHeat}
-        />
-        <FanSelect
-          id={`${prefix}-fan-cool`}
-          name="fanCool"
-          label="Fan when cooling"
-          defaultValue={values.fanCool}
-          errors={errors.fanCool}
-        />
+        {SIDES.map(({ side, setpoint, words }) => (
+          <Field
+            key={setpoint}
+            id={`${prefix}-${side}`}
+            label={`${words} setpoint (°${unit})`}
+            name={setpoint}
+            inputMode="decimal"
+            defaultValue={values[setpoint]}
+            errors={errors[setpoint]}
+            hint={hints[side]}
+          />
+        ))}
+        {SIDES.map(({ side, fan, fanLabel }) => (
+          <SelectField
+            key={fan}
+            id={`${prefix}-fan-${side}`}
+            label={fanLabel}
+            name={fan}
+            defaultValue={values[fan]}
+            errors={errors[fan]}
+            options={fanOptions(values[fan])}
+          />
+        ))}
       </div>
       {hints.note ? <p className="text-xs text-muted">{hints.note}</p> : null}
     </>
@@ -149,16 +113,14 @@ export function CreateComfortSettingForm({
   unit: 'F' | 'C';
   hints: SetpointHints;
 }) {
-  const [state, action, pending] = useActionState(create, idle);
+  const [state, action] = useActionState(create, idle);
   const blank = { name: '', desiredHeat: '', desiredCool: '', fanHeat: 'auto', fanCool: 'auto' };
   return (
     <form action={action} aria-label="New comfort setting" className="grid gap-4">
-      <Message state={state} />
+      <FormMessage state={state} />
       <Fields prefix="new" state={state} defaults={blank} unit={unit} hints={hints} />
       <div>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Creating…' : 'Create comfort setting'}
-        </Button>
+        <SubmitButton pending="Creating…">Create comfort setting</SubmitButton>
       </div>
     </form>
   );
@@ -177,10 +139,10 @@ export function EditComfortSettingForm({
   unit: 'F' | 'C';
   hints: SetpointHints;
 }) {
-  const [state, action, pending] = useActionState(update, idle);
+  const [state, action] = useActionState(update, idle);
   return (
     <form action={action} aria-label={`Edit ${current.name}`} className="grid gap-4">
-      <Message state={state} />
+      <FormMessage state={state} />
       <Fields
         prefix={`edit-${comfortSettingRef}`}
         state={state}
@@ -189,26 +151,26 @@ export function EditComfortSettingForm({
         hints={hints}
       />
       <div>
-        <Button type="submit" variant="secondary" disabled={pending}>
-          {pending ? 'Saving…' : 'Save changes'}
-        </Button>
+        <SubmitButton pending="Saving…" variant="secondary">
+          Save changes
+        </SubmitButton>
       </div>
     </form>
   );
 }
 
 export function DeleteComfortSettingForm({ remove, name }: { remove: BoundAction; name: string }) {
-  const [state, action, pending] = useActionState(remove, idle);
+  const [state, action] = useActionState(remove, idle);
   return (
     <form action={action} aria-label={`Delete ${name}`} className="grid gap-3">
-      <Message state={state} />
+      <FormMessage state={state} />
       <p className="text-sm">
         Delete <strong>{name}</strong> from this thermostat? This cannot be undone.
       </p>
       <div>
-        <Button type="submit" variant="danger" disabled={pending}>
-          {pending ? 'Deleting…' : `Yes, delete ${name}`}
-        </Button>
+        <SubmitButton pending="Deleting…" variant="danger">
+          {`Yes, delete ${name}`}
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,9 +1,9 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { ErrorList, FormMessage, selectClass } from '@/components/ui/form-parts';
+import { ErrorList, FormMessage } from '@/components/ui/form-parts';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
+import { Field, SelectField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { Role } from '@/lib/db/schema';
 import type { FormAction, FormState } from '@/lib/forms';
@@ -33,35 +33,20 @@ function RoleFields({
   errors: Partial<Record<string, string[]>>;
 }) {
   const [role, setRole] = useState(initialRole);
-  const roleId = `${idPrefix}-role`;
   return (
     <>
-      <div className="grid gap-1.5">
-        <label htmlFor={roleId} className="text-sm font-medium">
-          Role
-        </label>
-        {/* Uncontrolled: React resets a form after its action, and a controlled select would
-            then show the first option while saying the last one. */}
-        <select
-          id={roleId}
-          name="role"
-          defaultValue={initialRole}
-          onChange={(event) => setRole(event.currentTarget.value as Role)}
-          aria-describedby={`${roleId}-hint ${roleId}-errors`}
-          aria-invalid={errors.role?.length ? true : undefined}
-          className={selectClass}
-        >
-          {roles.map((choice) => (
-            <option key={choice.role} value={choice.role}>
-              {choice.name}
-            </option>
-          ))}
-        </select>
-        <p id={`${roleId}-hint`} className="text-xs text-muted">
-          {roles.find((choice) => choice.role === role)?.description}
-        </p>
-        <ErrorList id={`${roleId}-errors`} errors={errors.role} />
-      </div>
+      {/* Uncontrolled: React resets a form after its action, and a controlled select would
+          then show the first option while saying the last one. */}
+      <SelectField
+        id={`${idPrefix}-role`}
+        label="Role"
+        name="role"
+        defaultValue={initialRole}
+        onChange={(event) => setRole(event.currentTarget.value as Role)}
+        hint={roles.find((choice) => choice.role === role)?.description}
+        errors={errors.role}
+        options={roles.map((choice) => ({ value: choice.role, label: choice.name }))}
+      />
       <fieldset
         className={`grid gap-2 rounded-lg border border-slate-200 p-3 dark:border-slate-800 ${role === 'building_manager' ? '' : 'hidden'}`}
         aria-describedby={`${idPrefix}-buildings-errors`}
@@ -274,29 +259,18 @@ export function OrganizationForm({
             : 'Company SSO is not set up for this Setpoint; this applies once it is.'
         }
       />
-      <div className="grid gap-1.5">
-        <label htmlFor="field-ssoDefaultRole" className="text-sm font-medium">
-          With the role
-        </label>
-        <select
-          id="field-ssoDefaultRole"
-          name="ssoDefaultRole"
-          defaultValue={values.ssoDefaultRole}
-          aria-describedby="field-ssoDefaultRole-errors"
-          aria-invalid={errors.ssoDefaultRole?.length ? true : undefined}
-          className={selectClass}
-        >
-          <option value="">Choose…</option>
-          {roles
+      <SelectField
+        label="With the role"
+        name="ssoDefaultRole"
+        defaultValue={values.ssoDefaultRole}
+        errors={errors.ssoDefaultRole}
+        options={[
+          { value: '', label: 'Choose…' },
+          ...roles
             .filter((choice) => choice.role !== 'owner')
-            .map((choice) => (
-              <option key={choice.role} value={choice.role}>
-                {choice.name}
-              </option>
-            ))}
-        </select>
-        <ErrorList id="field-ssoDefaultRole-errors" errors={errors.ssoDefaultRole} />
-      </div>
+            .map((choice) => ({ value: choice.role, label: choice.name })),
+        ]}
+      />
       <div>
         <SubmitButton pending="Saving…" variant="secondary">
           Save

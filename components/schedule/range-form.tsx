@@ -1,24 +1,18 @@
 'use client';
 
 import { useActionState } from 'react';
-import { Button } from '@/components/ui/button';
-import { Notice } from '@/components/ui/notice';
+import { SelectField } from '@/components/ui/field';
+import { ErrorList, FormMessage } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/forms';
 import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
 import { DAYS } from '@/lib/thermostat-api/schemas';
-import { selectClass } from '@/components/ui/form-parts';
 
 const idle: FormState = { status: 'idle' };
 const BLOCKS = Array.from({ length: BLOCKS_PER_DAY }, (_, block) => block);
-function Errors({ id, errors }: { id: string; errors?: string[] }) {
-  return (
-    <div id={id} aria-live="polite" className="text-sm text-danger">
-      {errors?.map((error) => (
-        <p key={error}>{error}</p>
-      ))}
-    </div>
-  );
-}
+// A range starts at a block's start and ends at a block's end: "09:00" ends block 17.
+const STARTS = BLOCKS.map((block) => ({ value: String(block), label: blockTime(block) }));
+const ENDS = BLOCKS.map((block) => ({ value: String(block), label: blockTime(block + 1) }));
 
 /** The same range edit as the grid, as a plain form: works without JavaScript. */
 export function RangeForm({
@@ -33,15 +27,13 @@ export function RangeForm({
   apply: (previous: FormState, form: FormData) => Promise<FormState>;
   choices: { ref: string; name: string }[];
 }) {
-  const [state, action, pending] = useActionState(apply, idle);
+  const [state, action] = useActionState(apply, idle);
   const errors = state.fieldErrors ?? {};
   const values = state.values ?? {};
   const checked = new Set((values.days ?? '').split(','));
   return (
     <form action={action} className="grid gap-4" aria-label="Set a time range">
-      {state.message ? (
-        <Notice tone={state.status === 'success' ? 'success' : 'error'}>{state.message}</Notice>
-      ) : null}
+      <FormMessage state={state} />
       <fieldset
         className="grid gap-2"
         aria-describedby="range-days-errors"
@@ -62,75 +54,31 @@ export function RangeForm({
             </label>
           ))}
         </div>
-        <Errors id="range-days-errors" errors={errors.days} />
+        <ErrorList id="range-days-errors" errors={errors.days} />
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-3">
-        <div className="grid content-start gap-1.5">
-          <label htmlFor="range-from" className="text-sm font-medium">
-            From
-          </label>
-          <select
-            id="range-from"
-            name="from"
-            defaultValue={values.from ?? '14'}
-            aria-describedby="range-from-errors"
-            aria-invalid={errors.from ? true : undefined}
-            className={selectClass}
-          >
-            {BLOCKS.map((block) => (
-              <option key={block} value={block}>
-                {blockTime(block)}
-              </option>
-            ))}
-          </select>
-          <Errors id="range-from-errors" errors={errors.from} />
-        </div>
-        <div className="grid content-start gap-1.5">
-          <label htmlFor="range-to" className="text-sm font-medium">
-            To
-          </label>
-          <select
-            id="range-to"
-            name="to"
-            defaultValue={values.to ?? '17'}
-            aria-describedby="range-to-errors"
-            aria-invalid={errors.to ? true : undefined}
-            className={selectClass}
-          >
-            {/* The option names the end of the last block: "09:00" ends block 17. */}
-            {BLOCKS.map((block) => (
-              <option key={block} value={block}>
-                {blockTime(block + 1)}
-              </option>
-            ))}
-          </select>
-          <Errors id="range-to-errors" errors={errors.to} />
-        </div>
-        <div className="grid content-start gap-1.5">
-          <label htmlFor="range-comfort" className="text-sm font-medium">
-            Comfort setting
-          </label>
-          <select
-            id="range-comfort"
-            name="comfortSettingRef"
-            defaultValue={values.comfortSettingRef}
-            aria-describedby="range-comfort-errors"
-            aria-invalid={errors.comfortSettingRef ? true : undefined}
-            className={selectClass}
-          >
-            {choices.map((choice) => (
-              <option key={choice.ref} value={choice.ref}>
-                {choice.name}
-              </option>
-            ))}
-          </select>
-          <Errors id="range-comfort-errors" errors={errors.comfortSettingRef} />
-        </div>
+        {[
+          { id: 'range-from', label: 'From', name: 'from', options: STARTS, initial: '14' },
+          { id: 'range-to', label: 'To', name: 'to', options: ENDS, initial: '17' },
+          {
+            id: 'range-comfort',
+            label: 'Comfort setting',
+            name: 'comfortSettingRef',
+            options: choices.map((choice) => ({ value: choice.ref, label: choice.name })),
+          },
+        ].map(({ initial, ...select }) => (
+          <SelectField
+            key={select.name}
+            {...select}
+            defaultValue={values[select.name] ?? initial}
+            errors={errors[select.name]}
+          />
+        ))}
       </div>
       <div>
-        <Button type="submit" variant="secondary" disabled={pending}>
-          {pending ? 'Saving…' : 'Set time range'}
-        </Button>
+        <SubmitButton pending="Saving…" variant="secondary">
+          Set time range
+        </SubmitButton>
       </div>
     </form>
   );

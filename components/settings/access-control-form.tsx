@@ -1,16 +1,19 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import type { saveAccessControl } from '@/app/(app)/thermostats/[thermostatId]/access-control/actions';
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import type { FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/forms';
 import { type AccessControlField, LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
-import { Checkbox, ErrorList, Fieldset, FormMessage } from '@/components/ui/form-parts';
+import { Checkbox, ErrorList, Fieldset, FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
 
 type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
 const idle: State = { status: 'idle' };
+const ON_OFF = [
+  { value: 'on', label: 'On' },
+  { value: 'off', label: 'Off' },
+];
 
 /** `enabled` is null when Setpoint does not know the current state (it cannot read it). */
 type Initial = {
@@ -26,14 +29,10 @@ export function AccessControlForm({
   action: bound,
   initial,
 }: {
-  /** Bound to its thermostat in the server page, so the form posts without JavaScript too. */
-  action: (
-    previous: Parameters<typeof saveAccessControl>[1],
-    form: FormData,
-  ) => ReturnType<typeof saveAccessControl>;
+  action: FormAction<AccessControlField | 'passcodeSet' | 'form'>;
   initial: Initial;
 }) {
-  const [state, action, pending] = useActionState(bound, idle);
+  const [state, action] = useActionState(bound, idle);
   const chosen = state.values
     ? {
         enabled:
@@ -66,7 +65,6 @@ export function AccessControlForm({
       <AccessControlFields
         key={JSON.stringify(state.values ?? null)}
         action={action}
-        pending={pending}
         state={state}
         chosen={chosen}
       />
@@ -76,49 +74,31 @@ export function AccessControlForm({
 
 function AccessControlFields({
   action,
-  pending,
   state,
   chosen,
 }: {
   action: (form: FormData) => void;
-  pending: boolean;
   state: State;
   chosen: Initial;
 }) {
   // Which fields apply follows the choice as the member makes it (before saving).
   const [enabled, setEnabled] = useState(chosen.enabled);
   const errors = state.fieldErrors ?? {};
+  // Unknown: neither on nor off is ticked, and the hint says why.
+  const unknown = chosen.enabled === null;
   return (
     <form action={action} noValidate className="grid gap-5">
       <FormMessage state={state} />
       <ErrorList id="access-form-errors" errors={errors.form} />
-      <fieldset className="grid gap-2" aria-describedby="field-enabled-hint field-enabled-errors">
-        <legend className="text-sm font-semibold">Access control</legend>
-        <p id="field-enabled-hint" className="text-xs text-muted">
-          {chosen.enabled === null
-            ? 'Setpoint cannot read whether it is on now: choose what it should be. '
-            : ''}
-          When on, the areas you lock below need the passcode at the thermostat. Turning it off
-          unlocks everything and removes the passcode.
-        </p>
-        <div className="flex flex-wrap gap-4">
-          {(['on', 'off'] as const).map((value) => (
-            <label key={value} className="flex min-h-10 items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="enabled"
-                value={value}
-                defaultChecked={chosen.enabled === (value === 'on')}
-                onChange={() => setEnabled(value === 'on')}
-                aria-invalid={errors.enabled?.length ? true : undefined}
-                className="size-4 accent-brand-600"
-              />
-              {value === 'on' ? 'On' : 'Off'}
-            </label>
-          ))}
-        </div>
-        <ErrorList id="field-enabled-errors" errors={errors.enabled} />
-      </fieldset>
+      <RadioGroup
+        legend="Access control"
+        name="enabled"
+        hint={`${unknown ? 'Setpoint cannot read whether it is on now: choose what it should be. ' : ''}When on, the areas you lock below need the passcode at the thermostat. Turning it off unlocks everything and removes the passcode.`}
+        options={ON_OFF}
+        defaultValue={unknown ? undefined : chosen.enabled ? 'on' : 'off'}
+        onChange={(value) => setEnabled(value === 'on')}
+        errors={errors.enabled}
+      />
       <Fieldset
         legend="Passcode"
         description="Exactly 4 digits (leading zeros count, e.g. 0123). Only while access control is on. It is sent to the thermostat and never shown again."
@@ -159,9 +139,7 @@ function AccessControlFields({
         ))}
       </Fieldset>
       <div>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : 'Save access control'}
-        </Button>
+        <SubmitButton pending="Saving…">Save access control</SubmitButton>
       </div>
     </form>
   );

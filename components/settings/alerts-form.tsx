@@ -1,19 +1,12 @@
 'use client';
 
 import { useActionState } from 'react';
-import type { saveAlerts } from '@/app/(app)/thermostats/[thermostatId]/alerts/actions';
-import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import type { FormState } from '@/lib/forms';
+import { Field, SelectField } from '@/components/ui/field';
+import type { FormAction, FormState } from '@/lib/forms';
 import type { AlertField } from '@/lib/settings/alerts';
 import { dateTimeFormat } from '@/lib/time-format';
-import {
-  Checkbox,
-  ErrorList,
-  Fieldset,
-  FormMessage,
-  selectClass,
-} from '@/components/ui/form-parts';
+import { Checkbox, ErrorList, Fieldset, FormMessage } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
 const idle: State = { status: 'idle' };
@@ -34,11 +27,7 @@ export function AlertsForm({
   gap,
   range,
 }: {
-  /** Bound to its thermostat in the server page, so the form posts without JavaScript too. */
-  action: (
-    previous: Parameters<typeof saveAlerts>[1],
-    form: FormData,
-  ) => ReturnType<typeof saveAlerts>;
+  action: FormAction<AlertField | 'nextReminderDate' | 'form'>;
   initial: Record<AlertField, string>;
   nextReminderDate: string | null;
   /** Today in the building's time zone (YYYY-MM-DD): a reminder date before it is overdue. */
@@ -48,7 +37,7 @@ export function AlertsForm({
   /** The allowed alert temperatures, in the manager's unit. */
   range: string;
 }) {
-  const [state, action, pending] = useActionState(bound, idle);
+  const [state, action] = useActionState(bound, idle);
   const values = { ...initial, ...state.values };
   const errors = state.fieldErrors ?? {};
   const next =
@@ -92,26 +81,16 @@ export function AlertsForm({
             errors={errors.maintenanceInterval}
             hint="1–60 months or 1–10,000 hours"
           />
-          <div className="grid content-start gap-1.5">
-            <label htmlFor="field-maintenanceIntervalUnits" className="text-sm font-medium">
-              Interval unit
-            </label>
-            <select
-              id="field-maintenanceIntervalUnits"
-              name="maintenanceIntervalUnits"
-              defaultValue={values.maintenanceIntervalUnits}
-              aria-describedby="field-maintenanceIntervalUnits-errors"
-              aria-invalid={errors.maintenanceIntervalUnits ? true : undefined}
-              className={selectClass}
-            >
-              <option value="month">Months</option>
-              <option value="hour">Hours of running</option>
-            </select>
-            <ErrorList
-              id="field-maintenanceIntervalUnits-errors"
-              errors={errors.maintenanceIntervalUnits}
-            />
-          </div>
+          <SelectField
+            label="Interval unit"
+            name="maintenanceIntervalUnits"
+            defaultValue={values.maintenanceIntervalUnits}
+            errors={errors.maintenanceIntervalUnits}
+            options={[
+              { value: 'month', label: 'Months' },
+              { value: 'hour', label: 'Hours of running' },
+            ]}
+          />
         </div>
         <p className="text-sm" role="status" aria-live="polite">
           {next && next < today ? (
@@ -135,80 +114,79 @@ export function AlertsForm({
         legend="Temperature alerts"
         description={`Alert when the room gets colder or warmer than these (${range}; the high one at least ${gap} above the low one).`}
       >
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div className="grid content-start gap-2">
-            <Checkbox
-              name="lowTemperatureEnabled"
-              label="Low temperature alert"
-              defaultChecked={values.lowTemperatureEnabled === 'on'}
-            />
-            <Field
-              label={`Low temperature (${degree})`}
-              name="lowTemperatureValue"
-              inputMode="decimal"
-              defaultValue={values.lowTemperatureValue}
-              errors={errors.lowTemperatureValue}
-            />
-          </div>
-          <div className="grid content-start gap-2">
-            <Checkbox
-              name="highTemperatureEnabled"
-              label="High temperature alert"
-              defaultChecked={values.highTemperatureEnabled === 'on'}
-            />
-            <Field
-              label={`High temperature (${degree})`}
-              name="highTemperatureValue"
-              inputMode="decimal"
-              defaultValue={values.highTemperatureValue}
-              errors={errors.highTemperatureValue}
-            />
-          </div>
-        </div>
+        <ThresholdAlerts
+          measure="Temperature"
+          unit={degree}
+          inputMode="decimal"
+          values={values}
+          errors={errors}
+        />
       </Fieldset>
 
       <Fieldset
         legend="Humidity alerts"
         description="Alert when the air gets too dry or too humid (whole percent; at least 5 % apart)."
       >
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div className="grid content-start gap-2">
-            <Checkbox
-              name="lowHumidityEnabled"
-              label="Low humidity alert"
-              defaultChecked={values.lowHumidityEnabled === 'on'}
-            />
-            <Field
-              label="Low humidity (%)"
-              name="lowHumidityValue"
-              inputMode="numeric"
-              defaultValue={values.lowHumidityValue}
-              errors={errors.lowHumidityValue}
-              hint="1 to 95"
-            />
-          </div>
-          <div className="grid content-start gap-2">
-            <Checkbox
-              name="highHumidityEnabled"
-              label="High humidity alert"
-              defaultChecked={values.highHumidityEnabled === 'on'}
-            />
-            <Field
-              label="High humidity (%)"
-              name="highHumidityValue"
-              inputMode="numeric"
-              defaultValue={values.highHumidityValue}
-              errors={errors.highHumidityValue}
-              hint="6 to 100"
-            />
-          </div>
-        </div>
+        <ThresholdAlerts
+          measure="Humidity"
+          unit="%"
+          inputMode="numeric"
+          hints={{ low: '1 to 95', high: '6 to 100' }}
+          values={values}
+          errors={errors}
+        />
       </Fieldset>
       <div>
-        <Button type="submit" disabled={pending}>
-          {pending ? 'Saving…' : 'Save alert settings'}
-        </Button>
+        <SubmitButton pending="Saving…">Save alert settings</SubmitButton>
       </div>
     </form>
+  );
+}
+
+/**
+ * The low and the high alert of one measure, each a switch and its threshold: the fields are
+ * named alike (lowHumidityEnabled, lowHumidityValue, highHumidityEnabled ...).
+ */
+function ThresholdAlerts({
+  measure,
+  unit,
+  inputMode,
+  hints,
+  values,
+  errors,
+}: {
+  measure: 'Temperature' | 'Humidity';
+  /** As the threshold's label shows it: °F, °C or %. */
+  unit: string;
+  inputMode: 'decimal' | 'numeric';
+  hints?: { low: string; high: string };
+  values: Partial<Record<AlertField, string>>;
+  errors: Partial<Record<AlertField, string[]>>;
+}) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      {(['low', 'high'] as const).map((side) => {
+        const words = `${side === 'low' ? 'Low' : 'High'} ${measure.toLowerCase()}`;
+        const enabled = `${side}${measure}Enabled` as const;
+        const value = `${side}${measure}Value` as const;
+        return (
+          <div key={side} className="grid content-start gap-2">
+            <Checkbox
+              name={enabled}
+              label={`${words} alert`}
+              defaultChecked={values[enabled] === 'on'}
+            />
+            <Field
+              label={`${words} (${unit})`}
+              name={value}
+              inputMode={inputMode}
+              defaultValue={values[value]}
+              errors={errors[value]}
+              hint={hints?.[side]}
+            />
+          </div>
+        );
+      })}
+    </div>
   );
 }

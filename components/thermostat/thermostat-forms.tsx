@@ -4,8 +4,9 @@ import { useRouter } from 'next/navigation';
 import { useActionState, useEffect } from 'react';
 import { chooseTemperatureUnit } from '@/app/(app)/thermostats/[thermostatId]/actions';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Notice } from '@/components/ui/notice';
+import { Field, SelectField } from '@/components/ui/field';
+import { ErrorList, FormMessage } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/forms';
 
 const idle: FormState = { status: 'idle' };
@@ -16,21 +17,6 @@ const idle: FormState = { status: 'idle' };
  */
 type BoundAction = (previous: FormState, form: FormData) => Promise<FormState>;
 
-function Message({ state }: { state: FormState }) {
-  if (!state.message) return null;
-  return <Notice tone={state.status === 'success' ? 'success' : 'error'}>{state.message}</Notice>;
-}
-
-function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
-  return (
-    <div id={id} aria-live="polite" className="text-sm text-danger">
-      {errors?.map((error) => (
-        <p key={error}>{error}</p>
-      ))}
-    </div>
-  );
-}
-
 export function ResidentModeForm({
   action: bound,
   isResidentMode,
@@ -38,10 +24,10 @@ export function ResidentModeForm({
   action: BoundAction;
   isResidentMode: boolean;
 }) {
-  const [state, action, pending] = useActionState(bound, idle);
+  const [state, action] = useActionState(bound, idle);
   return (
     <form action={action} className="grid gap-3">
-      <Message state={state} />
+      <FormMessage state={state} />
       <p className="text-sm">
         Resident mode is <strong>{isResidentMode ? 'on' : 'off'}</strong>.
       </p>
@@ -67,21 +53,19 @@ export function ResidentModeForm({
               />
               <span>I understand: reset this thermostat’s settings.</span>
             </label>
-            <FieldErrors id="confirmReset-errors" errors={state.fieldErrors?.confirmReset} />
+            <ErrorList id="confirmReset-errors" errors={state.fieldErrors?.confirmReset} />
           </div>
           <div>
-            <Button type="submit" variant="danger" disabled={pending}>
-              {pending ? 'Turning off…' : 'Turn resident mode off'}
-            </Button>
+            <SubmitButton pending="Turning off…" variant="danger">
+              Turn resident mode off
+            </SubmitButton>
           </div>
         </>
       ) : (
         <>
           <input type="hidden" name="isResidentMode" value="on" />
           <div>
-            <Button type="submit" disabled={pending}>
-              {pending ? 'Turning on…' : 'Turn resident mode on'}
-            </Button>
+            <SubmitButton pending="Turning on…">Turn resident mode on</SubmitButton>
           </div>
         </>
       )}
@@ -98,7 +82,7 @@ export function MoveForm({
   currentBuildingId: string;
   buildings: { buildingId: string; name: string }[];
 }) {
-  const [state, action, pending] = useActionState(bound, idle);
+  const [state, action] = useActionState(bound, idle);
   const others = buildings.filter((building) => building.buildingId !== currentBuildingId);
   if (others.length === 0) {
     return (
@@ -107,34 +91,24 @@ export function MoveForm({
   }
   return (
     <form action={action} className="grid gap-3">
-      <Message state={state} />
-      <label htmlFor="buildingId" className="text-sm font-medium">
-        Move to
-      </label>
-      <select
+      <FormMessage state={state} />
+      {/* No building chosen until someone chooses one: a move is not a default. */}
+      <SelectField
         id="buildingId"
+        label="Move to"
         name="buildingId"
-        aria-describedby="buildingId-errors"
-        aria-invalid={state.fieldErrors?.buildingId ? true : undefined}
         defaultValue=""
         required
-        className="min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900"
-      >
-        {/* No building chosen until someone chooses one: a move is not a default. */}
-        <option value="" disabled>
-          Choose a building…
-        </option>
-        {others.map((building) => (
-          <option key={building.buildingId} value={building.buildingId}>
-            {building.name}
-          </option>
-        ))}
-      </select>
-      <FieldErrors id="buildingId-errors" errors={state.fieldErrors?.buildingId} />
+        errors={state.fieldErrors?.buildingId}
+        options={[
+          { value: '', label: 'Choose a building…', disabled: true },
+          ...others.map((building) => ({ value: building.buildingId, label: building.name })),
+        ]}
+      />
       <div>
-        <Button type="submit" variant="secondary" disabled={pending}>
-          {pending ? 'Moving…' : 'Move thermostat'}
-        </Button>
+        <SubmitButton pending="Moving…" variant="secondary">
+          Move thermostat
+        </SubmitButton>
       </div>
     </form>
   );
@@ -150,7 +124,7 @@ export function RenameForm({
   const [state, action, pending] = useActionState(bound, idle);
   return (
     <form action={action} className="grid gap-3">
-      <Message state={state} />
+      <FormMessage state={state} />
       <Field
         label="Unit label"
         name="unitLabel"

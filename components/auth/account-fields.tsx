@@ -1,0 +1,46 @@
+import { Field } from '@/components/ui/field';
+import type { SetupField } from '@/lib/auth/schemas';
+import type { FormState } from '@/lib/forms';
+
+/** How the first-run setup and an invitation ask for each field of a new account. */
+const ACCOUNT_FIELDS = {
+  orgName: {
+    label: 'Organisation',
+    autoComplete: 'organization',
+    hint: 'Your property-management company, as your team knows it.',
+  },
+  name: { label: 'Your name', autoComplete: 'name' },
+  email: { label: 'Email', type: 'email', autoComplete: 'username' },
+  password: {
+    label: 'Password',
+    type: 'password',
+    autoComplete: 'new-password',
+    hint: 'At least 12 characters.',
+  },
+  confirm: { label: 'Confirm password', type: 'password', autoComplete: 'new-password' },
+} satisfies Record<
+  SetupField,
+  { label: string; type?: string; autoComplete: string; hint?: string }
+>;
+
+const SECRET: readonly SetupField[] = ['password', 'confirm'];
+
+/** The given fields of a new account, all required, in order; a password is never refilled. */
+export function AccountFields<Name extends SetupField>({
+  fields,
+  state,
+}: {
+  fields: readonly Name[];
+  state: FormState<Name>;
+}) {
+  return fields.map((name) => (
+    <Field
+      key={name}
+      name={name}
+      {...ACCOUNT_FIELDS[name]}
+      required
+      defaultValue={SECRET.includes(name) ? undefined : state.values?.[name]}
+      errors={state.fieldErrors?.[name]}
+    />
+  ));
+}
