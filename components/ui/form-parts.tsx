@@ -169,9 +169,6 @@ export function RadioGroup({
   );
 }
 
-export const selectClass =
-  'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-base text-slate-900 aria-invalid:border-red-600 sm:text-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100';
-
 export function Fieldset({
   legend,
   description,
