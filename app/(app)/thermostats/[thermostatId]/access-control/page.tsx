@@ -1,13 +1,11 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { AccessControlForm } from '@/components/settings/access-control-form';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
-import { requireMember } from '@/lib/auth/session';
-import { scopedThermostat } from '@/lib/portfolio/guard';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { openThermostatPage } from '@/lib/thermostat-page';
 import { saveAccessControl } from './actions';
 
 export const metadata: Metadata = { title: 'Access control' };
@@ -15,10 +13,7 @@ export const metadata: Metadata = { title: 'Access control' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 export default async function AccessControlPage({ params }: Props) {
-  const member = await requireMember();
-  const { thermostatId } = await params;
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) notFound();
+  const { member, thermostat } = await openThermostatPage(params);
   const last = await findLastAccessControl({
     scope: member,
     thermostatId: thermostat.thermostatId,
