@@ -11,7 +11,7 @@ import {
   alertFormValues,
   validateAlerts,
 } from '@/lib/settings/alerts';
-import { labelOf, readWithGap } from '@/lib/settings/current';
+import { labelOf, readBeforeSave } from '@/lib/settings/current';
 import { getAlertSettings, updateAlertSettings } from '@/lib/thermostat-api/resources';
 import { todayIn } from '@/lib/time-format';
 
@@ -31,21 +31,15 @@ export async function saveAlerts(
   const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
   const label = labelOf(thermostat);
 
-  const read = await readWithGap(who, getAlertSettings).catch((error: unknown) => ({ error }));
-  if ('error' in read) {
-    const { error } = read;
-    // Asked for and not made: the activity log records this failure like any other.
-    await logActivity({
-      actor: member,
-      action: 'alert_settings.update',
-      ...where,
-      summary: `Failed to change alert settings of ${label} (its current settings could not be read)`,
-      changes: { requested: values },
-      error,
-    });
-    return serviceFailure(error, { values });
-  }
-
+  const read = await readBeforeSave({
+    member,
+    thermostat,
+    read: getAlertSettings,
+    action: 'alert_settings.update',
+    subject: 'alert settings',
+    values,
+  });
+  if (!read.ok) return read.state;
   const { current, heatCoolMinDelta } = read;
   const result = validateAlerts(values, {
     unit: member.temperatureUnit,
