@@ -38,11 +38,8 @@ export async function openThermostat(
   thermostatId: unknown,
   permission: Permission = 'change_thermostat',
 ): Promise<{ ok: true; member: Member; thermostat: ScopedThermostat } | Refused> {
-  const member = await requireMember();
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) return refused(NOT_YOURS);
-  if (!can(member, permission, thermostat)) return refused(refusal(member.role, permission));
-  return { ok: true, member, thermostat };
+  const opened = await openRecord(thermostatId, permission, scopedThermostat, NOT_YOURS);
+  return opened.ok ? { ok: true, member: opened.member, thermostat: opened.record } : opened;
 }
 
 /** An action on one building in the member's scope. */
@@ -50,11 +47,22 @@ export async function openBuilding(
   buildingId: unknown,
   permission: Permission = 'manage_building',
 ): Promise<{ ok: true; member: Member; building: Building } | Refused> {
+  const opened = await openRecord(buildingId, permission, scopedBuilding, BUILDING_NOT_YOURS);
+  return opened.ok ? { ok: true, member: opened.member, building: opened.record } : opened;
+}
+
+/** The session, the record in the member's scope ("not yours" otherwise), then the role. */
+async function openRecord<Found extends { buildingId: string }>(
+  id: unknown,
+  permission: Permission,
+  find: (member: Member, id: unknown) => Promise<Found | null>,
+  notYours: string,
+): Promise<{ ok: true; member: Member; record: Found } | Refused> {
   const member = await requireMember();
-  const building = await scopedBuilding(member, buildingId);
-  if (!building) return refused(BUILDING_NOT_YOURS);
-  if (!can(member, permission, building)) return refused(refusal(member.role, permission));
-  return { ok: true, member, building };
+  const record = await find(member, id);
+  if (!record) return refused(notYours);
+  if (!can(member, permission, record)) return refused(refusal(member.role, permission));
+  return { ok: true, member, record };
 }
 
 /**
