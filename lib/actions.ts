@@ -1,7 +1,7 @@
 import 'server-only';
 import { can, type Permission, refusal } from '@/lib/auth/permissions';
 import { type Member, requireMember } from '@/lib/auth/session';
-import type { Building, ScopedThermostat } from '@/lib/db/queries';
+import type { Building, ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
 import type { FormState } from '@/lib/forms';
 import { scopedBuilding, scopedThermostat } from '@/lib/portfolio/guard';
 import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
@@ -14,7 +14,7 @@ import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermo
  *
  *   const opened = await openThermostat(thermostatId);
  *   if (!opened.ok) return opened.state;
- *   const { member, thermostat } = opened;
+ *   const { member, thermostat, on } = opened; // `on`: the key the service calls take
  */
 
 export const NOT_YOURS = 'That thermostat is not in your portfolio.';
@@ -37,9 +37,19 @@ export async function openAction(
 export async function openThermostat(
   thermostatId: unknown,
   permission: Permission = 'change_thermostat',
-): Promise<{ ok: true; member: Member; thermostat: ScopedThermostat } | Refused> {
+): Promise<
+  { ok: true; member: Member; thermostat: ScopedThermostat; on: ThermostatKey } | Refused
+> {
   const opened = await openRecord(thermostatId, permission, scopedThermostat, NOT_YOURS);
-  return opened.ok ? { ok: true, member: opened.member, thermostat: opened.record } : opened;
+  if (!opened.ok) return opened;
+  const { member, record: thermostat } = opened;
+  // `on`: the key the service calls take.
+  return {
+    ok: true,
+    member,
+    thermostat,
+    on: { orgId: member.orgId, thermostatId: thermostat.thermostatId },
+  };
 }
 
 /** An action on one building in the member's scope. */

@@ -111,6 +111,15 @@ export function listComfortSettings(on: OnThermostat) {
   });
 }
 
+/** One of the thermostat's comfort settings, by its ref (the service reads them all at once). */
+export async function findComfortSetting({
+  comfortSettingRef,
+  ...on
+}: OnThermostat & { comfortSettingRef: string }) {
+  const settings = await listComfortSettings(on);
+  return settings.find((setting) => setting.comfortSettingRef === comfortSettingRef);
+}
+
 export type ComfortSettingFields = {
   name: string;
   desiredHeat: number;

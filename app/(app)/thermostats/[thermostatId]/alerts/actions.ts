@@ -25,9 +25,8 @@ export async function saveAlerts(
 ): Promise<State> {
   const opened = await openThermostat(thermostatId);
   if (!opened.ok) return opened.state;
-  const { member, thermostat } = opened;
+  const { member, thermostat, on } = opened;
   const values = formStrings(form, ALERT_FIELDS);
-  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
   const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
   const label = labelOf(thermostat);
 
@@ -63,7 +62,7 @@ export async function saveAlerts(
   } as const;
   const names = Object.keys(changes).join(', ');
   try {
-    const saved = await updateAlertSettings({ ...who, changes });
+    const saved = await updateAlertSettings({ ...on, changes });
     await logActivity({ ...what, summary: `Changed alert settings of ${label} (${names})` });
     revalidatePath(`/thermostats/${thermostat.thermostatId}/alerts`);
     return {

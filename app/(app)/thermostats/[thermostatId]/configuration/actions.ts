@@ -26,9 +26,8 @@ export async function saveConfiguration(
 ): Promise<State> {
   const opened = await openThermostat(thermostatId);
   if (!opened.ok) return opened.state;
-  const { member, thermostat } = opened;
+  const { member, thermostat, on } = opened;
   const values = formStrings(form, CONFIGURATION_FIELDS);
-  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
   const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
   const label = labelOf(thermostat);
 
@@ -63,7 +62,7 @@ export async function saveConfiguration(
   } as const;
   const words = describeSettingsChanges(changes).join(', ');
   try {
-    const saved = await updateSettings({ ...who, changes });
+    const saved = await updateSettings({ ...on, changes });
     await logActivity({ ...what, summary: `Changed configuration of ${label}: ${words}` });
     revalidatePath(`/thermostats/${thermostat.thermostatId}`, 'layout');
     return {
