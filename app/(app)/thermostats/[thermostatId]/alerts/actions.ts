@@ -25,7 +25,7 @@ export async function saveAlerts(
 ): Promise<State> {
   const opened = await openThermostat(thermostatId);
   if (!opened.ok) return opened.state;
-  const { member, thermostat, on } = opened;
+  const { member, thermostat } = opened;
   const values = formStrings(form, ALERT_FIELDS);
   const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
   const label = labelOf(thermostat);
@@ -62,7 +62,7 @@ export async function saveAlerts(
   } as const;
   const names = Object.keys(changes).join(', ');
   try {
-    const saved = await updateAlertSettings({ ...on, changes });
+    const saved = await updateAlertSettings({ ...opened.on, changes });
     await logActivity({ ...what, summary: `Changed alert settings of ${label} (${names})` });
     revalidatePath(`/thermostats/${thermostat.thermostatId}/alerts`);
     return {

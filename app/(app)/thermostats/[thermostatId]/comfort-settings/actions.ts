@@ -218,12 +218,12 @@ export async function deleteComfortSettingAction(
 ): Promise<FormState> {
   const opened = await openThermostat(thermostatId);
   if (!opened.ok) return opened.state;
-  const { member, thermostat, on } = opened;
+  const { member, thermostat } = opened;
   // Only one of this thermostat's settings, by the name it has there: a forged ref or name
   // (another thermostat's, anything) never reaches the service as a delete.
   let setting: { name: string } | undefined;
   try {
-    setting = await findComfortSetting({ ...on, comfortSettingRef });
+    setting = await findComfortSetting({ ...opened.on, comfortSettingRef });
   } catch (error) {
     return serviceFailure(error);
   }

@@ -26,7 +26,7 @@ export async function saveConfiguration(
 ): Promise<State> {
   const opened = await openThermostat(thermostatId);
   if (!opened.ok) return opened.state;
-  const { member, thermostat, on } = opened;
+  const { member, thermostat } = opened;
   const values = formStrings(form, CONFIGURATION_FIELDS);
   const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
   const label = labelOf(thermostat);
@@ -62,7 +62,7 @@ export async function saveConfiguration(
   } as const;
   const words = describeSettingsChanges(changes).join(', ');
   try {
-    const saved = await updateSettings({ ...on, changes });
+    const saved = await updateSettings({ ...opened.on, changes });
     await logActivity({ ...what, summary: `Changed configuration of ${label}: ${words}` });
     revalidatePath(`/thermostats/${thermostat.thermostatId}`, 'layout');
     return {

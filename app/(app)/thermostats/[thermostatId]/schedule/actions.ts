@@ -26,7 +26,7 @@ export async function applyScheduleRange(
 ): Promise<ScheduleFormState> {
   const opened = await openThermostat(thermostatId);
   if (!opened.ok) return opened.state;
-  const { member, thermostat, on } = opened;
+  const { member, thermostat } = opened;
 
   const text = (name: string) => {
     const value = form.get(name);
@@ -71,7 +71,7 @@ export async function applyScheduleRange(
   // ref is a field error here rather than a write the service refuses.
   let known: { name: string } | undefined;
   try {
-    known = await findComfortSetting({ ...on, comfortSettingRef });
+    known = await findComfortSetting({ ...opened.on, comfortSettingRef });
   } catch (error) {
     // Asked for and not made: the activity log records this failure like any other.
     await logActivity({ ...what, summary: `Failed: ${summaryFor(comfortSettingRef)}`, error });
