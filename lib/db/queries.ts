@@ -35,7 +35,7 @@ import {
   thermostats,
   users,
 } from './schema';
-import { inBuildings } from './scope';
+import { inBuildings, type Scope } from './scope';
 
 export type { Role };
 export { ROLES };
@@ -50,11 +50,7 @@ const publicUserColumns = {
   temperatureUnit: users.temperatureUnit,
 };
 
-/**
- * Whose rows a query may touch: one organisation, and within it, for a building manager, only
- * their buildings (`buildingIds`; null means every building). `userId` is who is asking.
- */
-export type Scope = { orgId: string; userId: string; buildingIds: readonly string[] | null };
+export type { Scope };
 
 /** The member of an organisation behind a session: who they are, where, and what they may do. */
 export type Member = PublicUser &

@@ -1,13 +1,16 @@
 import 'server-only';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Scope } from './queries';
 import { thermostats } from './schema';
 
 /**
- * The conditions every query of a member's data shares, so that the scope reads the same in
- * each file of lib/db.
+ * Whose rows a query may touch: one organisation, and within it, for a building manager, only
+ * their buildings (`buildingIds`; null means every building). `userId` is who is asking.
  */
+export type Scope = { orgId: string; userId: string; buildingIds: readonly string[] | null };
+
+// The conditions every query of a member's data shares, so that the scope reads the same in each
+// file of lib/db.
 
 /** A condition keeping `column` (a building id) inside the scope's buildings. */
 export function inBuildings(column: PgColumn, scope: Scope): SQL | undefined {
