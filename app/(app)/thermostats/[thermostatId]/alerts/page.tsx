@@ -2,12 +2,12 @@ import type { Metadata } from 'next';
 import { AlertsForm } from '@/components/settings/alerts-form';
 import { Card } from '@/components/ui/card';
 import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
-import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
+import { heatCoolGapOf } from '@/lib/settings/configuration';
 import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { openThermostatPage } from '@/lib/thermostat-page';
 import { todayIn } from '@/lib/time-format';
 import { formatDelta, formatRange } from '@/lib/units';
-import { SectionProblem } from '../section-problem';
+import { SectionHeading, SectionProblem } from '../section';
 import { saveAlerts } from './actions';
 
 export const metadata: Metadata = { title: 'Alerts' };
@@ -21,16 +21,12 @@ export default async function AlertsPage({ params }: Props) {
   if (alerts.status === 'rejected') {
     return <SectionProblem title="Alert settings" error={alerts.reason} member={member} />;
   }
-  const delta =
-    status.status === 'fulfilled' ? status.value.heatCoolMinDelta : DEFAULT_HEAT_COOL_MIN_DELTA;
+  const delta = heatCoolGapOf(status);
   return (
     <Card className="grid max-w-4xl content-start gap-4">
-      <div>
-        <h2 className="text-lg font-medium">Alert settings</h2>
-        <p className="mt-1 text-sm text-muted">
-          What this thermostat warns about. Only the values you change are sent.
-        </p>
-      </div>
+      <SectionHeading title="Alert settings">
+        What this thermostat warns about. Only the values you change are sent.
+      </SectionHeading>
       <AlertsForm
         action={saveAlerts.bind(null, thermostat.thermostatId)}
         initial={alertFormValues(alerts.value, unit)}

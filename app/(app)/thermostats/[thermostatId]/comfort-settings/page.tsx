@@ -23,7 +23,7 @@ import {
   type TemperatureUnit,
   toDisplay,
 } from '@/lib/units';
-import { SectionProblem } from '../section-problem';
+import { SectionProblem } from '../section';
 import {
   createComfortSettingAction,
   deleteComfortSettingAction,

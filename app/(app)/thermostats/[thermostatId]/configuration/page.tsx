@@ -6,13 +6,14 @@ import {
   configurationFormValues,
   DEFAULT_HEAT_COOL_MIN_DELTA,
   describeHoldAction,
+  heatCoolGapOf,
 } from '@/lib/settings/configuration';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
 import { openThermostatPage } from '@/lib/thermostat-page';
 import { formatDelta, formatRange, formatTemperature, type TemperatureRange } from '@/lib/units';
-import { SectionProblem } from '../section-problem';
+import { SectionHeading, SectionProblem } from '../section';
 import { saveConfiguration } from './actions';
 
 export const metadata: Metadata = { title: 'Configuration' };
@@ -27,8 +28,7 @@ export default async function ConfigurationPage({ params }: Props) {
   if (settings.status === 'rejected') {
     return <SectionProblem title="Configuration" error={settings.reason} member={member} />;
   }
-  const delta =
-    status.status === 'fulfilled' ? status.value.heatCoolMinDelta : DEFAULT_HEAT_COOL_MIN_DELTA;
+  const delta = heatCoolGapOf(status);
   const current = settings.value;
   // The thermostat's own range: two values, shown as values (not as limits).
   const range = (r: TemperatureRange) =>
@@ -37,13 +37,10 @@ export default async function ConfigurationPage({ params }: Props) {
   return (
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
       <Card className="grid content-start gap-4">
-        <div>
-          <h2 className="text-lg font-medium">Configuration settings</h2>
-          <p className="mt-1 text-sm text-muted">
-            Limits for anyone adjusting this thermostat, how long their changes hold, and how long
-            the fan runs each hour. Values are checked before anything is sent to the service.
-          </p>
-        </div>
+        <SectionHeading title="Configuration settings">
+          Limits for anyone adjusting this thermostat, how long their changes hold, and how long the
+          fan runs each hour. Values are checked before anything is sent to the service.
+        </SectionHeading>
         {status.status === 'rejected' ? (
           <Notice tone="warning">
             Could not read this thermostat’s heat–cool gap ({describeServiceError(status.reason)}

@@ -9,7 +9,7 @@ import { currentBlock, isKnownTimeZone } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import { openThermostatPage } from '@/lib/thermostat-page';
-import { SectionProblem } from '../section-problem';
+import { SectionProblem } from '../section';
 import { applyScheduleRange } from './actions';
 
 export const metadata: Metadata = { title: 'Schedule' };
