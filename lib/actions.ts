@@ -1,7 +1,7 @@
 import 'server-only';
 import { can, type Permission, refusal } from '@/lib/auth/permissions';
 import { type Member, requireMember } from '@/lib/auth/session';
-import type { Building, ScopedThermostat } from '@/lib/db/queries';
+import type { Building, ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
 import type { FormState } from '@/lib/forms';
 import { scopedBuilding, scopedThermostat } from '@/lib/portfolio/guard';
 import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
@@ -14,7 +14,7 @@ import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermo
  *
  *   const opened = await openThermostat(thermostatId);
  *   if (!opened.ok) return opened.state;
- *   const { member, thermostat } = opened;
+ *   const { member, thermostat, on } = opened; // `on`: the key the service calls take
  */
 
 export const NOT_YOURS = 'That thermostat is not in your portfolio.';
@@ -37,12 +37,19 @@ export async function openAction(
 export async function openThermostat(
   thermostatId: unknown,
   permission: Permission = 'change_thermostat',
-): Promise<{ ok: true; member: Member; thermostat: ScopedThermostat } | Refused> {
-  const member = await requireMember();
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) return refused(NOT_YOURS);
-  if (!can(member, permission, thermostat)) return refused(refusal(member.role, permission));
-  return { ok: true, member, thermostat };
+): Promise<
+  { ok: true; member: Member; thermostat: ScopedThermostat; on: ThermostatKey } | Refused
+> {
+  const opened = await openRecord(thermostatId, permission, scopedThermostat, NOT_YOURS);
+  if (!opened.ok) return opened;
+  const { member, record: thermostat } = opened;
+  // `on`: the key the service calls take.
+  return {
+    ok: true,
+    member,
+    thermostat,
+    on: { orgId: member.orgId, thermostatId: thermostat.thermostatId },
+  };
 }
 
 /** An action on one building in the member's scope. */
@@ -50,11 +57,22 @@ export async function openBuilding(
   buildingId: unknown,
   permission: Permission = 'manage_building',
 ): Promise<{ ok: true; member: Member; building: Building } | Refused> {
+  const opened = await openRecord(buildingId, permission, scopedBuilding, BUILDING_NOT_YOURS);
+  return opened.ok ? { ok: true, member: opened.member, building: opened.record } : opened;
+}
+
+/** The session, the record in the member's scope ("not yours" otherwise), then the role. */
+async function openRecord<Found extends { buildingId: string }>(
+  id: unknown,
+  permission: Permission,
+  find: (member: Member, id: unknown) => Promise<Found | null>,
+  notYours: string,
+): Promise<{ ok: true; member: Member; record: Found } | Refused> {
   const member = await requireMember();
-  const building = await scopedBuilding(member, buildingId);
-  if (!building) return refused(BUILDING_NOT_YOURS);
-  if (!can(member, permission, building)) return refused(refusal(member.role, permission));
-  return { ok: true, member, building };
+  const record = await find(member, id);
+  if (!record) return refused(notYours);
+  if (!can(member, permission, record)) return refused(refusal(member.role, permission));
+  return { ok: true, member, record };
 }
 
 /**

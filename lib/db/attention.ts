@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { getDb, rowsOf } from './client';
-import type { Scope } from './queries';
+import type { Scope, ThermostatKey } from './queries';
 import {
   buildings,
   maintenanceReminders,
@@ -10,6 +10,7 @@ import {
   readings,
   thermostats,
 } from './schema';
+import { inBuildings, inBuildingsSql, thermostatOf } from './scope';
 
 /**
  * The needs-attention page's queries: the facts its conditions (lib/attention/conditions.ts) read,
@@ -18,12 +19,7 @@ import {
  * for a building manager, their buildings, like lib/db/queries.ts.
  */
 
-const inScope = (scope: Scope) =>
-  scope.buildingIds === null
-    ? undefined
-    : scope.buildingIds.length > 0
-      ? inArray(thermostats.buildingId, [...scope.buildingIds])
-      : sql`false`;
+const inScope = (scope: Scope) => inBuildings(thermostats.buildingId, scope);
 
 /** What one thermostat in scope brings to the conditions, in one row. */
 export type AttentionRow = {
@@ -111,13 +107,7 @@ export async function listBandHistory(input: {
       hvacMode: readingHistory.hvacMode,
     })
     .from(readingHistory)
-    .innerJoin(
-      thermostats,
-      and(
-        eq(thermostats.orgId, readingHistory.orgId),
-        eq(thermostats.thermostatId, readingHistory.thermostatId),
-      ),
-    )
+    .innerJoin(thermostats, thermostatOf(readingHistory))
     .where(
       and(
         eq(readingHistory.orgId, input.scope.orgId),
@@ -146,15 +136,6 @@ export async function listFailedWrites(input: {
 }): Promise<FailedWrites[]> {
   const db = await getDb();
   const { scope } = input;
-  const buildingsOf =
-    scope.buildingIds === null
-      ? sql`true`
-      : scope.buildingIds.length > 0
-        ? sql`t.building_id in (${sql.join(
-            scope.buildingIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`
-        : sql`false`;
   const result = await db.execute(sql`
     select f.thermostat_id as "thermostatId", count(*)::int as count,
       min(f.at) as first, max(f.at) as "lastAt",
@@ -163,7 +144,7 @@ export async function listFailedWrites(input: {
     from activity_log f
     join thermostats t on t.org_id = f.org_id and t.thermostat_id = f.thermostat_id
     where f.org_id = ${scope.orgId}::uuid and f.outcome = 'failure'
-      and f.at > ${input.since.toISOString()}::timestamptz and ${buildingsOf}
+      and f.at > ${input.since.toISOString()}::timestamptz and ${inBuildingsSql(scope)}
       and not exists (
         select 1 from activity_log s
         where s.org_id = f.org_id and s.thermostat_id = f.thermostat_id and s.action = f.action
@@ -264,12 +245,9 @@ export async function saveReminder(input: {
 }
 
 /** Records a failed read: the last good values stay, with why the newer read failed. */
-export async function saveReminderFailure(input: {
-  orgId: string;
-  thermostatId: string;
-  failure: string;
-  at?: Date;
-}): Promise<void> {
+export async function saveReminderFailure(
+  input: ThermostatKey & { failure: string; at?: Date },
+): Promise<void> {
   const db = await getDb();
   const at = (input.at ?? new Date()).toISOString();
   await db.execute(sql`

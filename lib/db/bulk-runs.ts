@@ -1,6 +1,5 @@
 import 'server-only';
 import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { ActivityAction } from '@/lib/activity-actions';
 import { type Database, getDb, rowsOf } from './client';
 import type { Scope } from './queries';
@@ -12,6 +11,7 @@ import {
   bulkRuns,
   thermostats,
 } from './schema';
+import { inBuildings } from './scope';
 
 /**
  * Bulk runs and their items: what a run is to do, what each thermostat's request came to, and
@@ -30,11 +30,6 @@ type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 const UNFINISHED = ['queued', 'running'] as const;
 /** Rows per insert: 1,000 items of 4 values stay far below PostgreSQL's 65,535 parameters. */
 const INSERT_BATCH = 1000;
-
-function inBuildings(column: PgColumn, scope: Scope): SQL | undefined {
-  if (scope.buildingIds === null) return undefined;
-  return scope.buildingIds.length > 0 ? inArray(column, [...scope.buildingIds]) : sql`false`;
-}
 
 /**
  * The runs a scope may see: all of its organisation's, or for a building manager those they

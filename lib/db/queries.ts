@@ -16,7 +16,6 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { ActivityAction } from '@/lib/activity-actions';
 import { type Database, getDb } from './client';
 import {
@@ -36,6 +35,7 @@ import {
   thermostats,
   users,
 } from './schema';
+import { inBuildings, type Scope } from './scope';
 
 export type { Role };
 export { ROLES };
@@ -50,11 +50,7 @@ const publicUserColumns = {
   temperatureUnit: users.temperatureUnit,
 };
 
-/**
- * Whose rows a query may touch: one organisation, and within it, for a building manager, only
- * their buildings (`buildingIds`; null means every building). `userId` is who is asking.
- */
-export type Scope = { orgId: string; userId: string; buildingIds: readonly string[] | null };
+export type { Scope };
 
 /** The member of an organisation behind a session: who they are, where, and what they may do. */
 export type Member = PublicUser &
@@ -63,11 +59,37 @@ export type Member = PublicUser &
     role: Role;
   };
 
-/** A condition keeping `column` (a building id) inside the scope's buildings. */
-function inBuildings(column: PgColumn, scope: Scope): SQL | undefined {
-  if (scope.buildingIds === null) return undefined;
-  return scope.buildingIds.length > 0 ? inArray(column, [...scope.buildingIds]) : sql`false`;
-}
+/** One thermostat of an organisation, as the portfolio names it. */
+export type ThermostatKey = { orgId: string; thermostatId: string };
+/** One building of an organisation. */
+export type BuildingKey = { orgId: string; buildingId: string };
+
+const thermostatIs = (key: ThermostatKey) =>
+  and(eq(thermostats.orgId, key.orgId), eq(thermostats.thermostatId, key.thermostatId));
+const buildingIs = (key: BuildingKey) =>
+  and(eq(buildings.orgId, key.orgId), eq(buildings.buildingId, key.buildingId));
+/** Joins a thermostat to the building it is in. */
+const buildingOfThermostat = and(
+  eq(buildings.orgId, thermostats.orgId),
+  eq(buildings.buildingId, thermostats.buildingId),
+);
+
+/** The buildings and thermostats a scope may see. */
+const buildingsInScope = (scope: Scope) =>
+  and(eq(buildings.orgId, scope.orgId), inBuildings(buildings.buildingId, scope));
+const thermostatsInScope = (scope: Scope) =>
+  and(eq(thermostats.orgId, scope.orgId), inBuildings(thermostats.buildingId, scope));
+
+/** A member's building ids, in a query grouped by member. */
+const memberBuildingIds = sql<
+  string[] | null
+>`array_remove(array_agg(${memberBuildings.buildingId}), null)`;
+/** Who a member is, their role and buildings (grouped by member). */
+const memberColumns = {
+  ...publicUserColumns,
+  role: memberships.role,
+  buildingIds: memberBuildingIds,
+};
 
 // Membership changes of one organisation run one at a time, so "at least one owner remains"
 // cannot be raced (two owners removing each other at once).
@@ -294,13 +316,9 @@ export async function findSessionMember({
   const db = await getDb();
   const [row] = await db
     .select({
-      ...publicUserColumns,
+      ...memberColumns,
       orgId: memberships.orgId,
       orgName: organizations.name,
-      role: memberships.role,
-      buildingIds: sql<
-        string[] | null
-      >`array_remove(array_agg(${memberBuildings.buildingId}), null)`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -440,13 +458,9 @@ export async function listMembers({ orgId }: { orgId: string }): Promise<MemberL
   const db = await getDb();
   const rows = await db
     .select({
-      ...publicUserColumns,
-      role: memberships.role,
+      ...memberColumns,
       joinedAt: memberships.createdAt,
       lastSignInAt: users.lastSignInAt,
-      buildingIds: sql<
-        string[] | null
-      >`array_remove(array_agg(${memberBuildings.buildingId}), null)`,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -464,13 +478,7 @@ export async function findMembership(input: {
 }): Promise<(PublicUser & { role: Role; buildingIds: string[] }) | null> {
   const db = await getDb();
   const [row] = await db
-    .select({
-      ...publicUserColumns,
-      role: memberships.role,
-      buildingIds: sql<
-        string[] | null
-      >`array_remove(array_agg(${memberBuildings.buildingId}), null)`,
-    })
+    .select(memberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .leftJoin(memberBuildings, eq(memberBuildings.userId, memberships.userId))
@@ -495,8 +503,7 @@ export async function updateMembership(input: {
 }): Promise<MembershipChange> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    await lockOrganization(tx, input.orgId);
-    const before = await membershipOf(tx, input.orgId, input.userId);
+    const before = await lockMembership(tx, input);
     if (!before) return { ok: false, reason: 'not_found' };
     if (
       before.role === 'owner' &&
@@ -524,8 +531,7 @@ export async function removeMembership(input: {
 }): Promise<MembershipChange> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    await lockOrganization(tx, input.orgId);
-    const before = await membershipOf(tx, input.orgId, input.userId);
+    const before = await lockMembership(tx, input);
     if (!before) return { ok: false, reason: 'not_found' };
     if (before.role === 'owner' && (await ownerCount(tx, input.orgId)) < 2)
       return { ok: false, reason: 'last_owner' };
@@ -537,13 +543,16 @@ export async function removeMembership(input: {
   });
 }
 
-async function membershipOf(tx: Pick<Database, 'select'>, orgId: string, userId: string) {
+/** Takes the organisation's lock, then reads the member's role and buildings as they stand. */
+async function lockMembership(
+  tx: Pick<Database, 'execute' | 'select'>,
+  { orgId, userId }: { orgId: string; userId: string },
+) {
+  await lockOrganization(tx, orgId);
   const [row] = await tx
     .select({
       role: memberships.role,
-      buildingIds: sql<
-        string[] | null
-      >`array_remove(array_agg(${memberBuildings.buildingId}), null)`,
+      buildingIds: memberBuildingIds,
     })
     .from(memberships)
     .leftJoin(memberBuildings, eq(memberBuildings.userId, memberships.userId))
@@ -856,7 +865,7 @@ export async function listBuildings({ scope }: { scope: Scope }): Promise<Buildi
       thermostats,
       and(eq(thermostats.orgId, buildings.orgId), eq(thermostats.buildingId, buildings.buildingId)),
     )
-    .where(and(eq(buildings.orgId, scope.orgId), inBuildings(buildings.buildingId, scope)))
+    .where(buildingsInScope(scope))
     .groupBy(buildings.orgId, buildings.buildingId)
     .orderBy(asc(buildings.name));
   return rows.map((row) => ({ ...row.building, thermostatCount: row.thermostatCount }));
@@ -876,53 +885,35 @@ export async function findBuilding(input: {
   const [row] = await db
     .select()
     .from(buildings)
-    .where(
-      and(
-        eq(buildings.orgId, input.scope.orgId),
-        eq(buildings.buildingId, input.buildingId),
-        inBuildings(buildings.buildingId, input.scope),
-      ),
-    );
+    .where(and(buildingsInScope(input.scope), eq(buildings.buildingId, input.buildingId)));
   return row ?? null;
 }
 
 /** Adds a building the organisation did not have yet; an existing one keeps its name and address. */
-export async function ensureBuilding(input: {
-  orgId: string;
-  buildingId: string;
-  name: string;
-  timeZone: string;
-  address?: string;
-}): Promise<string> {
+export async function ensureBuilding(
+  input: BuildingKey & { name: string; timeZone: string; address?: string },
+): Promise<string> {
   const db = await getDb();
   await db.insert(buildings).values(input).onConflictDoNothing();
   // A building already in the portfolio keeps the name its managers gave it.
-  const [row] = await db
-    .select({ name: buildings.name })
-    .from(buildings)
-    .where(and(eq(buildings.orgId, input.orgId), eq(buildings.buildingId, input.buildingId)));
+  const [row] = await db.select({ name: buildings.name }).from(buildings).where(buildingIs(input));
   return row?.name ?? input.name;
 }
 
-export async function updateBuilding(input: {
-  orgId: string;
-  buildingId: string;
-  name: string;
-  address: string;
-}): Promise<void> {
+export async function updateBuilding(
+  input: BuildingKey & { name: string; address: string },
+): Promise<void> {
   const db = await getDb();
   await db
     .update(buildings)
     .set({ name: input.name, address: input.address })
-    .where(and(eq(buildings.orgId, input.orgId), eq(buildings.buildingId, input.buildingId)));
+    .where(buildingIs(input));
 }
 
-export async function listThermostats(input: {
-  scope: Scope;
-  buildingId?: string;
-  /** Only these (for naming the thermostats of a page of entries). */
-  thermostatIds?: string[];
-}): Promise<PortfolioThermostat[]> {
+/** Thermostats in scope: all, one building's, or only these ids (none when the list is empty). */
+export type ThermostatSelection = { scope: Scope; buildingId?: string; thermostatIds?: string[] };
+
+export async function listThermostats(input: ThermostatSelection): Promise<PortfolioThermostat[]> {
   if (input.thermostatIds?.length === 0) return [];
   const db = await getDb();
   return db
@@ -930,8 +921,7 @@ export async function listThermostats(input: {
     .from(thermostats)
     .where(
       and(
-        eq(thermostats.orgId, input.scope.orgId),
-        inBuildings(thermostats.buildingId, input.scope),
+        thermostatsInScope(input.scope),
         input.buildingId ? eq(thermostats.buildingId, input.buildingId) : undefined,
         input.thermostatIds ? inArray(thermostats.thermostatId, input.thermostatIds) : undefined,
       ),
@@ -949,21 +939,11 @@ export async function findThermostat(input: {
   const [row] = await db
     .select({ thermostat: thermostats, building: buildings })
     .from(thermostats)
-    .leftJoin(
-      buildings,
-      and(eq(buildings.orgId, thermostats.orgId), eq(buildings.buildingId, thermostats.buildingId)),
-    )
-    .where(
-      and(
-        eq(thermostats.orgId, input.scope.orgId),
-        eq(thermostats.thermostatId, input.thermostatId),
-        inBuildings(thermostats.buildingId, input.scope),
-      ),
-    );
+    .leftJoin(buildings, buildingOfThermostat)
+    .where(and(thermostatsInScope(input.scope), eq(thermostats.thermostatId, input.thermostatId)));
   return row ? { ...row.thermostat, building: row.building } : null;
 }
 
-/** Which of these thermostat ids the organisation already has. */
 /** Which of these thermostats the organisation already has, each with its building's name. */
 export async function findKnownThermostats(input: {
   orgId: string;
@@ -974,10 +954,7 @@ export async function findKnownThermostats(input: {
   const rows = await db
     .select({ id: thermostats.thermostatId, building: buildings.name })
     .from(thermostats)
-    .innerJoin(
-      buildings,
-      and(eq(buildings.orgId, thermostats.orgId), eq(buildings.buildingId, thermostats.buildingId)),
-    )
+    .innerJoin(buildings, buildingOfThermostat)
     .where(
       and(
         eq(thermostats.orgId, input.orgId),
@@ -987,12 +964,9 @@ export async function findKnownThermostats(input: {
   return new Map(rows.map((row) => [row.id, row.building]));
 }
 
-export async function addThermostat(input: {
-  orgId: string;
-  thermostatId: string;
-  buildingId: string;
-  unitLabel: string;
-}): Promise<boolean> {
+export async function addThermostat(
+  input: ThermostatKey & { buildingId: string; unitLabel: string },
+): Promise<boolean> {
   const db = await getDb();
   const rows = await db
     .insert(thermostats)
@@ -1002,38 +976,27 @@ export async function addThermostat(input: {
   return rows.length === 1;
 }
 
-export async function updateThermostatLabel(input: {
-  orgId: string;
-  thermostatId: string;
-  unitLabel: string;
-}): Promise<void> {
+export async function updateThermostatLabel(
+  input: ThermostatKey & { unitLabel: string },
+): Promise<void> {
   const db = await getDb();
-  await db
-    .update(thermostats)
-    .set({ unitLabel: input.unitLabel })
-    .where(
-      and(eq(thermostats.orgId, input.orgId), eq(thermostats.thermostatId, input.thermostatId)),
-    );
+  await db.update(thermostats).set({ unitLabel: input.unitLabel }).where(thermostatIs(input));
 }
 
 /**
  * Claims a thermostat for a move from the building it is in: true for the one caller that finds
  * it there with no move in flight. A second, concurrent move sees the first instead of racing it.
  */
-export async function startMove(input: {
-  orgId: string;
-  thermostatId: string;
-  from: string;
-  to: string;
-}): Promise<boolean> {
+export async function startMove(
+  input: ThermostatKey & { from: string; to: string },
+): Promise<boolean> {
   const db = await getDb();
   const rows = await db
     .update(thermostats)
     .set({ movingTo: input.to })
     .where(
       and(
-        eq(thermostats.orgId, input.orgId),
-        eq(thermostats.thermostatId, input.thermostatId),
+        thermostatIs(input),
         eq(thermostats.buildingId, input.from),
         isNull(thermostats.movingTo),
       ),
@@ -1043,30 +1006,17 @@ export async function startMove(input: {
 }
 
 /** Ends a claimed move: in the new building when it was made, where it was when it failed. */
-export async function finishMove(input: {
-  orgId: string;
-  thermostatId: string;
-  movedTo: string | null;
-}): Promise<void> {
+export async function finishMove(input: ThermostatKey & { movedTo: string | null }): Promise<void> {
   const db = await getDb();
   await db
     .update(thermostats)
     .set(input.movedTo ? { movingTo: null, buildingId: input.movedTo } : { movingTo: null })
-    .where(
-      and(eq(thermostats.orgId, input.orgId), eq(thermostats.thermostatId, input.thermostatId)),
-    );
+    .where(thermostatIs(input));
 }
 
-export async function removeThermostat(input: {
-  orgId: string;
-  thermostatId: string;
-}): Promise<void> {
+export async function removeThermostat(input: ThermostatKey): Promise<void> {
   const db = await getDb();
-  await db
-    .delete(thermostats)
-    .where(
-      and(eq(thermostats.orgId, input.orgId), eq(thermostats.thermostatId, input.thermostatId)),
-    );
+  await db.delete(thermostats).where(thermostatIs(input));
 }
 
 // --- Activity log ----------------------------------------------------------------------------
@@ -1194,8 +1144,7 @@ export async function searchThermostats(input: {
     .from(thermostats)
     .where(
       and(
-        eq(thermostats.orgId, input.scope.orgId),
-        inBuildings(thermostats.buildingId, input.scope),
+        thermostatsInScope(input.scope),
         or(eq(thermostats.thermostatId, text), ilike(thermostats.unitLabel, pattern)),
       ),
     )

@@ -4,8 +4,9 @@ import type { RowStatus } from '@/lib/readings/row-types';
 import type { BuildingView } from '@/lib/readings/view';
 import { buildingRowsSql, buildingSummarySql, type STATUS_FIELDS } from './building-rows';
 import { getDb, rowsOf } from './client';
-import type { Scope } from './queries';
+import type { Scope, ThermostatKey, ThermostatSelection } from './queries';
 import { readingHistory, readings, thermostats } from './schema';
+import { inBuildings, thermostatOf } from './scope';
 
 /**
  * The readings store's queries: the last reading of each thermostat, and its history. Every
@@ -69,12 +70,9 @@ function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /** Records a failed read: the last good status stays, with why the newer one failed. */
-export async function saveReadFailure(input: {
-  orgId: string;
-  thermostatId: string;
-  failure: string;
-  at?: Date;
-}): Promise<void> {
+export async function saveReadFailure(
+  input: ThermostatKey & { failure: string; at?: Date },
+): Promise<void> {
   const db = await getDb();
   const at = input.at ?? new Date();
   await db.execute(sql`
@@ -87,32 +85,18 @@ export async function saveReadFailure(input: {
 }
 
 /** The readings of thermostats in scope (those of one building, or these ids). */
-export async function listReadings(input: {
-  scope: Scope;
-  buildingId?: string;
-  thermostatIds?: string[];
-}): Promise<StoredReading[]> {
+export async function listReadings(input: ThermostatSelection): Promise<StoredReading[]> {
   if (input.thermostatIds?.length === 0) return [];
   const db = await getDb();
   const { scope } = input;
   const rows = await db
     .select({ reading: readings })
     .from(readings)
-    .innerJoin(
-      thermostats,
-      and(
-        eq(thermostats.orgId, readings.orgId),
-        eq(thermostats.thermostatId, readings.thermostatId),
-      ),
-    )
+    .innerJoin(thermostats, thermostatOf(readings))
     .where(
       and(
         eq(readings.orgId, scope.orgId),
-        scope.buildingIds === null
-          ? undefined
-          : scope.buildingIds.length > 0
-            ? inArray(thermostats.buildingId, [...scope.buildingIds])
-            : sql`false`,
+        inBuildings(thermostats.buildingId, scope),
         input.buildingId ? eq(thermostats.buildingId, input.buildingId) : undefined,
         input.thermostatIds ? inArray(readings.thermostatId, input.thermostatIds) : undefined,
       ),
@@ -204,23 +188,13 @@ export async function listHistory(input: {
   const rows = await db
     .select({ point: readingHistory })
     .from(readingHistory)
-    .innerJoin(
-      thermostats,
-      and(
-        eq(thermostats.orgId, readingHistory.orgId),
-        eq(thermostats.thermostatId, readingHistory.thermostatId),
-      ),
-    )
+    .innerJoin(thermostats, thermostatOf(readingHistory))
     .where(
       and(
         eq(readingHistory.orgId, scope.orgId),
         eq(readingHistory.thermostatId, input.thermostatId),
         gte(readingHistory.at, input.since),
-        scope.buildingIds === null
-          ? undefined
-          : scope.buildingIds.length > 0
-            ? inArray(thermostats.buildingId, [...scope.buildingIds])
-            : sql`false`,
+        inBuildings(thermostats.buildingId, scope),
       ),
     )
     .orderBy(asc(readingHistory.at));

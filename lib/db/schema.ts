@@ -19,6 +19,36 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+// Column sets and keys that several tables share. Each call makes new column builders, so every
+// table gets its own columns; the SQL is the same as writing them out.
+
+/** When the row was made. */
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** The organisation a row belongs to; the row goes with it. */
+const organizationId = () =>
+  uuid('org_id')
+    .notNull()
+    .references((): AnyPgColumn => organizations.id, { onDelete: 'cascade' });
+
+/** A background read's last attempt: when it was made, good or not, and why it failed. */
+const lastAttempt = () => ({
+  /** When the last attempt was made, good or not. */
+  triedAt: timestamp('tried_at', { withTimezone: true }).notNull(),
+  /** Why the last attempt failed (a ServiceError kind); null when it did not. */
+  failure: text('failure'),
+});
+
+/** The key of a row kept per thermostat: one row each, gone when it leaves the portfolio. */
+const thermostatRowKey = (table: { orgId: AnyPgColumn; thermostatId: AnyPgColumn }) =>
+  [
+    primaryKey({ columns: [table.orgId, table.thermostatId] }),
+    foreignKey({
+      columns: [table.orgId, table.thermostatId],
+      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
+    }).onDelete('cascade'),
+  ] as const;
+
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
   /** Stored lower-cased; unique. */
@@ -30,7 +60,7 @@ export const users = pgTable('users', {
   temperatureUnit: text('temperature_unit', { enum: ['F', 'C'] })
     .notNull()
     .default('F'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
   lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
 });
 
@@ -52,7 +82,7 @@ export const organizations = pgTable(
      */
     ssoDomain: text('sso_domain'),
     ssoDefaultRole: text('sso_default_role', { enum: ['admin', 'building_manager', 'viewer'] }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [uniqueIndex('organizations_sso_domain_idx').on(table.ssoDomain)],
 );
@@ -64,11 +94,9 @@ export const memberships = pgTable(
     userId: uuid('user_id')
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: organizationId(),
     role: text('role', { enum: ROLES }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index('memberships_org_idx').on(table.orgId)],
 );
@@ -100,9 +128,7 @@ export const invitations = pgTable(
   'invitations',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: organizationId(),
     /** Stored lower-cased. */
     email: text('email').notNull(),
     role: text('role', { enum: ROLES }).notNull(),
@@ -111,7 +137,7 @@ export const invitations = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
     invitedByName: text('invited_by_name').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -131,7 +157,7 @@ export const sessions = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
@@ -198,7 +224,7 @@ export const oauthStates = pgTable('oauth_states', {
   userId: uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
   consumedAt: timestamp('consumed_at', { withTimezone: true }),
 });
 
@@ -209,16 +235,14 @@ export const oauthStates = pgTable('oauth_states', {
 export const buildings = pgTable(
   'buildings',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: organizationId(),
     /** The service's building id: 24 lowercase hex characters. */
     buildingId: text('building_id').notNull(),
     name: text('name').notNull(),
     /** IANA time zone; schedules are in the building's local time. */
     timeZone: text('time_zone').notNull(),
     address: text('address').notNull().default(''),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.orgId, table.buildingId] })],
 );
@@ -226,9 +250,7 @@ export const buildings = pgTable(
 export const thermostats = pgTable(
   'thermostats',
   {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: organizationId(),
     /** The device serial: a 12-digit numeric string. */
     thermostatId: text('thermostat_id').notNull(),
     buildingId: text('building_id').notNull(),
@@ -236,7 +258,7 @@ export const thermostats = pgTable(
     unitLabel: text('unit_label').notNull().default(''),
     /** A move to this building is in flight: a second move waits for it instead of racing it. */
     movingTo: text('moving_to'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /**
      * The label (or the id, when there is none) as a natural sort key: "Unit 101" before
      * "Unit 1001". Kept by the database (migration 0008 defines `natural_sort_key`), so no
@@ -344,21 +366,11 @@ export const readings = pgTable(
     status: jsonb('status').$type<Record<string, unknown>>(),
     /** When `status` was read. */
     readAt: timestamp('read_at', { withTimezone: true }),
-    /** When the last attempt was made, good or not. */
-    triedAt: timestamp('tried_at', { withTimezone: true }).notNull(),
-    /** Why the last attempt failed (a ServiceError kind); null when it did not. */
-    failure: text('failure'),
+    ...lastAttempt(),
     /** A page asked for it fresh: the poller reads these first. */
     wantedAt: timestamp('wanted_at', { withTimezone: true }),
   },
-  (table) => [
-    primaryKey({ columns: [table.orgId, table.thermostatId] }),
-    foreignKey({
-      columns: [table.orgId, table.thermostatId],
-      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
-    }).onDelete('cascade'),
-    index('readings_tried_idx').on(table.triedAt),
-  ],
+  (table) => [...thermostatRowKey(table), index('readings_tried_idx').on(table.triedAt)],
 );
 
 /**
@@ -409,9 +421,7 @@ export const bulkRuns = pgTable(
   'bulk_runs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
+    orgId: organizationId(),
     /** Who started it (kept by name too, should they leave). */
     startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
     startedByName: text('started_by_name').notNull(),
@@ -437,7 +447,7 @@ export const bulkRuns = pgTable(
     jobId: text('job_id'),
     leaseOwner: text('lease_owner'),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
@@ -495,17 +505,10 @@ export const maintenanceReminders = pgTable(
     nextReminderDate: date('next_reminder_date', { mode: 'string' }),
     /** When the values above were read. */
     readAt: timestamp('read_at', { withTimezone: true }),
-    /** When the last attempt was made, good or not. */
-    triedAt: timestamp('tried_at', { withTimezone: true }).notNull(),
-    /** Why the last attempt failed (a ServiceError kind); null when it did not. */
-    failure: text('failure'),
+    ...lastAttempt(),
   },
   (table) => [
-    primaryKey({ columns: [table.orgId, table.thermostatId] }),
-    foreignKey({
-      columns: [table.orgId, table.thermostatId],
-      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
-    }).onDelete('cascade'),
+    ...thermostatRowKey(table),
     index('maintenance_reminders_tried_idx').on(table.triedAt),
   ],
 );
@@ -523,11 +526,5 @@ export const pendingModeChanges = pgTable(
     mode: text('mode').notNull(),
     since: timestamp('since', { withTimezone: true }).notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.orgId, table.thermostatId] }),
-    foreignKey({
-      columns: [table.orgId, table.thermostatId],
-      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
-    }).onDelete('cascade'),
-  ],
+  (table) => [...thermostatRowKey(table)],
 );

@@ -65,6 +65,14 @@ export type AlertResult =
   | { ok: true; changes: AlertChanges }
   | { ok: false; fieldErrors: AlertErrors };
 
+type ThresholdName =
+  | 'lowTemperatureAlert'
+  | 'highTemperatureAlert'
+  | 'lowHumidityAlert'
+  | 'highHumidityAlert';
+/** A whole number within the limits (never NaN). */
+const isWholeIn = (value: number, limits: { min: number; max: number }) =>
+  Number.isInteger(value) && value >= limits.min && value <= limits.max;
 const checked = (value: unknown) => value === 'on' || value === 'true' || value === true;
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
@@ -116,12 +124,7 @@ export function validateAlerts(
     const limits = INTERVAL_LIMITS[units];
     if (interval === undefined) {
       add('maintenanceInterval', 'Enter how often maintenance is due.');
-    } else if (
-      Number.isNaN(interval) ||
-      !Number.isInteger(interval) ||
-      interval < limits.min ||
-      interval > limits.max
-    ) {
+    } else if (!isWholeIn(interval, limits)) {
       add(
         'maintenanceInterval',
         `Enter whole ${units === 'month' ? 'months' : 'hours'} from ${limits.min} to ${limits.max.toLocaleString('en-US')}.`,
@@ -135,40 +138,46 @@ export function validateAlerts(
   }
   if (Object.keys(reminderChanges).length > 0) changes.hvacMaintenanceReminder = reminderChanges;
 
-  // Temperature alerts: °F at the service, the manager's unit here.
-  const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
-  const temperatures: Partial<Record<'lowTemperatureAlert' | 'highTemperatureAlert', number>> = {};
-  for (const [name, prefix] of [
-    ['lowTemperatureAlert', 'lowTemperature'],
-    ['highTemperatureAlert', 'highTemperature'],
-  ] as const) {
+  /**
+   * One threshold alert: its switch, and its value as `parse` reads it (an error goes under the
+   * value's field). Records what changed; gives the value, if good, for the pair's gap check.
+   */
+  const threshold = (
+    name: ThresholdName,
+    prefix: 'lowTemperature' | 'highTemperature' | 'lowHumidity' | 'highHumidity',
+    parse: (raw: unknown, now: number) => { value: number } | { error: string },
+  ): number | undefined => {
     const now = current[name] ?? DEFAULT_ALERT;
-    const valueField = `${prefix}Value` as const;
     const alertChanges: Partial<ThresholdAlert> = {};
     const on = checked(input[`${prefix}Enabled`]);
     if (on !== now.enabled) alertChanges.enabled = on;
-    const entered = readNumber(input[valueField]);
-    if (entered === undefined) {
-      add(valueField, 'Enter a temperature.');
-    } else if (Number.isNaN(entered)) {
-      add(valueField, 'Enter a number, e.g. 45.');
-    } else if (!hasAtMostDecimals(entered, DECIMALS[unit])) {
-      add(valueField, `Use at most ${DECIMALS[unit] === 1 ? 'one decimal' : 'two decimals'}.`);
-    } else {
-      const limits = TEMPERATURE_ALERT_LIMITS;
-      const fahrenheit = toServiceFahrenheit(entered, unit, limits, now.value);
-      if (fahrenheit === null) {
-        add(valueField, `Must be between ${formatRange(limits, unit, ' and ')}.`);
-      } else {
-        temperatures[name] = fahrenheit;
-        if (fahrenheit !== now.value) alertChanges.value = fahrenheit;
-      }
-    }
+    const read = parse(input[`${prefix}Value`], now.value);
+    if ('error' in read) add(`${prefix}Value`, read.error);
+    else if (read.value !== now.value) alertChanges.value = read.value;
     if (Object.keys(alertChanges).length > 0) changes[name] = alertChanges;
-  }
-  const low = temperatures.lowTemperatureAlert;
-  const high = temperatures.highTemperatureAlert;
-  if (low !== undefined && high !== undefined && high - low < options.heatCoolMinDelta) {
+    return 'value' in read ? read.value : undefined;
+  };
+  const tooClose = (low: number | undefined, high: number | undefined, gap: number) =>
+    low !== undefined && high !== undefined && high - low < gap;
+
+  // Temperature alerts: °F at the service, the manager's unit here.
+  const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
+  const temperature = (raw: unknown, now: number) => {
+    const entered = readNumber(raw);
+    if (entered === undefined) return { error: 'Enter a temperature.' };
+    if (Number.isNaN(entered)) return { error: 'Enter a number, e.g. 45.' };
+    if (!hasAtMostDecimals(entered, DECIMALS[unit])) {
+      return { error: `Use at most ${DECIMALS[unit] === 1 ? 'one decimal' : 'two decimals'}.` };
+    }
+    const limits = TEMPERATURE_ALERT_LIMITS;
+    const fahrenheit = toServiceFahrenheit(entered, unit, limits, now);
+    if (fahrenheit === null)
+      return { error: `Must be between ${formatRange(limits, unit, ' and ')}.` };
+    return { value: fahrenheit };
+  };
+  const low = threshold('lowTemperatureAlert', 'lowTemperature', temperature);
+  const high = threshold('highTemperatureAlert', 'highTemperature', temperature);
+  if (low !== undefined && tooClose(low, high, options.heatCoolMinDelta)) {
     add(
       'highTemperatureValue',
       `Keep the high temperature alert at least ${formatDelta(options.heatCoolMinDelta, unit)} above the low one (${degrees(low)}).`,
@@ -176,36 +185,25 @@ export function validateAlerts(
   }
 
   // Humidity alerts: whole percent.
-  const humidity: Partial<Record<'lowHumidityAlert' | 'highHumidityAlert', number>> = {};
-  for (const [name, prefix] of [
-    ['lowHumidityAlert', 'lowHumidity'],
-    ['highHumidityAlert', 'highHumidity'],
-  ] as const) {
-    const now = current[name] ?? DEFAULT_ALERT;
-    const valueField = `${prefix}Value` as const;
-    const alertChanges: Partial<ThresholdAlert> = {};
-    const on = checked(input[`${prefix}Enabled`]);
-    if (on !== now.enabled) alertChanges.enabled = on;
-    const value = readNumber(input[valueField]);
-    const limits = HUMIDITY_LIMITS[name];
-    if (value === undefined) {
-      add(valueField, 'Enter a humidity in %.');
-    } else if (
-      Number.isNaN(value) ||
-      !Number.isInteger(value) ||
-      value < limits.min ||
-      value > limits.max
-    ) {
-      add(valueField, `Enter a whole percent from ${limits.min} to ${limits.max}.`);
-    } else {
-      humidity[name] = value;
-      if (value !== now.value) alertChanges.value = value;
+  const humidity = (limits: { min: number; max: number }) => (raw: unknown) => {
+    const value = readNumber(raw);
+    if (value === undefined) return { error: 'Enter a humidity in %.' };
+    if (!isWholeIn(value, limits)) {
+      return { error: `Enter a whole percent from ${limits.min} to ${limits.max}.` };
     }
-    if (Object.keys(alertChanges).length > 0) changes[name] = alertChanges;
-  }
-  const lowH = humidity.lowHumidityAlert;
-  const highH = humidity.highHumidityAlert;
-  if (lowH !== undefined && highH !== undefined && highH - lowH < HUMIDITY_MIN_GAP) {
+    return { value };
+  };
+  const lowH = threshold(
+    'lowHumidityAlert',
+    'lowHumidity',
+    humidity(HUMIDITY_LIMITS.lowHumidityAlert),
+  );
+  const highH = threshold(
+    'highHumidityAlert',
+    'highHumidity',
+    humidity(HUMIDITY_LIMITS.highHumidityAlert),
+  );
+  if (tooClose(lowH, highH, HUMIDITY_MIN_GAP)) {
     add(
       'highHumidityValue',
       `Keep the high humidity alert at least ${HUMIDITY_MIN_GAP} % above the low one (${lowH} %).`,

@@ -1,5 +1,9 @@
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import { DEVICE_LIMITS, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
+import {
+  DEFAULT_HEAT_COOL_MIN_DELTA,
+  DEVICE_LIMITS,
+  HOLD_ACTIONS,
+} from '@/lib/thermostat-api/schemas';
 import {
   DECIMALS,
   formatDelta,
@@ -71,6 +75,10 @@ export function describeHoldAction(value: string): string {
 export const FAN_MINIMUM_ON_TIME = { min: 0, max: 55 } as const;
 
 export { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/thermostat-api/schemas';
+
+/** The heat–cool gap from a read of the thermostat's status, or the default when it failed. */
+export const heatCoolGapOf = (status: PromiseSettledResult<{ heatCoolMinDelta: number }>) =>
+  status.status === 'fulfilled' ? status.value.heatCoolMinDelta : DEFAULT_HEAT_COOL_MIN_DELTA;
 
 export type CurrentSettings = {
   heatRange: Range;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Priority } from './budget';
-import { serviceRequest } from './request';
+import { type ServiceRequest, serviceRequest } from './request';
 import {
   accessControlSchema,
   alertSettingsSchema,
@@ -30,27 +30,25 @@ type OnThermostat = Who & { thermostatId: string };
 const thermostatPath = (thermostatId: string, rest = '') =>
   `/api/v2/thermostats/${encodeURIComponent(thermostatId)}${rest}`;
 
-export function getStatus({ orgId, priority, thermostatId }: OnThermostat) {
-  return serviceRequest({
-    orgId,
-    priority,
-    method: 'GET',
-    path: thermostatPath(thermostatId, '/status'),
-    schema: statusSchema,
-  });
+/** A request about one thermostat: `rest` is the path after the thermostat's own. */
+function thermostatRequest<T>(
+  { orgId, priority, thermostatId }: OnThermostat,
+  { rest, ...request }: Omit<ServiceRequest<T>, 'orgId' | 'priority' | 'path'> & { rest?: string },
+): Promise<T> {
+  return serviceRequest({ orgId, priority, ...request, path: thermostatPath(thermostatId, rest) });
+}
+
+export function getStatus(on: OnThermostat) {
+  return thermostatRequest(on, { method: 'GET', rest: '/status', schema: statusSchema });
 }
 
 export function setResidentMode({
-  orgId,
-  priority,
-  thermostatId,
   isResidentMode,
+  ...on
 }: OnThermostat & { isResidentMode: boolean }) {
-  return serviceRequest({
-    orgId,
-    priority,
+  return thermostatRequest(on, {
     method: 'PATCH',
-    path: thermostatPath(thermostatId, '/residentMode'),
+    rest: '/residentMode',
     body: { isResidentMode },
     schema: statusSchema,
   });
@@ -80,30 +78,12 @@ export function createThermostat({
   });
 }
 
-export function moveThermostat({
-  orgId,
-  priority,
-  thermostatId,
-  buildingId,
-}: OnThermostat & { buildingId: string }) {
-  return serviceRequest({
-    orgId,
-    priority,
-    method: 'PATCH',
-    path: thermostatPath(thermostatId),
-    body: { buildingId },
-    schema: statusSchema,
-  });
+export function moveThermostat({ buildingId, ...on }: OnThermostat & { buildingId: string }) {
+  return thermostatRequest(on, { method: 'PATCH', body: { buildingId }, schema: statusSchema });
 }
 
-export function getSchedule({ orgId, priority, thermostatId }: OnThermostat) {
-  return serviceRequest({
-    orgId,
-    priority,
-    method: 'GET',
-    path: thermostatPath(thermostatId, '/schedule'),
-    schema: scheduleSchema,
-  });
+export function getSchedule(on: OnThermostat) {
+  return thermostatRequest(on, { method: 'GET', rest: '/schedule', schema: scheduleSchema });
 }
 
 /** One range update of the weekly schedule, as the service takes it. */
@@ -114,30 +94,30 @@ export type ScheduleRangeUpdate = {
   comfortSettingRef: string;
 };
 
-export function updateSchedule({
-  orgId,
-  priority,
-  thermostatId,
-  range,
-}: OnThermostat & { range: ScheduleRangeUpdate }) {
-  return serviceRequest({
-    orgId,
-    priority,
+export function updateSchedule({ range, ...on }: OnThermostat & { range: ScheduleRangeUpdate }) {
+  return thermostatRequest(on, {
     method: 'PATCH',
-    path: thermostatPath(thermostatId, '/schedule'),
+    rest: '/schedule',
     body: range,
     schema: scheduleSchema,
   });
 }
 
-export function listComfortSettings({ orgId, priority, thermostatId }: OnThermostat) {
-  return serviceRequest({
-    orgId,
-    priority,
+export function listComfortSettings(on: OnThermostat) {
+  return thermostatRequest(on, {
     method: 'GET',
-    path: thermostatPath(thermostatId, '/comfortSettings'),
+    rest: '/comfortSettings',
     schema: z.array(comfortSettingSchema),
   });
+}
+
+/** One of the thermostat's comfort settings, by its ref (the service reads them all at once). */
+export async function findComfortSetting({
+  comfortSettingRef,
+  ...on
+}: OnThermostat & { comfortSettingRef: string }) {
+  const settings = await listComfortSettings(on);
+  return settings.find((setting) => setting.comfortSettingRef === comfortSettingRef);
 }
 
 export type ComfortSettingFields = {
@@ -149,61 +129,43 @@ export type ComfortSettingFields = {
 };
 
 export function createComfortSetting({
-  orgId,
-  priority,
-  thermostatId,
   setting,
+  ...on
 }: OnThermostat & { setting: ComfortSettingFields }) {
-  return serviceRequest({
-    orgId,
-    priority,
+  return thermostatRequest(on, {
     method: 'POST',
-    path: thermostatPath(thermostatId, '/comfortSettings'),
+    rest: '/comfortSettings',
     body: setting,
     schema: comfortSettingSchema,
   });
 }
 
 export function updateComfortSetting({
-  orgId,
-  priority,
-  thermostatId,
   comfortSettingRef,
   changes,
+  ...on
 }: OnThermostat & { comfortSettingRef: string; changes: Partial<ComfortSettingFields> }) {
-  return serviceRequest({
-    orgId,
-    priority,
+  return thermostatRequest(on, {
     method: 'PATCH',
-    path: thermostatPath(thermostatId, '/comfortSettings'),
+    rest: '/comfortSettings',
     body: { comfortSettingRef, ...changes },
     schema: comfortSettingSchema,
   });
 }
 
 export function deleteComfortSetting({
-  orgId,
-  priority,
-  thermostatId,
   comfortSettingRef,
+  ...on
 }: OnThermostat & { comfortSettingRef: string }) {
-  return serviceRequest({
-    orgId,
-    priority,
+  return thermostatRequest(on, {
     method: 'DELETE',
-    path: thermostatPath(thermostatId, `/comfortSettings/${encodeURIComponent(comfortSettingRef)}`),
+    rest: `/comfortSettings/${encodeURIComponent(comfortSettingRef)}`,
     schema: z.unknown(),
   });
 }
 
-export function getSettings({ orgId, priority, thermostatId }: OnThermostat) {
-  return serviceRequest({
-    orgId,
-    priority,
-    method: 'GET',
-    path: thermostatPath(thermostatId, '/settings'),
-    schema: settingsSchema,
-  });
+export function getSettings(on: OnThermostat) {
+  return thermostatRequest(on, { method: 'GET', rest: '/settings', schema: settingsSchema });
 }
 
 export type SettingsChanges = Partial<{
@@ -213,17 +175,10 @@ export type SettingsChanges = Partial<{
   fanMinimumOnTime: number;
 }>;
 
-export function updateSettings({
-  orgId,
-  priority,
-  thermostatId,
-  changes,
-}: OnThermostat & { changes: SettingsChanges }) {
-  return serviceRequest({
-    orgId,
-    priority,
+export function updateSettings({ changes, ...on }: OnThermostat & { changes: SettingsChanges }) {
+  return thermostatRequest(on, {
     method: 'PATCH',
-    path: thermostatPath(thermostatId, '/settings'),
+    rest: '/settings',
     body: changes,
     schema: settingsSchema,
   });
@@ -256,42 +211,32 @@ export type AccessControlChanges =
     };
 
 export function updateAccessControl({
-  orgId,
-  priority,
-  thermostatId,
   changes,
+  ...on
 }: OnThermostat & { changes: AccessControlChanges }) {
-  return serviceRequest({
-    orgId,
-    priority,
+  return thermostatRequest(on, {
     method: 'PATCH',
-    path: thermostatPath(thermostatId, '/accessControl'),
+    rest: '/accessControl',
     body: changes,
     schema: accessControlSchema,
   });
 }
 
-export function getAlertSettings({ orgId, priority, thermostatId }: OnThermostat) {
-  return serviceRequest({
-    orgId,
-    priority,
+export function getAlertSettings(on: OnThermostat) {
+  return thermostatRequest(on, {
     method: 'GET',
-    path: thermostatPath(thermostatId, '/alertSettings'),
+    rest: '/alertSettings',
     schema: alertSettingsSchema,
   });
 }
 
 export function updateAlertSettings({
-  orgId,
-  priority,
-  thermostatId,
   changes,
+  ...on
 }: OnThermostat & { changes: Record<string, unknown> }) {
-  return serviceRequest({
-    orgId,
-    priority,
+  return thermostatRequest(on, {
     method: 'PATCH',
-    path: thermostatPath(thermostatId, '/alertSettings'),
+    rest: '/alertSettings',
     body: changes,
     schema: alertSettingsSchema,
   });

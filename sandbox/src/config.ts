@@ -67,13 +67,9 @@ export const DEFAULT_CLIENTS: ClientRegistration[] = [
   },
 ];
 
-export interface ResolvedConfig {
-  port: number;
-  host: string;
-  control: boolean;
+/** How the service behaves: set at start-up, changed at run time through the control API. */
+export interface ServiceBehaviour {
   allowRedirectPorts: boolean;
-  clients: ClientRegistration[];
-  fixture: FixtureName;
   latencyMs: LatencySpec;
   rateLimit: RateLimitConfig | null;
   modeChangeDelayMs: number;
@@ -81,6 +77,14 @@ export interface ResolvedConfig {
   timeoutRate: number;
   dropRate: number;
   timeoutMs: number;
+}
+
+export interface ResolvedConfig extends ServiceBehaviour {
+  port: number;
+  host: string;
+  control: boolean;
+  clients: ClientRegistration[];
+  fixture: FixtureName;
   jwtSecret: string;
 }
 

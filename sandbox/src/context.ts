@@ -1,5 +1,5 @@
 import { Clock } from './clock';
-import type { LatencySpec, RateLimitConfig, ResolvedConfig } from './config';
+import type { LatencySpec, ResolvedConfig, ServiceBehaviour } from './config';
 import { buildFixture } from './fixtures';
 import type { DataStore } from './store';
 
@@ -62,16 +62,8 @@ export interface Fault {
   thermostatId: string | null;
 }
 
-export interface Knobs {
-  latencyMs: LatencySpec;
+export interface Knobs extends ServiceBehaviour {
   endpointLatencyMs: Record<string, LatencySpec>;
-  rateLimit: RateLimitConfig | null;
-  modeChangeDelayMs: number;
-  errorRate: number;
-  timeoutRate: number;
-  dropRate: number;
-  timeoutMs: number;
-  allowRedirectPorts: boolean;
 }
 
 export class SandboxContext {

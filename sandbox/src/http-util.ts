@@ -42,15 +42,7 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(text);
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body), headers);
 }
 
 export function sendSuccess(res: ServerResponse, data: unknown, status = 200): void {
@@ -63,17 +55,30 @@ export function sendHtml(
   html: string,
   headers: Record<string, string> = {},
 ): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': Buffer.byteLength(html),
-    'cache-control': 'no-store',
+  send(res, status, 'text/html; charset=utf-8', html, {
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     ...headers,
   });
-  res.end(html);
+}
+
+/** A whole response, never cached; nothing when one was already sent (or the client left). */
+function send(
+  res: ServerResponse,
+  status: number,
+  contentType: string,
+  text: string,
+  headers: Record<string, string>,
+): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(text);
 }
 
 export function redirect(res: ServerResponse, location: string): void {

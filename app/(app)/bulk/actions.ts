@@ -30,6 +30,20 @@ async function openBulkForm(form: FormData) {
   return { ok: true as const, member: opened.member, values, selected: selection.ids };
 }
 
+/** A refused review or start: its message and field errors, with the form refilled. */
+function refusedForm(
+  refusal: Pick<BulkFormState, 'message' | 'fieldErrors'>,
+  { values, selected }: Pick<BulkFormState, 'values' | 'selected'>,
+): BulkFormState {
+  return {
+    status: 'error',
+    message: refusal.message,
+    fieldErrors: refusal.fieldErrors,
+    values,
+    selected,
+  };
+}
+
 /**
  * Step one of a bulk change: checks the selection and the settings and answers with what a
  * confirmation shows (how many thermostats, where, the change in words). Nothing is sent yet.
@@ -41,15 +55,7 @@ export async function reviewBulk(_previous: BulkFormState, form: FormData): Prom
   const { member, values, selected } = opened;
   if (form.get('intent') === 'edit') return { status: 'idle', values, selected };
   const reviewed = await reviewBulkChange({ member, thermostatIds: selected, values });
-  if (!reviewed.ok) {
-    return {
-      status: 'error',
-      message: reviewed.message,
-      fieldErrors: reviewed.fieldErrors,
-      values,
-      selected,
-    };
-  }
+  if (!reviewed.ok) return refusedForm(reviewed, opened);
   return {
     status: 'success',
     review: { ...reviewed.review, selection: reviewed.thermostatIds.join(',') },
@@ -64,15 +70,7 @@ export async function startBulk(_previous: BulkFormState, form: FormData): Promi
   if (!opened.ok) return opened.state;
   const { member, values, selected } = opened;
   const started = await startBulkRun({ member, thermostatIds: selected, values });
-  if (!started.ok) {
-    return {
-      status: 'error',
-      message: started.message,
-      fieldErrors: started.fieldErrors,
-      values,
-      selected,
-    };
-  }
+  if (!started.ok) return refusedForm(started, opened);
   revalidatePath('/bulk');
   redirect(`/bulk/runs/${started.run.id}`);
 }

@@ -152,6 +152,11 @@ async function openMember(userId: string) {
   return { ok: true as const, member: opened.member, target };
 }
 
+/** Why a change to a membership was not made, as the form says it. */
+function notChanged(reason: 'not_found' | 'last_owner'): FormState {
+  return reason === 'last_owner' ? { status: 'error', message: LAST_OWNER } : NOT_A_MEMBER;
+}
+
 /** Changes a member's role (and a building manager's buildings). */
 export async function changeMember(
   userId: string,
@@ -167,11 +172,7 @@ export async function changeMember(
     return { status: 'error', message: refusal(member.role, 'manage_owners') };
   }
   const changed = await updateMembership({ orgId: member.orgId, userId: target.id, ...role });
-  if (!changed.ok) {
-    return changed.reason === 'last_owner'
-      ? { status: 'error', message: LAST_OWNER }
-      : NOT_A_MEMBER;
-  }
+  if (!changed.ok) return notChanged(changed.reason);
   await logActivity({
     actor: member,
     action: 'member.update',
@@ -209,11 +210,7 @@ export async function removeMember(
     return { status: 'error', message: refusal(member.role, 'manage_owners') };
   }
   const removed = await removeMembership({ orgId: member.orgId, userId: target.id });
-  if (!removed.ok) {
-    return removed.reason === 'last_owner'
-      ? { status: 'error', message: LAST_OWNER }
-      : NOT_A_MEMBER;
-  }
+  if (!removed.ok) return notChanged(removed.reason);
   await logActivity({
     actor: member,
     action: 'member.remove',

@@ -1,11 +1,9 @@
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { UnitToggle } from '@/components/thermostat/thermostat-forms';
 import { ThermostatTabs } from '@/components/thermostat/thermostat-tabs';
 import { can } from '@/lib/auth/permissions';
-import { requireMember } from '@/lib/auth/session';
-import { scopedThermostat } from '@/lib/portfolio/guard';
+import { openThermostatPage } from '@/lib/thermostat-page';
 
 /** Every page of one thermostat: where it is, what it is called, and its sections. */
 export default async function ThermostatLayout({
@@ -15,10 +13,7 @@ export default async function ThermostatLayout({
   params: Promise<{ thermostatId: string }>;
   children: ReactNode;
 }) {
-  const member = await requireMember();
-  const { thermostatId } = await params;
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) notFound();
+  const { member, thermostat } = await openThermostatPage(params);
   // One column that never grows past the window (minmax(0, 1fr)), so a wide table or form in a
   // page scrolls or wraps inside its own box instead of widening every thermostat page.
   return (

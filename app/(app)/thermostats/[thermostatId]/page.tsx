@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { type ReactNode, Suspense } from 'react';
 import { HistoryChart } from '@/components/charts/history-chart';
+import { ServiceProblem } from '@/components/connection/service-problem';
 import { ReadOnlyNotice } from '@/components/thermostat/read-only-notice';
 import {
   MoveForm,
@@ -10,20 +10,18 @@ import {
   RenameForm,
   ResidentModeForm,
 } from '@/components/thermostat/thermostat-forms';
-import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { LocalTime } from '@/components/ui/local-time';
 import { can } from '@/lib/auth/permissions';
-import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { listHistory, listReadings } from '@/lib/db/readings';
-import { scopedThermostat } from '@/lib/portfolio/guard';
 import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import { openThermostatPage } from '@/lib/thermostat-page';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
 import { equipmentNames, modeName } from '@/lib/words';
 import {
@@ -41,10 +39,7 @@ type Props = {
 export const metadata: Metadata = { title: 'Thermostat' };
 
 export default async function ThermostatPage({ params, searchParams }: Props) {
-  const member = await requireMember();
-  const { thermostatId } = await params;
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) notFound();
+  const { member, thermostat } = await openThermostatPage(params);
 
   // The thermostat in front of a member is read now; if the service cannot answer, the page
   // shows what it last said, and when.

@@ -1,13 +1,12 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { AccessControlForm } from '@/components/settings/access-control-form';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
-import { requireMember } from '@/lib/auth/session';
-import { scopedThermostat } from '@/lib/portfolio/guard';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { openThermostatPage } from '@/lib/thermostat-page';
+import { SectionHeading } from '../section';
 import { saveAccessControl } from './actions';
 
 export const metadata: Metadata = { title: 'Access control' };
@@ -15,10 +14,7 @@ export const metadata: Metadata = { title: 'Access control' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 export default async function AccessControlPage({ params }: Props) {
-  const member = await requireMember();
-  const { thermostatId } = await params;
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) notFound();
+  const { member, thermostat } = await openThermostatPage(params);
   const last = await findLastAccessControl({
     scope: member,
     thermostatId: thermostat.thermostatId,
@@ -35,12 +31,9 @@ export default async function AccessControlPage({ params }: Props) {
   return (
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
       <Card className="grid content-start gap-4">
-        <div>
-          <h2 className="text-lg font-medium">Access control</h2>
-          <p className="mt-1 text-sm text-muted">
-            Lock parts of the thermostat behind a 4-digit passcode, e.g. in common areas.
-          </p>
-        </div>
+        <SectionHeading title="Access control">
+          Lock parts of the thermostat behind a 4-digit passcode, e.g. in common areas.
+        </SectionHeading>
         <AccessControlForm
           action={saveAccessControl.bind(null, thermostat.thermostatId)}
           initial={initial}

@@ -11,7 +11,7 @@ import {
   alertFormValues,
   validateAlerts,
 } from '@/lib/settings/alerts';
-import { labelOf, readWithGap } from '@/lib/settings/current';
+import { labelOf, readBeforeSave } from '@/lib/settings/current';
 import { getAlertSettings, updateAlertSettings } from '@/lib/thermostat-api/resources';
 import { todayIn } from '@/lib/time-format';
 
@@ -27,25 +27,18 @@ export async function saveAlerts(
   if (!opened.ok) return opened.state;
   const { member, thermostat } = opened;
   const values = formStrings(form, ALERT_FIELDS);
-  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
   const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
   const label = labelOf(thermostat);
 
-  const read = await readWithGap(who, getAlertSettings).catch((error: unknown) => ({ error }));
-  if ('error' in read) {
-    const { error } = read;
-    // Asked for and not made: the activity log records this failure like any other.
-    await logActivity({
-      actor: member,
-      action: 'alert_settings.update',
-      ...where,
-      summary: `Failed to change alert settings of ${label} (its current settings could not be read)`,
-      changes: { requested: values },
-      error,
-    });
-    return serviceFailure(error, { values });
-  }
-
+  const read = await readBeforeSave({
+    member,
+    thermostat,
+    read: getAlertSettings,
+    action: 'alert_settings.update',
+    subject: 'alert settings',
+    values,
+  });
+  if (!read.ok) return read.state;
   const { current, heatCoolMinDelta } = read;
   const result = validateAlerts(values, {
     unit: member.temperatureUnit,
@@ -69,7 +62,7 @@ export async function saveAlerts(
   } as const;
   const names = Object.keys(changes).join(', ');
   try {
-    const saved = await updateAlertSettings({ ...who, changes });
+    const saved = await updateAlertSettings({ ...opened.on, changes });
     await logActivity({ ...what, summary: `Changed alert settings of ${label} (${names})` });
     revalidatePath(`/thermostats/${thermostat.thermostatId}/alerts`);
     return {

@@ -13,6 +13,7 @@ import {
   comfortSettingFormSchema,
   comfortSettingRulesSchema,
 } from '@/lib/comfort/schemas';
+import type { ScopedThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
@@ -21,7 +22,7 @@ import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
   createComfortSetting,
   deleteComfortSetting,
-  listComfortSettings,
+  findComfortSetting,
   updateComfortSetting,
 } from '@/lib/thermostat-api/resources';
 
@@ -83,6 +84,30 @@ function invalid(
   };
 }
 
+/** The thermostat's rules could not be read: asked for and not made, so logged as failed. */
+async function unreadRules(
+  { member, thermostat }: { member: Member; thermostat: ScopedThermostat },
+  form: FormData,
+  error: unknown,
+  entry: {
+    action: 'comfort_setting.create' | 'comfort_setting.update';
+    changes?: Record<string, unknown>;
+    summary: (values: Record<ComfortSettingField, string>) => string;
+  },
+): Promise<ComfortFormState> {
+  const values = formStrings(form, COMFORT_FIELDS);
+  await logActivity({
+    actor: member,
+    action: entry.action,
+    thermostatId: thermostat.thermostatId,
+    buildingId: thermostat.buildingId,
+    changes: { ...entry.changes, requested: values },
+    summary: entry.summary(values),
+    error,
+  });
+  return failure(error, values);
+}
+
 function revalidate(thermostatId: string) {
   revalidatePath(`/thermostats/${thermostatId}/comfort-settings`);
   revalidatePath(`/thermostats/${thermostatId}/schedule`);
@@ -101,18 +126,10 @@ export async function createComfortSettingAction(
   try {
     checked = await validate(member, thermostat.thermostatId, form);
   } catch (error) {
-    const values = formStrings(form, COMFORT_FIELDS);
-    // The thermostat's rules could not be read: asked for and not made, so logged as failed.
-    await logActivity({
-      actor: member,
+    return unreadRules(opened, form, error, {
       action: 'comfort_setting.create',
-      thermostatId: thermostat.thermostatId,
-      buildingId: thermostat.buildingId,
-      changes: { requested: values },
-      summary: `Failed: create comfort setting ${values.name ?? ''} on ${label}`,
-      error,
+      summary: (values) => `Failed: create comfort setting ${values.name ?? ''} on ${label}`,
     });
-    return failure(error, values);
   }
   if (!checked.ok) return checked.state;
   const what = {
@@ -156,18 +173,11 @@ export async function updateComfortSettingAction(
   try {
     checked = await validate(member, thermostat.thermostatId, form, comfortSettingRef);
   } catch (error) {
-    const values = formStrings(form, COMFORT_FIELDS);
-    // The thermostat's rules could not be read: asked for and not made, so logged as failed.
-    await logActivity({
-      actor: member,
+    return unreadRules(opened, form, error, {
       action: 'comfort_setting.update',
-      thermostatId: thermostat.thermostatId,
-      buildingId: thermostat.buildingId,
-      changes: { comfortSettingRef, requested: values },
-      summary: `Failed: change comfort setting ${comfortSettingRef} on ${label}`,
-      error,
+      changes: { comfortSettingRef },
+      summary: () => `Failed: change comfort setting ${comfortSettingRef} on ${label}`,
     });
-    return failure(error, values);
   }
   if (!checked.ok) return checked.state;
   const current = checked.current;
@@ -213,11 +223,7 @@ export async function deleteComfortSettingAction(
   // (another thermostat's, anything) never reaches the service as a delete.
   let setting: { name: string } | undefined;
   try {
-    const settings = await listComfortSettings({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-    });
-    setting = settings.find((candidate) => candidate.comfortSettingRef === comfortSettingRef);
+    setting = await findComfortSetting({ ...opened.on, comfortSettingRef });
   } catch (error) {
     return serviceFailure(error);
   }

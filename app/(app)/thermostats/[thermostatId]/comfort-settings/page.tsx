@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import {
   type ComfortValues,
   CreateComfortSettingForm,
@@ -8,17 +7,15 @@ import {
   type SetpointHints,
 } from '@/components/comfort/comfort-forms';
 import { colorAt } from '@/components/schedule/palette';
-import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
-import { requireMember } from '@/lib/auth/session';
 import { loadComfortRules } from '@/lib/comfort/load';
 import { describeSetpointRules, type SetpointRules } from '@/lib/comfort/setpoint-rules';
-import { scopedThermostat } from '@/lib/portfolio/guard';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
+import { openThermostatPage } from '@/lib/thermostat-page';
 import {
   displayDelta,
   displayRange,
@@ -26,6 +23,7 @@ import {
   type TemperatureUnit,
   toDisplay,
 } from '@/lib/units';
+import { SectionProblem } from '../section';
 import {
   createComfortSettingAction,
   deleteComfortSettingAction,
@@ -62,21 +60,12 @@ function valuesOf(setting: ComfortSetting, unit: TemperatureUnit): ComfortValues
 
 export default async function ComfortSettingsPage({ params, searchParams }: Props) {
   const { deleted } = await searchParams;
-  const member = await requireMember();
-  const { thermostatId } = await params;
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) notFound();
-  const on = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const { member, thermostat, on } = await openThermostatPage(params);
   const unit = member.temperatureUnit;
 
   const [loaded, week] = await Promise.allSettled([loadComfortRules(on), loadWeek(on)]);
   if (loaded.status === 'rejected') {
-    return (
-      <Card className="grid gap-3">
-        <h2 className="text-lg font-medium">Comfort settings</h2>
-        <ServiceProblem error={loaded.reason} member={member} />
-      </Card>
-    );
+    return <SectionProblem title="Comfort settings" error={loaded.reason} member={member} />;
   }
   const { rules, settings } = loaded.value;
   const hints = hintsFor(rules, unit);

@@ -13,7 +13,7 @@ import {
   settingsDiff,
   validateConfiguration,
 } from '@/lib/settings/configuration';
-import { labelOf, readWithGap } from '@/lib/settings/current';
+import { labelOf, readBeforeSave } from '@/lib/settings/current';
 import { getSettings, updateSettings } from '@/lib/thermostat-api/resources';
 
 type State = FormState<ConfigurationField | 'form'>;
@@ -28,25 +28,18 @@ export async function saveConfiguration(
   if (!opened.ok) return opened.state;
   const { member, thermostat } = opened;
   const values = formStrings(form, CONFIGURATION_FIELDS);
-  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
   const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
   const label = labelOf(thermostat);
 
-  const read = await readWithGap(who, getSettings).catch((error: unknown) => ({ error }));
-  if ('error' in read) {
-    const { error } = read;
-    // Asked for and not made: the activity log records this failure like any other.
-    await logActivity({
-      actor: member,
-      action: 'configuration.update',
-      ...where,
-      summary: `Failed to change configuration of ${label} (its current settings could not be read)`,
-      changes: { requested: values },
-      error,
-    });
-    return serviceFailure(error, { values });
-  }
-
+  const read = await readBeforeSave({
+    member,
+    thermostat,
+    read: getSettings,
+    action: 'configuration.update',
+    subject: 'configuration',
+    values,
+  });
+  if (!read.ok) return read.state;
   const { current, heatCoolMinDelta } = read;
   const result = validateConfiguration(values, {
     unit: member.temperatureUnit,
@@ -69,7 +62,7 @@ export async function saveConfiguration(
   } as const;
   const words = describeSettingsChanges(changes).join(', ');
   try {
-    const saved = await updateSettings({ ...who, changes });
+    const saved = await updateSettings({ ...opened.on, changes });
     await logActivity({ ...what, summary: `Changed configuration of ${label}: ${words}` });
     revalidatePath(`/thermostats/${thermostat.thermostatId}`, 'layout');
     return {

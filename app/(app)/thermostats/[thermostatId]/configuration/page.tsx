@@ -1,20 +1,19 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { ConfigurationForm } from '@/components/settings/configuration-form';
-import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
-import { requireMember } from '@/lib/auth/session';
-import { scopedThermostat } from '@/lib/portfolio/guard';
 import {
   configurationFormValues,
   DEFAULT_HEAT_COOL_MIN_DELTA,
   describeHoldAction,
+  heatCoolGapOf,
 } from '@/lib/settings/configuration';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
+import { openThermostatPage } from '@/lib/thermostat-page';
 import { formatDelta, formatRange, formatTemperature, type TemperatureRange } from '@/lib/units';
+import { SectionHeading, SectionProblem } from '../section';
 import { saveConfiguration } from './actions';
 
 export const metadata: Metadata = { title: 'Configuration' };
@@ -22,24 +21,14 @@ export const metadata: Metadata = { title: 'Configuration' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 export default async function ConfigurationPage({ params }: Props) {
-  const member = await requireMember();
-  const { thermostatId } = await params;
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) notFound();
-  const who = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const { member, thermostat, on } = await openThermostatPage(params);
   const unit = member.temperatureUnit;
 
-  const [settings, status] = await Promise.allSettled([getSettings(who), getStatus(who)]);
+  const [settings, status] = await Promise.allSettled([getSettings(on), getStatus(on)]);
   if (settings.status === 'rejected') {
-    return (
-      <Card className="grid gap-3">
-        <h2 className="text-lg font-medium">Configuration</h2>
-        <ServiceProblem error={settings.reason} member={member} />
-      </Card>
-    );
+    return <SectionProblem title="Configuration" error={settings.reason} member={member} />;
   }
-  const delta =
-    status.status === 'fulfilled' ? status.value.heatCoolMinDelta : DEFAULT_HEAT_COOL_MIN_DELTA;
+  const delta = heatCoolGapOf(status);
   const current = settings.value;
   // The thermostat's own range: two values, shown as values (not as limits).
   const range = (r: TemperatureRange) =>
@@ -48,13 +37,10 @@ export default async function ConfigurationPage({ params }: Props) {
   return (
     <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
       <Card className="grid content-start gap-4">
-        <div>
-          <h2 className="text-lg font-medium">Configuration settings</h2>
-          <p className="mt-1 text-sm text-muted">
-            Limits for anyone adjusting this thermostat, how long their changes hold, and how long
-            the fan runs each hour. Values are checked before anything is sent to the service.
-          </p>
-        </div>
+        <SectionHeading title="Configuration settings">
+          Limits for anyone adjusting this thermostat, how long their changes hold, and how long the
+          fan runs each hour. Values are checked before anything is sent to the service.
+        </SectionHeading>
         {status.status === 'rejected' ? (
           <Notice tone="warning">
             Could not read this thermostat’s heat–cool gap ({describeServiceError(status.reason)}

@@ -11,7 +11,7 @@ import {
   scheduleRangeSchema,
 } from '@/lib/schedule/schemas';
 import { labelOf } from '@/lib/settings/current';
-import { listComfortSettings, updateSchedule } from '@/lib/thermostat-api/resources';
+import { findComfortSetting, updateSchedule } from '@/lib/thermostat-api/resources';
 
 type ScheduleFormState = FormState<ScheduleRangeField>;
 
@@ -71,11 +71,7 @@ export async function applyScheduleRange(
   // ref is a field error here rather than a write the service refuses.
   let known: { name: string } | undefined;
   try {
-    const settings = await listComfortSettings({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-    });
-    known = settings.find((setting) => setting.comfortSettingRef === comfortSettingRef);
+    known = await findComfortSetting({ ...opened.on, comfortSettingRef });
   } catch (error) {
     // Asked for and not made: the activity log records this failure like any other.
     await logActivity({ ...what, summary: `Failed: ${summaryFor(comfortSettingRef)}`, error });

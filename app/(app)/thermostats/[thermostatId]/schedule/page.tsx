@@ -1,17 +1,15 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { colorAt, UNKNOWN_COLOR } from '@/components/schedule/palette';
 import { RangeForm } from '@/components/schedule/range-form';
 import { type ScheduleEntry, ScheduleGrid } from '@/components/schedule/schedule-grid';
 import { ScheduleLegend } from '@/components/schedule/schedule-legend';
-import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
-import { requireMember } from '@/lib/auth/session';
-import { scopedThermostat } from '@/lib/portfolio/guard';
 import { currentBlock, isKnownTimeZone } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
+import { openThermostatPage } from '@/lib/thermostat-page';
+import { SectionProblem } from '../section';
 import { applyScheduleRange } from './actions';
 
 export const metadata: Metadata = { title: 'Schedule' };
@@ -19,22 +17,13 @@ export const metadata: Metadata = { title: 'Schedule' };
 type Props = { params: Promise<{ thermostatId: string }> };
 
 export default async function SchedulePage({ params }: Props) {
-  const member = await requireMember();
-  const { thermostatId } = await params;
-  const thermostat = await scopedThermostat(member, thermostatId);
-  if (!thermostat) notFound();
-  const on = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const { member, thermostat, on } = await openThermostatPage(params);
 
   const [schedule, settings] = await Promise.allSettled([loadWeek(on), listComfortSettings(on)]);
   if (schedule.status === 'rejected' || settings.status === 'rejected') {
     const failure =
       schedule.status === 'rejected' ? schedule.reason : (settings as PromiseRejectedResult).reason;
-    return (
-      <Card className="grid gap-3">
-        <h2 className="text-lg font-medium">Weekly schedule</h2>
-        <ServiceProblem error={failure} member={member} />
-      </Card>
-    );
+    return <SectionProblem title="Weekly schedule" error={failure} member={member} />;
   }
 
   const { week } = schedule.value;
