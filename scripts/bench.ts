@@ -539,7 +539,10 @@ async function main() {
     ...rows.map((row) => `| ${row.figure} | ${row.value} | ${row.limit} | ${row.ratio} |`),
   ].join('\n');
   mkdirSync('bench/results', { recursive: true });
-  const out = `bench/results/${new Date().toISOString().slice(0, 10)}-${os.hostname()}.md`;
+  // A later run on the same day and machine writes beside the earlier ones, not over them.
+  const name = `bench/results/${new Date().toISOString().slice(0, 10)}-${os.hostname()}`;
+  let out = `${name}.md`;
+  for (let run = 2; existsSync(out); run += 1) out = `${name}-${run}.md`;
   writeFileSync(out, `${header}${table}\n`);
   console.log(`\n${header}${table}\n\nWritten to ${out}`);
 }
