@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { AccessControlForm } from '@/components/settings/access-control-form';
+import { SectionHeading } from '@/components/thermostat/section';
 import { Card } from '@/components/ui/card';
 import { LocalTime } from '@/components/ui/local-time';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import { openThermostatPage } from '@/lib/thermostat-page';
-import { SectionHeading } from '../section';
 import { saveAccessControl } from './actions';
 
 export const metadata: Metadata = { title: 'Access control' };

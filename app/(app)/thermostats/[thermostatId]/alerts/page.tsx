@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { AlertsForm } from '@/components/settings/alerts-form';
+import { SectionHeading, SectionProblem } from '@/components/thermostat/section';
 import { Card } from '@/components/ui/card';
 import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
 import { heatCoolGapOf } from '@/lib/settings/configuration';
@@ -7,7 +8,6 @@ import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { openThermostatPage } from '@/lib/thermostat-page';
 import { todayIn } from '@/lib/time-format';
 import { formatDelta, formatRange } from '@/lib/units';
-import { SectionHeading, SectionProblem } from '../section';
 import { saveAlerts } from './actions';
 
 export const metadata: Metadata = { title: 'Alerts' };

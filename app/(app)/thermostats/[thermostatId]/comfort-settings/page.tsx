@@ -7,6 +7,7 @@ import {
   type SetpointHints,
 } from '@/components/comfort/comfort-forms';
 import { colorAt } from '@/components/schedule/palette';
+import { SectionProblem } from '@/components/thermostat/section';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { loadComfortRules } from '@/lib/comfort/load';
@@ -23,7 +24,6 @@ import {
   type TemperatureUnit,
   toDisplay,
 } from '@/lib/units';
-import { SectionProblem } from '../section';
 import {
   createComfortSettingAction,
   deleteComfortSettingAction,

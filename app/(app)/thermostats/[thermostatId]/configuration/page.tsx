@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { ConfigurationForm } from '@/components/settings/configuration-form';
+import { SectionHeading, SectionProblem } from '@/components/thermostat/section';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import {
@@ -13,7 +14,6 @@ import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
 import { openThermostatPage } from '@/lib/thermostat-page';
 import { formatDelta, formatRange, formatTemperature, type TemperatureRange } from '@/lib/units';
-import { SectionHeading, SectionProblem } from '../section';
 import { saveConfiguration } from './actions';
 
 export const metadata: Metadata = { title: 'Configuration' };

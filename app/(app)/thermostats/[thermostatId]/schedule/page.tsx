@@ -3,13 +3,13 @@ import { colorAt, UNKNOWN_COLOR } from '@/components/schedule/palette';
 import { RangeForm } from '@/components/schedule/range-form';
 import { type ScheduleEntry, ScheduleGrid } from '@/components/schedule/schedule-grid';
 import { ScheduleLegend } from '@/components/schedule/schedule-legend';
+import { SectionProblem } from '@/components/thermostat/section';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { currentBlock, isKnownTimeZone } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import { openThermostatPage } from '@/lib/thermostat-page';
-import { SectionProblem } from '../section';
 import { applyScheduleRange } from './actions';
 
 export const metadata: Metadata = { title: 'Schedule' };

@@ -3,7 +3,8 @@ import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
 import type { Member } from '@/lib/auth/session';
 
-// The parts of a thermostat section that this route's pages share (no other route draws them).
+// The parts the sections of a thermostat's pages share (schedule, comfort settings, configuration,
+// access control, alerts).
 
 /** A section's heading and the sentence under it that says what it does. */
 export function SectionHeading({ title, children }: { title: string; children: ReactNode }) {
