@@ -17,7 +17,7 @@ export function SubmitButton({
 }) {
   const { pending } = useFormStatus();
   return (
-    <Button type="submit" variant={variant} disabled={pending} aria-disabled={pending}>
+    <Button type="submit" variant={variant} disabled={pending}>
       {pending ? pendingText : children}
     </Button>
   );
