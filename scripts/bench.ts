@@ -31,7 +31,7 @@ const RATE_PER_SECOND = LIMITS.second;
 const settleArgument = process.argv.indexOf('--settle-minutes');
 const SETTLE_MINUTES = settleArgument === -1 ? 20 : Number(process.argv[settleArgument + 1]);
 /** Lines per import: the add form takes 500; fewer keep each import inside a minute's budget. */
-const IMPORT_BATCH = 250;
+const IMPORT_BATCH = 200;
 const MANAGER = {
   name: 'Bench Manager',
   email: 'bench@example.com',
@@ -308,37 +308,42 @@ async function main() {
   await page.getByLabel('Password').fill('demo-password');
   await page.getByRole('button', { name: 'Accept' }).click();
   await page.waitForURL(/result=connected/);
-  // The fleet in imports of IMPORT_BATCH lines (id and unit), each checked with the service. A
-  // batch with lines the budget could not fit in is imported again (added lines then come back
-  // as already in the portfolio, not as problems).
+  // The fleet in imports of IMPORT_BATCH lines (id and unit), each line checked with the
+  // service at interactive priority, one import a minute: the minute's budget (490) is shared
+  // with the poller. Lines the budget could not fit in are imported again at the end.
   const importStarted = performance.now();
-  let notImported = 0;
+  const importLines = async (lines: typeof fleet) => {
+    await page.goto('/portfolio/add');
+    await page
+      .getByLabel('Thermostat ids')
+      .fill(lines.map((t) => `${t.thermostatId}, ${t.name}`).join('\n'));
+    await page.getByRole('button', { name: 'Add thermostats' }).click();
+    await page.getByText(/^\d+ added/).waitFor({ timeout: 300_000 });
+    const failed = await page
+      .getByRole('row')
+      .filter({ hasText: /Failed|Not sent/ })
+      .allTextContents();
+    const ids = new Set(failed.map((row) => /\d{12}/.exec(row)?.[0]));
+    if (failed.length > 0) console.warn(`import: ${failed.length} not added, e.g. ${failed[0]}`);
+    return lines.filter((t) => ids.has(t.thermostatId));
+  };
+  let notImported: typeof fleet = [];
   for (let at = 0; at < fleet.length; at += IMPORT_BATCH) {
-    const batch = fleet.slice(at, at + IMPORT_BATCH);
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      if (attempt > 0) await page.waitForTimeout(30_000); // room in the next minute
-      await page.goto('/portfolio/add');
-      await page
-        .getByLabel('Thermostat ids')
-        .fill(batch.map((t) => `${t.thermostatId}, ${t.name}`).join('\n'));
-      await page.getByRole('button', { name: 'Add thermostats' }).click();
-      const summary = await page.getByText(/^\d+ added/).textContent({ timeout: 300_000 });
-      notImported = Number(/(\d+) not added/.exec(summary ?? '')?.[1] ?? 0);
-      if (notImported === 0) break;
-    }
-    if (notImported > 0) console.warn(`${notImported} of a batch were not imported`);
+    const minute = performance.now() + 61_000;
+    notImported.push(...(await importLines(fleet.slice(at, at + IMPORT_BATCH))));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, minute - performance.now())));
   }
-  const importMs = performance.now() - importStarted;
+  for (let attempt = 0; attempt < 3 && notImported.length > 0; attempt += 1) {
+    notImported = await importLines(notImported);
+    if (notImported.length > 0) await new Promise((resolve) => setTimeout(resolve, 61_000));
+  }
+  if (notImported.length > 0) console.warn(`${notImported.length} thermostats not imported`);
+  // Paced by the bench (an import a minute), so its time is not a figure of the app's.
+  console.log(`imported in ${Math.round((performance.now() - importStarted) / 1000)} s`);
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
   await browser.close();
   const importEnded = Date.now();
   const fleetFloorPerCall = 3_600_000 / LIMITS.hour; // ms of the hour's budget per call
-  record(
-    `Import of ${fleet.length} thermostats (one status read each): wall time`,
-    importMs / 1000,
-    's',
-    (fleet.length * 60) / LIMITS.minute,
-  );
   const buildingUrl = `${APP}/buildings/${tower.buildingId}`;
 
   // 1. A fresh process: the readings are in the database (read at the import), so the page
