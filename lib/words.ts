@@ -4,6 +4,7 @@
  * needs them (a details disclosure).
  */
 
+import { dateTimeFormat } from '@/lib/time-format';
 import { formatTemperature } from '@/lib/units';
 
 const MODE_NAMES: Record<string, string> = {
@@ -57,7 +58,7 @@ export function scopeNames(scope: string | null | undefined): string {
 export function timeZoneName(timeZone: string): string {
   const city = timeZone.split('/').at(-1)?.replace(/_/g, ' ') ?? timeZone;
   try {
-    const generic = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' })
+    const generic = dateTimeFormat({ timeZone, timeZoneName: 'longGeneric' })
       .formatToParts(new Date())
       .find((part) => part.type === 'timeZoneName')?.value;
     return generic && !generic.startsWith('GMT') ? `${generic} (${city})` : city;

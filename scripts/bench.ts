@@ -433,16 +433,29 @@ async function main() {
     record(`Thermostat ${name} page: server time (median)`, median(times), 'ms', LATENCY_MS);
   }
 
-  // 4. Lighthouse (mobile, its default) on the main pages, signed in.
+  // 4. Lighthouse (mobile, its default) on the main pages, signed in: the median of three runs,
+  // as Lighthouse's own guidance on variability advises (one run on a busy machine can lose ten
+  // points to a single long task).
   for (const [name, url] of [
     ['overview', `${APP}/`],
     [`building of ${ids.length}`, buildingUrl],
     ['thermostat status', `${APP}/thermostats/${ids[1]}`],
     ['schedule', `${APP}/thermostats/${ids[1]}/schedule`],
   ] as const) {
-    const scores = await lighthouseScores(url, cookie);
-    record(`Lighthouse ${name}: performance`, scores.performance, 'points', 100);
-    record(`Lighthouse ${name}: accessibility`, scores.accessibility, 'points', 100);
+    const runs = [];
+    for (let run = 0; run < 3; run += 1) runs.push(await lighthouseScores(url, cookie));
+    record(
+      `Lighthouse ${name}: performance`,
+      median(runs.map((scores) => scores.performance)),
+      'points',
+      100,
+    );
+    record(
+      `Lighthouse ${name}: accessibility`,
+      Math.min(...runs.map((scores) => scores.accessibility)),
+      'points',
+      100,
+    );
   }
 
   // 5. Bulk configuration of the whole fleet: 25 per request, CHUNKS_IN_FLIGHT at once, so the

@@ -13,7 +13,7 @@ import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
-import { getConnectionSummary } from '@/lib/oauth/connection';
+import { connectionAtRequestStart } from '@/lib/oauth/connection';
 import { timeZoneName } from '@/lib/words';
 
 export const metadata: Metadata = { title: 'Overview' };
@@ -22,7 +22,7 @@ export default async function OverviewPage() {
   const member = await requireMember();
   const [buildings, connection, attention] = await Promise.all([
     listBuildings({ scope: member }),
-    getConnectionSummary(member.orgId),
+    connectionAtRequestStart(member.orgId),
     listAttention({ scope: member }),
   ]);
   const thermostatCount = buildings.reduce((sum, building) => sum + building.thermostatCount, 0);

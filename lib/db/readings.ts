@@ -244,8 +244,34 @@ export type BuildingRowRecord = {
   stale: boolean;
 } & StatusFields;
 
-/** Typed for every field the SQL selects (a field added there must be typed here). */
 type StatusFields = { [K in keyof typeof STATUS_FIELDS]: RowStatus[K] };
+
+const number = (value: unknown) => (typeof value === 'number' ? value : null);
+const string = (value: unknown) => (typeof value === 'string' ? value : null);
+const boolean = (value: unknown) => (typeof value === 'boolean' ? value : null);
+
+/**
+ * A stored status as the fields a row shows, by the rules of STATUS_FIELDS: a value of
+ * another JSON type than expected reads as null.
+ */
+function statusFieldsOf(stored: Record<string, unknown> | null): StatusFields {
+  const status = stored ?? {};
+  const setPoint = (
+    typeof status.setPoint === 'object' && status.setPoint !== null ? status.setPoint : {}
+  ) as Record<string, unknown>;
+  return {
+    temperature: number(status.temperature),
+    humidity: number(status.humidity),
+    hvacMode: string(status.hvacMode),
+    pendingHvacMode: string(status.pendingHvacMode),
+    desiredHeat: number(setPoint.desiredHeat),
+    desiredCool: number(setPoint.desiredCool),
+    isResidentMode: boolean(status.isResidentMode),
+    connected: boolean(status.connected),
+    lastSeen: string(status.lastSeen),
+    comfortSetting: string(status.currentComfortSettingRef),
+  };
+}
 
 const dateOf = (value: unknown) =>
   value === null || value === undefined
@@ -275,7 +301,17 @@ export async function listBuildingRows(input: {
       freshSince: input.freshSince ?? new Date(0),
     }),
   );
-  return rowsOf<BuildingRowRecord>(result).map((row) => ({ ...row, readAt: dateOf(row.readAt) }));
+  type Selected = Omit<BuildingRowRecord, keyof StatusFields> & {
+    status: Record<string, unknown> | null;
+  };
+  return rowsOf<Selected>(result).map((row) => ({
+    thermostatId: row.thermostatId,
+    unitLabel: row.unitLabel,
+    readAt: dateOf(row.readAt),
+    failure: row.failure,
+    stale: row.stale,
+    ...statusFieldsOf(row.status),
+  }));
 }
 
 export type BuildingRowsSummary = {

@@ -12,7 +12,7 @@ import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { findBuilding } from '@/lib/db/queries';
-import { getConnectionSummary } from '@/lib/oauth/connection';
+import { connectionAtRequestStart } from '@/lib/oauth/connection';
 import { buildingPage } from '@/lib/readings/rows';
 import { isCanonical, parseBuildingView, viewQuery } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
@@ -44,7 +44,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
 
   const [building, connection] = await Promise.all([
     findBuilding({ scope: member, buildingId }),
-    getConnectionSummary(member.orgId),
+    connectionAtRequestStart(member.orgId),
   ]);
   if (!building) notFound();
   const manages = can(member, 'manage_building', building);
