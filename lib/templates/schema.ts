@@ -28,6 +28,9 @@ import {
  * own ranges when the template sets none) are checked when planning, in lib/templates/plan.ts.
  */
 
+/** A thermostat holds at most this many comfort settings (its three defaults included). */
+export const MAX_COMFORT_SETTINGS = 16;
+
 /** No thermostat allows heat and cool closer than this (°F); each has its own gap of at least it. */
 export const SMALLEST_HEAT_COOL_GAP = 2;
 
@@ -156,22 +159,20 @@ export const templateAlertsSchema = z
   })
   .refine((section) => Object.keys(section).length > 0, 'Set at least one alert setting.')
   .superRefine((section, ctx) => {
-    const low = section.lowHumidityAlert?.value;
-    const high = section.highHumidityAlert?.value;
-    if (low !== undefined && high !== undefined && high - low < HUMIDITY_MIN_GAP) {
+    // The pairs the service checks; the temperature gap is each thermostat's, at least this.
+    const pairs = [
+      ['lowTemperatureAlert', 'highTemperatureAlert', SMALLEST_HEAT_COOL_GAP, '°F', 'temperature'],
+      ['lowHumidityAlert', 'highHumidityAlert', HUMIDITY_MIN_GAP, '%', 'humidity'],
+    ] as const;
+    for (const [low, high, gap, sign, what] of pairs) {
+      const lowValue = section[low]?.value;
+      const highValue = section[high]?.value;
+      if (lowValue === undefined || highValue === undefined || highValue - lowValue >= gap)
+        continue;
       ctx.addIssue({
         code: 'custom',
-        path: ['highHumidityAlert', 'value'],
-        message: `Keep the high humidity alert at least ${HUMIDITY_MIN_GAP} % above the low one.`,
-      });
-    }
-    const cold = section.lowTemperatureAlert?.value;
-    const hot = section.highTemperatureAlert?.value;
-    if (cold !== undefined && hot !== undefined && hot - cold < SMALLEST_HEAT_COOL_GAP) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['highTemperatureAlert', 'value'],
-        message: `Keep the high temperature alert at least ${SMALLEST_HEAT_COOL_GAP} °F above the low one.`,
+        path: [high, 'value'],
+        message: `Keep the high ${what} alert at least ${gap} ${sign} above the low one.`,
       });
     }
   });
@@ -227,8 +228,10 @@ export const templateSchema = z
       comfortSettings: z
         .array(templateComfortSettingSchema)
         .min(1, 'Add a comfort setting, or leave the section out.')
-        // A thermostat holds at most 16, its three defaults included.
-        .max(16, 'A thermostat holds at most 16 comfort settings.')
+        .max(
+          MAX_COMFORT_SETTINGS,
+          `A thermostat holds at most ${MAX_COMFORT_SETTINGS} comfort settings.`,
+        )
         .optional(),
       schedule: templateWeekSchema.optional(),
       configuration: templateConfigurationSchema.optional(),

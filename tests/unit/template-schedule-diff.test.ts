@@ -8,24 +8,16 @@ import {
 } from '@/lib/templates/schedule-diff';
 import type { ScheduleRangeUpdate } from '@/lib/thermostat-api/resources';
 import { DAYS } from '@/lib/thermostat-api/schemas';
+import { fillDay, residentialSchedule } from '@/sandbox/src/store';
 
 // ---------------------------------------------------------------------------------------------
-// Weeks like the sandbox's fixtures (sandbox/src/fixtures.ts), built here from their description.
+// Weeks of the sandbox's fixtures: its default week, and the office and quiet-hours profiles as
+// sandbox/src/fixtures.ts builds them.
 
-const fill = (day: string[], first: number, last: number, ref: string) => {
-  for (let block = first; block <= last; block++) day[block] = ref;
-  return day;
-};
+const fill = fillDay;
+const residential = residentialSchedule;
 const week = (dayOf: (dayIndex: number) => string[]) => DAYS.map((_, index) => dayOf(index));
 const allDay = (ref: string) => week(() => new Array<string>(48).fill(ref));
-const residential = () =>
-  week((index) => {
-    const day = new Array<string>(48).fill('sleep');
-    if (index >= 5) return fill(day, 16, 45, 'home');
-    fill(day, 13, 16, 'home');
-    fill(day, 17, 34, 'away');
-    return fill(day, 35, 44, 'home');
-  });
 const office = () =>
   week((index) => {
     const day = new Array<string>(48).fill('away');
