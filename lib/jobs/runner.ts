@@ -4,7 +4,7 @@ import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
 import { syncPendingModeChanges } from '@/lib/db/attention';
 import { pruneHistory } from '@/lib/db/readings';
 import { logWarning } from '@/lib/log';
-import { deliveryJobSchema, deliverNotices } from '@/lib/notifications/delivery';
+import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incidents';
 import { pollOnce } from '@/lib/readings/poller';
 import { getBoss } from './queue';
@@ -54,11 +54,7 @@ export async function startJobRunner(): Promise<void> {
     'deliver-notification',
     { pollingIntervalSeconds: 2, localConcurrency: 2 },
     async ([job]) => {
-      const data = deliveryJobSchema.safeParse(job?.data);
-      if (!data.success) return;
-      const outcome = await deliverNotices(data.data);
-      // Thrown, the job is retried with the queue's backoff; the notices keep their count.
-      if (outcome.retry) throw new Error(`delivery to retry: ${outcome.reasons.join(' ')}`);
+      await workDeliveryJob(job?.data);
     },
   );
   // Every minute, and once now (readings of a fresh start need not wait a minute).

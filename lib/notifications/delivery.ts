@@ -288,6 +288,17 @@ async function deliverWebhookNotice(row: DeliveryRow): Promise<Partial<DeliveryO
   return failedAttempt([row], result.reason, false);
 }
 
+/**
+ * The `deliver-notification` job: sends its notices, and throws when some are to be tried again,
+ * so the queue retries it with backoff (the notices keep their own count of attempts).
+ */
+export async function workDeliveryJob(data: unknown): Promise<void> {
+  const job = deliveryJobSchema.safeParse(data);
+  if (!job.success) return;
+  const outcome = await deliverNotices(job.data);
+  if (outcome.retry) throw new Error(`delivery to retry: ${outcome.reasons.join(' ')}`);
+}
+
 // --- Tests from the page ---------------------------------------------------------------------------
 
 /** Sends a member a test email now, logged like any notice: what came of it, in words. */
