@@ -3,8 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import {
   createWebhookEndpoint,
+  deleteWebhookEndpoint,
   type EndpointListing,
   findSubscription,
+  findWebhookEndpoint,
+  resumeWebhookEndpoint,
   saveNotificationRules,
   saveSubscription,
   type Subscription,
@@ -13,7 +16,8 @@ import { listOrganizationBuildings, type Member } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
 import { sealToken } from '@/lib/oauth/vault';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
-import { queueNotices } from './delivery';
+import { queueNotices, sendTestWebhook } from './delivery';
+import { displayUrl } from './fan-out';
 import { INCIDENT_KIND_NAMES, type IncidentKind, isIncidentKind, MAX_DELAY_MINUTES } from './kinds';
 import { parseMinutes } from './quiet-hours';
 import { newWebhookSecret, webhookUrlProblem } from './webhooks';
@@ -106,8 +110,11 @@ export function subscriptionInput(form: FormData) {
   };
 }
 
-/** Field errors keyed as the form names them (the nested building choice as its fields). */
-export function subscriptionFieldErrors(error: z.ZodError): Record<string, string[]> {
+/**
+ * Field errors keyed as the subscription and webhook forms name their fields (the nested
+ * building choice as its own two).
+ */
+export function formFieldErrors(error: z.ZodError): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const [first, second] = issue.path.map(String);
@@ -264,4 +271,39 @@ export async function addWebhook(input: {
     createdByName: input.createdByName,
   });
   return { ok: true, endpoint: created, secret };
+}
+
+/** The answer when a webhook id is not one of the organisation's. */
+export const WEBHOOK_NOT_YOURS = 'That webhook is not one of your organisation’s.';
+
+const webhookIdSchema = z.uuid();
+
+/** Removes an endpoint of the organisation; null when it is not one. */
+export async function removeWebhook(input: { orgId: string; id: unknown }) {
+  const id = webhookIdSchema.safeParse(input.id);
+  return id.success ? deleteWebhookEndpoint({ orgId: input.orgId, id: id.data }) : null;
+}
+
+/** Resumes a paused or failing endpoint and sends what waited for it; null when not one. */
+export async function resumeWebhook(input: { orgId: string; id: unknown }) {
+  const id = webhookIdSchema.safeParse(input.id);
+  if (!id.success) return null;
+  const resumed = await resumeWebhookEndpoint({ orgId: input.orgId, id: id.data });
+  if (!resumed) return null;
+  await queueNotices(resumed.notices);
+  return resumed;
+}
+
+/** Sends an endpoint of the organisation a signed test request; null when not one. */
+export async function testWebhook(input: { orgId: string; id: unknown }) {
+  const id = webhookIdSchema.safeParse(input.id);
+  const endpoint = id.success
+    ? await findWebhookEndpoint({ orgId: input.orgId, id: id.data })
+    : null;
+  if (!endpoint) return null;
+  return sendTestWebhook({
+    orgId: input.orgId,
+    endpointId: endpoint.id,
+    recipient: displayUrl(endpoint.url),
+  });
 }

@@ -278,3 +278,30 @@ export function webhookPayload(input: {
       };
   return JSON.stringify({ type, timestamp: input.at.toISOString(), data });
 }
+
+/** A notice's state in the delivery log, in words (its reason after it, where there is one). */
+export function noticeStatusWords(notice: {
+  status: 'pending' | 'held' | 'digest' | 'sent' | 'failed' | 'skipped' | 'paused';
+  attempts: number;
+  lastError: string | null;
+}): string {
+  const because = notice.lastError ? `: ${notice.lastError}` : '';
+  switch (notice.status) {
+    case 'pending':
+      return notice.attempts > 0
+        ? `Retrying after ${plural(notice.attempts, 'failed attempt')}${because}`
+        : 'Sending';
+    case 'held':
+      return 'Held for quiet hours';
+    case 'digest':
+      return 'Waiting for the daily digest';
+    case 'sent':
+      return 'Sent';
+    case 'failed':
+      return `Failed${because}`;
+    case 'skipped':
+      return `Not sent${because}`;
+    case 'paused':
+      return `Waiting for the endpoint to be resumed${because}`;
+  }
+}
