@@ -227,7 +227,6 @@ export async function applyIncidentPlan(input: {
             facts: cause.facts,
             openedAt: cause.openedAt,
             notifiedAt: cause.notify ? now : null,
-            lastSeenAt: now,
           })),
         )
         .onConflictDoNothing()
@@ -245,9 +244,10 @@ export async function applyIncidentPlan(input: {
     }
 
     if (plan.keep.length > 0) {
+      // Only the rows whose facts or building changed are written: most stand still each minute.
       await tx.execute(sql`
         update incidents i set facts = x.facts, building_id = x.building_id,
-          building_ids = x.building_ids, last_seen_at = ${now.toISOString()}::timestamptz
+          building_ids = x.building_ids
         from jsonb_to_recordset(${json(
           plan.keep.map(({ id, cause }) => ({
             id,
@@ -256,7 +256,9 @@ export async function applyIncidentPlan(input: {
             building_ids: cause.buildingIds,
           })),
         )}) as x(id uuid, facts jsonb, building_id text, building_ids jsonb)
-        where i.id = x.id and i.org_id = ${orgId}::uuid and i.resolved_at is null`);
+        where i.id = x.id and i.org_id = ${orgId}::uuid and i.resolved_at is null
+          and (i.facts is distinct from x.facts or i.building_id is distinct from x.building_id
+            or i.building_ids is distinct from x.building_ids)`);
     }
     const announce = plan.keep.filter((entry) => entry.notify).map((entry) => entry.id);
     let announced = 0;

@@ -573,7 +573,6 @@ export const incidents = pgTable(
     openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
     /** When people were told (its rule's delay passed); null: not yet, or never. */
     notifiedAt: timestamp('notified_at', { withTimezone: true }),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolution: text('resolution', { enum: INCIDENT_RESOLUTIONS }),
   },

@@ -23,7 +23,7 @@ Object.assign(process.env, {
   SMTP_FROM: 'Setpoint <alerts@setpoint.example.com>',
 });
 
-const { saveNotificationRules, saveSubscription, listDeliveryLog } = await import(
+const { saveNotificationRules, saveSubscription, listDeliveryLog, listIncidents } = await import(
   '@/lib/db/notifications'
 );
 const { addThermostat, ensureBuilding, updateMembership } = await import('@/lib/db/queries');
@@ -294,6 +294,13 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     await reconcileOrganization({ orgId: owner.orgId });
     const [notice] = await notices();
     expect(notice).toMatchObject({ recipient: 'south@example.com', subject: '100000000003' });
+    // The in-app list too: the manager sees the south incident only, the owner both.
+    const listed = async (member: Member) =>
+      (await listIncidents({ scope: member, resolvedSince: minutesAgo(60) }))
+        .map((incident) => incident.thermostatId)
+        .sort();
+    expect(await listed(manager)).toEqual(['100000000003']);
+    expect(await listed(owner)).toEqual(['100000000001', '100000000003']);
 
     // Moved to the north building before the notice went: it is not sent.
     await updateMembership({

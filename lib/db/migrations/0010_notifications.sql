@@ -11,7 +11,6 @@ CREATE TABLE "incidents" (
 	"facts" jsonb NOT NULL,
 	"opened_at" timestamp with time zone NOT NULL,
 	"notified_at" timestamp with time zone,
-	"last_seen_at" timestamp with time zone NOT NULL,
 	"resolved_at" timestamp with time zone,
 	"resolution" text
 );
