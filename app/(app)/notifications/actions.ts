@@ -1,6 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import { formStrings, openAction } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import type { FormState } from '@/lib/forms';
@@ -176,7 +177,8 @@ export async function removeWebhookAction(
     changes: { url: displayUrl(removed.url) },
   });
   revalidatePath(PAGE);
-  return { status: 'success', message: `Removed the webhook to ${displayUrl(removed.url)}.` };
+  // Its row goes with it: the page says what was done.
+  redirect(`${PAGE}?removed=${encodeURIComponent(displayUrl(removed.url))}`);
 }
 
 /** Resumes a paused or failing endpoint; what waited for it in the last day is sent. */
@@ -197,11 +199,10 @@ export async function resumeWebhookAction(
     changes: { url: displayUrl(resumed.endpoint.url), waiting: resumed.notices.length },
   });
   revalidatePath(PAGE);
-  const waiting = resumed.notices.length;
-  return {
-    status: 'success',
-    message: `Resumed.${waiting ? ` ${waiting} notice${waiting === 1 ? '' : 's'} that waited for it ${waiting === 1 ? 'is' : 'are'} being sent.` : ''}`,
-  };
+  // Its Resume button goes once it is active: the page says what was done.
+  redirect(
+    `${PAGE}?resumed=${encodeURIComponent(displayUrl(resumed.endpoint.url))}&waiting=${resumed.notices.length}`,
+  );
 }
 
 /** Sends an endpoint a signed test request now and says how it answered. */

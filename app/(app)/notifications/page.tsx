@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { ConfirmForm } from '@/components/members/member-forms';
 import { ButtonForm } from '@/components/notifications/button-form';
 import type { KindChoice } from '@/components/notifications/choices';
 import { DeliveryLog } from '@/components/notifications/delivery-log';
@@ -52,8 +53,14 @@ const ENDPOINT_STATES: Record<EndpointListing['status'], { label: string; classN
  * buildings), each member's own email, and, for owners and admins, the organisation's rules,
  * its webhooks and the whole delivery log. Every form posts without JavaScript.
  */
-export default async function NotificationsPage() {
+export default async function NotificationsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const member = await requireMember();
+  const { removed, resumed, waiting } = await searchParams;
+  const waitingCount = Math.max(0, Math.min(100_000, Number(waiting) || 0));
   const manages = can(member, 'manage_notifications');
   const now = new Date();
   const [incidents, subscription, buildings, storedRules, endpoints, log] = await Promise.all([
@@ -91,6 +98,17 @@ export default async function NotificationsPage() {
         incident per cause, not one message per reading.
       </PageHeader>
 
+      {typeof removed === 'string' && removed ? (
+        <Notice tone="success">Removed the webhook to {removed.slice(0, 300)}.</Notice>
+      ) : null}
+      {typeof resumed === 'string' && resumed ? (
+        <Notice tone="success">
+          Resumed the webhook to {resumed.slice(0, 300)}.
+          {waitingCount > 0
+            ? ` ${waitingCount} notice${waitingCount === 1 ? '' : 's'} that waited for it ${waitingCount === 1 ? 'is' : 'are'} being sent.`
+            : ''}
+        </Notice>
+      ) : null}
       {emailEnabled() ? null : (
         <Notice tone="warning">
           Email is not set up on this Setpoint (SMTP_URL), so no email is sent: notices are logged
@@ -232,13 +250,13 @@ export default async function NotificationsPage() {
                           pending="Resuming…"
                         />
                       )}
-                      <ButtonForm
-                        action={removeWebhookAction.bind(null, endpoint.id)}
-                        label={`Remove ${where}`}
-                        pending="Removing…"
-                        variant="danger"
-                      />
                     </div>
+                    <ConfirmForm
+                      action={removeWebhookAction.bind(null, endpoint.id)}
+                      label={`Remove ${where}`}
+                      question="Nothing more is sent to it, and its lines of the delivery log go with it."
+                      pending="Removing…"
+                    />
                   </li>
                 );
               })}
