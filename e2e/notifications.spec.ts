@@ -1,54 +1,19 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
+import { startWebhookReceiver } from '../tests/support/webhook-receiver';
 import { TEAM } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { authFile, expect, test } from './support/fixtures';
 
 /**
  * The notifications page on the shared stack (email is off there): a member's own email choices,
- * the owner's rules and webhooks (a signing secret shown once, a signed test that a receiver
- * started here verifies with the Standard Webhooks package), the delivery log; what a building
- * manager and a viewer are offered; and the forms without JavaScript.
+ * the owner's rules and webhooks (a signing secret shown once; a signed test that the unit tests'
+ * receiver, started here, verifies with the Standard Webhooks package), the delivery log; what a
+ * building manager and a viewer are offered; and the forms without JavaScript.
  */
-
-type Seen = { id: string; body: string; verified: boolean };
-
-async function startReceiver() {
-  let secret = '';
-  const seen: Seen[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      let verified = false;
-      try {
-        new Webhook(secret).verify(body, request.headers as Record<string, string>);
-        verified = true;
-      } catch {
-        verified = false;
-      }
-      seen.push({ id: String(request.headers['webhook-id']), body, verified });
-      response.writeHead(verified ? 204 : 400).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/setpoint-hook`,
-    seen,
-    setSecret: (value: string) => {
-      secret = value;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 test('the owner sets their email, the rules and a webhook, and a signed test reaches it', async ({
   ownerPage: page,
 }) => {
-  const receiver = await startReceiver();
+  const receiver = await startWebhookReceiver();
   try {
     await page.goto('/notifications');
     await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
@@ -90,9 +55,10 @@ test('the owner sets their email, the rules and a webhook, and a signed test rea
     const where = receiver.url;
     await page.getByRole('button', { name: `Send a test to ${where}` }).click();
     await expect(page.getByText('The endpoint accepted the signed test request.')).toBeVisible();
-    expect(receiver.seen).toHaveLength(1);
-    expect(receiver.seen[0]?.verified).toBe(true);
-    expect(JSON.parse(receiver.seen[0]?.body ?? '{}')).toMatchObject({ type: 'test' });
+    // The receiver verified its signature (it answers 400 to one that does not verify).
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]).toMatchObject({ status: 204, refusal: null });
+    expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({ type: 'test' });
 
     // Never shown again, and logged.
     await page.reload();

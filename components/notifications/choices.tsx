@@ -1,3 +1,4 @@
+import { type BuildingChoice, BuildingCheckboxes } from '@/components/ui/building-checkboxes';
 import { ErrorList } from '@/components/ui/form-parts';
 
 /**
@@ -6,7 +7,7 @@ import { ErrorList } from '@/components/ui/form-parts';
  */
 
 export type KindChoice = { kind: string; name: string; help: string; off: boolean };
-export type BuildingChoice = { buildingId: string; name: string };
+export type { BuildingChoice };
 
 const boxClass = 'mt-0.5 size-4 shrink-0 accent-brand-600';
 const frameClass = 'grid gap-2 rounded-lg border border-slate-200 p-3 dark:border-slate-800';
@@ -91,24 +92,7 @@ export function BuildingChoices({
           </label>
         ))}
       </div>
-      {buildings.length === 0 ? (
-        <p className="text-sm text-muted">No buildings yet.</p>
-      ) : (
-        <div className="grid max-h-56 gap-1 overflow-y-auto sm:grid-cols-2">
-          {buildings.map((building) => (
-            <label key={building.buildingId} className="flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                name="buildingIds"
-                value={building.buildingId}
-                defaultChecked={chosen.includes(building.buildingId)}
-                className="size-4 accent-brand-600"
-              />
-              {building.name}
-            </label>
-          ))}
-        </div>
-      )}
+      <BuildingCheckboxes buildings={buildings} chosen={chosen} empty="No buildings yet." />
       <ErrorList id={`${idPrefix}-buildings-errors`} errors={errors} />
     </fieldset>
   );

@@ -1,7 +1,7 @@
 'use client';
 
-import { useActionState, useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { useActionState } from 'react';
+import { CopyField } from '@/components/ui/copy-field';
 import { Field } from '@/components/ui/field';
 import { FormMessage } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
@@ -35,7 +35,9 @@ export function AddWebhookForm({
   return (
     <form action={action} className="grid gap-4" aria-label="Add a webhook" noValidate>
       <FormMessage state={state} />
-      {done && state.secret ? <SecretField secret={state.secret} /> : null}
+      {done && state.secret ? (
+        <CopyField id="webhook-secret" label="Signing secret (shown once)" value={state.secret} />
+      ) : null}
       <div key={done ? state.secret : 'editing'} className="grid gap-4">
         <Field
           label="Endpoint address"
@@ -74,36 +76,5 @@ export function AddWebhookForm({
         <SubmitButton pending="Adding…">Add webhook</SubmitButton>
       </div>
     </form>
-  );
-}
-
-function SecretField({ secret }: { secret: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="grid gap-1.5">
-      <label htmlFor="webhook-secret" className="text-sm font-medium">
-        Signing secret (shown once)
-      </label>
-      <div className="flex flex-wrap gap-2">
-        <input
-          id="webhook-secret"
-          readOnly
-          value={secret}
-          onFocus={(event) => event.currentTarget.select()}
-          className="min-h-10 min-w-0 flex-1 rounded-lg border border-slate-300 bg-slate-50 px-3 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
-        />
-        <Button
-          variant="secondary"
-          onClick={async () => {
-            await navigator.clipboard.writeText(secret).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            );
-          }}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-      </div>
-    </div>
   );
 }

@@ -2,17 +2,16 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
-import { saveSubscription } from '@/lib/db/notifications';
 import { addThermostat, ensureBuilding } from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';
 import { reconcileOrganization } from '@/lib/notifications/incidents';
-import { INCIDENT_KIND_NAMES } from '@/lib/notifications/kinds';
 import { storeNewConnection } from '@/lib/oauth/connection';
 import { exchangeCode } from '@/lib/oauth/token-endpoint';
 import { refreshReading } from '@/lib/readings/read';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
 import { createFirstOwner } from '../support/members';
+import { subscribe } from '../support/notifications';
 import { authorizationCode, control, startServiceForTests } from '../support/service';
 
 // Incidents from the device to the notice, against the sandbox's device simulation: a thermostat
@@ -22,7 +21,6 @@ import { authorizationCode, control, startServiceForTests } from '../support/ser
 let sandbox: RunningSandbox;
 let handle: DatabaseHandle;
 let orgId: string;
-let userId: string;
 let ids: string[];
 
 const at = (minutes: number) => new Date(Date.now() + minutes * 60_000);
@@ -63,7 +61,6 @@ beforeAll(async () => {
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
   const owner = await createFirstOwner('owner@example.com');
   orgId = owner.orgId;
-  userId = owner.userId;
   await storeNewConnection(
     orgId,
     { userId: owner.userId, name: owner.name },
@@ -84,17 +81,7 @@ beforeAll(async () => {
     connected: true,
     temperature: 70,
   });
-  await saveSubscription({
-    userId,
-    orgId,
-    mode: 'immediate',
-    kinds: [...INCIDENT_KIND_NAMES],
-    buildingIds: null,
-    timeZone: 'UTC',
-    digestHour: 7,
-    quietStart: null,
-    quietEnd: null,
-  });
+  await subscribe(owner);
 });
 afterAll(async () => {
   await stopBoss();

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { until } from './wait';
 
 /**
  * A real SMTP server for tests, on a port of its own on loopback: it receives what Setpoint sends
@@ -49,11 +50,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       refusing = code;
     },
     async waitFor(count, ms = 20_000) {
-      const end = Date.now() + ms;
-      while (inbox.length < count) {
-        if (Date.now() > end) throw new Error(`expected ${count} messages, got ${inbox.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await until(() => inbox.length >= count, ms, `${count} messages (${inbox.length} came)`);
       return inbox;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

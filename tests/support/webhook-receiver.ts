@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { until } from './wait';
 
 /**
  * A webhook receiver for tests, as a careful integrator writes one: it verifies each request's
@@ -85,11 +86,11 @@ export async function startWebhookReceiver(): Promise<TestReceiver> {
       failStatus = 500;
     },
     async waitFor(count, ms = 20_000) {
-      const end = Date.now() + ms;
-      while (received.length < count) {
-        if (Date.now() > end) throw new Error(`expected ${count} requests, got ${received.length}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await until(
+        () => received.length >= count,
+        ms,
+        `${count} requests (${received.length} came)`,
+      );
       return received;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

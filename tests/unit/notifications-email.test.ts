@@ -3,8 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { PgBoss } from 'pg-boss';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSmtpServer } from '../support/smtp';
 
 // Email notifications end to end below the page: readings stored as the poller stores them, the
@@ -23,26 +22,24 @@ Object.assign(process.env, {
   SMTP_FROM: 'Setpoint <alerts@setpoint.example.com>',
 });
 
-const { saveNotificationRules, saveSubscription, listDeliveryLog, listIncidents } = await import(
+const { saveNotificationRules, listDeliveryLog, listIncidents } = await import(
   '@/lib/db/notifications'
 );
 const { addThermostat, ensureBuilding, updateMembership } = await import('@/lib/db/queries');
-const { saveReading } = await import('@/lib/db/readings');
 const { getBoss, stopBoss } = await import('@/lib/jobs/queue');
-const { deliverNotices, workDeliveryJob, sendTestEmail } = await import(
-  '@/lib/notifications/delivery'
-);
+const { deliverNotices, sendTestEmail } = await import('@/lib/notifications/delivery');
 const { reconcileOrganization, runNotificationRound, sendDueDigests } = await import(
   '@/lib/notifications/incidents'
 );
-const { INCIDENT_KIND_NAMES } = await import('@/lib/notifications/kinds');
 const { minutesIn } = await import('@/lib/notifications/quiet-hours');
 const { connectEveryOrganization, databaseTargets, useDatabase } = await import(
   '../support/database'
 );
+const { databaseWithQueue, startDeliveryWorker, storeReading, subscribe } = await import(
+  '../support/notifications'
+);
 const { createFirstOwner, inviteAndAccept } = await import('../support/members');
 
-import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import type { Member } from '@/lib/db/queries';
 
@@ -51,66 +48,23 @@ const SOUTH = 'cccccccccccccccccccccccc';
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
 const minutesOn = (n: number) => new Date(Date.now() + n * 60_000);
 
-const status = (thermostatId: string, fields: Record<string, unknown> = {}) => ({
-  thermostatId,
-  isResidentMode: true,
-  setPoint: { desiredHeat: 68, desiredCool: 76 },
-  hvacMode: 'auto',
-  pendingHvacMode: null,
-  temperature: 71,
-  connected: true,
-  ...fields,
-});
-
 afterAll(async () => {
   await smtp.close();
 });
 
 describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
-  let handle: DatabaseHandle;
-  let boss: PgBoss;
+  const db = databaseWithQueue(target);
   let owner: Member;
 
-  async function read(thermostatId: string, at: Date, fields: Record<string, unknown> = {}) {
-    const s = status(thermostatId, fields);
-    await saveReading({
-      orgId: owner.orgId,
-      thermostatId,
-      status: s,
-      sample: {
-        temperature: s.temperature as number,
-        humidity: 40,
-        desiredHeat: 68,
-        desiredCool: 76,
-        hvacMode: 'auto',
-        equipment: '',
-        connected: s.connected as boolean,
-      },
-      at,
-    });
-  }
+  const read = (thermostatId: string, at: Date, fields: Record<string, unknown> = {}) =>
+    storeReading(owner.orgId, thermostatId, fields, at);
   // Last seen 40 minutes before the test began: past the offline rule's 30.
   const lastSeen = minutesAgo(40).toISOString();
   const offline = (thermostatId: string, at = minutesAgo(1)) =>
     read(thermostatId, at, { connected: false, lastSeen });
 
-  async function subscribe(member: Member, choice: Record<string, unknown> = {}) {
-    await saveSubscription({
-      userId: member.userId,
-      orgId: member.orgId,
-      mode: 'immediate',
-      kinds: [...INCIDENT_KIND_NAMES],
-      buildingIds: null,
-      timeZone: 'UTC',
-      digestHour: 7,
-      quietStart: null,
-      quietEnd: null,
-      ...choice,
-    });
-  }
-
   async function notices() {
-    const result = await handle.db.execute(sql`
+    const result = await db.handle.db.execute(sql`
       select n.recipient, n.status, n.event, n.attempts, n.last_error as "lastError",
         i.kind, i.subject
       from notifications n left join incidents i on i.id = n.incident_id
@@ -126,21 +80,8 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     }>(result);
   }
 
-  const startWorker = () =>
-    boss.work('deliver-notification', { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      await workDeliveryJob(job?.data);
-    });
-
-  beforeAll(async () => {
-    handle = await useDatabase(await target());
-    boss = await getBoss();
-  });
-  afterAll(async () => {
-    await stopBoss();
-    await handle.close();
-  });
   beforeEach(async () => {
-    await handle.db.execute(sql`truncate users, organizations cascade`);
+    await db.handle.db.execute(sql`truncate users, organizations cascade`);
     smtp.inbox.length = 0;
     smtp.refuse(null);
     owner = await createFirstOwner('owner@example.com', 'Reyes Property');
@@ -158,11 +99,11 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
         });
       }
     }
-    await connectEveryOrganization(handle);
-    await startWorker();
+    await connectEveryOrganization(db.handle);
+    await startDeliveryWorker(db.boss);
   });
   afterEach(async () => {
-    await boss.offWork('deliver-notification');
+    await db.boss.offWork('deliver-notification');
   });
 
   it('opens one incident for a thermostat offline over several readings, emails it with a link, and emails its end', async () => {
@@ -172,7 +113,7 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
       await reconcileOrganization({ orgId: owner.orgId });
     }
     const open = rowsOf<{ kind: string; subject: string; notified: boolean; resolved: boolean }>(
-      await handle.db.execute(sql`
+      await db.handle.db.execute(sql`
         select kind, subject, notified_at is not null as notified, resolved_at is not null as resolved
         from incidents`),
     );
@@ -285,7 +226,7 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
       SOUTH,
     ]);
     await subscribe(manager, { buildingIds: null });
-    await boss.offWork('deliver-notification');
+    await db.boss.offWork('deliver-notification');
     await offline('100000000001');
     await reconcileOrganization({ orgId: owner.orgId });
     expect(await notices()).toEqual([]);
@@ -309,7 +250,9 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
       role: 'building_manager',
       buildingIds: [NORTH],
     });
-    const ids = rowsOf<{ id: string }>(await handle.db.execute(sql`select id from notifications`));
+    const ids = rowsOf<{ id: string }>(
+      await db.handle.db.execute(sql`select id from notifications`),
+    );
     const outcome = await deliverNotices({ ids: ids.map((row) => row.id) });
     expect(outcome).toMatchObject({ sent: 0, skipped: 1 });
     expect((await notices())[0]).toMatchObject({
@@ -321,10 +264,12 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
 
   it('logs why the mail server refused a message: at once for good, retried when deferred', async () => {
     await subscribe(owner);
-    await boss.offWork('deliver-notification');
+    await db.boss.offWork('deliver-notification');
     await offline('100000000001');
     await reconcileOrganization({ orgId: owner.orgId });
-    const ids = rowsOf<{ id: string }>(await handle.db.execute(sql`select id from notifications`));
+    const ids = rowsOf<{ id: string }>(
+      await db.handle.db.execute(sql`select id from notifications`),
+    );
 
     smtp.refuse(451);
     expect(await deliverNotices({ ids: ids.map((row) => row.id) })).toMatchObject({
@@ -386,31 +331,11 @@ describe('email notifications across a restart (PGlite in a folder)', () => {
       });
     }
     await connectEveryOrganization(handle);
-    await saveSubscription({
-      userId: owner.userId,
-      orgId: owner.orgId,
-      mode: 'immediate',
-      kinds: ['offline'],
-      buildingIds: null,
-      timeZone: 'UTC',
-      digestHour: 7,
-      quietStart: null,
-      quietEnd: null,
-    });
+    await subscribe(owner, { kinds: ['offline'] });
     const offline = (thermostatId: string) =>
-      saveReading({
-        orgId: owner.orgId,
-        thermostatId,
-        status: status(thermostatId, { connected: false, lastSeen: minutesAgo(40).toISOString() }),
-        sample: {
-          temperature: 71,
-          humidity: 40,
-          desiredHeat: 68,
-          desiredCool: 76,
-          hvacMode: 'auto',
-          equipment: '',
-          connected: false,
-        },
+      storeReading(owner.orgId, thermostatId, {
+        connected: false,
+        lastSeen: minutesAgo(40).toISOString(),
       });
     await offline('100000000001');
     // Written and queued; no worker runs before the process stops.
@@ -420,9 +345,7 @@ describe('email notifications across a restart (PGlite in a folder)', () => {
 
     handle = await useDatabase({ kind: 'pglite', dataDir });
     const boss = await getBoss();
-    await boss.work('deliver-notification', { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      await workDeliveryJob(job?.data);
-    });
+    await startDeliveryWorker(boss);
     try {
       const [mail] = await smtp.waitFor(1);
       expect(mail?.subject).toBe('Offline: 100000000001, North House');
@@ -435,9 +358,7 @@ describe('email notifications across a restart (PGlite in a folder)', () => {
         update notifications set queued_at = null, created_at = now() - interval '5 minutes'
         where status = 'pending'`);
       await boss.deleteAllJobs('deliver-notification');
-      await boss.work('deliver-notification', { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-        await workDeliveryJob(job?.data);
-      });
+      await startDeliveryWorker(boss);
       await runNotificationRound();
       const [, swept] = await smtp.waitFor(2);
       expect(swept?.subject).toBe('Offline: 100000000002, North House');

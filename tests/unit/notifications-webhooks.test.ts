@@ -3,9 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { PgBoss } from 'pg-boss';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 
 // Webhook notifications against a receiver started here that verifies every request with the
@@ -25,65 +24,33 @@ const { findWebhookEndpoint, resumeWebhookEndpoint, listDeliveryLog } = await im
   '@/lib/db/notifications'
 );
 const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
-const { saveReading } = await import('@/lib/db/readings');
-const { getBoss, stopBoss } = await import('@/lib/jobs/queue');
-const { deliverNotices, queueNotices, sendTestWebhook, workDeliveryJob, WEBHOOK_PAUSE_AFTER } =
-  await import('@/lib/notifications/delivery');
+const { deliverNotices, queueNotices, sendTestWebhook, WEBHOOK_PAUSE_AFTER } = await import(
+  '@/lib/notifications/delivery'
+);
 const { reconcileOrganization } = await import('@/lib/notifications/incidents');
 const { addWebhook, webhookSchema } = await import('@/lib/notifications/settings');
-const { connectEveryOrganization, databaseTargets, useDatabase } = await import(
-  '../support/database'
+const { connectEveryOrganization, databaseTargets } = await import('../support/database');
+const { databaseWithQueue, startDeliveryWorker, storeReading } = await import(
+  '../support/notifications'
 );
+const { until } = await import('../support/wait');
 const { createFirstOwner } = await import('../support/members');
 
-import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import type { Member } from '@/lib/db/queries';
 
 const NORTH = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const SOUTH = 'cccccccccccccccccccccccc';
-const until = async (check: () => Promise<boolean> | boolean, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
 afterAll(async () => {
   await receiver.close();
 });
 
 describe.each(databaseTargets)('webhook notifications on $name', ({ target }) => {
-  let handle: DatabaseHandle;
-  let boss: PgBoss;
+  const db = databaseWithQueue(target);
   let owner: Member;
   const lastSeen = new Date(Date.now() - 40 * 60_000).toISOString();
-
-  async function offline(thermostatId: string) {
-    await saveReading({
-      orgId: owner.orgId,
-      thermostatId,
-      status: {
-        thermostatId,
-        isResidentMode: true,
-        setPoint: { desiredHeat: 68, desiredCool: 76 },
-        hvacMode: 'auto',
-        temperature: 70,
-        connected: false,
-        lastSeen,
-      },
-      sample: {
-        temperature: 70,
-        humidity: 40,
-        desiredHeat: 68,
-        desiredCool: 76,
-        hvacMode: 'auto',
-        equipment: '',
-        connected: false,
-      },
-    });
-  }
+  const offline = (thermostatId: string) =>
+    storeReading(owner.orgId, thermostatId, { connected: false, lastSeen });
 
   async function endpoint(choice: { kinds?: string[]; buildingIds?: string[] } = {}) {
     const parsed = webhookSchema.parse({
@@ -105,16 +72,8 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
     return added;
   }
 
-  beforeAll(async () => {
-    handle = await useDatabase(await target());
-    boss = await getBoss();
-  });
-  afterAll(async () => {
-    await stopBoss();
-    await handle.close();
-  });
   beforeEach(async () => {
-    await handle.db.execute(sql`truncate users, organizations cascade`);
+    await db.handle.db.execute(sql`truncate users, organizations cascade`);
     receiver.received.length = 0;
     receiver.failNext(0);
     receiver.failAlways(false);
@@ -138,7 +97,7 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
         });
       }
     }
-    await connectEveryOrganization(handle);
+    await connectEveryOrganization(db.handle);
   });
 
   it('signs every request so the receiver verifies it, and a replay or an old timestamp is refused', async () => {
@@ -201,10 +160,8 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
   });
 
   it('retries after the receiver answers 500, with the same message id, until it is accepted', async () => {
-    await boss.updateQueue('deliver-notification', { retryDelay: 1, retryBackoff: false });
-    await boss.work('deliver-notification', { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      await workDeliveryJob(job?.data);
-    });
+    await db.boss.updateQueue('deliver-notification', { retryDelay: 1, retryBackoff: false });
+    await startDeliveryWorker(db.boss);
     try {
       const added = await endpoint();
       receiver.failNext(1);
@@ -246,8 +203,8 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
         lastError: 'The endpoint answered 500.',
       });
     } finally {
-      await boss.offWork('deliver-notification');
-      await boss.updateQueue('deliver-notification', { retryDelay: 30, retryBackoff: true });
+      await db.boss.offWork('deliver-notification');
+      await db.boss.updateQueue('deliver-notification', { retryDelay: 30, retryBackoff: true });
     }
   });
 
@@ -266,7 +223,7 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
     for (const id of ['100000000001', '100000000002', '100000000004']) await offline(id);
     await reconcileOrganization({ orgId: owner.orgId });
     const ids = rowsOf<{ id: string }>(
-      await handle.db.execute(sql`select id from notifications order by created_at, id`),
+      await db.handle.db.execute(sql`select id from notifications order by created_at, id`),
     ).map((row) => row.id);
     expect(ids).toHaveLength(3);
 
@@ -303,14 +260,12 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
     const resumed = await resumeWebhookEndpoint({ orgId: owner.orgId, id: added.endpoint.id });
     expect(resumed?.endpoint.status).toBe('active');
     expect(resumed?.notices).toHaveLength(2);
-    await boss.work('deliver-notification', { pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      await workDeliveryJob(job?.data);
-    });
+    await startDeliveryWorker(db.boss);
     try {
       await queueNotices(resumed?.notices ?? []);
       await until(async () => (await statuses()).join() === 'failed,sent,sent');
     } finally {
-      await boss.offWork('deliver-notification');
+      await db.boss.offWork('deliver-notification');
     }
   });
 
