@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from 'react';
 import { type BuildingChoice, BuildingCheckboxes } from '@/components/ui/building-checkboxes';
+import { ButtonForm } from '@/components/ui/button-form';
 import { CopyField } from '@/components/ui/copy-field';
 import { ErrorList, FormMessage } from '@/components/ui/form-parts';
 import { Field, SelectField } from '@/components/ui/field';
@@ -151,32 +152,14 @@ export function MemberRoleForm({
  * One confirmed action with a button (remove a member, withdraw an invitation, leave): the
  * question is asked in words next to the button, and the answer shows in place.
  */
-export function ConfirmForm({
-  action: bound,
-  label,
-  question,
-  pending,
-  variant = 'danger',
-}: {
+export function ConfirmForm(props: {
   action: FormAction;
   label: string;
   question: string;
   pending: string;
   variant?: 'danger' | 'secondary';
 }) {
-  const [state, action] = useActionState(bound, idle);
-  if (state.status === 'success') return <FormMessage state={state} />;
-  return (
-    <form action={action} className="grid gap-2" aria-label={label}>
-      <FormMessage state={state} />
-      <p className="text-sm">{question}</p>
-      <div>
-        <SubmitButton pending={pending} variant={variant}>
-          {label}
-        </SubmitButton>
-      </div>
-    </form>
-  );
+  return <ButtonForm variant="danger" {...props} once />;
 }
 
 /** The organisation's name and its company SSO sign-up rule. */

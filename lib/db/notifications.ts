@@ -129,17 +129,12 @@ export async function listFailedRuns(input: {
     from bulk_runs r
     where r.org_id = ${input.orgId}::uuid and r.state = 'done' and r.failed + r.not_sent > 0
       and r.finished_at > ${input.since.toISOString()}::timestamptz`);
-  return rowsOf<{
-    runId: string;
-    total: number;
-    applied: number;
-    failed: number;
-    notSent: number;
-    startedByName: string;
-    finishedAt: string | Date;
-    buildingIds: string[];
-    retry: 'none' | 'running' | 'clean' | 'failed';
-  }>(result).map((row) => ({
+  return rowsOf<
+    Omit<FailedRun, 'finishedAt'> & {
+      finishedAt: string | Date;
+      retry: 'none' | 'running' | 'clean' | 'failed';
+    }
+  >(result).map((row) => ({
     ...row,
     total: Number(row.total),
     applied: Number(row.applied),

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
-import { ConfirmForm } from '@/components/members/member-forms';
-import { ButtonForm } from '@/components/notifications/button-form';
+import { ButtonForm } from '@/components/ui/button-form';
 import type { KindChoice } from '@/components/notifications/choices';
 import { DeliveryLog } from '@/components/notifications/delivery-log';
 import { IncidentList } from '@/components/notifications/incident-list';
@@ -251,11 +250,13 @@ export default async function NotificationsPage({
                         />
                       )}
                     </div>
-                    <ConfirmForm
+                    <ButtonForm
                       action={removeWebhookAction.bind(null, endpoint.id)}
                       label={`Remove ${where}`}
                       question="Nothing more is sent to it, and its lines of the delivery log go with it."
                       pending="Removing…"
+                      variant="danger"
+                      once
                     />
                   </li>
                 );
