@@ -31,6 +31,10 @@ export const ACTIVITY_ACTIONS = {
   'member.leave': 'Left the organisation',
   'member.unlock': 'Unlocked a sign-in',
   'organization.update': 'Changed the organisation',
+  'notification.rules_update': 'Changed notification rules',
+  'notification.webhook_add': 'Added a webhook',
+  'notification.webhook_remove': 'Removed a webhook',
+  'notification.webhook_resume': 'Resumed a webhook',
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

@@ -9,6 +9,11 @@ export type FormState<Field extends string = string> = {
   report?: ReportRow[];
   /** A link the member must pass on (a new invitation's), shown once. */
   link?: string;
+  /**
+   * A secret the member must copy into another system (a new webhook's signing secret), shown
+   * once: only its sealed form is kept, and no later page can show it.
+   */
+  secret?: string;
 };
 
 export type ReportRow = {

@@ -1,4 +1,5 @@
 import type { BulkItemOutcome } from '@/lib/db/bulk-runs';
+import type { NOTIFICATION_STATES } from '@/lib/db/schema';
 import type { ActivityEntry } from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/forms';
 
@@ -45,6 +46,21 @@ export function activityOutcome(stored: ActivityEntry['outcome']): OutcomeKind {
 /** A line of an import: a line that could not be read was never sent to the service. */
 export function importOutcome(outcome: ReportRow['outcome']): OutcomeKind {
   return outcome === 'not_attempted' ? 'not_sent' : outcome;
+}
+
+const FROM_NOTICE: Record<(typeof NOTIFICATION_STATES)[number], OutcomeKind> = {
+  pending: 'pending',
+  held: 'pending',
+  digest: 'pending',
+  sent: 'done',
+  failed: 'failed',
+  skipped: 'not_sent',
+  paused: 'not_sent',
+};
+
+/** A notice of the delivery log: waiting (to send, for quiet hours, the digest), sent or not. */
+export function noticeOutcome(status: (typeof NOTIFICATION_STATES)[number]): OutcomeKind {
+  return FROM_NOTICE[status];
 }
 
 /** "Failed: the service is unavailable": a kind's word with the reason after it, when there is one. */

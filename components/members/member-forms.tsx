@@ -1,8 +1,10 @@
 'use client';
 
 import { useActionState, useState } from 'react';
+import { type BuildingChoice, BuildingCheckboxes } from '@/components/ui/building-checkboxes';
+import { ButtonForm } from '@/components/ui/button-form';
+import { CopyField } from '@/components/ui/copy-field';
 import { ErrorList, FormMessage } from '@/components/ui/form-parts';
-import { Button } from '@/components/ui/button';
 import { Field, SelectField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { Role } from '@/lib/db/schema';
@@ -10,7 +12,6 @@ import type { FormAction, FormState } from '@/lib/forms';
 
 const idle: FormState = { status: 'idle' };
 
-export type BuildingChoice = { buildingId: string; name: string };
 export type RoleChoice = { role: Role; name: string; description: string };
 
 /**
@@ -52,24 +53,11 @@ function RoleFields({
         aria-describedby={`${idPrefix}-buildings-errors`}
       >
         <legend className="px-1 text-sm font-medium">Buildings they look after</legend>
-        {buildings.length === 0 ? (
-          <p className="text-sm text-muted">Add buildings to the portfolio first.</p>
-        ) : (
-          <div className="grid max-h-56 gap-1 overflow-y-auto sm:grid-cols-2">
-            {buildings.map((building) => (
-              <label key={building.buildingId} className="flex items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  name="buildingIds"
-                  value={building.buildingId}
-                  defaultChecked={buildingIds.includes(building.buildingId)}
-                  className="size-4 accent-brand-600"
-                />
-                {building.name}
-              </label>
-            ))}
-          </div>
-        )}
+        <BuildingCheckboxes
+          buildings={buildings}
+          chosen={buildingIds}
+          empty="Add buildings to the portfolio first."
+        />
         <ErrorList id={`${idPrefix}-buildings-errors`} errors={errors.buildingIds} />
       </fieldset>
     </>
@@ -92,7 +80,9 @@ export function InviteForm({
   return (
     <form action={action} className="grid gap-4" aria-label="Invite someone" noValidate>
       <FormMessage state={state} />
-      {done && state.link ? <InvitationLink link={state.link} /> : null}
+      {done && state.link ? (
+        <CopyField id="invitation-link" label="Invitation link" value={state.link} />
+      ) : null}
       <Field
         key={done ? state.link : 'editing'}
         label="Email"
@@ -116,37 +106,6 @@ export function InviteForm({
         <SubmitButton pending="Inviting…">Invite</SubmitButton>
       </div>
     </form>
-  );
-}
-
-function InvitationLink({ link }: { link: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <div className="grid gap-1.5">
-      <label htmlFor="invitation-link" className="text-sm font-medium">
-        Invitation link
-      </label>
-      <div className="flex flex-wrap gap-2">
-        <input
-          id="invitation-link"
-          readOnly
-          value={link}
-          onFocus={(event) => event.currentTarget.select()}
-          className="min-h-10 min-w-0 flex-1 rounded-lg border border-slate-300 bg-slate-50 px-3 font-mono text-xs dark:border-slate-700 dark:bg-slate-950"
-        />
-        <Button
-          variant="secondary"
-          onClick={async () => {
-            await navigator.clipboard.writeText(link).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            );
-          }}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-      </div>
-    </div>
   );
 }
 
@@ -193,32 +152,14 @@ export function MemberRoleForm({
  * One confirmed action with a button (remove a member, withdraw an invitation, leave): the
  * question is asked in words next to the button, and the answer shows in place.
  */
-export function ConfirmForm({
-  action: bound,
-  label,
-  question,
-  pending,
-  variant = 'danger',
-}: {
+export function ConfirmForm(props: {
   action: FormAction;
   label: string;
   question: string;
   pending: string;
   variant?: 'danger' | 'secondary';
 }) {
-  const [state, action] = useActionState(bound, idle);
-  if (state.status === 'success') return <FormMessage state={state} />;
-  return (
-    <form action={action} className="grid gap-2" aria-label={label}>
-      <FormMessage state={state} />
-      <p className="text-sm">{question}</p>
-      <div>
-        <SubmitButton pending={pending} variant={variant}>
-          {label}
-        </SubmitButton>
-      </div>
-    </form>
-  );
+  return <ButtonForm variant="danger" {...props} once />;
 }
 
 /** The organisation's name and its company SSO sign-up rule. */

@@ -2,6 +2,7 @@
 export const NAV_ITEMS = [
   { href: '/', label: 'Overview' },
   { href: '/attention', label: 'Needs attention' },
+  { href: '/notifications', label: 'Notifications' },
   { href: '/bulk', label: 'Bulk changes' },
   { href: '/activity', label: 'Activity' },
   { href: '/members', label: 'Members' },

@@ -26,7 +26,9 @@ export type Permission =
   /** Make, change or remove owners. */
   | 'manage_owners'
   /** The organisation's name and company SSO sign-up rules. */
-  | 'manage_organization';
+  | 'manage_organization'
+  /** Notification rules and webhooks, and every member's delivery log. */
+  | 'manage_notifications';
 
 export const PERMISSIONS: readonly Permission[] = [
   'view',
@@ -37,6 +39,7 @@ export const PERMISSIONS: readonly Permission[] = [
   'manage_members',
   'manage_owners',
   'manage_organization',
+  'manage_notifications',
 ];
 
 const GRANTS: Record<Role, ReadonlySet<Permission>> = {
@@ -102,6 +105,7 @@ export function refusal(role: Role, permission: Permission): string {
     manage_members: 'manage members',
     manage_owners: 'change owners',
     manage_organization: 'change the organisation’s settings',
+    manage_notifications: 'change notification rules or webhooks',
   };
   const who = permission === 'manage_owners' ? 'an owner' : 'an owner or admin';
   return `As ${article(ROLE_NAMES[role])} ${ROLE_NAMES[role].toLowerCase()} you cannot ${what[permission]}; ask ${who}. Nothing was changed.`;

@@ -528,3 +528,182 @@ export const pendingModeChanges = pgTable(
   },
   (table) => [...thermostatRowKey(table)],
 );
+
+// --- Notifications ------------------------------------------------------------------------------
+
+export const INCIDENT_RESOLUTIONS = [
+  /** The cause cleared: a resolved notice goes to those told of it. */
+  'cleared',
+  /** A graver incident of the same thermostat took over (too cold became freeze risk). */
+  'superseded',
+  /** Its rule was turned off. */
+  'rule_off',
+  /** Its thermostat left the portfolio. */
+  'removed',
+  /** A failed run not retried within a week. */
+  'expired',
+] as const;
+
+/**
+ * One cause that needs attention (lib/notifications): opened by the reconcile job when a
+ * needs-attention item (or a failed bulk run) appears, resolved when it goes, so one offline
+ * thermostat is one incident however many readings show it. Only one incident per cause
+ * (`kind`, `subject`) is open at a time. People are told once it has stood for its rule's delay
+ * (`notified_at`); one that clears sooner is resolved without a word.
+ */
+export const incidents = pgTable(
+  'incidents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: organizationId(),
+    /** An incident kind of lib/notifications/kinds.ts. */
+    kind: text('kind').notNull(),
+    /** What it is about, within its kind: a thermostat id, a run id, or '' for the organisation. */
+    subject: text('subject').notNull(),
+    thermostatId: text('thermostat_id'),
+    runId: uuid('run_id').references(() => bulkRuns.id, { onDelete: 'set null' }),
+    /** The thermostat's building, kept current while it is open. */
+    buildingId: text('building_id'),
+    /** Every building it concerns ([] for the whole organisation): who may be told of it. */
+    buildingIds: jsonb('building_ids').$type<string[]>().notNull().default([]),
+    severity: text('severity', { enum: ['urgent', 'warning', 'notice'] }).notNull(),
+    /** The item as last seen (temperatures in °F), for the words each reader gets in their unit. */
+    facts: jsonb('facts').$type<Record<string, unknown>>().notNull(),
+    /** When the cause began, where known; otherwise when it was first seen. */
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    /** When people were told (its rule's delay passed); null: not yet, or never. */
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolution: text('resolution', { enum: INCIDENT_RESOLUTIONS }),
+  },
+  (table) => [
+    uniqueIndex('incidents_open_cause_idx')
+      .on(table.orgId, table.kind, table.subject)
+      .where(sql`${table.resolvedAt} is null`),
+    index('incidents_org_opened_idx').on(table.orgId, table.openedAt),
+  ],
+);
+
+/**
+ * An organisation's rule for one incident kind: whether it opens incidents at all, and how many
+ * minutes its cause must stand before people are told. No row: the kind's default.
+ */
+export const notificationRules = pgTable(
+  'notification_rules',
+  {
+    orgId: organizationId(),
+    kind: text('kind').notNull(),
+    enabled: boolean('enabled').notNull(),
+    delayMinutes: integer('delay_minutes').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.kind] })],
+);
+
+export const SUBSCRIPTION_MODES = ['off', 'immediate', 'digest'] as const;
+
+/**
+ * What a member is emailed: which incident kinds, in which of their buildings (null: every one
+ * their role lets them see, as it is at the time), at once or as a daily digest, and quiet hours
+ * (minutes after local midnight, in each incident's building's zone; `time_zone` for the digest's
+ * hour and for incidents of no building). Urgent incidents ignore quiet hours and the digest.
+ */
+export const notificationSubscriptions = pgTable('notification_subscriptions', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => memberships.userId, { onDelete: 'cascade' }),
+  orgId: organizationId(),
+  mode: text('mode', { enum: SUBSCRIPTION_MODES }).notNull(),
+  kinds: jsonb('kinds').$type<string[]>().notNull(),
+  buildingIds: jsonb('building_ids').$type<string[] | null>(),
+  timeZone: text('time_zone').notNull(),
+  digestHour: smallint('digest_hour').notNull().default(7),
+  quietStart: smallint('quiet_start'),
+  quietEnd: smallint('quiet_end'),
+  /** The local date (`YYYY-MM-DD`, in `time_zone`) of the last digest sent. */
+  lastDigestDate: text('last_digest_date'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const WEBHOOK_STATES = ['active', 'failing', 'paused'] as const;
+
+/**
+ * A webhook endpoint of the organisation (set by owners and admins): signed per Standard
+ * Webhooks with its own secret, sealed like the service tokens. `failing` after a failed
+ * delivery, `paused` after too many in a row (nothing more is sent until it is resumed).
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: organizationId(),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    secretSealed: text('secret_sealed').notNull(),
+    kinds: jsonb('kinds').$type<string[]>().notNull(),
+    /** Null: every building. */
+    buildingIds: jsonb('building_ids').$type<string[] | null>(),
+    status: text('status', { enum: WEBHOOK_STATES }).notNull().default('active'),
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+    lastFailureAt: timestamp('last_failure_at', { withTimezone: true }),
+    /** Why the last delivery failed, in words (never the secret or the response body). */
+    lastError: text('last_error'),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('webhook_endpoints_org_idx').on(table.orgId)],
+);
+
+export const NOTIFICATION_EVENTS = ['opened', 'resolved', 'test'] as const;
+export const NOTIFICATION_STATES = [
+  /** To send: a delivery job has it (or the sweep will give it one). */
+  'pending',
+  /** Waiting for quiet hours to end (`not_before`). */
+  'held',
+  /** Waiting for the member's daily digest. */
+  'digest',
+  'sent',
+  /** Gave up: every retry failed, or the mail server refused it for good. */
+  'failed',
+  /** Not sent, on purpose: unsubscribed, out of scope now, email off. */
+  'skipped',
+  /** Its webhook endpoint is paused: sent if it is resumed within a day. */
+  'paused',
+] as const;
+
+/**
+ * One notice to one recipient (a member by email, or a webhook endpoint) of one incident event:
+ * the delivery log. Delivered by a job with retries; `last_error` says why an attempt failed, in
+ * words, never with a secret.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: organizationId(),
+    incidentId: uuid('incident_id').references(() => incidents.id, { onDelete: 'cascade' }),
+    event: text('event', { enum: NOTIFICATION_EVENTS }).notNull(),
+    channel: text('channel', { enum: ['email', 'webhook'] }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id').references(() => webhookEndpoints.id, {
+      onDelete: 'cascade',
+    }),
+    /** Who it went to, as the log shows it: an email address, or the endpoint's address. */
+    recipient: text('recipient').notNull(),
+    status: text('status', { enum: NOTIFICATION_STATES }).notNull(),
+    notBefore: timestamp('not_before', { withTimezone: true }),
+    attempts: smallint('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    queuedAt: timestamp('queued_at', { withTimezone: true }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('notifications_org_created_idx').on(table.orgId, table.createdAt),
+    index('notifications_incident_idx').on(table.incidentId),
+    index('notifications_waiting_idx')
+      .on(table.status, table.notBefore)
+      .where(sql`${table.status} in ('pending', 'held', 'digest', 'paused')`),
+  ],
+);

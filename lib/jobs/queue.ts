@@ -24,6 +24,25 @@ export const QUEUES = {
   'read-maintenance': { policy: 'stately', retryLimit: 0, expireInSeconds: 600 },
   /** Needs-attention: keeps the pending mode changes in step with the readings. */
   'track-pending-modes': { policy: 'stately', retryLimit: 0, expireInSeconds: 120 },
+  /**
+   * Notifications: opens and resolves incidents from what needs attention, releases notices held
+   * by quiet hours, and requeues any notice no job carries.
+   */
+  'reconcile-incidents': { policy: 'stately', retryLimit: 0, expireInSeconds: 300 },
+  /**
+   * Notifications: sends one email (a member's notices of one round) or one webhook request.
+   * A failed attempt is retried with backoff (30 s, 1 min, 2 min ... up to 30 min between): the
+   * delivery gives up after its own count of attempts (lib/notifications/delivery.ts), within this.
+   */
+  'deliver-notification': {
+    retryLimit: 8,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 1800,
+    expireInSeconds: 120,
+  },
+  /** Notifications: each member's daily digest, at their hour. */
+  'send-digests': { policy: 'stately', retryLimit: 1, expireInSeconds: 300 },
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -4,6 +4,8 @@ import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
 import { syncPendingModeChanges } from '@/lib/db/attention';
 import { pruneHistory } from '@/lib/db/readings';
 import { logWarning } from '@/lib/log';
+import { workDeliveryJob } from '@/lib/notifications/delivery';
+import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incidents';
 import { pollOnce } from '@/lib/readings/poller';
 import { getBoss } from './queue';
 
@@ -42,12 +44,27 @@ export async function startJobRunner(): Promise<void> {
   await boss.work('track-pending-modes', { pollingIntervalSeconds: 15 }, async () => {
     await syncPendingModeChanges();
   });
+  await boss.work('reconcile-incidents', { pollingIntervalSeconds: 15 }, async () => {
+    await runNotificationRound();
+  });
+  await boss.work('send-digests', { pollingIntervalSeconds: 30 }, async () => {
+    await sendDueDigests();
+  });
+  await boss.work(
+    'deliver-notification',
+    { pollingIntervalSeconds: 2, localConcurrency: 2 },
+    async ([job]) => {
+      await workDeliveryJob(job?.data);
+    },
+  );
   // Every minute, and once now (readings of a fresh start need not wait a minute).
   await boss.schedule('poll-readings', '* * * * *', {}, { singletonKey: 'poll' });
   await boss.schedule('prune-readings', '17 * * * *', {}, { singletonKey: 'prune' });
   await boss.schedule('read-maintenance', '* * * * *', {}, { singletonKey: 'maintenance' });
   await boss.schedule('track-pending-modes', '* * * * *', {}, { singletonKey: 'pending' });
   await boss.schedule('resume-bulk-runs', '* * * * *', {}, { singletonKey: 'resume' });
+  await boss.schedule('reconcile-incidents', '* * * * *', {}, { singletonKey: 'incidents' });
+  await boss.schedule('send-digests', '*/15 * * * *', {}, { singletonKey: 'digests' });
   // Runs a restart interrupted go on now, not at the next minute (the schedule retries a failure).
   await resumeBulkRuns({ atStartUp: true }).catch((error: unknown) =>
     logWarning('bulk runs: not resumed at start-up', String(error)),

@@ -7,7 +7,8 @@ import { sealData, unsealData } from 'iron-session';
  * row and field it belongs to, so a sealed value copied into another row does not unseal there.
  */
 export type TokenKeys = Record<string, string>;
-export type TokenField = 'access' | 'refresh';
+/** Which secret of its row a sealed value is: a connection's tokens, a webhook's signing secret. */
+export type TokenField = 'access' | 'refresh' | 'webhook_secret';
 
 type Sealed = { v: string; row: string; field: TokenField };
 
@@ -35,9 +36,7 @@ export async function unsealToken(
     payload.row !== where.rowId ||
     payload.field !== where.field
   ) {
-    throw new VaultError(
-      `The ${where.field} token of connection ${where.rowId} cannot be unsealed.`,
-    );
+    throw new VaultError(`The sealed ${where.field} of row ${where.rowId} cannot be unsealed.`);
   }
   return payload.v;
 }

@@ -92,7 +92,7 @@ describe('the version 2 token path with service_type=jwt', () => {
     expect(await callCount(sandbox, V2_TOKEN)).toBe(1);
   });
 
-  it('warns in the last 3 days of the refresh token, which the service ends when it said', async () => {
+  it('warns in the last 7 days of the refresh token, which the service ends when it said', async () => {
     const { getAccessToken, getConnectionSummary, ConnectionError } = await import(
       '@/lib/oauth/connection'
     );
@@ -106,9 +106,9 @@ describe('the version 2 token path with service_type=jwt', () => {
 
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      vi.setSystemTime(expiresAt - 3 * DAY_MS - 60_000);
+      vi.setSystemTime(expiresAt - 7 * DAY_MS - 60_000);
       expect((await getConnectionSummary(orgId))?.refreshTokenExpiresSoon).toBe(false);
-      vi.setSystemTime(expiresAt - 3 * DAY_MS + 60_000);
+      vi.setSystemTime(expiresAt - 7 * DAY_MS + 60_000);
       expect((await getConnectionSummary(orgId))?.refreshTokenExpiresSoon).toBe(true);
     } finally {
       vi.useRealTimers();

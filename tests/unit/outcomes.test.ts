@@ -5,6 +5,7 @@ import {
   activityOutcome,
   bulkItemOutcome,
   importOutcome,
+  noticeOutcome,
   OUTCOMES,
   type OutcomeKind,
   outcomeWords,
@@ -110,5 +111,15 @@ describe('a bulk run in the vocabulary', () => {
         outcome: 'cancelled',
       });
     }
+  });
+});
+
+describe('a notice of the delivery log, read as the vocabulary', () => {
+  it('reads every state a notice can store', () => {
+    expect(
+      (['pending', 'held', 'digest', 'sent', 'failed', 'skipped', 'paused'] as const).map(
+        noticeOutcome,
+      ),
+    ).toEqual(['pending', 'pending', 'pending', 'done', 'failed', 'not_sent', 'not_sent']);
   });
 });

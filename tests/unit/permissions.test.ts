@@ -29,6 +29,7 @@ const RULES: Record<Permission, [boolean, boolean, boolean, boolean, boolean, bo
   manage_members: [Y, Y, N, N, N, N, N],
   manage_owners: [Y, N, N, N, N, N, N],
   manage_organization: [Y, Y, N, N, N, N, N],
+  manage_notifications: [Y, Y, N, N, N, N, N],
 };
 
 const MINE = 'aaaaaaaaaaaaaaaaaaaaaaa1';

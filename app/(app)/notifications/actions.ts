@@ -1,0 +1,220 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
+import { formStrings, openAction } from '@/lib/actions';
+import { logActivity } from '@/lib/activity';
+import type { FormState } from '@/lib/forms';
+import { sendTestEmail } from '@/lib/notifications/delivery';
+import { displayUrl } from '@/lib/notifications/fan-out';
+import { INCIDENT_KINDS } from '@/lib/notifications/kinds';
+import {
+  addWebhook,
+  parseRules,
+  removeWebhook,
+  resumeWebhook,
+  saveMemberSubscription,
+  saveRules,
+  formFieldErrors,
+  subscriptionInput,
+  subscriptionSchema,
+  testWebhook,
+  WEBHOOK_NOT_YOURS,
+  webhookInput,
+  webhookSchema,
+} from '@/lib/notifications/settings';
+
+const PAGE = '/notifications';
+const CHECK = 'Check the highlighted fields; nothing was saved.';
+
+/** Lists posted by checkboxes, joined, to refill the form. */
+const joined = (form: FormData, name: string) =>
+  form
+    .getAll(name)
+    .filter((value) => typeof value === 'string')
+    .join(',');
+
+/** A member's own email: which incidents, which of their buildings, when. Every member may. */
+export async function saveMySubscription(_previous: FormState, form: FormData): Promise<FormState> {
+  const opened = await openAction('view');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const values = {
+    ...formStrings(form, [
+      'mode',
+      'buildingScope',
+      'timeZone',
+      'digestHour',
+      'quietStart',
+      'quietEnd',
+    ]),
+    kinds: joined(form, 'kinds'),
+    buildingIds: joined(form, 'buildingIds'),
+  };
+  const parsed = subscriptionSchema.safeParse(subscriptionInput(form));
+  if (!parsed.success) {
+    return {
+      status: 'error',
+      message: CHECK,
+      fieldErrors: formFieldErrors(parsed.error),
+      values,
+    };
+  }
+  const saved = await saveMemberSubscription(member, parsed.data);
+  if (!saved.ok) return { status: 'error', message: CHECK, fieldErrors: saved.fieldErrors, values };
+  revalidatePath(PAGE);
+  const how = {
+    off: 'You are not emailed.',
+    immediate: 'You are emailed as incidents open and clear.',
+    digest: 'You are emailed a daily digest (urgent incidents at once).',
+  }[parsed.data.mode];
+  return { status: 'success', message: `Saved. ${how}`, values };
+}
+
+/** Emails the member a test message now. */
+export async function sendMeATestEmail(_previous: FormState, _form: FormData): Promise<FormState> {
+  const opened = await openAction('view');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const result = await sendTestEmail({
+    orgId: member.orgId,
+    userId: member.userId,
+    email: member.email,
+  });
+  revalidatePath(PAGE);
+  return { status: result.ok ? 'success' : 'error', message: result.message };
+}
+
+/** The organisation's rules: which kinds open incidents, and after how long people hear. */
+export async function saveNotificationRulesAction(
+  _previous: FormState,
+  form: FormData,
+): Promise<FormState> {
+  const opened = await openAction('manage_notifications');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const parsed = parseRules(form);
+  if (!parsed.ok) return { status: 'error', message: CHECK, fieldErrors: parsed.fieldErrors };
+  await saveRules({ orgId: member.orgId, rules: parsed.rules });
+  const on = parsed.rules.filter((rule) => rule.enabled);
+  await logActivity({
+    actor: member,
+    action: 'notification.rules_update',
+    summary: `Notification rules: ${on.length} of ${parsed.rules.length} kinds of incident on`,
+    changes: Object.fromEntries(
+      parsed.rules.map((rule) => [
+        INCIDENT_KINDS[rule.kind].name,
+        rule.enabled ? `on, after ${rule.delayMinutes} min` : 'off',
+      ]),
+    ),
+  });
+  revalidatePath(PAGE);
+  return {
+    status: 'success',
+    message: 'Rules saved: they apply from the next check, within a minute.',
+  };
+}
+
+/** Adds a webhook endpoint; its signing secret is shown once. */
+export async function addWebhookAction(_previous: FormState, form: FormData): Promise<FormState> {
+  const opened = await openAction('manage_notifications');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const values = {
+    ...formStrings(form, ['url', 'description', 'buildingScope']),
+    kinds: joined(form, 'kinds'),
+    buildingIds: joined(form, 'buildingIds'),
+  };
+  const parsed = webhookSchema.safeParse(webhookInput(form));
+  if (!parsed.success) {
+    return {
+      status: 'error',
+      message: CHECK,
+      fieldErrors: formFieldErrors(parsed.error),
+      values,
+    };
+  }
+  const added = await addWebhook({
+    orgId: member.orgId,
+    createdByName: member.name,
+    endpoint: parsed.data,
+  });
+  if (!added.ok) return { status: 'error', message: CHECK, fieldErrors: added.fieldErrors, values };
+  await logActivity({
+    actor: member,
+    action: 'notification.webhook_add',
+    summary: `Added a webhook to ${displayUrl(added.endpoint.url)}`,
+    changes: {
+      url: displayUrl(added.endpoint.url),
+      kinds: added.endpoint.kinds,
+      buildingIds: added.endpoint.buildingIds ?? 'all',
+    },
+  });
+  revalidatePath(PAGE);
+  return {
+    status: 'success',
+    message:
+      'Webhook added. Copy its signing secret now into the receiving system: it cannot be shown again.',
+    secret: added.secret,
+  };
+}
+
+/** Removes a webhook endpoint (bound to its id by the page). */
+export async function removeWebhookAction(
+  endpointId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openAction('manage_notifications');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const removed = await removeWebhook({ orgId: member.orgId, id: endpointId });
+  if (!removed) return { status: 'error', message: WEBHOOK_NOT_YOURS };
+  await logActivity({
+    actor: member,
+    action: 'notification.webhook_remove',
+    summary: `Removed the webhook to ${displayUrl(removed.url)}`,
+    changes: { url: displayUrl(removed.url) },
+  });
+  revalidatePath(PAGE);
+  // Its row goes with it: the page says what was done.
+  redirect(`${PAGE}?removed=${encodeURIComponent(displayUrl(removed.url))}`);
+}
+
+/** Resumes a paused or failing endpoint; what waited for it in the last day is sent. */
+export async function resumeWebhookAction(
+  endpointId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openAction('manage_notifications');
+  if (!opened.ok) return opened.state;
+  const { member } = opened;
+  const resumed = await resumeWebhook({ orgId: member.orgId, id: endpointId });
+  if (!resumed) return { status: 'error', message: WEBHOOK_NOT_YOURS };
+  await logActivity({
+    actor: member,
+    action: 'notification.webhook_resume',
+    summary: `Resumed the webhook to ${displayUrl(resumed.endpoint.url)}`,
+    changes: { url: displayUrl(resumed.endpoint.url), waiting: resumed.notices.length },
+  });
+  revalidatePath(PAGE);
+  // Its Resume button goes once it is active: the page says what was done.
+  redirect(
+    `${PAGE}?resumed=${encodeURIComponent(displayUrl(resumed.endpoint.url))}&waiting=${resumed.notices.length}`,
+  );
+}
+
+/** Sends an endpoint a signed test request now and says how it answered. */
+export async function testWebhookAction(
+  endpointId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openAction('manage_notifications');
+  if (!opened.ok) return opened.state;
+  const result = await testWebhook({ orgId: opened.member.orgId, id: endpointId });
+  if (!result) return { status: 'error', message: WEBHOOK_NOT_YOURS };
+  revalidatePath(PAGE);
+  return { status: result.ok ? 'success' : 'error', message: result.message };
+}

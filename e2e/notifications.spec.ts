@@ -1,0 +1,120 @@
+import { startWebhookReceiver } from '../tests/support/webhook-receiver';
+import { TEAM } from './support/accounts';
+import { expectNoAxeViolations } from './support/axe';
+import { authFile, expect, test } from './support/fixtures';
+
+/**
+ * The notifications page on the shared stack (email is off there): a member's own email choices,
+ * the owner's rules and webhooks (a signing secret shown once; a signed test that the unit tests'
+ * receiver, started here, verifies with the Standard Webhooks package), the delivery log; what a
+ * building manager and a viewer are offered; and the forms without JavaScript.
+ */
+
+test('the owner sets their email, the rules and a webhook, and a signed test reaches it', async ({
+  ownerPage: page,
+}) => {
+  const receiver = await startWebhookReceiver();
+  try {
+    await page.goto('/notifications');
+    await expect(page.getByRole('heading', { name: 'Notifications', level: 1 })).toBeVisible();
+    await expect(page.getByText(/Email is not set up on this Setpoint/)).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // Their own email: a daily digest with quiet hours.
+    const mine = page.getByRole('form', { name: 'Your email notifications' });
+    await mine.getByRole('radio', { name: 'In a daily digest' }).check();
+    await mine.getByLabel('Quiet hours from').fill('22:00');
+    await mine.getByLabel('Quiet hours until').fill('07:00');
+    await mine.getByRole('button', { name: 'Save my notifications' }).click();
+    await expect(mine.getByText(/Saved\. You are emailed a daily digest/)).toBeVisible();
+    // One end of quiet hours alone is refused, under its field.
+    await mine.getByLabel('Quiet hours until').fill('');
+    await mine.getByRole('button', { name: 'Save my notifications' }).click();
+    await expect(mine.getByText('Give both ends of quiet hours, or neither.')).toBeVisible();
+
+    // A test email says plainly that email is off here.
+    await page.getByRole('button', { name: 'Send me a test email' }).click();
+    await expect(
+      page.getByText(/Email is not set up on this Setpoint \(SMTP_URL\), so nothing/),
+    ).toBeVisible();
+
+    // The rules: offline after 45 minutes.
+    const rules = page.getByRole('form', { name: 'Notification rules' });
+    await rules.getByLabel('Tell after (minutes) of Offline').fill('45');
+    await rules.getByRole('button', { name: 'Save rules' }).click();
+    await expect(rules.getByText(/Rules saved/)).toBeVisible();
+
+    // A webhook: its secret is shown once; a signed test reaches the receiver, which verifies it.
+    const add = page.getByRole('form', { name: 'Add a webhook' });
+    await add.getByLabel('Endpoint address').fill(receiver.url);
+    await add.getByLabel('Description').fill('Work orders');
+    await add.getByRole('button', { name: 'Add webhook' }).click();
+    const secretField = page.getByLabel('Signing secret (shown once)');
+    await expect(secretField).toHaveValue(/^whsec_/);
+    receiver.setSecret(await secretField.inputValue());
+    const where = receiver.url;
+    await page.getByRole('button', { name: `Send a test to ${where}` }).click();
+    await expect(page.getByText('The endpoint accepted the signed test request.')).toBeVisible();
+    // The receiver verified its signature (it answers 400 to one that does not verify).
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]).toMatchObject({ status: 204, refusal: null });
+    expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({ type: 'test' });
+
+    // Never shown again, and logged.
+    await page.reload();
+    await expect(page.getByLabel('Signing secret (shown once)')).toHaveCount(0);
+    const log = page.getByRole('table', { name: 'Delivery log' });
+    await expect(log.getByRole('row', { name: /Test message/ }).first()).toContainText('Sent');
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('button', { name: `Remove ${where}` }).click();
+    await expect(page.getByText(`Removed the webhook to ${where}.`)).toBeVisible();
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('a building manager is offered only their buildings; a viewer their own email, no rules or webhooks', async ({
+  buildingManagerPage,
+  viewerPage,
+}) => {
+  await buildingManagerPage.goto('/notifications');
+  const mine = buildingManagerPage.getByRole('form', { name: 'Your email notifications' });
+  const buildings = mine.getByRole('group', { name: 'Which buildings' }).getByRole('checkbox');
+  await expect(buildings).toHaveCount(1);
+  await expect(mine.getByText(TEAM.buildingManager.building)).toBeVisible();
+  await expect(buildingManagerPage.getByRole('heading', { name: 'Rules' })).toHaveCount(0);
+
+  await viewerPage.goto('/notifications');
+  await expect(viewerPage.getByRole('heading', { name: 'Your email' })).toBeVisible();
+  await expect(viewerPage.getByRole('heading', { name: 'Webhooks' })).toHaveCount(0);
+  await expect(viewerPage.getByRole('heading', { name: 'Your notices' })).toBeVisible();
+  await viewerPage
+    .getByRole('form', { name: 'Your email notifications' })
+    .getByRole('radio', { name: 'As incidents open and clear' })
+    .check();
+  await viewerPage.getByRole('button', { name: 'Save my notifications' }).click();
+  await expect(
+    viewerPage.getByText(/Saved\. You are emailed as incidents open and clear/),
+  ).toBeVisible();
+});
+
+test('the email form works without JavaScript', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({
+    baseURL,
+    storageState: authFile('admin'),
+    javaScriptEnabled: false,
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto('/notifications');
+    const mine = page.getByRole('form', { name: 'Your email notifications' });
+    await mine.getByRole('radio', { name: 'As incidents open and clear' }).check();
+    await mine.getByRole('button', { name: 'Save my notifications' }).click();
+    await expect(
+      page.getByText(/Saved\. You are emailed as incidents open and clear/),
+    ).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,980 @@
+import 'server-only';
+import { and, asc, desc, eq, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { NewNotification } from '@/lib/notifications/fan-out';
+import type { FailedRun, OpenIncident, ReconcilePlan } from '@/lib/notifications/reconcile';
+import { type Database, getDb, rowsOf } from './client';
+import {
+  buildings,
+  incidents,
+  memberBuildings,
+  memberships,
+  type NOTIFICATION_STATES,
+  notificationRules,
+  notificationSubscriptions,
+  notifications,
+  organizations,
+  thermostats,
+  users,
+  webhookEndpoints,
+} from './schema';
+import type { Scope } from './scope';
+
+/**
+ * Notifications' SQL: incidents (opened and resolved by the reconcile job), the organisation's
+ * rules, members' subscriptions, webhook endpoints, and the notices with their delivery log.
+ * Every read of a member's view takes the organisation and, for incidents, the scope; the jobs'
+ * writes take the ids of rows they read from the same organisation.
+ */
+
+type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type NotificationStatus = (typeof NOTIFICATION_STATES)[number];
+export type Incident = typeof incidents.$inferSelect;
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type Subscription = typeof notificationSubscriptions.$inferSelect;
+
+/** Rows per insert, far below PostgreSQL's 65,535 parameters. */
+const INSERT_BATCH = 500;
+
+function batches<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let index = 0; index < rows.length; index += INSERT_BATCH) {
+    out.push(rows.slice(index, index + INSERT_BATCH));
+  }
+  return out;
+}
+
+const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+
+// --- Reconciling --------------------------------------------------------------------------------
+
+/** Organisations that may have incidents: with thermostats, a connection or one still open. */
+export async function listOrganizationsToReconcile(): Promise<{ id: string; name: string }[]> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select o.id, o.name from organizations o
+    where exists (select 1 from thermostats t where t.org_id = o.id)
+      or exists (select 1 from service_connections c where c.org_id = o.id)
+      or exists (select 1 from incidents i where i.org_id = o.id and i.resolved_at is null)
+    order by o.created_at`);
+  return rowsOf<{ id: string; name: string }>(result);
+}
+
+export async function listNotificationRules(input: {
+  orgId: string;
+}): Promise<{ kind: string; enabled: boolean; delayMinutes: number }[]> {
+  const db = await getDb();
+  return db
+    .select({
+      kind: notificationRules.kind,
+      enabled: notificationRules.enabled,
+      delayMinutes: notificationRules.delayMinutes,
+    })
+    .from(notificationRules)
+    .where(eq(notificationRules.orgId, input.orgId));
+}
+
+export async function saveNotificationRules(input: {
+  orgId: string;
+  rules: { kind: string; enabled: boolean; delayMinutes: number }[];
+}): Promise<void> {
+  if (input.rules.length === 0) return;
+  const db = await getDb();
+  await db
+    .insert(notificationRules)
+    .values(input.rules.map((rule) => ({ orgId: input.orgId, ...rule })))
+    .onConflictDoUpdate({
+      target: [notificationRules.orgId, notificationRules.kind],
+      set: {
+        enabled: sql`excluded.enabled`,
+        delayMinutes: sql`excluded.delay_minutes`,
+      },
+    });
+}
+
+export async function listOpenIncidents(input: { orgId: string }): Promise<OpenIncident[]> {
+  const db = await getDb();
+  return db
+    .select({
+      id: incidents.id,
+      kind: incidents.kind,
+      subject: incidents.subject,
+      openedAt: incidents.openedAt,
+      notifiedAt: incidents.notifiedAt,
+    })
+    .from(incidents)
+    .where(and(eq(incidents.orgId, input.orgId), sql`${incidents.resolvedAt} is null`));
+}
+
+/**
+ * Bulk runs of the organisation that finished since `since` with thermostats failed or not sent,
+ * each with what became of its retries: none, one still running, one that reached every
+ * thermostat (`clean`), or only ones with failures of their own.
+ */
+export async function listFailedRuns(input: {
+  orgId: string;
+  since: Date;
+}): Promise<(FailedRun & { retry: 'none' | 'running' | 'clean' | 'failed' })[]> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select r.id as "runId", r.total, r.applied, r.failed, r.not_sent as "notSent",
+      r.started_by_name as "startedByName", r.finished_at as "finishedAt",
+      coalesce((select jsonb_agg(distinct i.building_id) from bulk_run_items i
+        where i.run_id = r.id), '[]'::jsonb) as "buildingIds",
+      (select case
+          when count(*) = 0 then 'none'
+          when bool_or(x.state in ('queued', 'running')) then 'running'
+          when bool_or(x.state = 'done' and x.failed + x.not_sent = 0) then 'clean'
+          else 'failed' end
+        from bulk_runs x where x.retry_of = r.id and x.state <> 'cancelled') as retry
+    from bulk_runs r
+    where r.org_id = ${input.orgId}::uuid and r.state = 'done' and r.failed + r.not_sent > 0
+      and r.finished_at > ${input.since.toISOString()}::timestamptz`);
+  return rowsOf<
+    Omit<FailedRun, 'finishedAt'> & {
+      finishedAt: string | Date;
+      retry: 'none' | 'running' | 'clean' | 'failed';
+    }
+  >(result).map((row) => ({
+    ...row,
+    total: Number(row.total),
+    applied: Number(row.applied),
+    failed: Number(row.failed),
+    notSent: Number(row.notSent),
+    finishedAt: new Date(row.finishedAt),
+  }));
+}
+
+/** Which of these thermostats are still in the organisation's portfolio. */
+export async function listKnownThermostats(input: {
+  orgId: string;
+  thermostatIds: string[];
+}): Promise<Set<string>> {
+  if (input.thermostatIds.length === 0) return new Set();
+  const db = await getDb();
+  const rows = await db
+    .select({ id: thermostats.thermostatId })
+    .from(thermostats)
+    .where(
+      and(
+        eq(thermostats.orgId, input.orgId),
+        inArray(thermostats.thermostatId, input.thermostatIds),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** An event of an incident that people are told of. */
+export type PlannedEvent = {
+  incidentId: string;
+  event: 'opened' | 'resolved';
+  kind: string;
+  buildingId: string | null;
+  buildingIds: string[];
+};
+
+/** A notice as the delivery queue needs it. */
+export type QueuedNotice = {
+  id: string;
+  channel: 'email' | 'webhook';
+  userId: string | null;
+  endpointId: string | null;
+  status: NotificationStatus;
+};
+
+const queuedColumns = {
+  id: notifications.id,
+  channel: notifications.channel,
+  userId: notifications.userId,
+  endpointId: notifications.endpointId,
+  status: notifications.status,
+};
+
+/**
+ * Writes a reconcile plan in one transaction: new incidents, refreshed ones, the ones announced
+ * now and the ones resolved, and the notices of every event that people are told of
+ * (`fanOut` says who, given who was told of each resolved incident's opening). A cause another
+ * worker opened meanwhile is skipped; an incident is announced or resolved once.
+ */
+export async function applyIncidentPlan(input: {
+  orgId: string;
+  plan: ReconcilePlan;
+  now: Date;
+  fanOut: (events: PlannedEvent[], told: Map<string, Set<string>>) => NewNotification[];
+}): Promise<{ opened: number; announced: number; resolved: number; notices: QueuedNotice[] }> {
+  const db = await getDb();
+  const { orgId, plan, now } = input;
+  return db.transaction(async (tx) => {
+    const events: PlannedEvent[] = [];
+    let opened = 0;
+    for (const batch of batches(plan.open)) {
+      const rows = await tx
+        .insert(incidents)
+        .values(
+          batch.map((cause) => ({
+            orgId,
+            kind: cause.kind,
+            subject: cause.subject,
+            thermostatId: cause.thermostatId,
+            runId: cause.runId,
+            buildingId: cause.buildingId,
+            buildingIds: cause.buildingIds,
+            severity: cause.severity,
+            facts: cause.facts,
+            openedAt: cause.openedAt,
+            notifiedAt: cause.notify ? now : null,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({
+          id: incidents.id,
+          kind: incidents.kind,
+          buildingId: incidents.buildingId,
+          buildingIds: incidents.buildingIds,
+          notifiedAt: incidents.notifiedAt,
+        });
+      opened += rows.length;
+      for (const row of rows) {
+        if (row.notifiedAt) events.push({ incidentId: row.id, event: 'opened', ...pick(row) });
+      }
+    }
+
+    if (plan.keep.length > 0) {
+      // Only the rows whose facts or building changed are written: most stand still each minute.
+      await tx.execute(sql`
+        update incidents i set facts = x.facts, building_id = x.building_id,
+          building_ids = x.building_ids
+        from jsonb_to_recordset(${json(
+          plan.keep.map(({ id, cause }) => ({
+            id,
+            facts: cause.facts,
+            building_id: cause.buildingId,
+            building_ids: cause.buildingIds,
+          })),
+        )}) as x(id uuid, facts jsonb, building_id text, building_ids jsonb)
+        where i.id = x.id and i.org_id = ${orgId}::uuid and i.resolved_at is null
+          and (i.facts is distinct from x.facts or i.building_id is distinct from x.building_id
+            or i.building_ids is distinct from x.building_ids)`);
+    }
+    const announce = plan.keep.filter((entry) => entry.notify).map((entry) => entry.id);
+    let announced = 0;
+    if (announce.length > 0) {
+      const rows = await tx
+        .update(incidents)
+        .set({ notifiedAt: now })
+        .where(
+          and(
+            eq(incidents.orgId, orgId),
+            inArray(incidents.id, announce),
+            sql`${incidents.notifiedAt} is null and ${incidents.resolvedAt} is null`,
+          ),
+        )
+        .returning({
+          id: incidents.id,
+          kind: incidents.kind,
+          buildingId: incidents.buildingId,
+          buildingIds: incidents.buildingIds,
+        });
+      announced = rows.length;
+      for (const row of rows) events.push({ incidentId: row.id, event: 'opened', ...pick(row) });
+    }
+
+    let resolved = 0;
+    const told = new Map<string, Set<string>>();
+    if (plan.resolve.length > 0) {
+      const result = await tx.execute(sql`
+        update incidents i set resolved_at = ${now.toISOString()}::timestamptz,
+          resolution = x.resolution
+        from jsonb_to_recordset(${json(
+          plan.resolve.map(({ id, resolution, notify }) => ({ id, resolution, notify })),
+        )}) as x(id uuid, resolution text, notify boolean)
+        where i.id = x.id and i.org_id = ${orgId}::uuid and i.resolved_at is null
+        returning i.id, i.kind, i.building_id as "buildingId", i.building_ids as "buildingIds",
+          (x.notify and i.notified_at is not null) as notify`);
+      const rows = rowsOf<{
+        id: string;
+        kind: string;
+        buildingId: string | null;
+        buildingIds: string[];
+        notify: boolean;
+      }>(result);
+      resolved = rows.length;
+      const notify = rows.filter((row) => row.notify);
+      for (const row of notify) {
+        events.push({ incidentId: row.id, event: 'resolved', ...pick(row) });
+      }
+      if (notify.length > 0) {
+        for (const row of await tx
+          .select({
+            incidentId: notifications.incidentId,
+            userId: notifications.userId,
+            endpointId: notifications.endpointId,
+          })
+          .from(notifications)
+          .where(
+            and(
+              inArray(
+                notifications.incidentId,
+                notify.map((row) => row.id),
+              ),
+              eq(notifications.event, 'opened'),
+              ne(notifications.status, 'skipped'),
+            ),
+          )) {
+          const keys = told.get(row.incidentId ?? '') ?? new Set<string>();
+          keys.add(row.userId ? `user:${row.userId}` : `endpoint:${row.endpointId}`);
+          told.set(row.incidentId ?? '', keys);
+        }
+      }
+    }
+
+    const notices = await insertNotices(tx, orgId, input.fanOut(events, told));
+    return { opened, announced, resolved, notices };
+  });
+}
+
+const pick = (row: { kind: string; buildingId: string | null; buildingIds: string[] }) => ({
+  kind: row.kind,
+  buildingId: row.buildingId,
+  buildingIds: row.buildingIds,
+});
+
+async function insertNotices(
+  tx: Tx,
+  orgId: string,
+  rows: readonly NewNotification[],
+): Promise<QueuedNotice[]> {
+  const notices: QueuedNotice[] = [];
+  for (const batch of batches(rows)) {
+    notices.push(
+      ...(await tx
+        .insert(notifications)
+        .values(batch.map((row) => ({ orgId, ...row })))
+        .returning(queuedColumns)),
+    );
+  }
+  return notices;
+}
+
+// --- Who is told ----------------------------------------------------------------------------------
+
+/** A member's building ids, in a query grouped by member. */
+const memberBuildingIds = sql<
+  string[] | null
+>`array_remove(array_agg(${memberBuildings.buildingId}), null)`;
+
+export type SubscriberRow = Omit<Subscription, 'orgId' | 'updatedAt' | 'lastDigestDate'> & {
+  email: string;
+  role: (typeof memberships.$inferSelect)['role'];
+  memberBuildingIds: string[];
+  temperatureUnit: 'F' | 'C';
+};
+
+const subscriberColumns = {
+  userId: notificationSubscriptions.userId,
+  mode: notificationSubscriptions.mode,
+  kinds: notificationSubscriptions.kinds,
+  buildingIds: notificationSubscriptions.buildingIds,
+  timeZone: notificationSubscriptions.timeZone,
+  digestHour: notificationSubscriptions.digestHour,
+  quietStart: notificationSubscriptions.quietStart,
+  quietEnd: notificationSubscriptions.quietEnd,
+  email: users.email,
+  temperatureUnit: users.temperatureUnit,
+  role: memberships.role,
+  memberBuildingIds,
+};
+
+/**
+ * Members with their subscription, role and buildings as they are now (members only: a removed
+ * member's subscription went with their membership). One member with `userId`, or every member
+ * of the organisation who is emailed at all.
+ */
+export async function listSubscribers(input: {
+  orgId: string;
+  userId?: string;
+}): Promise<SubscriberRow[]> {
+  const db = await getDb();
+  const rows = await db
+    .select(subscriberColumns)
+    .from(notificationSubscriptions)
+    .innerJoin(memberships, eq(memberships.userId, notificationSubscriptions.userId))
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(memberBuildings, eq(memberBuildings.userId, memberships.userId))
+    .where(
+      and(
+        eq(memberships.orgId, input.orgId),
+        eq(notificationSubscriptions.orgId, input.orgId),
+        input.userId
+          ? eq(notificationSubscriptions.userId, input.userId)
+          : ne(notificationSubscriptions.mode, 'off'),
+      ),
+    )
+    .groupBy(notificationSubscriptions.userId, users.id, memberships.userId);
+  return rows.map((row) => ({ ...row, memberBuildingIds: row.memberBuildingIds ?? [] }));
+}
+
+export async function findSubscription(input: {
+  orgId: string;
+  userId: string;
+}): Promise<Subscription | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(notificationSubscriptions)
+    .where(
+      and(
+        eq(notificationSubscriptions.orgId, input.orgId),
+        eq(notificationSubscriptions.userId, input.userId),
+      ),
+    );
+  return row ?? null;
+}
+
+/**
+ * Saves a member's subscription. Notices waiting for their digest or the end of quiet hours
+ * follow the new choice: sent now when they chose immediate email without quiet hours, dropped
+ * (logged as not sent) when they turned email off. Returns the notices to queue now.
+ */
+export async function saveSubscription(
+  input: Omit<Subscription, 'updatedAt' | 'lastDigestDate'>,
+): Promise<QueuedNotice[]> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    await tx
+      .insert(notificationSubscriptions)
+      .values({ ...input, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: notificationSubscriptions.userId,
+        set: {
+          mode: input.mode,
+          kinds: input.kinds,
+          buildingIds: input.buildingIds,
+          timeZone: input.timeZone,
+          digestHour: input.digestHour,
+          quietStart: input.quietStart,
+          quietEnd: input.quietEnd,
+          updatedAt: new Date(),
+        },
+      });
+    const mine = and(
+      eq(notifications.orgId, input.orgId),
+      eq(notifications.userId, input.userId),
+      eq(notifications.channel, 'email'),
+    );
+    if (input.mode === 'off') {
+      await tx
+        .update(notifications)
+        .set({ status: 'skipped', lastError: 'Email notifications were turned off.' })
+        .where(and(mine, inArray(notifications.status, ['digest', 'held'])));
+      return [];
+    }
+    const waiting: NotificationStatus[] =
+      input.mode === 'immediate'
+        ? input.quietStart === null
+          ? ['digest', 'held']
+          : ['digest']
+        : [];
+    if (waiting.length === 0) return [];
+    return tx
+      .update(notifications)
+      .set({ status: 'pending', notBefore: null })
+      .where(and(mine, inArray(notifications.status, waiting)))
+      .returning(queuedColumns);
+  });
+}
+
+// --- Webhook endpoints ----------------------------------------------------------------------------
+
+export type EndpointListing = Omit<WebhookEndpoint, 'secretSealed'>;
+
+/** Every column but the sealed secret. */
+const endpointColumns = {
+  id: webhookEndpoints.id,
+  orgId: webhookEndpoints.orgId,
+  url: webhookEndpoints.url,
+  description: webhookEndpoints.description,
+  kinds: webhookEndpoints.kinds,
+  buildingIds: webhookEndpoints.buildingIds,
+  status: webhookEndpoints.status,
+  consecutiveFailures: webhookEndpoints.consecutiveFailures,
+  lastSuccessAt: webhookEndpoints.lastSuccessAt,
+  lastFailureAt: webhookEndpoints.lastFailureAt,
+  lastError: webhookEndpoints.lastError,
+  createdByName: webhookEndpoints.createdByName,
+  createdAt: webhookEndpoints.createdAt,
+};
+
+/** The organisation's endpoints, never with their secrets. */
+export async function listWebhookEndpoints(input: { orgId: string }): Promise<EndpointListing[]> {
+  const db = await getDb();
+  return db
+    .select(endpointColumns)
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.orgId, input.orgId))
+    .orderBy(asc(webhookEndpoints.createdAt));
+}
+
+/** One endpoint of the organisation, with its sealed secret (for signing). */
+export async function findWebhookEndpoint(input: {
+  orgId: string;
+  id: string;
+}): Promise<WebhookEndpoint | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, input.orgId), eq(webhookEndpoints.id, input.id)));
+  return row ?? null;
+}
+
+export async function createWebhookEndpoint(
+  input: Pick<
+    WebhookEndpoint,
+    | 'id'
+    | 'orgId'
+    | 'url'
+    | 'description'
+    | 'secretSealed'
+    | 'kinds'
+    | 'buildingIds'
+    | 'createdByName'
+  >,
+): Promise<EndpointListing> {
+  const db = await getDb();
+  const [row] = await db.insert(webhookEndpoints).values(input).returning(endpointColumns);
+  if (!row) throw new Error('webhook endpoint not created');
+  return row;
+}
+
+/** Removes an endpoint (and its delivery log); null when it was not the organisation's. */
+export async function deleteWebhookEndpoint(input: {
+  orgId: string;
+  id: string;
+}): Promise<EndpointListing | null> {
+  const db = await getDb();
+  const [row] = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, input.orgId), eq(webhookEndpoints.id, input.id)))
+    .returning(endpointColumns);
+  return row ?? null;
+}
+
+/** How long notices wait for a paused endpoint: resumed within this, they are sent. */
+export const PAUSED_KEPT_MS = 24 * 60 * 60_000;
+
+/**
+ * Resumes an endpoint: active again with no failures counted, and the notices that waited for
+ * it in the last day pending again (older ones are logged as not sent). Null when it is not the
+ * organisation's.
+ */
+export async function resumeWebhookEndpoint(input: {
+  orgId: string;
+  id: string;
+  now?: Date;
+}): Promise<{ endpoint: EndpointListing; notices: QueuedNotice[] } | null> {
+  const db = await getDb();
+  const kept = new Date((input.now ?? new Date()).getTime() - PAUSED_KEPT_MS);
+  return db.transaction(async (tx) => {
+    const [endpoint] = await tx
+      .update(webhookEndpoints)
+      .set({ status: 'active', consecutiveFailures: 0 })
+      .where(and(eq(webhookEndpoints.orgId, input.orgId), eq(webhookEndpoints.id, input.id)))
+      .returning(endpointColumns);
+    if (!endpoint) return null;
+    const paused = and(
+      eq(notifications.endpointId, endpoint.id),
+      eq(notifications.status, 'paused'),
+    );
+    await tx
+      .update(notifications)
+      .set({ status: 'skipped', lastError: 'The endpoint was paused for over a day.' })
+      .where(and(paused, sql`${notifications.createdAt} < ${kept.toISOString()}::timestamptz`));
+    const notices = await tx
+      .update(notifications)
+      .set({ status: 'pending', queuedAt: null })
+      .where(paused)
+      .returning(queuedColumns);
+    return { endpoint, notices };
+  });
+}
+
+/**
+ * Counts a delivery attempt against its endpoint: a success makes it active with no failures
+ * counted; a failure makes it failing, and paused at `pauseAfter` failures in a row. Returns its
+ * state after.
+ */
+export async function recordEndpointAttempt(input: {
+  endpointId: string;
+  ok: boolean;
+  error?: string;
+  pauseAfter: number;
+  now?: Date;
+}): Promise<{ status: WebhookEndpoint['status']; consecutiveFailures: number } | null> {
+  const db = await getDb();
+  const at = input.now ?? new Date();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set(
+      input.ok
+        ? { status: 'active', consecutiveFailures: 0, lastSuccessAt: at }
+        : {
+            consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
+            status: sql`case when ${webhookEndpoints.consecutiveFailures} + 1 >= ${input.pauseAfter} then 'paused' else 'failing' end`,
+            lastFailureAt: at,
+            lastError: input.error ?? null,
+          },
+    )
+    .where(eq(webhookEndpoints.id, input.endpointId))
+    .returning({
+      status: webhookEndpoints.status,
+      consecutiveFailures: webhookEndpoints.consecutiveFailures,
+    });
+  return row ?? null;
+}
+
+// --- Delivery ---------------------------------------------------------------------------------------
+
+/** An incident as its words need it: its thermostat's label and building as they are now. */
+const incidentColumns = {
+  id: incidents.id,
+  kind: incidents.kind,
+  severity: incidents.severity,
+  facts: incidents.facts,
+  thermostatId: incidents.thermostatId,
+  runId: incidents.runId,
+  buildingId: incidents.buildingId,
+  buildingIds: incidents.buildingIds,
+  label: thermostats.unitLabel,
+  buildingName: buildings.name,
+  timeZone: buildings.timeZone,
+  openedAt: incidents.openedAt,
+  notifiedAt: incidents.notifiedAt,
+  resolvedAt: incidents.resolvedAt,
+  resolution: incidents.resolution,
+};
+
+// An incident's thermostat and building, joined to it (either may be gone).
+const thermostatOfIncident = and(
+  eq(thermostats.orgId, incidents.orgId),
+  eq(thermostats.thermostatId, incidents.thermostatId),
+);
+const buildingOfIncident = and(
+  eq(buildings.orgId, incidents.orgId),
+  eq(buildings.buildingId, incidents.buildingId),
+);
+
+export type IncidentRow = {
+  id: string;
+  kind: string;
+  severity: 'urgent' | 'warning' | 'notice';
+  facts: Record<string, unknown>;
+  thermostatId: string | null;
+  runId: string | null;
+  buildingId: string | null;
+  buildingIds: string[];
+  label: string | null;
+  buildingName: string | null;
+  timeZone: string | null;
+  openedAt: Date;
+  notifiedAt: Date | null;
+  resolvedAt: Date | null;
+  resolution: Incident['resolution'];
+};
+
+export type DeliveryRow = {
+  id: string;
+  orgId: string;
+  orgName: string;
+  event: 'opened' | 'resolved' | 'test';
+  channel: 'email' | 'webhook';
+  userId: string | null;
+  endpointId: string | null;
+  recipient: string;
+  status: NotificationStatus;
+  attempts: number;
+  createdAt: Date;
+  incident: IncidentRow | null;
+};
+
+/** The notices among `ids` still to send, with their incident and organisation. */
+export async function listNoticesToDeliver(input: { ids: string[] }): Promise<DeliveryRow[]> {
+  if (input.ids.length === 0) return [];
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: notifications.id,
+      orgId: notifications.orgId,
+      orgName: organizations.name,
+      event: notifications.event,
+      channel: notifications.channel,
+      userId: notifications.userId,
+      endpointId: notifications.endpointId,
+      recipient: notifications.recipient,
+      status: notifications.status,
+      attempts: notifications.attempts,
+      createdAt: notifications.createdAt,
+      incident: incidentColumns,
+    })
+    .from(notifications)
+    .innerJoin(organizations, eq(organizations.id, notifications.orgId))
+    .leftJoin(incidents, eq(incidents.id, notifications.incidentId))
+    .leftJoin(thermostats, thermostatOfIncident)
+    .leftJoin(buildings, buildingOfIncident)
+    .where(and(inArray(notifications.id, input.ids), eq(notifications.status, 'pending')))
+    .orderBy(asc(notifications.createdAt));
+  return rows.map((row) => ({
+    ...row,
+    incident: row.incident?.id ? (row.incident as IncidentRow) : null,
+  }));
+}
+
+/** Records what came of sending these notices (`attempted`: a send was tried and counts). */
+export async function recordNoticeResults(input: {
+  ids: string[];
+  status: NotificationStatus;
+  error?: string | null;
+  attempted: boolean;
+  now?: Date;
+}): Promise<void> {
+  if (input.ids.length === 0) return;
+  const db = await getDb();
+  const at = input.now ?? new Date();
+  await db
+    .update(notifications)
+    .set({
+      status: input.status,
+      lastError: input.error ?? null,
+      ...(input.attempted
+        ? { attempts: sql`${notifications.attempts} + 1`, lastAttemptAt: at }
+        : {}),
+      ...(input.status === 'sent' ? { sentAt: at } : {}),
+    })
+    .where(inArray(notifications.id, input.ids));
+}
+
+/** Notes that delivery jobs now carry these notices. */
+export async function markNoticesQueued(input: { ids: string[]; now?: Date }): Promise<void> {
+  if (input.ids.length === 0) return;
+  const db = await getDb();
+  await db
+    .update(notifications)
+    .set({ queuedAt: input.now ?? new Date() })
+    .where(inArray(notifications.id, input.ids));
+}
+
+/** Notices held by quiet hours whose time has come: pending again, to queue. */
+export async function releaseHeldNotices(input: { now: Date }): Promise<QueuedNotice[]> {
+  const db = await getDb();
+  return db
+    .update(notifications)
+    .set({ status: 'pending', notBefore: null, queuedAt: null })
+    .where(
+      and(
+        eq(notifications.status, 'held'),
+        sql`${notifications.notBefore} <= ${input.now.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning(queuedColumns);
+}
+
+/** A job's retries take about an hour at most; a pending notice queued longer ago lost its job. */
+export const STRANDED_AFTER_MS = 2 * 60 * 60_000;
+
+/**
+ * Pending notices no job carries: never queued (the process stopped between writing them and
+ * queueing them), or queued longer ago than any job lives.
+ */
+export async function listStrandedNotices(input: { now: Date }): Promise<QueuedNotice[]> {
+  const db = await getDb();
+  const never = new Date(input.now.getTime() - 60_000).toISOString();
+  const lost = new Date(input.now.getTime() - STRANDED_AFTER_MS).toISOString();
+  return db
+    .select(queuedColumns)
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.status, 'pending'),
+        or(
+          sql`${notifications.queuedAt} is null and ${notifications.createdAt} < ${never}::timestamptz`,
+          sql`${notifications.queuedAt} < ${lost}::timestamptz`,
+        ),
+      ),
+    )
+    .limit(1000);
+}
+
+/** Members who take a daily digest, with when they last had one. */
+export async function listDigestSubscriptions(): Promise<
+  {
+    orgId: string;
+    userId: string;
+    timeZone: string;
+    digestHour: number;
+    lastDigestDate: string | null;
+  }[]
+> {
+  const db = await getDb();
+  return db
+    .select({
+      orgId: notificationSubscriptions.orgId,
+      userId: notificationSubscriptions.userId,
+      timeZone: notificationSubscriptions.timeZone,
+      digestHour: notificationSubscriptions.digestHour,
+      lastDigestDate: notificationSubscriptions.lastDigestDate,
+    })
+    .from(notificationSubscriptions)
+    .where(eq(notificationSubscriptions.mode, 'digest'));
+}
+
+/**
+ * Takes a member's digest: marks today's (`date`, in their zone) as sent, and makes the notices
+ * waiting for it pending, to go in one message. Only once a day: a second call the same day
+ * takes nothing.
+ */
+export async function takeDigest(input: {
+  orgId: string;
+  userId: string;
+  date: string;
+}): Promise<QueuedNotice[]> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [taken] = await tx
+      .update(notificationSubscriptions)
+      .set({ lastDigestDate: input.date })
+      .where(
+        and(
+          eq(notificationSubscriptions.orgId, input.orgId),
+          eq(notificationSubscriptions.userId, input.userId),
+          sql`${notificationSubscriptions.lastDigestDate} is distinct from ${input.date}`,
+        ),
+      )
+      .returning({ userId: notificationSubscriptions.userId });
+    if (!taken) return [];
+    return tx
+      .update(notifications)
+      .set({ status: 'pending', queuedAt: null })
+      .where(
+        and(
+          eq(notifications.orgId, input.orgId),
+          eq(notifications.userId, input.userId),
+          eq(notifications.status, 'digest'),
+        ),
+      )
+      .returning(queuedColumns);
+  });
+}
+
+/** A test notice from the page, pending, to send at once. */
+export async function createTestNotice(input: {
+  orgId: string;
+  channel: 'email' | 'webhook';
+  userId: string | null;
+  endpointId: string | null;
+  recipient: string;
+}): Promise<string> {
+  const db = await getDb();
+  const [row] = await db
+    .insert(notifications)
+    .values({ ...input, event: 'test', status: 'pending', queuedAt: new Date() })
+    .returning({ id: notifications.id });
+  if (!row) throw new Error('test notice not created');
+  return row.id;
+}
+
+// --- What members read ------------------------------------------------------------------------------
+
+/** Incidents a scope may know of: every building they concern is in it. */
+function incidentsInScope(scope: Scope): SQL | undefined {
+  return and(
+    eq(incidents.orgId, scope.orgId),
+    scope.buildingIds === null
+      ? undefined
+      : sql`${incidents.buildingIds} <@ ${json(scope.buildingIds)}`,
+  );
+}
+
+/**
+ * The incidents people were told of, in the scope: every one open, and those resolved since
+ * `resolvedSince`; most recent first, at most `limit`.
+ */
+export async function listIncidents(input: {
+  scope: Scope;
+  resolvedSince: Date;
+  limit?: number;
+}): Promise<IncidentRow[]> {
+  const db = await getDb();
+  const rows = await db
+    .select(incidentColumns)
+    .from(incidents)
+    .leftJoin(thermostats, thermostatOfIncident)
+    .leftJoin(buildings, buildingOfIncident)
+    .where(
+      and(
+        incidentsInScope(input.scope),
+        isNotNull(incidents.notifiedAt),
+        or(
+          sql`${incidents.resolvedAt} is null`,
+          sql`${incidents.resolvedAt} > ${input.resolvedSince.toISOString()}::timestamptz`,
+        ),
+      ),
+    )
+    .orderBy(sql`${incidents.resolvedAt} is not null`, desc(incidents.openedAt))
+    .limit(input.limit ?? 200);
+  return rows as IncidentRow[];
+}
+
+export type LogEntry = {
+  id: string;
+  createdAt: Date;
+  event: 'opened' | 'resolved' | 'test';
+  channel: 'email' | 'webhook';
+  recipient: string;
+  status: NotificationStatus;
+  attempts: number;
+  lastError: string | null;
+  notBefore: Date | null;
+  sentAt: Date | null;
+  incident: IncidentRow | null;
+};
+
+/**
+ * The delivery log, newest first: the organisation's (an owner's or admin's view), or one
+ * member's own notices (`userId`).
+ */
+export async function listDeliveryLog(input: {
+  orgId: string;
+  userId?: string;
+  limit?: number;
+}): Promise<LogEntry[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: notifications.id,
+      createdAt: notifications.createdAt,
+      event: notifications.event,
+      channel: notifications.channel,
+      recipient: notifications.recipient,
+      status: notifications.status,
+      attempts: notifications.attempts,
+      lastError: notifications.lastError,
+      notBefore: notifications.notBefore,
+      sentAt: notifications.sentAt,
+      incident: incidentColumns,
+    })
+    .from(notifications)
+    .leftJoin(incidents, eq(incidents.id, notifications.incidentId))
+    .leftJoin(thermostats, thermostatOfIncident)
+    .leftJoin(buildings, buildingOfIncident)
+    .where(
+      and(
+        eq(notifications.orgId, input.orgId),
+        input.userId ? eq(notifications.userId, input.userId) : undefined,
+      ),
+    )
+    .orderBy(desc(notifications.createdAt))
+    .limit(input.limit ?? 100);
+  return rows.map((row) => ({
+    ...row,
+    incident: row.incident?.id ? (row.incident as IncidentRow) : null,
+  }));
+}

@@ -1,0 +1,64 @@
+import { dateTimeFormat } from '@/lib/time-format';
+
+/**
+ * Local time of day in a time zone, and quiet hours over it. Minutes after local midnight, read
+ * with Intl (no time zone arithmetic of our own). Pure.
+ */
+
+export const MINUTES_PER_DAY = 24 * 60;
+
+/** Minutes after midnight in `timeZone` at `now` (UTC for an unknown zone). */
+export function minutesIn(timeZone: string, now: Date): number {
+  const read = (zone: string) => {
+    const parts = dateTimeFormat({
+      timeZone: zone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(now);
+    const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+    return (part('hour') % 24) * 60 + part('minute');
+  };
+  try {
+    return read(timeZone);
+  } catch {
+    return read('UTC');
+  }
+}
+
+export type QuietHours = { start: number; end: number } | null;
+
+/** Whether `minute` falls in quiet hours from `start` up to (not including) `end`; may span midnight. */
+export function inQuietHours(quiet: QuietHours, minute: number): boolean {
+  if (!quiet || quiet.start === quiet.end) return false;
+  return quiet.start < quiet.end
+    ? minute >= quiet.start && minute < quiet.end
+    : minute >= quiet.start || minute < quiet.end;
+}
+
+/**
+ * When a notice held by quiet hours may go: `now` when it is not quiet in `timeZone`, else the
+ * moment quiet hours end there (to the minute; the release re-checks, so a clock change that
+ * night only moves it on to the true end).
+ */
+export function quietUntil(quiet: QuietHours, timeZone: string, now: Date): Date {
+  const minute = minutesIn(timeZone, now);
+  if (!quiet || !inQuietHours(quiet, minute)) return now;
+  const wait = (quiet.end - minute + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+  const start = new Date(now);
+  start.setUTCSeconds(0, 0);
+  return new Date(start.getTime() + wait * 60_000);
+}
+
+/** `22:00` for 1320. */
+export function formatMinutes(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+}
+
+/** 1320 for `22:00` (or `22:00:00`); null when it is not a time of day. */
+export function parseMinutes(text: string): number | null {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?$/.exec(text.trim());
+  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
+}
