@@ -614,6 +614,16 @@ test.describe('teams: two organisations, a member of each role', () => {
           fields: [],
           expect: viewer('add or remove thermostats'),
         },
+        await catalogAttempt(
+          'notification rules',
+          'viewer',
+          viewer('change notification rules or webhooks'),
+        ),
+        await catalogAttempt(
+          'add webhook',
+          'viewer',
+          viewer('change notification rules or webhooks'),
+        ),
         await catalogAttempt('disconnect', 'viewer', {
           redirect: '/connection?result=not_allowed',
         }),
@@ -695,6 +705,26 @@ test.describe('teams: two organisations, a member of each role', () => {
           'manager',
           { message: BUILDING_NOT_YOURS },
           { boundId: ids.Y },
+        ),
+        await catalogAttempt(
+          'my email',
+          'manager',
+          { fieldError: ['buildingIds', 'Choose among your own buildings.'] },
+          {
+            fields: catalogEntry(catalog, 'my email')
+              .valid()
+              .map(([name, value]) => [name, name === 'buildingIds' ? ids.Y : value]),
+          },
+        ),
+        await catalogAttempt(
+          'notification rules',
+          'manager',
+          manager('change notification rules or webhooks'),
+        ),
+        await catalogAttempt(
+          'add webhook',
+          'manager',
+          manager('change notification rules or webhooks'),
         ),
         await catalogAttempt('add by list', 'manager', manager('add or remove thermostats')),
         await catalogAttempt('add by CSV', 'manager', manager('add or remove thermostats')),

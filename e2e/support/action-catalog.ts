@@ -215,6 +215,39 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
       ],
     },
     {
+      name: 'my email',
+      path: () => '/notifications',
+      pick: fieldsInclude('quietStart'),
+      valid: () => [
+        ['mode', 'immediate'],
+        ['kinds', 'offline'],
+        ['buildingScope', 'chosen'],
+        ['buildingIds', ids().buildingId],
+        ['timeZone', 'America/Denver'],
+        ['digestHour', '7'],
+        ['quietStart', ''],
+        ['quietEnd', ''],
+      ],
+    },
+    {
+      name: 'notification rules',
+      path: () => '/notifications',
+      pick: (form) => form.html.includes('aria-label="Notification rules"'),
+      valid: () => [
+        ['enabled', 'offline'],
+        ['delay-offline', '45'],
+      ],
+    },
+    {
+      name: 'add webhook',
+      path: () => '/notifications',
+      pick: fieldsInclude('url'),
+      valid: () => [
+        ['url', 'https://hooks.example/setpoint'],
+        ['description', 'Battery hook'],
+      ],
+    },
+    {
       name: 'disconnect',
       path: () => '/connection',
       pick: (form) => form.hidden.some(([name]) => name.startsWith('$ACTION_ID_')),
