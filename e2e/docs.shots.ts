@@ -55,6 +55,7 @@ test('screenshots of every main page', async ({ page }) => {
     ['bulk-changes', '/bulk'],
     ['activity', '/activity'],
     ['members', '/members'],
+    ['notifications', '/notifications'],
     ['connection', '/connection'],
     ['add-thermostats', '/portfolio/add'],
   ];
