@@ -86,7 +86,11 @@ export async function reconcileOrganization(input: { orgId: string; now?: Date }
       const retry = retries.get(incident.subject);
       return retry === 'failed' ? 'superseded' : retry === 'clean' ? null : 'expired';
     }
-    return incident.subject && !known.has(incident.subject) ? 'removed' : null;
+    // Gone from the portfolio only when none of its causes remain and it is not known: a
+    // thermostat with another cause still open (too cold after freeze risk) is still there.
+    return incident.subject && !current.has(incident.subject) && !known.has(incident.subject)
+      ? 'removed'
+      : null;
   };
   const plan = planReconcile({ causes, open, rules: rulesOf(stored), now, whyGone });
   if (plan.open.length + plan.keep.length + plan.resolve.length === 0) {

@@ -154,6 +154,32 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     ]);
   });
 
+  it('resolves one cause of a thermostat while another stays open, and tells of the one that ended', async () => {
+    await subscribe(owner);
+    await saveNotificationRules({
+      orgId: owner.orgId,
+      rules: [{ kind: 'freeze', enabled: true, delayMinutes: 0 }],
+    });
+    // Offline, and last seen at 41 °F: two causes on one thermostat.
+    await read('100000000001', minutesAgo(1), { connected: false, lastSeen, temperature: 41 });
+    await reconcileOrganization({ orgId: owner.orgId });
+    await smtp.waitFor(1);
+    // Back online, still cold: the offline incident ends (and is told), freeze risk stays open.
+    await read('100000000001', new Date(), { temperature: 41 });
+    await reconcileOrganization({ orgId: owner.orgId });
+    const state = rowsOf<{ kind: string; resolved: boolean; how: string | null }>(
+      await db.handle.db.execute(sql`
+        select kind, resolved_at is not null as resolved, resolution as how
+        from incidents order by kind`),
+    );
+    expect(state).toEqual([
+      { kind: 'freeze', resolved: false, how: null },
+      { kind: 'offline', resolved: true, how: 'cleared' },
+    ]);
+    const mail = await smtp.waitFor(smtp.inbox.length + 1);
+    expect(mail.at(-1)?.subject).toBe('Resolved: Offline: Unit 1, North House');
+  });
+
   it('holds a non-urgent notice through quiet hours in the building’s zone and lets an urgent one through', async () => {
     const local = minutesIn('America/New_York', new Date());
     await subscribe(owner, {
