@@ -35,7 +35,9 @@ export async function deliverEmail(email: Email): Promise<EmailResult> {
   if (!env.SMTP_URL) {
     return { ok: false, reason: 'Email is not set up (SMTP_URL).', permanent: true };
   }
-  transport ??= nodemailer.createTransport(env.SMTP_URL);
+  // Timeouts well under a delivery job's expiry (and its claim on the notices), so an attempt
+  // ends, counted, before the queue would run the job again (nodemailer waits minutes by default).
+  transport ??= nodemailer.createTransport(withTimeouts(env.SMTP_URL));
   try {
     const info = await transport.sendMail({ from: env.SMTP_FROM, ...email });
     return { ok: true, messageId: typeof info.messageId === 'string' ? info.messageId : null };
@@ -45,6 +47,30 @@ export async function deliverEmail(email: Email): Promise<EmailResult> {
     logWarning('email not sent', failure.reason);
     return { ok: false, ...failure };
   }
+}
+
+/** The mail transport's timeouts, in ms: each well under a delivery job's 120 s expiry. */
+export const SMTP_TIMEOUTS = {
+  connectionTimeout: 20_000,
+  greetingTimeout: 20_000,
+  socketTimeout: 60_000,
+};
+
+/**
+ * The SMTP URL with SMTP_TIMEOUTS as query options where it sets none (nodemailer reads its
+ * options from a URL's query, and takes no other options beside a URL).
+ */
+export function withTimeouts(smtpUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    return smtpUrl;
+  }
+  for (const [key, ms] of Object.entries(SMTP_TIMEOUTS)) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, String(ms));
+  }
+  return url.toString();
 }
 
 /** Sends one message; false (logged, never thrown) when email is off or the server refused it. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, inArray, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { NewNotification } from '@/lib/notifications/fan-out';
 import type { FailedRun, OpenIncident, ReconcilePlan } from '@/lib/notifications/reconcile';
 import { type Database, getDb, rowsOf } from './client';
@@ -477,7 +477,7 @@ export async function saveSubscription(
     if (waiting.length === 0) return [];
     return tx
       .update(notifications)
-      .set({ status: 'pending', notBefore: null })
+      .set({ status: 'pending', notBefore: null, queuedAt: new Date() })
       .where(and(mine, inArray(notifications.status, waiting)))
       .returning(queuedColumns);
   });
@@ -591,7 +591,7 @@ export async function resumeWebhookEndpoint(input: {
       .where(and(paused, sql`${notifications.createdAt} < ${kept.toISOString()}::timestamptz`));
     const notices = await tx
       .update(notifications)
-      .set({ status: 'pending', queuedAt: null })
+      .set({ status: 'pending', queuedAt: new Date() })
       .where(paused)
       .returning(queuedColumns);
     return { endpoint, notices };
@@ -616,7 +616,13 @@ export async function recordEndpointAttempt(input: {
     .update(webhookEndpoints)
     .set(
       input.ok
-        ? { status: 'active', consecutiveFailures: 0, lastSuccessAt: at }
+        ? {
+            // A request in flight when the endpoint was paused does not resume it: only an owner
+            // or admin does (resumeWebhookEndpoint), which also queues the notices that waited.
+            status: sql`case when ${webhookEndpoints.status} = 'paused' then 'paused' else 'active' end`,
+            consecutiveFailures: sql`case when ${webhookEndpoints.status} = 'paused' then ${webhookEndpoints.consecutiveFailures} else 0 end`,
+            lastSuccessAt: at,
+          }
         : {
             consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
             status: sql`case when ${webhookEndpoints.consecutiveFailures} + 1 >= ${input.pauseAfter} then 'paused' else 'failing' end`,
@@ -696,10 +702,40 @@ export type DeliveryRow = {
   incident: IncidentRow | null;
 };
 
-/** The notices among `ids` still to send, with their incident and organisation. */
-export async function listNoticesToDeliver(input: { ids: string[] }): Promise<DeliveryRow[]> {
+/** Attempts per notice before it is logged as failed (about an hour of backoff). */
+export const MAX_DELIVERY_ATTEMPTS = 8;
+
+/**
+ * How long a delivery holds the notices it claimed. Longer than any attempt takes (the mail
+ * transport's and the webhook request's timeouts are well under it); released as soon as the
+ * attempt's outcome is recorded, and lapsed only when the process stopped mid-attempt.
+ */
+export const CLAIM_MS = 10 * 60_000;
+
+/** A pending notice no delivery holds now. */
+const unclaimed = (at: Date) =>
+  sql`(${notifications.claimedUntil} is null or ${notifications.claimedUntil} < ${at.toISOString()}::timestamptz)`;
+
+/**
+ * Claims the notices among `ids` still to send, and returns them with their incident and
+ * organisation. The claim is one UPDATE, so of two jobs carrying the same notice (queued twice
+ * by a race with the sweep, or a job retried while its first run still sends) only one gets it.
+ */
+export async function listNoticesToDeliver(input: {
+  ids: string[];
+  now?: Date;
+}): Promise<DeliveryRow[]> {
   if (input.ids.length === 0) return [];
   const db = await getDb();
+  const at = input.now ?? new Date();
+  const claimed = await db
+    .update(notifications)
+    .set({ claimedUntil: new Date(at.getTime() + CLAIM_MS) })
+    .where(
+      and(inArray(notifications.id, input.ids), eq(notifications.status, 'pending'), unclaimed(at)),
+    )
+    .returning({ id: notifications.id });
+  if (claimed.length === 0) return [];
   const rows = await db
     .select({
       id: notifications.id,
@@ -720,7 +756,12 @@ export async function listNoticesToDeliver(input: { ids: string[] }): Promise<De
     .leftJoin(incidents, eq(incidents.id, notifications.incidentId))
     .leftJoin(thermostats, thermostatOfIncident)
     .leftJoin(buildings, buildingOfIncident)
-    .where(and(inArray(notifications.id, input.ids), eq(notifications.status, 'pending')))
+    .where(
+      inArray(
+        notifications.id,
+        claimed.map((row) => row.id),
+      ),
+    )
     .orderBy(asc(notifications.createdAt));
   return rows.map((row) => ({
     ...row,
@@ -728,7 +769,10 @@ export async function listNoticesToDeliver(input: { ids: string[] }): Promise<De
   }));
 }
 
-/** Records what came of sending these notices (`attempted`: a send was tried and counts). */
+/**
+ * Records what came of sending these notices (`attempted`: a send was tried and counts), and
+ * releases their claim.
+ */
 export async function recordNoticeResults(input: {
   ids: string[];
   status: NotificationStatus;
@@ -744,6 +788,7 @@ export async function recordNoticeResults(input: {
     .set({
       status: input.status,
       lastError: input.error ?? null,
+      claimedUntil: null,
       ...(input.attempted
         ? { attempts: sql`${notifications.attempts} + 1`, lastAttemptAt: at }
         : {}),
@@ -752,13 +797,19 @@ export async function recordNoticeResults(input: {
     .where(inArray(notifications.id, input.ids));
 }
 
-/** Notes that delivery jobs now carry these notices. */
-export async function markNoticesQueued(input: { ids: string[]; now?: Date }): Promise<void> {
+/**
+ * Notes that delivery jobs now carry these notices; `now: null`, that queueing them failed (the
+ * sweep queues them a minute on).
+ */
+export async function markNoticesQueued(input: {
+  ids: string[];
+  now?: Date | null;
+}): Promise<void> {
   if (input.ids.length === 0) return;
   const db = await getDb();
   await db
     .update(notifications)
-    .set({ queuedAt: input.now ?? new Date() })
+    .set({ queuedAt: input.now === undefined ? new Date() : input.now })
     .where(inArray(notifications.id, input.ids));
 }
 
@@ -767,7 +818,7 @@ export async function releaseHeldNotices(input: { now: Date }): Promise<QueuedNo
   const db = await getDb();
   return db
     .update(notifications)
-    .set({ status: 'pending', notBefore: null, queuedAt: null })
+    .set({ status: 'pending', notBefore: null, queuedAt: input.now })
     .where(
       and(
         eq(notifications.status, 'held'),
@@ -777,26 +828,51 @@ export async function releaseHeldNotices(input: { now: Date }): Promise<QueuedNo
     .returning(queuedColumns);
 }
 
-/** A job's retries take about an hour at most; a pending notice queued longer ago lost its job. */
+/**
+ * A job's retries take about an hour at most; a pending notice neither queued nor tried for
+ * longer lost its job.
+ */
 export const STRANDED_AFTER_MS = 2 * 60 * 60_000;
+/** A pending notice neither queued nor tried for this long is given up, not queued again. */
+export const STRANDED_GIVE_UP_MS = 24 * 60 * 60_000;
 
 /**
- * Pending notices no job carries: never queued (the process stopped between writing them and
- * queueing them), or queued longer ago than any job lives.
+ * Pending notices no job carries and no delivery holds: never queued (the process stopped
+ * between writing them and queueing them), or neither queued nor tried for longer than any job
+ * lives. Those out of attempts, or idle for a day, are logged as failed instead of queued again.
  */
-export async function listStrandedNotices(input: { now: Date }): Promise<QueuedNotice[]> {
+export async function listStrandedNotices(input: {
+  now: Date;
+  maxAttempts?: number;
+}): Promise<QueuedNotice[]> {
   const db = await getDb();
   const never = new Date(input.now.getTime() - 60_000).toISOString();
   const lost = new Date(input.now.getTime() - STRANDED_AFTER_MS).toISOString();
+  const old = new Date(input.now.getTime() - STRANDED_GIVE_UP_MS).toISOString();
+  // When it was last written, queued or tried (greatest() passes over nulls).
+  const lastActive = sql`greatest(${notifications.createdAt}, ${notifications.queuedAt}, ${notifications.lastAttemptAt})`;
+  const stranded = and(eq(notifications.status, 'pending'), unclaimed(input.now));
+  await db
+    .update(notifications)
+    .set({ status: 'failed', lastError: 'Not sent: delivery stopped trying.', claimedUntil: null })
+    .where(
+      and(
+        stranded,
+        or(
+          sql`${notifications.attempts} >= ${input.maxAttempts ?? MAX_DELIVERY_ATTEMPTS}`,
+          sql`${lastActive} < ${old}::timestamptz`,
+        ),
+      ),
+    );
   return db
     .select(queuedColumns)
     .from(notifications)
     .where(
       and(
-        eq(notifications.status, 'pending'),
+        stranded,
         or(
           sql`${notifications.queuedAt} is null and ${notifications.createdAt} < ${never}::timestamptz`,
-          sql`${notifications.queuedAt} < ${lost}::timestamptz`,
+          sql`${lastActive} < ${lost}::timestamptz`,
         ),
       ),
     )
@@ -852,7 +928,7 @@ export async function takeDigest(input: {
     if (!taken) return [];
     return tx
       .update(notifications)
-      .set({ status: 'pending', queuedAt: null })
+      .set({ status: 'pending', queuedAt: new Date() })
       .where(
         and(
           eq(notifications.orgId, input.orgId),
@@ -939,13 +1015,15 @@ export type LogEntry = {
 
 /**
  * The delivery log, newest first: the organisation's (an owner's or admin's view), or one
- * member's own notices (`userId`).
+ * member's own notices (`member`), without those of incidents in buildings no longer in their
+ * scope (as the incident list).
  */
 export async function listDeliveryLog(input: {
   orgId: string;
-  userId?: string;
+  member?: Scope;
   limit?: number;
 }): Promise<LogEntry[]> {
+  const member = input.member;
   const db = await getDb();
   const rows = await db
     .select({
@@ -968,7 +1046,8 @@ export async function listDeliveryLog(input: {
     .where(
       and(
         eq(notifications.orgId, input.orgId),
-        input.userId ? eq(notifications.userId, input.userId) : undefined,
+        member ? eq(notifications.userId, member.userId) : undefined,
+        member ? or(isNull(incidents.id), incidentsInScope(member)) : undefined,
       ),
     )
     .orderBy(desc(notifications.createdAt))

@@ -695,6 +695,8 @@ export const notifications = pgTable(
     attempts: smallint('attempts').notNull().default(0),
     lastError: text('last_error'),
     queuedAt: timestamp('queued_at', { withTimezone: true }),
+    /** A delivery holds it until then (one attempt at a time); null once its outcome is in. */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -7,6 +7,7 @@ import {
   type IncidentRow,
   listNoticesToDeliver,
   listSubscribers,
+  MAX_DELIVERY_ATTEMPTS,
   markNoticesQueued,
   type QueuedNotice,
   recordEndpointAttempt,
@@ -31,7 +32,7 @@ import { notificationEmail, testEmail, webhookPayload } from './words';
  */
 
 /** Attempts per notice before it is logged as failed (about an hour of backoff). */
-export const MAX_ATTEMPTS = 8;
+export const MAX_ATTEMPTS = MAX_DELIVERY_ATTEMPTS;
 /** Failed webhook requests in a row (over every notice) before the endpoint is paused. */
 export const WEBHOOK_PAUSE_AFTER = 10;
 
@@ -69,8 +70,9 @@ export async function queueNotices(
       await sendJob('deliver-notification', job);
       await markNoticesQueued({ ids: job.ids });
     } catch (error) {
-      // Still pending and never queued: the next round's sweep queues it.
+      // Pending and marked never queued: the next round's sweep queues it.
       logWarning('notifications: a delivery was not queued', String(error));
+      await markNoticesQueued({ ids: job.ids, now: null }).catch(() => undefined);
     }
   }
 }
@@ -95,23 +97,46 @@ const emptyOutcome = (): DeliveryOutcome => ({
   reasons: [],
 });
 
-/** Sends the pending notices of one job. Never throws for a failed send: it says `retry`. */
+/**
+ * Sends the pending notices of one job that no other delivery holds (claimed here, released as
+ * each outcome is recorded). Never throws for a failed send: it says `retry`.
+ */
 export async function deliverNotices(job: DeliveryJob): Promise<DeliveryOutcome> {
   const rows = await listNoticesToDeliver({ ids: job.ids });
   const outcome = emptyOutcome();
   const emails = new Map<string, DeliveryRow[]>();
   for (const row of rows) {
     if (row.channel === 'webhook') {
-      add(outcome, await deliverWebhookNotice(row));
+      add(outcome, await guarded([row], () => deliverWebhookNotice(row)));
     } else {
       const key = row.userId ?? row.id;
       emails.set(key, [...(emails.get(key) ?? []), row]);
     }
   }
   for (const group of emails.values()) {
-    add(outcome, await deliverEmailNotices(group, Boolean(job.digest)));
+    add(outcome, await guarded(group, () => deliverEmailNotices(group, Boolean(job.digest))));
   }
   return outcome;
+}
+
+/**
+ * One row's or group's delivery, where an error (a secret that no longer unseals after the keys
+ * changed, the database, a bad address) counts as a failed attempt like any other, so it ends
+ * after MAX_ATTEMPTS instead of being queued again for ever. Logged by kind, never its text
+ * (it may quote a secret or an address).
+ */
+async function guarded(
+  rows: readonly DeliveryRow[],
+  deliver: () => Promise<Partial<DeliveryOutcome>>,
+): Promise<Partial<DeliveryOutcome>> {
+  try {
+    return await deliver();
+  } catch (error) {
+    const kind = error instanceof Error ? error.name : typeof error;
+    logWarning('notifications: delivery failed', kind);
+    const test = rows.every((row) => row.event === 'test');
+    return failedAttempt(rows, 'Setpoint could not send it (an error on the server).', test);
+  }
 }
 
 function add(total: DeliveryOutcome, part: Partial<DeliveryOutcome>) {
@@ -167,7 +192,9 @@ async function deliverEmailNotices(
     const to = first.recipient;
     add(
       outcome,
-      await sendEmailTo(tests, testEmail({ to, orgName: first.orgName, appUrl: appUrl() })),
+      await sendEmailTo(tests, testEmail({ to, orgName: first.orgName, appUrl: appUrl() }), {
+        test: true,
+      }),
     );
   }
   if (notices.length === 0) return outcome;
@@ -209,13 +236,18 @@ async function deliverEmailNotices(
   return outcome;
 }
 
-/** Sends one email for these notices and records what came of it. */
+/**
+ * Sends one email for these notices and records what came of it. A test is tried once: failed,
+ * it is logged failed (as a webhook test), not left pending for the sweep to send hours later.
+ */
 async function sendEmailTo(
   rows: readonly DeliveryRow[],
   email: Email,
+  options: { test?: boolean } = {},
 ): Promise<Partial<DeliveryOutcome>> {
   const result = await deliverEmail(email);
-  if (!result.ok) return failedAttempt(rows, result.reason, result.permanent);
+  if (!result.ok)
+    return failedAttempt(rows, result.reason, result.permanent || Boolean(options.test));
   await recordNoticeResults({ ids: rows.map((row) => row.id), status: 'sent', attempted: true });
   return { sent: rows.length };
 }

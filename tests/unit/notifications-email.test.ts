@@ -22,9 +22,13 @@ Object.assign(process.env, {
   SMTP_FROM: 'Setpoint <alerts@setpoint.example.com>',
 });
 
-const { saveNotificationRules, listDeliveryLog, listIncidents } = await import(
-  '@/lib/db/notifications'
-);
+const {
+  saveNotificationRules,
+  listDeliveryLog,
+  listIncidents,
+  listNoticesToDeliver,
+  listStrandedNotices,
+} = await import('@/lib/db/notifications');
 const { addThermostat, ensureBuilding, updateMembership } = await import('@/lib/db/queries');
 const { getBoss, stopBoss } = await import('@/lib/jobs/queue');
 const { deliverNotices, sendTestEmail } = await import('@/lib/notifications/delivery');
@@ -286,6 +290,61 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
       lastError: 'No longer in their buildings or their choice of incidents.',
     });
     expect(smtp.inbox).toEqual([]);
+    // Their own log no longer shows the south incident either; the owner's shows it.
+    const moved = { ...manager, buildingIds: [NORTH] };
+    expect(await listDeliveryLog({ orgId: owner.orgId, member: moved })).toEqual([]);
+    expect(await listDeliveryLog({ orgId: owner.orgId })).toHaveLength(1);
+    expect(await listDeliveryLog({ orgId: owner.orgId, member: manager })).toHaveLength(1);
+  });
+
+  it('sends a notice once when two jobs carry it: the first claims it, the other gets nothing', async () => {
+    await subscribe(owner);
+    await db.boss.offWork('deliver-notification');
+    await offline('100000000001');
+    await reconcileOrganization({ orgId: owner.orgId });
+    const ids = rowsOf<{ id: string }>(
+      await db.handle.db.execute(sql`select id from notifications`),
+    ).map((row) => row.id);
+    const outcomes = await Promise.all([deliverNotices({ ids }), deliverNotices({ ids })]);
+    expect(outcomes.map((outcome) => outcome.sent).sort()).toEqual([0, 1]);
+    await smtp.waitFor(1);
+    expect(smtp.inbox).toHaveLength(1);
+    expect((await notices())[0]).toMatchObject({ status: 'sent', attempts: 1 });
+
+    // A claim held (a delivery in progress) keeps the notice from a second job and the sweep.
+    await db.handle.db.execute(sql`update notifications set status = 'pending', queued_at = null`);
+    expect(await listNoticesToDeliver({ ids })).toHaveLength(1);
+    expect(await listNoticesToDeliver({ ids })).toEqual([]);
+    expect(await listStrandedNotices({ now: minutesOn(5) })).toEqual([]);
+    // Lapsed (the process stopped mid-attempt): the sweep queues it again.
+    expect(await listStrandedNotices({ now: minutesOn(11) })).toHaveLength(1);
+  });
+
+  it('the sweep gives up on a notice out of attempts or idle for a day instead of queueing it again', async () => {
+    await subscribe(owner);
+    await db.boss.offWork('deliver-notification');
+    await offline('100000000001');
+    await offline('100000000003');
+    await reconcileOrganization({ orgId: owner.orgId });
+    await db.handle.db.execute(sql`update notifications set queued_at = null`);
+    const [first] = rowsOf<{ id: string }>(
+      await db.handle.db.execute(sql`select id from notifications order by id limit 1`),
+    );
+    await db.handle.db.execute(
+      sql`update notifications set attempts = 8 where id = ${first?.id ?? ''}`,
+    );
+    expect(await listStrandedNotices({ now: minutesOn(2) })).toHaveLength(1);
+    expect((await notices()).map((notice) => notice.status).sort()).toEqual(['failed', 'pending']);
+    expect(await listStrandedNotices({ now: minutesOn(25 * 60) })).toEqual([]);
+    expect(await notices()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          status: 'failed',
+          lastError: 'Not sent: delivery stopped trying.',
+        }),
+      ]),
+    );
+    expect((await notices()).every((notice) => notice.status === 'failed')).toBe(true);
   });
 
   it('logs why the mail server refused a message: at once for good, retried when deferred', async () => {
@@ -318,6 +377,18 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     });
   });
 
+  it('logs a test email the server deferred as failed, so no sweep sends it hours later', async () => {
+    smtp.refuse(451);
+    const result = await sendTestEmail({
+      orgId: owner.orgId,
+      userId: owner.userId,
+      email: owner.email,
+    });
+    expect(result.ok).toBe(false);
+    expect((await notices())[0]).toMatchObject({ event: 'test', status: 'failed', attempts: 1 });
+    expect(await listStrandedNotices({ now: minutesOn(3 * 60) })).toEqual([]);
+  });
+
   it('sends a member a test email on request, and logs it', async () => {
     const result = await sendTestEmail({
       orgId: owner.orgId,
@@ -327,7 +398,7 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     expect(result).toEqual({ ok: true, message: 'Test email sent to owner@example.com.' });
     const [mail] = await smtp.waitFor(1);
     expect(mail?.subject).toBe('Setpoint test message for Reyes Property');
-    expect((await listDeliveryLog({ orgId: owner.orgId, userId: owner.userId }))[0]).toMatchObject({
+    expect((await listDeliveryLog({ orgId: owner.orgId, member: owner }))[0]).toMatchObject({
       event: 'test',
       status: 'sent',
       recipient: 'owner@example.com',

@@ -20,13 +20,11 @@ Object.assign(process.env, {
   NEXTAUTH_URL: APP,
 });
 
-const { findWebhookEndpoint, resumeWebhookEndpoint, listDeliveryLog } = await import(
-  '@/lib/db/notifications'
-);
+const { findWebhookEndpoint, resumeWebhookEndpoint, listDeliveryLog, recordEndpointAttempt } =
+  await import('@/lib/db/notifications');
 const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
-const { deliverNotices, queueNotices, sendTestWebhook, WEBHOOK_PAUSE_AFTER } = await import(
-  '@/lib/notifications/delivery'
-);
+const { deliverNotices, MAX_ATTEMPTS, queueNotices, sendTestWebhook, WEBHOOK_PAUSE_AFTER } =
+  await import('@/lib/notifications/delivery');
 const { reconcileOrganization } = await import('@/lib/notifications/incidents');
 const { addWebhook, webhookSchema } = await import('@/lib/notifications/settings');
 const { connectEveryOrganization, databaseTargets } = await import('../support/database');
@@ -267,6 +265,40 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
     } finally {
       await db.boss.offWork('deliver-notification');
     }
+  });
+
+  it('counts an attempt that throws (a secret that no longer unseals) and gives up after the limit', async () => {
+    const added = await endpoint();
+    await db.handle.db.execute(
+      sql`update webhook_endpoints set secret_sealed = 'v1.garbage' where id = ${added.endpoint.id}`,
+    );
+    await offline('100000000001');
+    await reconcileOrganization({ orgId: owner.orgId });
+    const ids = rowsOf<{ id: string }>(
+      await db.handle.db.execute(sql`select id from notifications`),
+    ).map((row) => row.id);
+    expect(await deliverNotices({ ids })).toMatchObject({ retry: true, sent: 0 });
+    expect((await listDeliveryLog({ orgId: owner.orgId }))[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: 'Setpoint could not send it (an error on the server).',
+    });
+    for (let round = 1; round < MAX_ATTEMPTS; round++) await deliverNotices({ ids });
+    expect((await listDeliveryLog({ orgId: owner.orgId }))[0]).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+    });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('a success answered after the endpoint was paused does not make it active again', async () => {
+    const added = await endpoint();
+    await db.handle.db.execute(
+      sql`update webhook_endpoints set status = 'paused', consecutive_failures = 10 where id = ${added.endpoint.id}`,
+    );
+    expect(
+      await recordEndpointAttempt({ endpointId: added.endpoint.id, ok: true, pauseAfter: 10 }),
+    ).toEqual({ status: 'paused', consecutiveFailures: 10 });
   });
 
   it('refuses an address that is not http(s) or carries a password', () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "notifications" ADD COLUMN "claimed_until" timestamp with time zone;
