@@ -68,7 +68,7 @@ export default async function NotificationsPage({
     listBuildings({ scope: member }),
     listNotificationRules({ orgId: member.orgId }),
     manages ? listWebhookEndpoints({ orgId: member.orgId }) : Promise.resolve([]),
-    listDeliveryLog({ orgId: member.orgId, userId: manages ? undefined : member.userId }),
+    listDeliveryLog({ orgId: member.orgId, member: manages ? undefined : member }),
   ]);
   const rules = rulesOf(storedRules);
   const kinds: KindChoice[] = INCIDENT_KIND_NAMES.map((kind) => ({
