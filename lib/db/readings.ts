@@ -251,10 +251,10 @@ const string = (value: unknown) => (typeof value === 'string' ? value : null);
 const boolean = (value: unknown) => (typeof value === 'boolean' ? value : null);
 
 /**
- * A stored status as the fields a row shows, by the rules of STATUS_FIELDS: a value of
- * another JSON type than expected reads as null.
+ * A status (stored, or as the service just sent it) as the fields a row shows, by the rules of
+ * STATUS_FIELDS: a value of another JSON type than expected reads as null.
  */
-function statusFieldsOf(stored: Record<string, unknown> | null): StatusFields {
+export function rowStatusOf(stored: Record<string, unknown> | null): StatusFields {
   const status = stored ?? {};
   const setPoint = (
     typeof status.setPoint === 'object' && status.setPoint !== null ? status.setPoint : {}
@@ -310,7 +310,7 @@ export async function listBuildingRows(input: {
     readAt: dateOf(row.readAt),
     failure: row.failure,
     stale: row.stale,
-    ...statusFieldsOf(row.status),
+    ...rowStatusOf(row.status),
   }));
 }
 

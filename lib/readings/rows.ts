@@ -4,10 +4,10 @@ import {
   type BuildingRowRecord,
   type BuildingRowsSummary,
   listBuildingRows,
+  rowStatusOf,
   summarizeBuildingRows,
 } from '@/lib/db/readings';
 import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
-import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { isServiceWide, type Verdict, watchReads } from './outage';
 import { pageFreshnessMs } from './poller';
 import { type Reading, refreshReading } from './read';
@@ -131,23 +131,4 @@ export function freshReading(reading: Reading, known: RowReading): RowReading {
     return { status: rowStatusOf(reading.status), readAt: reading.readAt, problem: null };
   }
   return { ...known, problem: reading.error.kind };
-}
-
-/** A status as the service sent it, as its row shows it (the same fields as the stored one). */
-export function rowStatusOf(status: ThermostatStatus): RowStatus {
-  const number = (value: unknown) => (typeof value === 'number' ? value : null);
-  const text = (value: unknown) => (typeof value === 'string' ? value : null);
-  const flag = (value: unknown) => (typeof value === 'boolean' ? value : null);
-  return {
-    temperature: number(status.temperature),
-    humidity: number(status.humidity),
-    hvacMode: text(status.hvacMode),
-    pendingHvacMode: text(status.pendingHvacMode),
-    desiredHeat: number(status.setPoint.desiredHeat),
-    desiredCool: number(status.setPoint.desiredCool),
-    isResidentMode: flag(status.isResidentMode),
-    connected: flag(status.connected),
-    lastSeen: text(status.lastSeen),
-    comfortSetting: text(status.currentComfortSettingRef),
-  };
 }
