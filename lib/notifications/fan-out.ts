@@ -73,11 +73,15 @@ export type NewNotification = {
 export const recipientKey = (row: { userId: string | null; endpointId: string | null }) =>
   row.userId ? `user:${row.userId}` : `endpoint:${row.endpointId}`;
 
-/** An endpoint's address as the log shows it: no query string or credentials (they may be secret). */
+/**
+ * An endpoint's address as pages and logs show it: its origin only. Credentials, the query and
+ * the path may be secret (a Slack or Zapier hook carries its token in the path), and the activity
+ * log that records the address is read by every member; the description tells endpoints apart.
+ */
 export function displayUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
+    return parsed.pathname === '/' ? parsed.origin : `${parsed.origin}/…`;
   } catch {
     return 'an invalid address';
   }

@@ -341,8 +341,8 @@ describe('who is told, and when', () => {
     expect(opened.map((row) => [row.recipient, row.status])).toEqual([
       ['u1@example.com', 'pending'],
       // The log never shows a query string: it may carry a secret.
-      ['https://hooks.example.com/in', 'pending'],
-      ['https://paused.example.com/', 'paused'],
+      ['https://hooks.example.com/…', 'pending'],
+      ['https://paused.example.com', 'paused'],
     ]);
     const resolved = notificationsOf({
       event: event({ event: 'resolved' }),
@@ -354,9 +354,13 @@ describe('who is told, and when', () => {
     });
     expect(resolved.map((row) => row.recipient)).toEqual([
       'u1@example.com',
-      'https://hooks.example.com/in',
+      'https://hooks.example.com/…',
     ]);
-    expect(displayUrl('https://user:pw@x.example/p?q=1')).toBe('https://x.example/p');
+    expect(displayUrl('https://user:pw@x.example/p?q=1')).toBe('https://x.example/…');
+    expect(displayUrl('https://hooks.example.com/services/T0/B0/secret')).toBe(
+      'https://hooks.example.com/…',
+    );
+    expect(displayUrl('https://x.example/')).toBe('https://x.example');
   });
 });
 

@@ -188,7 +188,8 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
       );
       expect((await listDeliveryLog({ orgId: owner.orgId }))[0]).toMatchObject({
         channel: 'webhook',
-        recipient: receiver.url,
+        // The log keeps the origin only: a hook's path can carry its token.
+        recipient: `${new URL(receiver.url).origin}/…`,
         status: 'sent',
         attempts: 2,
         lastError: null,
