@@ -19,6 +19,7 @@ export const OUTCOMES = {
   failed: { label: 'Failed', tone: 'danger' },
   not_sent: { label: 'Not sent', tone: 'caution' },
   cancelled: { label: 'Cancelled', tone: 'caution' },
+  blocked: { label: 'Blocked', tone: 'caution' },
   pending: { label: 'Pending', tone: 'muted' },
   sending: { label: 'Sending…', tone: 'muted' },
 } as const satisfies Record<string, { label: string; tone: Tone }>;
@@ -31,6 +32,8 @@ const FROM_BULK_ITEM: Record<BulkItemOutcome, OutcomeKind> = {
   failed: 'failed',
   not_sent: 'not_sent',
   cancelled: 'cancelled',
+  unchanged: 'unchanged',
+  blocked: 'blocked',
 };
 
 /** A bulk run's item as stored; a pending one a request already carries is on its way. */

@@ -28,7 +28,11 @@ export type Permission =
   /** The organisation's name and company SSO sign-up rules. */
   | 'manage_organization'
   /** Notification rules and webhooks, and every member's delivery log. */
-  | 'manage_notifications';
+  | 'manage_notifications'
+  /** Create, change and delete templates (applying one is `change_thermostat`, in scope). */
+  | 'manage_templates'
+  /** Create, change and delete groups of thermostats (using one needs only its thermostats). */
+  | 'manage_groups';
 
 export const PERMISSIONS: readonly Permission[] = [
   'view',
@@ -40,6 +44,8 @@ export const PERMISSIONS: readonly Permission[] = [
   'manage_owners',
   'manage_organization',
   'manage_notifications',
+  'manage_templates',
+  'manage_groups',
 ];
 
 const GRANTS: Record<Role, ReadonlySet<Permission>> = {
@@ -106,6 +112,8 @@ export function refusal(role: Role, permission: Permission): string {
     manage_owners: 'change owners',
     manage_organization: 'change the organisation’s settings',
     manage_notifications: 'change notification rules or webhooks',
+    manage_templates: 'create, change or delete templates',
+    manage_groups: 'create, change or delete groups',
   };
   const who = permission === 'manage_owners' ? 'an owner' : 'an owner or admin';
   return `As ${article(ROLE_NAMES[role])} ${ROLE_NAMES[role].toLowerCase()} you cannot ${what[permission]}; ask ${who}. Nothing was changed.`;

@@ -41,6 +41,10 @@ export function runStatus(run: Counts): { label: string; outcome: OutcomeKind } 
     return { label: 'Cancelling…', outcome: 'cancelled' };
   }
   switch (run.state) {
+    case 'planning':
+      return { label: 'Planning…', outcome: 'sending' };
+    case 'planned':
+      return { label: 'Planned: waiting for you to apply it', outcome: 'pending' };
     case 'queued':
       return { label: 'Queued', outcome: 'pending' };
     case 'running':

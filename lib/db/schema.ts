@@ -402,14 +402,34 @@ export const readingHistory = pgTable(
   ],
 );
 
-export const BULK_RUN_STATES = ['queued', 'running', 'done', 'cancelled'] as const;
+/**
+ * A run that is planned first (a template, an undo) starts `planning` (its job reads each
+ * thermostat and plans it), waits `planned` for a member to confirm, then goes `queued`,
+ * `running`, and ends `done` or `cancelled`. A configuration run starts `queued`.
+ */
+export const BULK_RUN_STATES = [
+  'planning',
+  'planned',
+  'queued',
+  'running',
+  'done',
+  'cancelled',
+] as const;
+/** What a run does: the same configuration everywhere, a template, or an undo of earlier changes. */
+export const BULK_RUN_KINDS = ['configuration', 'template', 'undo'] as const;
 export const BULK_ITEM_OUTCOMES = [
   'pending',
   'applied',
   'failed',
   'not_sent',
   'cancelled',
+  /** Planned runs only: the thermostat already matched, so nothing was sent. */
+  'unchanged',
+  /** Planned runs only: the plan found it could not apply there (or could not read it). */
+  'blocked',
 ] as const;
+/** Where planning left a thermostat of a planned run (null on a configuration run). */
+export const PLAN_STATES = ['pending', 'changes', 'unchanged', 'blocked'] as const;
 
 /**
  * One bulk change to many thermostats, applied by a job (lib/bulk/worker.ts) in requests of at
@@ -425,8 +445,25 @@ export const bulkRuns = pgTable(
     /** Who started it (kept by name too, should they leave). */
     startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
     startedByName: text('started_by_name').notNull(),
-    /** The validated configuration changes, as sent to the service (°F). */
+    kind: text('kind', { enum: BULK_RUN_KINDS }).notNull().default('configuration'),
+    /**
+     * A configuration run: the validated changes, as sent to the service (°F). A template run:
+     * the template as it was when planned (lib/templates/schema.ts). An undo: `{}` (each item
+     * carries its own target).
+     */
     changes: jsonb('changes').$type<Record<string, unknown>>().notNull(),
+    /** What the run is called in lists: the template's name, or what is undone. */
+    title: text('title'),
+    templateId: uuid('template_id').references((): AnyPgColumn => templates.id, {
+      onDelete: 'set null',
+    }),
+    /** The run this one undoes. */
+    undoOf: uuid('undo_of').references((): AnyPgColumn => bulkRuns.id, { onDelete: 'set null' }),
+    /** The activity entry this one undoes. */
+    undoOfEntry: integer('undo_of_entry'),
+    /** The plan's summary once planned (lib/templates/plan.ts `PlanSummary`). */
+    planSummary: jsonb('plan_summary').$type<Record<string, unknown>>(),
+    plannedAt: timestamp('planned_at', { withTimezone: true }),
     /** The run whose failed thermostats this one retries. */
     retryOf: uuid('retry_of').references((): AnyPgColumn => bulkRuns.id, {
       onDelete: 'set null',
@@ -455,7 +492,7 @@ export const bulkRuns = pgTable(
     index('bulk_runs_org_created_idx').on(table.orgId, table.createdAt),
     index('bulk_runs_unfinished_idx')
       .on(table.state)
-      .where(sql`${table.state} in ('queued', 'running')`),
+      .where(sql`${table.state} in ('planning', 'queued', 'running')`),
   ],
 );
 
@@ -479,12 +516,110 @@ export const bulkRunItems = pgTable(
     detail: text('detail').notNull().default(''),
     attempts: smallint('attempts').notNull().default(0),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    // Planned runs only (template, undo); null on a configuration run.
+    planState: text('plan_state', { enum: PLAN_STATES }),
+    /** An undo: the state to go back to, as a template of this thermostat's own. */
+    target: jsonb('target').$type<Record<string, unknown>>(),
+    /** An undo: the state the change being undone left, to warn when it changed since. */
+    expected: jsonb('expected').$type<Record<string, unknown>>(),
+    /** The state read when planning (what an undo of this run goes back to). Never a passcode. */
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    /** The thermostat's plan (lib/templates/plan.ts `ThermostatPlan`). */
+    plan: jsonb('plan').$type<Record<string, unknown>>(),
+    /** A warning shown with the plan (an undo: the thermostat changed since). */
+    warning: text('warning'),
+    /** How many of the plan's operations have been applied (a resumed run goes on from there). */
+    doneOps: smallint('done_ops').notNull().default(0),
+    /** The refs of comfort settings the run created, by name key (for the schedule and undo). */
+    created: jsonb('created').$type<Record<string, string>>(),
   },
   (table) => [
     primaryKey({ columns: [table.runId, table.thermostatId] }),
     uniqueIndex('bulk_run_items_position_idx').on(table.runId, table.position),
     index('bulk_run_items_thermostat_idx').on(table.thermostatId, table.runId),
     index('bulk_run_items_building_idx').on(table.buildingId, table.runId),
+  ],
+);
+
+/**
+ * A template: a named profile of comfort settings (by name), a weekly schedule, configuration,
+ * alert settings and access-control locks, applied to many thermostats through a planned run.
+ * `body` is what lib/templates/schema.ts accepts (°F, block numbers, names), never a passcode.
+ */
+export const templates = pgTable(
+  'templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: organizationId(),
+    name: text('name').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    updatedByName: text('updated_by_name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('templates_org_name_idx').on(table.orgId, sql`lower(${table.name})`)],
+);
+
+/**
+ * A named set of thermostats: hand-picked (`thermostat_group_members`) or a saved filter
+ * (`filter`, lib/groups/filter.ts), usable wherever a selection is made. A member sees and uses
+ * only the thermostats of a group within their scope.
+ */
+export const thermostatGroups = pgTable(
+  'thermostat_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: organizationId(),
+    name: text('name').notNull(),
+    /** Null for a hand-picked group. */
+    filter: jsonb('filter').$type<Record<string, unknown>>(),
+    updatedByName: text('updated_by_name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('thermostat_groups_org_name_idx').on(table.orgId, sql`lower(${table.name})`),
+  ],
+);
+
+export const thermostatGroupMembers = pgTable(
+  'thermostat_group_members',
+  {
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => thermostatGroups.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id').notNull(),
+    thermostatId: text('thermostat_id').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.groupId, table.thermostatId] }),
+    foreignKey({
+      columns: [table.orgId, table.thermostatId],
+      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * The template a thermostat was last given (by a template run that applied there), and whether
+ * it still matches it: `drift` lists what differs when it was last checked (null: it matched).
+ */
+export const templateAssignments = pgTable(
+  'template_assignments',
+  {
+    orgId: uuid('org_id').notNull(),
+    thermostatId: text('thermostat_id').notNull(),
+    templateId: uuid('template_id')
+      .notNull()
+      .references(() => templates.id, { onDelete: 'cascade' }),
+    runId: uuid('run_id').references(() => bulkRuns.id, { onDelete: 'set null' }),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+    drift: jsonb('drift').$type<string[]>(),
+  },
+  (table) => [
+    ...thermostatRowKey(table),
+    index('template_assignments_template_idx').on(table.templateId),
   ],
 );
 

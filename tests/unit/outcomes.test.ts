@@ -23,6 +23,7 @@ describe('the outcome vocabulary', () => {
       failed: 'Failed (danger)',
       not_sent: 'Not sent (caution)',
       cancelled: 'Cancelled (caution)',
+      blocked: 'Blocked (caution)',
       pending: 'Pending (muted)',
       sending: 'Sending… (muted)',
     });
@@ -44,6 +45,8 @@ describe('stored outcomes, read as the vocabulary', () => {
       failed: 'failed',
       not_sent: 'not_sent',
       cancelled: 'cancelled',
+      unchanged: 'unchanged',
+      blocked: 'blocked',
     };
     for (const [outcome, kind] of Object.entries(stored)) {
       expect(bulkItemOutcome({ outcome: outcome as BulkItemOutcome, attempts: 0 })).toBe(kind);

@@ -30,6 +30,8 @@ const RULES: Record<Permission, [boolean, boolean, boolean, boolean, boolean, bo
   manage_owners: [Y, N, N, N, N, N, N],
   manage_organization: [Y, Y, N, N, N, N, N],
   manage_notifications: [Y, Y, N, N, N, N, N],
+  manage_templates: [Y, Y, N, N, N, N, N],
+  manage_groups: [Y, Y, N, N, N, N, N],
 };
 
 const MINE = 'aaaaaaaaaaaaaaaaaaaaaaa1';
