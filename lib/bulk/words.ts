@@ -28,16 +28,19 @@ export function changesInWords(changes: SettingsChanges, unit: TemperatureUnit):
 type Counts = Pick<
   BulkRun,
   'state' | 'total' | 'applied' | 'failed' | 'notSent' | 'cancelled' | 'cancelRequestedAt'
->;
+> & {
+  /** A planned run's thermostats that needed nothing or could not be changed (not sent). */
+  skipped?: number;
+};
 
 /**
  * A run's state in a few words, and the outcome kind it is shown as (its tone): queued or
  * running, being cancelled, cancelled, or finished with or without failures.
  */
 export function runStatus(run: Counts): { label: string; outcome: OutcomeKind } {
-  const done = run.applied + run.failed + run.notSent + run.cancelled;
+  const done = run.applied + run.failed + run.notSent + run.cancelled + (run.skipped ?? 0);
   const failures = run.failed + run.notSent;
-  if (run.cancelRequestedAt && (run.state === 'queued' || run.state === 'running')) {
+  if (run.cancelRequestedAt && run.state !== 'done' && run.state !== 'cancelled') {
     return { label: 'Cancelling…', outcome: 'cancelled' };
   }
   switch (run.state) {

@@ -55,7 +55,7 @@ export const chunkIdsSchema = z
   .refine((ids) => new Set(ids).size === ids.length, 'Each thermostat once.');
 
 /** Failures after which no further request can succeed: the rest is not sent. */
-const FATAL = new Set(['not_connected', 'reconnect', 'unauthorized', 'forbidden']);
+export const FATAL = new Set(['not_connected', 'reconnect', 'unauthorized', 'forbidden']);
 
 export type Apply = (input: {
   orgId: string;
@@ -84,7 +84,7 @@ type Stop =
 export type WorkOutcome = 'finished' | 'cancelled' | 'paused' | 'held' | 'interrupted';
 
 /** Nothing was sent and the service (or our budget) says when to ask again: wait, do not fail. */
-function pauseFor(error: unknown): Date | null {
+export function pauseFor(error: unknown): Date | null {
   if (!(error instanceof ServiceError)) return null;
   if (error.kind === 'rate_limited') {
     return (
@@ -95,7 +95,7 @@ function pauseFor(error: unknown): Date | null {
   return null;
 }
 
-function failureDetail(error: unknown): string {
+export function failureDetail(error: unknown): string {
   if (error instanceof ServiceError && error.kind === 'validation') {
     const reasons = Object.entries(error.fieldErrors).map(
       ([field, message]) => `${field}: ${message}`,

@@ -9,6 +9,8 @@ import {
   buildings,
   bulkRunItems,
   bulkRuns,
+  templateAssignments,
+  templates,
   thermostats,
 } from './schema';
 import { inBuildings } from './scope';
@@ -27,7 +29,10 @@ export type ItemResult = { thermostatId: string; outcome: 'applied' | 'failed'; 
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
-const UNFINISHED = ['queued', 'running'] as const;
+/** Runs a worker has to take up: planning, or applying. A `planned` run waits for a member. */
+const UNFINISHED = ['planning', 'queued', 'running'] as const;
+/** Runs a cancel still stops (a planned one is discarded). */
+const CANCELLABLE = [...UNFINISHED, 'planned'] as const;
 /** Rows per insert: 1,000 items of 4 values stay far below PostgreSQL's 65,535 parameters. */
 const INSERT_BATCH = 1000;
 
@@ -236,7 +241,8 @@ export async function claimBulkRun(input: {
     .set({
       leaseOwner: input.owner,
       leaseUntil: sql`now() + make_interval(secs => ${input.leaseSeconds})`,
-      state: 'running',
+      // A run being planned stays `planning`: applying it waits for a member's confirmation.
+      state: sql`case when ${bulkRuns.state} = 'planning' then 'planning' else 'running' end`,
       startedAt: sql`coalesce(${bulkRuns.startedAt}, now())`,
       notBefore: null,
     })
@@ -440,7 +446,7 @@ async function finishInTransaction(tx: Tx, input: FinishInput): Promise<BulkRun 
   const [open] = await tx
     .select({ id: bulkRuns.id })
     .from(bulkRuns)
-    .where(and(eq(bulkRuns.id, input.runId), inArray(bulkRuns.state, [...UNFINISHED])))
+    .where(and(eq(bulkRuns.id, input.runId), inArray(bulkRuns.state, [...CANCELLABLE])))
     .for('update');
   if (!open) return null;
   const { rest } = input;
@@ -570,4 +576,340 @@ export async function clearBulkRunLeases(): Promise<number> {
 export async function setBulkRunJob(input: { runId: string; jobId: string }): Promise<void> {
   const db = await getDb();
   await db.update(bulkRuns).set({ jobId: input.jobId }).where(eq(bulkRuns.id, input.runId));
+}
+
+// --- Planned runs (templates, undo) -----------------------------------------------------------
+
+export type PlannedItemInput = {
+  thermostatId: string;
+  buildingId: string;
+  /** An undo's own target for this thermostat (a template run's items share the run's). */
+  target?: Record<string, unknown> | null;
+  expected?: Record<string, unknown> | null;
+};
+
+/** Creates a run that is planned first: `planning`, every item's plan still to make. */
+export async function createPlannedRun(input: {
+  orgId: string;
+  startedBy: string;
+  startedByName: string;
+  kind: 'template' | 'undo';
+  title: string;
+  changes: Record<string, unknown>;
+  templateId?: string | null;
+  undoOf?: string | null;
+  undoOfEntry?: number | null;
+  items: readonly PlannedItemInput[];
+}): Promise<BulkRun> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [run] = await tx
+      .insert(bulkRuns)
+      .values({
+        orgId: input.orgId,
+        startedBy: input.startedBy,
+        startedByName: input.startedByName,
+        kind: input.kind,
+        title: input.title,
+        changes: input.changes,
+        templateId: input.templateId ?? null,
+        undoOf: input.undoOf ?? null,
+        undoOfEntry: input.undoOfEntry ?? null,
+        state: 'planning',
+        total: input.items.length,
+      })
+      .returning();
+    if (!run) throw new Error('planned run insert returned no row');
+    for (let start = 0; start < input.items.length; start += INSERT_BATCH) {
+      await tx.insert(bulkRunItems).values(
+        input.items.slice(start, start + INSERT_BATCH).map((item, index) => ({
+          runId: run.id,
+          position: start + index,
+          thermostatId: item.thermostatId,
+          buildingId: item.buildingId,
+          planState: 'pending' as const,
+          target: item.target ?? null,
+          expected: item.expected ?? null,
+        })),
+      );
+    }
+    return run;
+  });
+}
+
+/** The items of a planning run still to read and plan, in selection order. */
+export async function listItemsToPlan(input: { runId: string }): Promise<
+  {
+    thermostatId: string;
+    position: number;
+    target: Record<string, unknown> | null;
+    expected: Record<string, unknown> | null;
+  }[]
+> {
+  const db = await getDb();
+  return db
+    .select({
+      thermostatId: bulkRunItems.thermostatId,
+      position: bulkRunItems.position,
+      target: bulkRunItems.target,
+      expected: bulkRunItems.expected,
+    })
+    .from(bulkRunItems)
+    .where(and(eq(bulkRunItems.runId, input.runId), eq(bulkRunItems.planState, 'pending')))
+    .orderBy(asc(bulkRunItems.position));
+}
+
+/** Records one thermostat's plan (once: only while its plan is still to make). */
+export async function recordItemPlan(input: {
+  runId: string;
+  thermostatId: string;
+  planState: 'changes' | 'unchanged' | 'blocked';
+  before: Record<string, unknown> | null;
+  plan: Record<string, unknown>;
+  warning: string | null;
+}): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(bulkRunItems)
+    .set({
+      planState: input.planState,
+      before: input.before,
+      plan: input.plan,
+      warning: input.warning,
+    })
+    .where(
+      and(
+        eq(bulkRunItems.runId, input.runId),
+        eq(bulkRunItems.thermostatId, input.thermostatId),
+        eq(bulkRunItems.planState, 'pending'),
+      ),
+    );
+}
+
+/** Every item's plan, in selection order (for the summary, and for undo). */
+export async function listItemPlans(input: {
+  runId: string;
+}): Promise<
+  Pick<
+    BulkRunItem,
+    | 'thermostatId'
+    | 'buildingId'
+    | 'planState'
+    | 'plan'
+    | 'before'
+    | 'target'
+    | 'outcome'
+    | 'doneOps'
+    | 'created'
+  >[]
+> {
+  const db = await getDb();
+  return db
+    .select({
+      thermostatId: bulkRunItems.thermostatId,
+      buildingId: bulkRunItems.buildingId,
+      planState: bulkRunItems.planState,
+      plan: bulkRunItems.plan,
+      before: bulkRunItems.before,
+      target: bulkRunItems.target,
+      outcome: bulkRunItems.outcome,
+      doneOps: bulkRunItems.doneOps,
+      created: bulkRunItems.created,
+    })
+    .from(bulkRunItems)
+    .where(eq(bulkRunItems.runId, input.runId))
+    .orderBy(asc(bulkRunItems.position));
+}
+
+/** A planning run is planned: its summary is stored and it waits for a member to apply it. */
+export async function finishPlanning(input: {
+  runId: string;
+  owner: string;
+  summary: Record<string, unknown>;
+}): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(bulkRuns)
+    .set({
+      state: 'planned',
+      planSummary: input.summary,
+      plannedAt: sql`now()`,
+      leaseOwner: null,
+      leaseUntil: null,
+      notBefore: null,
+      note: null,
+    })
+    .where(
+      and(
+        eq(bulkRuns.id, input.runId),
+        eq(bulkRuns.state, 'planning'),
+        eq(bulkRuns.leaseOwner, input.owner),
+      ),
+    )
+    .returning({ id: bulkRuns.id });
+  return rows.length === 1;
+}
+
+/**
+ * A member confirmed a planned run: the thermostats already matching are recorded unchanged, the
+ * blocked ones blocked (with the plan's reason), and the run is queued to apply the rest. False
+ * when it was no longer waiting (applied or discarded meanwhile).
+ */
+export async function confirmPlannedRun(input: { orgId: string; runId: string }): Promise<boolean> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [run] = await tx
+      .update(bulkRuns)
+      .set({ state: 'queued' })
+      .where(
+        and(
+          eq(bulkRuns.id, input.runId),
+          eq(bulkRuns.orgId, input.orgId),
+          eq(bulkRuns.state, 'planned'),
+        ),
+      )
+      .returning({ id: bulkRuns.id });
+    if (!run) return false;
+    await tx
+      .update(bulkRunItems)
+      .set({
+        outcome: sql`case when ${bulkRunItems.planState} = 'unchanged' then 'unchanged' else 'blocked' end`,
+        detail: sql`case when ${bulkRunItems.planState} = 'unchanged' then 'Already as planned; nothing sent.' else coalesce(${bulkRunItems.plan} -> 'problems' ->> 0, 'Could not be planned.') end`,
+        finishedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(bulkRunItems.runId, input.runId),
+          inArray(bulkRunItems.planState, ['unchanged', 'blocked']),
+          eq(bulkRunItems.outcome, 'pending'),
+        ),
+      );
+    return true;
+  });
+}
+
+export type ItemToApply = {
+  thermostatId: string;
+  position: number;
+  plan: Record<string, unknown> | null;
+  doneOps: number;
+  created: Record<string, string> | null;
+  attempts: number;
+};
+
+/** The items of a planned run still to apply, in selection order. */
+export async function listItemsToApply(input: { runId: string }): Promise<ItemToApply[]> {
+  const db = await getDb();
+  return db
+    .select({
+      thermostatId: bulkRunItems.thermostatId,
+      position: bulkRunItems.position,
+      plan: bulkRunItems.plan,
+      doneOps: bulkRunItems.doneOps,
+      created: bulkRunItems.created,
+      attempts: bulkRunItems.attempts,
+    })
+    .from(bulkRunItems)
+    .where(and(eq(bulkRunItems.runId, input.runId), eq(bulkRunItems.outcome, 'pending')))
+    .orderBy(asc(bulkRunItems.position));
+}
+
+/**
+ * Records that the first `doneOps` operations of a thermostat's plan have been applied (and the
+ * refs of the comfort settings created so far), while it is still pending.
+ */
+export async function recordItemSteps(input: {
+  runId: string;
+  thermostatIds: readonly string[];
+  doneOps: number;
+  created?: Record<string, string>;
+}): Promise<void> {
+  if (input.thermostatIds.length === 0) return;
+  const db = await getDb();
+  await db
+    .update(bulkRunItems)
+    .set({
+      doneOps: input.doneOps,
+      ...(input.created ? { created: input.created } : {}),
+    })
+    .where(
+      and(
+        eq(bulkRunItems.runId, input.runId),
+        inArray(bulkRunItems.thermostatId, [...input.thermostatIds]),
+        eq(bulkRunItems.outcome, 'pending'),
+      ),
+    );
+}
+
+/**
+ * After a template run: every thermostat it applied to, or found already matching, is now
+ * assigned that template (for drift), replacing any earlier assignment.
+ */
+export async function assignTemplate(input: { runId: string; templateId: string }): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`
+    insert into ${templateAssignments} (org_id, thermostat_id, template_id, run_id, assigned_at, checked_at, drift)
+    select run.org_id, item.thermostat_id, ${input.templateId}, run.id, now(), now(), null
+    from ${bulkRunItems} as item
+    join ${bulkRuns} as run on run.id = item.run_id
+    join ${thermostats} as t on t.org_id = run.org_id and t.thermostat_id = item.thermostat_id
+    where item.run_id = ${input.runId} and item.outcome in ('applied', 'unchanged')
+    on conflict (org_id, thermostat_id) do update
+      set template_id = excluded.template_id, run_id = excluded.run_id,
+          assigned_at = excluded.assigned_at, checked_at = excluded.checked_at, drift = null
+  `);
+}
+
+/** A template of the organisation, as a run snapshots it (null when there is none). */
+export async function findTemplateForRun(input: {
+  orgId: string;
+  templateId: string;
+}): Promise<{ id: string; name: string; body: Record<string, unknown> } | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ id: templates.id, name: templates.name, body: templates.body })
+    .from(templates)
+    .where(and(eq(templates.id, input.templateId), eq(templates.orgId, input.orgId)));
+  return row ?? null;
+}
+
+/** The kind of a run, for the job that works it. */
+export async function readBulkRunKind(input: { runId: string }): Promise<BulkRun['kind'] | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ kind: bulkRuns.kind })
+    .from(bulkRuns)
+    .where(eq(bulkRuns.id, input.runId));
+  return row?.kind ?? null;
+}
+
+/**
+ * The items of a finished planned run that the scope sees (as `listBulkRunItems` decides) and
+ * that changed something: applied, or failed after some of their operations.
+ */
+export async function listUndoableItems(input: {
+  scope: Scope;
+  run: Pick<BulkRun, 'id' | 'startedBy'>;
+}): Promise<
+  Pick<BulkRunItem, 'thermostatId' | 'buildingId' | 'plan' | 'before' | 'target' | 'doneOps'>[]
+> {
+  const db = await getDb();
+  return db
+    .select({
+      thermostatId: bulkRunItems.thermostatId,
+      buildingId: bulkRunItems.buildingId,
+      plan: bulkRunItems.plan,
+      before: bulkRunItems.before,
+      target: bulkRunItems.target,
+      doneOps: bulkRunItems.doneOps,
+    })
+    .from(bulkRunItems)
+    .where(
+      and(
+        eq(bulkRunItems.runId, input.run.id),
+        itemsInView(input.scope, input.run),
+        sql`${bulkRunItems.doneOps} > 0`,
+      ),
+    )
+    .orderBy(asc(bulkRunItems.position));
 }

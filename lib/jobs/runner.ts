@@ -2,11 +2,13 @@ import 'server-only';
 import { readDueReminders } from '@/lib/attention/maintenance';
 import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
 import { syncPendingModeChanges } from '@/lib/db/attention';
+import { readBulkRunKind } from '@/lib/db/bulk-runs';
 import { pruneHistory } from '@/lib/db/readings';
 import { logWarning } from '@/lib/log';
 import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incidents';
 import { pollOnce } from '@/lib/readings/poller';
+import { workPlannedRun } from '@/lib/templates/worker';
 import { getBoss } from './queue';
 
 /**
@@ -29,7 +31,12 @@ export async function startJobRunner(): Promise<void> {
     'bulk-run',
     { pollingIntervalSeconds: 1, localConcurrency: 2 },
     async ([job]) => {
-      if (job) await workBulkRun({ runId: job.data.runId, signal: job.signal });
+      if (!job) return;
+      const input = { runId: job.data.runId, signal: job.signal };
+      // A template or an undo is planned, then applied; a configuration run is applied at once.
+      const kind = await readBulkRunKind({ runId: input.runId });
+      if (kind === 'configuration') await workBulkRun(input);
+      else if (kind) await workPlannedRun(input);
     },
   );
   await boss.work('resume-bulk-runs', { pollingIntervalSeconds: 5 }, async () => {

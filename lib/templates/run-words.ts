@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { countsInWords, runStatus, thermostatCount } from '@/lib/bulk/words';
+import type { BulkRun, RunEntry } from '@/lib/db/bulk-runs';
+
+/**
+ * A planned run (a template, an undo) in words: what it stores about itself, and its one
+ * activity entry once it has finished.
+ */
+
+/**
+ * What a planned run stores in `changes`: the template (a template run; an undo's items each
+ * carry their own target) and the unit its plan is written in (the unit of whoever planned it).
+ */
+export const runChangesSchema = z.object({
+  template: z.record(z.string(), z.unknown()).optional(),
+  unit: z.enum(['F', 'C']).default('F'),
+});
+export type RunChanges = z.output<typeof runChangesSchema>;
+
+/** Thermostats of the run that needed nothing (already matching) or could not be changed. */
+export const skippedOf = (
+  run: Pick<BulkRun, 'total' | 'applied' | 'failed' | 'notSent' | 'cancelled'>,
+) => Math.max(0, run.total - run.applied - run.failed - run.notSent - run.cancelled);
+
+/** "Template “Vacant unit”" or "Undo of …": what the run is called. */
+export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total'>): string {
+  if (run.kind === 'template')
+    return `Template “${run.title ?? 'untitled'}” on ${thermostatCount(run.total)}`;
+  if (run.kind === 'undo') return run.title ?? `Undo on ${thermostatCount(run.total)}`;
+  return `Bulk configuration of ${thermostatCount(run.total)}`;
+}
+
+/** The run's one activity entry, as it finished. */
+export function plannedRunEntry(run: BulkRun, buildingIds: string[]): RunEntry {
+  const skipped = skippedOf(run);
+  const status = runStatus({ ...run, skipped });
+  const failures = run.failed + run.notSent;
+  const unchanged = skipped > 0 ? ` ${skipped} needed no change or could not be changed.` : '';
+  return {
+    action: run.kind === 'undo' ? 'change.undo' : 'template.apply',
+    summary: `${runTitle(run)}. ${status.label}: ${countsInWords(run)}${unchanged}`,
+    thermostatId: null,
+    buildingId: buildingIds.length === 1 ? (buildingIds[0] ?? null) : null,
+    changes: {
+      runId: run.id,
+      kind: run.kind,
+      title: run.title,
+      ...(run.templateId ? { templateId: run.templateId } : {}),
+      ...(run.undoOf ? { undoOf: run.undoOf } : {}),
+      ...(run.undoOfEntry ? { undoOfEntry: run.undoOfEntry } : {}),
+      state: run.state,
+      total: run.total,
+      applied: run.applied,
+      failed: run.failed,
+      notSent: run.notSent,
+      cancelled: run.cancelled,
+      skipped,
+      buildings: buildingIds.length,
+      ...(run.cancelledByName ? { cancelledBy: run.cancelledByName } : {}),
+      ...(run.note ? { note: run.note } : {}),
+    },
+    outcome: run.state === 'done' && failures === 0 ? 'success' : 'failure',
+    error:
+      run.state === 'cancelled'
+        ? 'cancelled'
+        : failures === 0
+          ? null
+          : run.applied === 0
+            ? 'failed'
+            : `${failures} failed`,
+  };
+}

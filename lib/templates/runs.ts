@@ -1,0 +1,177 @@
+import 'server-only';
+import { can, refusal } from '@/lib/auth/permissions';
+import type { Member } from '@/lib/auth/session';
+import { checkTargets, mayCancel, queueBulkRun, RUN_NOT_YOURS } from '@/lib/bulk/runs';
+import {
+  type BulkRun,
+  confirmPlannedRun,
+  createPlannedRun,
+  findBulkRun,
+  findTemplateForRun,
+  listBulkRunItems,
+  listUndoableItems,
+  type PlannedItemInput,
+} from '@/lib/db/bulk-runs';
+import type { ThermostatPlan, ThermostatState } from './plan';
+import { runChangesSchema, runTitle } from './run-words';
+import { type Template, templateSchema } from './schema';
+import { undoTargetOf } from './undo';
+
+/**
+ * Planning, applying and undoing templates for a member. Every check is here, before anything
+ * is written or sent: the role (`change_thermostat`), every thermostat in the member's scope, the
+ * template in their organisation and valid. Planning reads and writes nothing at the service
+ * but reads; applying happens only once a member confirms the plan they were shown.
+ */
+
+export type Refusal = { ok: false; code: 'forbidden' | 'invalid'; message: string };
+type WithRun = { ok: true; run: BulkRun };
+
+const forbidden = (message: string): Refusal => ({ ok: false, code: 'forbidden', message });
+const invalid = (message: string): Refusal => ({ ok: false, code: 'invalid', message });
+
+export const TEMPLATE_NOT_YOURS = 'That template is not in your organisation.';
+
+/** Plans a template on the selected thermostats: the run is created and its job reads each. */
+export async function planTemplateRun(input: {
+  member: Member;
+  templateId: string;
+  thermostatIds: unknown;
+}): Promise<WithRun | Refusal> {
+  const { member } = input;
+  if (!can(member, 'change_thermostat'))
+    return forbidden(refusal(member.role, 'change_thermostat'));
+  const found = await findTemplateForRun({ orgId: member.orgId, templateId: input.templateId });
+  if (!found) return forbidden(TEMPLATE_NOT_YOURS);
+  const template = templateSchema.safeParse({ ...found.body, name: found.name });
+  if (!template.success) {
+    return invalid('This template is not valid any more; open it and save it again first.');
+  }
+  const targets = await checkTargets(member, input.thermostatIds);
+  if (!targets.ok) return targets;
+  const run = await createPlannedRun({
+    orgId: member.orgId,
+    startedBy: member.userId,
+    startedByName: member.name,
+    kind: 'template',
+    title: template.data.name,
+    templateId: found.id,
+    changes: { template: template.data, unit: member.temperatureUnit },
+    items: targets.targets,
+  });
+  await queueBulkRun(run.id);
+  return { ok: true, run };
+}
+
+/** A member's request about one run, by its id (from the address, so not yet checked). */
+type RunRequest = { member: Member; runId: string };
+
+async function findPlannedRun(input: RunRequest): Promise<WithRun | Refusal> {
+  const run = await findBulkRun({ scope: input.member, runId: input.runId });
+  if (!run || run.kind === 'configuration') return forbidden(RUN_NOT_YOURS);
+  return { ok: true, run };
+}
+
+/**
+ * Applies a plan the member was shown. Whoever planned it, an owner or an admin may; every
+ * thermostat is checked again (a building manager's buildings may have changed since).
+ */
+export async function applyPlannedRun(input: RunRequest): Promise<WithRun | Refusal> {
+  const found = await findPlannedRun(input);
+  if (!found.ok) return found;
+  const { run } = found;
+  if (!mayCancel(input.member, run)) {
+    return forbidden('Only whoever planned this, an owner or an admin can apply it.');
+  }
+  if (run.state !== 'planned') {
+    return invalid(
+      run.state === 'planning'
+        ? 'The plan is not ready yet; apply it once every thermostat has been read.'
+        : 'This plan has already been applied or discarded.',
+    );
+  }
+  const items = await listBulkRunItems({ scope: input.member, run, limit: 5000 });
+  const targets = await checkTargets(
+    input.member,
+    items.map((item) => item.thermostatId),
+  );
+  if (!targets.ok) return targets;
+  if (!(await confirmPlannedRun({ orgId: input.member.orgId, runId: run.id }))) {
+    return invalid('This plan has already been applied or discarded.');
+  }
+  await queueBulkRun(run.id);
+  return { ok: true, run };
+}
+
+/**
+ * Plans the undo of a finished template or undo run: each thermostat it changed goes back to the
+ * state read before the run, as far as the run changed it. A building manager undoes only their
+ * buildings' thermostats of someone else's run.
+ */
+export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusal> {
+  const { member } = input;
+  if (!can(member, 'change_thermostat'))
+    return forbidden(refusal(member.role, 'change_thermostat'));
+  const found = await findPlannedRun(input);
+  if (!found.ok) return found;
+  const { run } = found;
+  if (run.state !== 'done' && run.state !== 'cancelled') {
+    return invalid('Only a run that has finished can be undone.');
+  }
+  const changes = runChangesSchema.safeParse(run.changes);
+  const runTemplate =
+    changes.success && changes.data.template ? parseTemplate(changes.data.template) : null;
+  const title = runTitle(run);
+  const items: PlannedItemInput[] = [];
+  let notUndoable = 0;
+  for (const item of await listUndoableItems({ scope: member, run })) {
+    const undo = undoTargetOf({
+      title,
+      plan: item.plan as unknown as ThermostatPlan,
+      doneOps: item.doneOps,
+      before: (item.before ?? {}) as ThermostatState,
+      applied: item.target ? parseTemplate(item.target) : runTemplate,
+    });
+    if (!undo.ok) {
+      notUndoable += 1;
+      continue;
+    }
+    items.push({
+      thermostatId: item.thermostatId,
+      buildingId: item.buildingId,
+      target: undo.target,
+      expected: undo.expected,
+    });
+  }
+  if (items.length === 0) {
+    return invalid(
+      notUndoable > 0
+        ? 'Nothing this run changed can be put back automatically.'
+        : 'This run changed nothing, so there is nothing to undo.',
+    );
+  }
+  const targets = await checkTargets(
+    member,
+    items.map((item) => item.thermostatId),
+  );
+  if (!targets.ok) return targets;
+  const undo = await createPlannedRun({
+    orgId: member.orgId,
+    startedBy: member.userId,
+    startedByName: member.name,
+    kind: 'undo',
+    title: `Undo of ${lowerFirst(title)}`,
+    undoOf: run.id,
+    changes: { unit: member.temperatureUnit },
+    items,
+  });
+  await queueBulkRun(undo.id);
+  return { ok: true, run: undo };
+}
+
+function parseTemplate(value: unknown): Template | null {
+  const parsed = templateSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);

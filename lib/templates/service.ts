@@ -1,0 +1,139 @@
+import 'server-only';
+import type { Scope } from '@/lib/db/scope';
+import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import type { Priority } from '@/lib/thermostat-api/budget';
+import {
+  bulkUpdateSettings,
+  createComfortSetting,
+  getAlertSettings,
+  getSchedule,
+  getSettings,
+  getStatus,
+  listComfortSettings,
+  type SettingsChanges,
+  updateAccessControl,
+  updateAlertSettings,
+  updateComfortSetting,
+  updateSchedule,
+} from '@/lib/thermostat-api/resources';
+import { type BulkResult, DAYS } from '@/lib/thermostat-api/schemas';
+import {
+  scheduleUpdateOf,
+  type TemplateOperation,
+  type TemplateRead,
+  type ThermostatState,
+} from './plan';
+import { nameKey } from './schema';
+
+/**
+ * What a planned run needs of the service: one thermostat's state for a template, the bulk
+ * configuration request, and each other operation as one call. The job uses the real service at
+ * `refresh` priority (a manager asked for it, but is not waiting on one page); tests pass a
+ * stand-in that behaves like the service.
+ */
+export type TemplateService = {
+  read(input: {
+    orgId: string;
+    thermostatId: string;
+    reads: readonly TemplateRead[];
+    /** Whether the locks Setpoint last set are wanted (the service has no read for them). */
+    accessControl: boolean;
+  }): Promise<ThermostatState>;
+  configuration(input: {
+    orgId: string;
+    thermostatIds: string[];
+    changes: SettingsChanges;
+  }): Promise<BulkResult>;
+  /** One operation that is not configuration; a create answers with the new setting's ref. */
+  perform(input: {
+    orgId: string;
+    thermostatId: string;
+    operation: Exclude<TemplateOperation, { kind: 'configuration' }>;
+    /** Refs of the settings this run created, by name key (for schedule updates). */
+    created: ReadonlyMap<string, string>;
+  }): Promise<{ createdRef?: string }>;
+  /** The ref of the thermostat's comfort setting of this name, if it has one (a create resent). */
+  findComfortSettingRef(input: {
+    orgId: string;
+    thermostatId: string;
+    name: string;
+  }): Promise<string | null>;
+};
+
+const PRIORITY: Priority = 'refresh';
+
+/** The service itself, through the call budget. */
+export const serviceForTemplates: TemplateService = {
+  async read({ orgId, thermostatId, reads, accessControl }) {
+    const on = { orgId, thermostatId, priority: PRIORITY };
+    const wants = new Set(reads);
+    const [status, comfortSettings, schedule, settings, alerts] = await Promise.all([
+      wants.has('status') ? getStatus(on) : undefined,
+      wants.has('comfortSettings') ? listComfortSettings(on) : undefined,
+      wants.has('schedule') ? getSchedule(on) : undefined,
+      wants.has('settings') ? getSettings(on) : undefined,
+      wants.has('alertSettings') ? getAlertSettings(on) : undefined,
+    ]);
+    const state: ThermostatState = {};
+    if (status) state.heatCoolMinDelta = status.heatCoolMinDelta;
+    if (comfortSettings) state.comfortSettings = comfortSettings;
+    if (schedule) {
+      // Monday first whatever order the days come in (the contract says Monday first).
+      const byDay = new Map(schedule.days.map((day) => [day.day, day.blocks]));
+      state.week = DAYS.map((day) => byDay.get(day) ?? new Array<string>(48).fill(''));
+    }
+    if (settings) {
+      state.configuration = {
+        heatRange: settings.heatRange,
+        coolRange: settings.coolRange,
+        holdAction: settings.holdAction,
+        fanMinimumOnTime: settings.fanMinimumOnTime,
+      };
+    }
+    if (alerts) state.alerts = alerts;
+    if (accessControl) {
+      const scope: Scope = { orgId, userId: '', buildingIds: null };
+      const last = await findLastAccessControl({ scope, thermostatId });
+      state.accessControl = last ? { enabled: last.enabled, settings: last.settings } : null;
+    }
+    return state;
+  },
+
+  configuration({ orgId, thermostatIds, changes }) {
+    return bulkUpdateSettings({ orgId, thermostatIds, changes, priority: PRIORITY });
+  },
+
+  async perform({ orgId, thermostatId, operation, created }) {
+    const on = { orgId, thermostatId, priority: PRIORITY };
+    switch (operation.kind) {
+      case 'createComfortSetting': {
+        const setting = await createComfortSetting({ ...on, setting: operation.fields });
+        return { createdRef: setting.comfortSettingRef };
+      }
+      case 'updateComfortSetting':
+        await updateComfortSetting({
+          ...on,
+          comfortSettingRef: operation.comfortSettingRef,
+          changes: operation.changes,
+        });
+        return {};
+      case 'schedule':
+        await updateSchedule({ ...on, range: scheduleUpdateOf(operation, created) });
+        return {};
+      case 'alerts':
+        await updateAlertSettings({ ...on, changes: operation.changes });
+        return {};
+      case 'accessControl':
+        // Never a passcode: on keeps the thermostat's own, off clears it (the service's rule).
+        await updateAccessControl({ ...on, changes: operation.changes });
+        return {};
+    }
+  },
+
+  async findComfortSettingRef({ orgId, thermostatId, name }) {
+    const settings = await listComfortSettings({ orgId, thermostatId, priority: PRIORITY });
+    return (
+      settings.find((setting) => nameKey(setting.name) === nameKey(name))?.comfortSettingRef ?? null
+    );
+  },
+};

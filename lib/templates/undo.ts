@@ -1,0 +1,222 @@
+import type { AlertChanges } from '@/lib/settings/alerts';
+import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
+import type { TemplateOperation, ThermostatPlan, ThermostatState } from './plan';
+import { type Template, type TemplateSection, templateSchema } from './schema';
+
+/**
+ * Undoing what a planned run did to one thermostat, as a template of its own: the state read
+ * before the run (`before`), limited to what the run's applied operations changed. Planned
+ * against the thermostat's state now, that template gives the fewest calls that put it back. The
+ * state the run left (`expected`, the run's template limited the same way) lets the undo's plan
+ * warn when the thermostat has changed since.
+ *
+ * Nothing is deleted: comfort settings the run created are kept (the restored schedule no longer
+ * uses them). A passcode is never stored, so access control the run turned off (which cleared
+ * the passcode at the service) is left as it is.
+ */
+
+export type UndoTarget =
+  | { ok: true; target: Template; expected: Template | null; notes: string[] }
+  | { ok: false; reason: string };
+
+const MAX_NAME = 64;
+
+/** The template's sections named, the rest left out (null when none is left). */
+export function pickSections(
+  template: Template,
+  sections: ReadonlySet<TemplateSection>,
+): Template | null {
+  const picked: Template = { name: template.name };
+  if (sections.has('comfortSettings') && template.comfortSettings)
+    picked.comfortSettings = template.comfortSettings;
+  if (sections.has('schedule') && template.schedule) picked.schedule = template.schedule;
+  if (sections.has('configuration') && template.configuration)
+    picked.configuration = template.configuration;
+  if (sections.has('alerts') && template.alerts) picked.alerts = template.alerts;
+  if (sections.has('accessControl') && template.accessControl)
+    picked.accessControl = template.accessControl;
+  return Object.keys(picked).length > 1 ? picked : null;
+}
+
+export function undoTargetOf(input: {
+  /** What is undone, for the target's name. */
+  title: string;
+  plan: ThermostatPlan;
+  /** How many of the plan's operations were applied (all of them for an applied thermostat). */
+  doneOps: number;
+  before: ThermostatState;
+  /** What the run set: its template, or the target of the undo being undone. */
+  applied: Template | null;
+}): UndoTarget {
+  const operations = input.plan.operations.slice(0, input.doneOps);
+  if (operations.length === 0) return { ok: false, reason: 'Nothing was changed here.' };
+  const { before } = input;
+  const notes: string[] = [];
+  const body: Omit<Template, 'name'> = {};
+
+  const configuration = configurationBefore(operations, before, notes);
+  if (configuration) body.configuration = configuration;
+
+  const comfort = comfortBefore(operations, before, notes);
+  if (comfort.length > 0) body.comfortSettings = comfort;
+
+  if (operations.some((operation) => operation.kind === 'schedule')) {
+    const week = weekByName(before);
+    if (week) body.schedule = week;
+    else
+      notes.push('The schedule before could not be named setting by setting; it is left as it is.');
+  }
+
+  const alerts = alertsBefore(operations, before);
+  if (alerts) body.alerts = alerts;
+
+  const access = operations.find(
+    (operation): operation is Extract<TemplateOperation, { kind: 'accessControl' }> =>
+      operation.kind === 'accessControl',
+  );
+  if (access) {
+    const known = before.accessControl ?? null;
+    if (!known) {
+      notes.push('Access control as it was before is not known to Setpoint; it is left as it is.');
+    } else if (known.enabled && !access.changes.enabled) {
+      notes.push(
+        'Access control was turned off, which cleared its passcode; Setpoint never stores one, so it is left off. Turn it on again on the thermostat’s page with a passcode.',
+      );
+    } else {
+      body.accessControl = known.enabled
+        ? { enabled: true, settings: { ...known.settings } }
+        : { enabled: false };
+    }
+  }
+
+  const name = `Undo: ${input.title}`.slice(0, MAX_NAME);
+  const parsed = templateSchema.safeParse({ name, ...body });
+  if (!parsed.success) {
+    return {
+      ok: false,
+      reason:
+        Object.keys(body).length === 0
+          ? (notes[0] ?? 'Nothing here can be put back.')
+          : `The earlier state cannot be sent back as it was: ${parsed.error.issues[0]?.message ?? 'it is not valid'}`,
+    };
+  }
+  const sections = new Set(
+    (Object.keys(body) as TemplateSection[]).filter((key) => key !== ('name' as string)),
+  );
+  const expected = input.applied ? pickSections(input.applied, sections) : null;
+  return { ok: true, target: parsed.data, expected, notes };
+}
+
+function configurationBefore(
+  operations: readonly TemplateOperation[],
+  before: ThermostatState,
+  notes: string[],
+): Template['configuration'] {
+  const changed = new Set<keyof SettingsChanges>();
+  for (const operation of operations) {
+    if (operation.kind !== 'configuration') continue;
+    for (const key of Object.keys(operation.changes) as (keyof SettingsChanges)[]) changed.add(key);
+  }
+  const now = before.configuration;
+  if (changed.size === 0 || !now) return undefined;
+  const result: NonNullable<Template['configuration']> = {};
+  if (changed.has('heatRange'))
+    result.heatRange = { min: now.heatRange.min, max: now.heatRange.max };
+  if (changed.has('coolRange'))
+    result.coolRange = { min: now.coolRange.min, max: now.coolRange.max };
+  if (changed.has('fanMinimumOnTime')) result.fanMinimumOnTime = now.fanMinimumOnTime;
+  if (changed.has('holdAction')) {
+    const hold = HOLD_ACTIONS.find((action) => action === now.holdAction);
+    if (hold) result.holdAction = hold;
+    else
+      notes.push(
+        `Its hold action was “${now.holdAction}”, which cannot be set; it is left as it is.`,
+      );
+  }
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+const fan = (value: string) => FAN_VALUES.find((known) => known === value) ?? 'auto';
+
+function comfortBefore(
+  operations: readonly TemplateOperation[],
+  before: ThermostatState,
+  notes: string[],
+): NonNullable<Template['comfortSettings']> {
+  const settings = before.comfortSettings ?? [];
+  const restored: NonNullable<Template['comfortSettings']> = [];
+  let created = 0;
+  for (const operation of operations) {
+    if (operation.kind === 'createComfortSetting') created += 1;
+    if (operation.kind !== 'updateComfortSetting') continue;
+    const old = settings.find(
+      (setting) => setting.comfortSettingRef === operation.comfortSettingRef,
+    );
+    if (!old) continue;
+    restored.push({
+      name: old.name,
+      desiredHeat: old.desiredHeat,
+      desiredCool: old.desiredCool,
+      fanHeat: fan(old.fanHeat),
+      fanCool: fan(old.fanCool),
+    });
+  }
+  if (created > 0) {
+    notes.push(
+      `${created === 1 ? 'The comfort setting it created is' : `The ${created} comfort settings it created are`} kept: Setpoint never deletes one. Delete ${created === 1 ? 'it' : 'them'} on the thermostat’s page if need be.`,
+    );
+  }
+  return restored;
+}
+
+/** The week before, by comfort-setting name; null when a block names a setting it did not have. */
+function weekByName(before: ThermostatState): string[][] | null {
+  const names = new Map(
+    (before.comfortSettings ?? []).map((setting) => [setting.comfortSettingRef, setting.name]),
+  );
+  if (!before.week) return null;
+  const week: string[][] = [];
+  for (const day of before.week) {
+    const named: string[] = [];
+    for (const ref of day) {
+      const name = names.get(ref);
+      if (name === undefined) return null;
+      named.push(name);
+    }
+    week.push(named);
+  }
+  return week;
+}
+
+type AlertName = keyof AlertChanges;
+
+function alertsBefore(
+  operations: readonly TemplateOperation[],
+  before: ThermostatState,
+): Template['alerts'] {
+  const now = before.alerts as Record<string, Record<string, unknown> | undefined> | undefined;
+  if (!now) return undefined;
+  const result: Record<string, Record<string, unknown>> = {};
+  for (const operation of operations) {
+    if (operation.kind !== 'alerts') continue;
+    for (const [name, fields] of Object.entries(operation.changes) as [
+      AlertName,
+      Record<string, unknown>,
+    ][]) {
+      const old = now[name] ?? {};
+      const restored = result[name] ?? {};
+      const keys = new Set(Object.keys(fields));
+      // An interval travels with its unit (the template refuses one without the other).
+      if (keys.has('maintenanceInterval') || keys.has('maintenanceIntervalUnits')) {
+        keys.add('maintenanceInterval');
+        keys.add('maintenanceIntervalUnits');
+      }
+      for (const field of keys) {
+        if (old[field] !== undefined) restored[field] = old[field];
+      }
+      if (Object.keys(restored).length > 0) result[name] = restored;
+    }
+  }
+  return Object.keys(result).length > 0 ? (result as Template['alerts']) : undefined;
+}

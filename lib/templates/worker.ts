@@ -1,0 +1,510 @@
+import 'server-only';
+import { CHUNKS_IN_FLIGHT, chunk, resultsOfChunk, runInLanes } from '@/lib/bulk/plan';
+import { CANCELLED_BEFORE_SENT, CANCELLED_IN_FLIGHT, queueBulkRun } from '@/lib/bulk/runs';
+import {
+  FATAL,
+  failureDetail,
+  LEASE_SECONDS,
+  pauseFor,
+  type WorkOutcome,
+  workerId,
+} from '@/lib/bulk/worker';
+import {
+  assignTemplate,
+  type BulkRun,
+  claimBulkRun,
+  finishBulkRun,
+  finishPlanning,
+  type ItemToApply,
+  listItemPlans,
+  listItemsToApply,
+  listItemsToPlan,
+  markItemsSent,
+  readBulkRunControl,
+  recordItemPlan,
+  recordItemResults,
+  recordItemSteps,
+  releaseBulkRunLease,
+  renewBulkRunLease,
+} from '@/lib/db/bulk-runs';
+import { getEnv } from '@/lib/env';
+import { logWarning } from '@/lib/log';
+import { budgetWindows } from '@/lib/thermostat-api/budget';
+import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import {
+  type PlannedThermostat,
+  planTemplate,
+  readsFor,
+  summarisePlan,
+  type TemplateOperation,
+  type ThermostatPlan,
+} from './plan';
+import { plannedRunEntry, runChangesSchema } from './run-words';
+import { type Template, templateSchema } from './schema';
+import { serviceForTemplates, type TemplateService } from './service';
+
+/**
+ * The job of a planned run (a template, an undo), in two phases with a member's confirmation
+ * between them:
+ *
+ * - **Planning**: each thermostat's state is read (only what the template needs), planned
+ *   (lib/templates/plan.ts), and stored with its plan; an undo also checks the thermostat still
+ *   shows what the change being undone left, and warns if not. Then the run's summary.
+ * - **Applying**: the plans' operations in stages, so that every thermostat keeps its own order
+ *   while identical configuration changes still share bulk requests of 25: configuration that
+ *   goes first, then comfort settings and schedule, configuration that goes last, then alerts and
+ *   access control. Each thermostat's progress (`done_ops`) is stored after every call, so a run
+ *   resumed after a restart goes on from the next operation; its result is recorded once.
+ *
+ * The lease, the pause on a spent budget, cancel and the fatal stop are those of bulk runs
+ * (lib/bulk/worker.ts).
+ */
+
+/** Thermostats read or applied at once within a run (each read is up to five calls). */
+export const LANES = 4;
+
+type Stop =
+  | { kind: 'cancel' }
+  | { kind: 'fatal'; reason: string }
+  | { kind: 'pause'; until: Date; reason: string }
+  | { kind: 'interrupted' }
+  | { kind: 'lost' };
+
+type Context = {
+  run: BulkRun;
+  owner: string;
+  service: TemplateService;
+  signal?: AbortSignal;
+  stop: () => Stop | null;
+  stopWith: (stop: Stop) => void;
+};
+
+export async function workPlannedRun(input: {
+  runId: string;
+  owner?: string;
+  service?: TemplateService;
+  signal?: AbortSignal;
+  leaseSeconds?: number;
+}): Promise<WorkOutcome> {
+  const owner = input.owner ?? workerId();
+  const leaseSeconds = input.leaseSeconds ?? LEASE_SECONDS;
+  const { runId } = input;
+  const run = await claimBulkRun({ runId, owner, leaseSeconds });
+  if (!run) return 'held';
+  let stop: Stop | null = null;
+  const context: Context = {
+    run,
+    owner,
+    service: input.service ?? serviceForTemplates,
+    signal: input.signal,
+    stop: () => stop,
+    stopWith: (reason) => {
+      stop ??= reason;
+    },
+  };
+  const renewal = setInterval(
+    () => {
+      renewBulkRunLease({ runId, owner, leaseSeconds }).then(
+        (held) => held || context.stopWith({ kind: 'lost' }),
+        (error: unknown) => logWarning(`planned run ${runId}: lease not renewed`, String(error)),
+      );
+    },
+    (leaseSeconds * 1000) / 3,
+  );
+  renewal.unref();
+  try {
+    if (run.state === 'planning') await planRun(context);
+    else await applyRun(context);
+  } finally {
+    clearInterval(renewal);
+  }
+  return endRun(context);
+}
+
+/** Between calls: stop when asked to (the signal, a cancel, a lost lease). */
+async function shouldStop(context: Context): Promise<boolean> {
+  if (context.signal?.aborted) context.stopWith({ kind: 'interrupted' });
+  if (context.stop()) return true;
+  const control = await readBulkRunControl({ runId: context.run.id });
+  if (!control || control.leaseOwner !== context.owner) context.stopWith({ kind: 'lost' });
+  else if (control.cancelRequested) context.stopWith({ kind: 'cancel' });
+  return context.stop() !== null;
+}
+
+/**
+ * A failed call that says to stop the whole run (the budget is spent until later, or the
+ * connection is gone) stops it and answers true; any other failure is the thermostat's own.
+ */
+function stopsRun(context: Context, error: unknown): boolean {
+  const until = pauseFor(error);
+  if (until) {
+    context.stopWith({ kind: 'pause', until, reason: describeServiceError(error) });
+    return true;
+  }
+  if (error instanceof ServiceError && FATAL.has(error.kind)) {
+    context.stopWith({ kind: 'fatal', reason: describeServiceError(error) });
+    return true;
+  }
+  return false;
+}
+
+// --- Planning ---------------------------------------------------------------------------------
+
+function parseTemplate(value: unknown): Template | null {
+  const parsed = templateSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+async function planRun(context: Context): Promise<void> {
+  const { run, service } = context;
+  const changes = runChangesSchema.parse(run.changes);
+  const runTemplate = changes.template ? parseTemplate(changes.template) : null;
+  const items = await listItemsToPlan({ runId: run.id });
+  await runInLanes(items, {
+    concurrency: LANES,
+    shouldStop: () => shouldStop(context),
+    work: async (item) => {
+      const target = item.target ? parseTemplate(item.target) : runTemplate;
+      const expected = item.expected ? parseTemplate(item.expected) : null;
+      const blocked = (problem: string) =>
+        recordItemPlan({
+          runId: run.id,
+          thermostatId: item.thermostatId,
+          planState: 'blocked',
+          before: null,
+          plan: { operations: [], diff: [], unchanged: false, problems: [problem] },
+          warning: null,
+        });
+      if (!target) {
+        await blocked('What to apply here could not be read; nothing will be sent to it.');
+        return;
+      }
+      const reads = [...new Set([...readsFor(target), ...(expected ? readsFor(expected) : [])])];
+      let state: Awaited<ReturnType<TemplateService['read']>>;
+      try {
+        state = await service.read({
+          orgId: run.orgId,
+          thermostatId: item.thermostatId,
+          reads,
+          accessControl: Boolean(target.accessControl ?? expected?.accessControl),
+        });
+      } catch (error) {
+        if (stopsRun(context, error)) return;
+        await blocked(`It could not be read: ${describeServiceError(error)}`);
+        return;
+      }
+      const plan = planTemplate(target, state, { unit: changes.unit });
+      await recordItemPlan({
+        runId: run.id,
+        thermostatId: item.thermostatId,
+        planState: plan.problems.length > 0 ? 'blocked' : plan.unchanged ? 'unchanged' : 'changes',
+        before: state as Record<string, unknown>,
+        plan: plan as unknown as Record<string, unknown>,
+        warning: expected ? changedSince(expected, state, changes.unit) : null,
+      });
+    },
+  });
+  if (context.stop()) return;
+  const plans = await listItemPlans({ runId: run.id });
+  if (plans.some((item) => item.planState === 'pending')) {
+    context.stopWith({ kind: 'interrupted' }); // not all read: the sweep takes it up again
+    return;
+  }
+  const planned: PlannedThermostat[] = plans.map((item) => ({
+    thermostatId: item.thermostatId,
+    plan: item.plan as unknown as ThermostatPlan,
+  }));
+  const summary = summarisePlan(planned, budgetWindows(getEnv().SERVICE_RATE_LIMIT, 'refresh'));
+  await finishPlanning({ runId: run.id, owner: context.owner, summary: { ...summary } });
+}
+
+/** An undo's warning: the thermostat no longer shows what the change being undone left. */
+function changedSince(
+  expected: Template,
+  state: Parameters<typeof planTemplate>[1],
+  unit: 'F' | 'C',
+): string | null {
+  const check = planTemplate(expected, state, { unit });
+  if (check.unchanged) return null;
+  const sections = check.diff.map((section) => section.title.toLowerCase());
+  return `It has changed since${sections.length > 0 ? ` (${sections.join(', ')})` : ''}: undoing puts back the earlier state over what is there now.`;
+}
+
+// --- Applying ---------------------------------------------------------------------------------
+
+/**
+ * The stage an operation runs in: configuration that goes first (0), comfort settings and the
+ * schedule (1), configuration that goes last (2), alerts and access control (3). Along every
+ * plan the stages never go down, so running the stages in order keeps each thermostat's order.
+ */
+export function stageOf(operation: TemplateOperation): 0 | 1 | 2 | 3 {
+  switch (operation.kind) {
+    case 'configuration':
+      return operation.stage === 'before' ? 0 : 2;
+    case 'createComfortSetting':
+    case 'updateComfortSetting':
+    case 'schedule':
+      return 1;
+    case 'alerts':
+    case 'accessControl':
+      return 3;
+  }
+}
+
+type Progress = {
+  thermostatId: string;
+  operations: TemplateOperation[];
+  done: number;
+  created: Map<string, string>;
+  /** Failed: its result is recorded and nothing more is sent to it. */
+  ended: boolean;
+};
+
+const nextOf = (item: Progress) => item.operations[item.done];
+
+function progressOf(item: ItemToApply): Progress {
+  const plan = item.plan as unknown as ThermostatPlan | null;
+  return {
+    thermostatId: item.thermostatId,
+    operations: plan?.operations ?? [],
+    done: item.doneOps,
+    created: new Map(Object.entries(item.created ?? {})),
+    ended: false,
+  };
+}
+
+const changeCount = (n: number) => `${n} change${n === 1 ? '' : 's'}`;
+
+async function applyRun(context: Context): Promise<void> {
+  const { run } = context;
+  const items = (await listItemsToApply({ runId: run.id })).map(progressOf);
+  // A thermostat with nothing left (its last step recorded just before a restart) is applied.
+  const finished = items.filter((item) => item.done >= item.operations.length);
+  await recordApplied(context, finished);
+  for (const stage of [0, 1, 2, 3] as const) {
+    if (context.stop()) return;
+    const active = items.filter((item) => {
+      const next = nextOf(item);
+      return !item.ended && next !== undefined && stageOf(next) === stage;
+    });
+    if (active.length === 0) continue;
+    if (stage === 0 || stage === 2) await applyConfiguration(context, active);
+    else await applyEach(context, active, stage);
+  }
+}
+
+async function recordApplied(context: Context, items: readonly Progress[]): Promise<void> {
+  await recordItemResults({
+    runId: context.run.id,
+    results: items.map((item) => ({
+      thermostatId: item.thermostatId,
+      outcome: 'applied',
+      detail: `Applied: ${changeCount(item.operations.length)}.`,
+    })),
+  });
+}
+
+function failedAfter(item: Progress, reason: string): string {
+  return item.done > 0
+    ? `Failed after ${item.done} of ${changeCount(item.operations.length)}: ${reason}`
+    : `Failed: ${reason}`;
+}
+
+/** After a step: stored, and the thermostat applied if that was its last. */
+async function stepped(context: Context, items: readonly Progress[]): Promise<void> {
+  const byDone = new Map<number, Progress[]>();
+  for (const item of items) byDone.set(item.done, [...(byDone.get(item.done) ?? []), item]);
+  for (const [done, group] of byDone) {
+    await recordItemSteps({
+      runId: context.run.id,
+      thermostatIds: group.map((item) => item.thermostatId),
+      doneOps: done,
+    });
+  }
+  await recordApplied(
+    context,
+    items.filter((item) => item.done >= item.operations.length),
+  );
+}
+
+/** Identical configuration changes of one stage share bulk requests of at most 25. */
+async function applyConfiguration(context: Context, active: readonly Progress[]): Promise<void> {
+  const { run, service } = context;
+  const groups = new Map<string, { changes: SettingsChanges; items: Progress[] }>();
+  for (const item of active) {
+    const next = nextOf(item);
+    if (next?.kind !== 'configuration') continue;
+    const key = JSON.stringify(next.changes, Object.keys(next.changes).sort());
+    const group = groups.get(key) ?? { changes: next.changes, items: [] };
+    group.items.push(item);
+    groups.set(key, group);
+  }
+  const requests = [...groups.values()].flatMap((group) =>
+    chunk(group.items).map((items) => ({ changes: group.changes, items })),
+  );
+  await runInLanes(requests, {
+    concurrency: CHUNKS_IN_FLIGHT,
+    shouldStop: () => shouldStop(context),
+    work: async ({ changes, items }) => {
+      const ids = items.map((item) => item.thermostatId);
+      await markItemsSent({ runId: run.id, thermostatIds: ids });
+      let results: ReturnType<typeof resultsOfChunk>;
+      try {
+        results = resultsOfChunk(
+          ids,
+          await service.configuration({ orgId: run.orgId, thermostatIds: ids, changes }),
+        );
+      } catch (error) {
+        await markItemsSent({ runId: run.id, thermostatIds: ids, delta: -1 });
+        if (stopsRun(context, error)) return;
+        for (const item of items) item.ended = true;
+        results = ids.map((thermostatId) => ({
+          thermostatId,
+          outcome: 'failed',
+          detail: failureDetail(error),
+        }));
+      }
+      const byId = new Map(items.map((item) => [item.thermostatId, item]));
+      const applied: Progress[] = [];
+      const failed: { thermostatId: string; outcome: 'failed'; detail: string }[] = [];
+      for (const result of results) {
+        const item = byId.get(result.thermostatId);
+        if (!item) continue;
+        if (result.outcome === 'applied') {
+          item.done += 1;
+          applied.push(item);
+        } else {
+          item.ended = true;
+          failed.push({ ...result, outcome: 'failed', detail: failedAfter(item, result.detail) });
+        }
+      }
+      await stepped(context, applied);
+      await recordItemResults({ runId: run.id, results: failed });
+    },
+  });
+}
+
+/** Each thermostat's operations of this stage, one call at a time, a few thermostats at once. */
+async function applyEach(
+  context: Context,
+  active: readonly Progress[],
+  stage: 1 | 3,
+): Promise<void> {
+  const { run } = context;
+  await runInLanes(active, {
+    concurrency: LANES,
+    shouldStop: () => shouldStop(context),
+    work: async (item) => {
+      for (let next = nextOf(item); next && stageOf(next) === stage; next = nextOf(item)) {
+        if (next.kind === 'configuration') return; // never here: stages 1 and 3 hold none
+        if (item.done > 0 && (await shouldStop(context))) return;
+        try {
+          const answer = await performOnce(context, item, next);
+          if (answer.createdRef && next.kind === 'createComfortSetting') {
+            item.created.set(next.fields.name.trim().toLowerCase(), answer.createdRef);
+          }
+        } catch (error) {
+          if (stopsRun(context, error)) return;
+          item.ended = true;
+          await recordItemResults({
+            runId: run.id,
+            results: [
+              {
+                thermostatId: item.thermostatId,
+                outcome: 'failed',
+                detail: failedAfter(item, failureDetail(error)),
+              },
+            ],
+          });
+          return;
+        }
+        item.done += 1;
+        await recordItemSteps({
+          runId: run.id,
+          thermostatIds: [item.thermostatId],
+          doneOps: item.done,
+          created: Object.fromEntries(item.created),
+        });
+      }
+      if (item.done >= item.operations.length) await recordApplied(context, [item]);
+    },
+  });
+}
+
+/**
+ * One operation. A create that the service refuses because the name is taken was most likely
+ * sent before, by a worker that stopped before recording it (the plan matched every existing
+ * name): the setting of that name is then the one created.
+ */
+async function performOnce(
+  context: Context,
+  item: Progress,
+  operation: Exclude<TemplateOperation, { kind: 'configuration' }>,
+): Promise<{ createdRef?: string }> {
+  const { run, service } = context;
+  const on = { orgId: run.orgId, thermostatId: item.thermostatId };
+  try {
+    return await service.perform({ ...on, operation, created: item.created });
+  } catch (error) {
+    if (
+      operation.kind === 'createComfortSetting' &&
+      error instanceof ServiceError &&
+      (error.kind === 'validation' || error.kind === 'conflict')
+    ) {
+      const ref = await service.findComfortSettingRef({ ...on, name: operation.fields.name });
+      if (ref) return { createdRef: ref };
+    }
+    throw error;
+  }
+}
+
+// --- Ending -----------------------------------------------------------------------------------
+
+async function endRun(context: Context): Promise<WorkOutcome> {
+  const { run, owner } = context;
+  const runId = run.id;
+  const ended = context.stop();
+  if (ended?.kind === 'lost') return 'interrupted';
+  if (ended?.kind === 'interrupted') {
+    await releaseBulkRunLease({ runId, owner });
+    return 'interrupted';
+  }
+  if (ended?.kind === 'pause') {
+    await releaseBulkRunLease({
+      runId,
+      owner,
+      notBefore: ended.until,
+      note: `Waiting: ${ended.reason}`,
+    });
+    await queueBulkRun(runId, ended.until);
+    return 'paused';
+  }
+  const control = await readBulkRunControl({ runId });
+  if (ended?.kind === 'cancel' || control?.cancelRequested) {
+    await finishBulkRun({
+      runId,
+      state: 'cancelled',
+      rest: {
+        outcome: 'cancelled',
+        detail: CANCELLED_BEFORE_SENT,
+        inFlightDetail: CANCELLED_IN_FLIGHT,
+      },
+      describe: plannedRunEntry,
+    });
+    return 'cancelled';
+  }
+  if (control?.state === 'planned') return 'finished'; // planned: waits for a member
+  const reason = ended?.kind === 'fatal' ? ended.reason : null;
+  const finished = await finishBulkRun({
+    runId,
+    state: 'done',
+    rest: { outcome: 'not_sent', detail: reason ? `Not sent: ${reason}` : 'Not sent.' },
+    note: reason,
+    describe: plannedRunEntry,
+  });
+  if (finished?.kind === 'template' && finished.templateId) {
+    await assignTemplate({ runId, templateId: finished.templateId });
+  }
+  return 'finished';
+}

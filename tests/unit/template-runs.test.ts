@@ -1,0 +1,427 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cancelBulkRun } from '@/lib/bulk/runs';
+import { type BulkRun, findBulkRun, listBulkRunItems, listItemPlans } from '@/lib/db/bulk-runs';
+import type { Database, DatabaseHandle } from '@/lib/db/client';
+import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
+import { templateAssignments, templates } from '@/lib/db/schema';
+import { stopBoss } from '@/lib/jobs/queue';
+import { scheduleUpdateOf, type PlanSummary, type ThermostatPlan } from '@/lib/templates/plan';
+import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
+import { type Template, templateSchema } from '@/lib/templates/schema';
+import type { TemplateService } from '@/lib/templates/service';
+import { workPlannedRun } from '@/lib/templates/worker';
+import { ServiceError } from '@/lib/thermostat-api/errors';
+import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import {
+  defaultAccessControl,
+  defaultAlertSettings,
+  defaultComfortSettings,
+  defaultSettings,
+  residentialSchedule,
+} from '@/sandbox/src/store';
+import { databaseTargets, useDatabase } from '../support/database';
+import { createFirstOwner, inviteAndAccept } from '../support/members';
+import { applyOperations, type FullState } from '../support/template-service';
+
+/**
+ * Template runs end to end in the data layer and the job, against a stand-in for the service
+ * that refuses what the service refuses (tests/support/template-service.ts): planned on 30
+ * thermostats in 3 buildings, applied with faults, each thermostat's result recorded once, a run
+ * resumed after its worker stopped, planned again to no changes, undone (with a warning where a
+ * thermostat changed since), and the roles' refusals.
+ */
+
+const A = '00000000000000000000a0a1';
+const B = '00000000000000000000b0b1';
+const C = '00000000000000000000c0c1';
+const id = (n: number) => String(300000000000 + n);
+const BUILDING_OF = (n: number) => (n < 10 ? A : n < 20 ? B : C);
+const IDS = Array.from({ length: 30 }, (_, n) => id(n));
+
+function freshThermostat(): FullState {
+  return {
+    heatCoolMinDelta: 5,
+    comfortSettings: defaultComfortSettings().map((setting) => ({ ...setting })),
+    week: residentialSchedule(),
+    configuration: defaultSettings(),
+    alerts: { ...defaultAlertSettings() },
+    accessControl: null,
+  };
+}
+
+/** Vacant unit: a new setting, Away changed, every day Vacant but evenings Home, a hold action. */
+const VACANT: Template = templateSchema.parse({
+  name: 'Vacant unit',
+  comfortSettings: [
+    { name: 'Vacant', desiredHeat: 55, desiredCool: 85 },
+    { name: 'Away', desiredHeat: 60, desiredCool: 82 },
+  ],
+  schedule: Array.from({ length: 7 }, () =>
+    Array.from({ length: 48 }, (_, block) => (block >= 36 && block < 44 ? 'Home' : 'Vacant')),
+  ),
+  configuration: { holdAction: 'indefinite', fanMinimumOnTime: 10 },
+  alerts: { lowTemperatureAlert: { enabled: true, value: 45 } },
+  accessControl: {
+    enabled: true,
+    settings: Object.fromEntries(LOCK_AREAS.map((area) => [area, true])),
+  },
+});
+
+type Fault = { kind: 'read' | 'schedule' | 'configuration'; error: () => Error };
+
+/** The service in memory: each thermostat's state, the calls made, and faults by thermostat. */
+function fakeService() {
+  const states = new Map<string, FullState>(IDS.map((t) => [t, freshThermostat()]));
+  const faults = new Map<string, Fault>();
+  const calls = { read: 0, write: 0 };
+  let stopAfterWrites: { count: number; abort: AbortController } | null = null;
+  const counted = () => {
+    calls.write += 1;
+    if (stopAfterWrites && calls.write >= stopAfterWrites.count) stopAfterWrites.abort.abort();
+  };
+  const state = (thermostatId: string) => {
+    const found = states.get(thermostatId);
+    if (!found) throw new ServiceError('not_found', { status: 404 });
+    return found;
+  };
+  const service: TemplateService = {
+    async read({ thermostatId, reads, accessControl }) {
+      calls.read += reads.length;
+      if (faults.get(thermostatId)?.kind === 'read') throw faults.get(thermostatId)?.error();
+      const now = structuredClone(state(thermostatId));
+      return {
+        heatCoolMinDelta: now.heatCoolMinDelta,
+        comfortSettings: now.comfortSettings,
+        week: now.week,
+        configuration: now.configuration,
+        alerts: now.alerts,
+        ...(accessControl ? { accessControl: now.accessControl } : {}),
+      };
+    },
+    async configuration({ thermostatIds, changes }) {
+      counted();
+      const results = thermostatIds.map((thermostatId) => {
+        if (faults.get(thermostatId)?.kind === 'configuration') {
+          return { thermostatId, status: 'error' as const, code: 'thermostat_offline' };
+        }
+        states.set(
+          thermostatId,
+          applyOperations(state(thermostatId), [
+            { kind: 'configuration', stage: 'before', changes },
+          ]),
+        );
+        return { thermostatId, status: 'success' as const, data: {} };
+      });
+      return {
+        succeeded: results.filter((r) => r.status === 'success').length,
+        failed: results.filter((r) => r.status !== 'success').length,
+        results,
+      };
+    },
+    async perform({ thermostatId, operation, created }) {
+      counted();
+      const fault = faults.get(thermostatId);
+      if (fault?.kind === 'schedule' && operation.kind === 'schedule') throw fault.error();
+      const now = state(thermostatId);
+      const resolved =
+        operation.kind === 'schedule'
+          ? {
+              ...operation,
+              comfortSetting: { ref: scheduleUpdateOf(operation, created).comfortSettingRef },
+            }
+          : operation;
+      const next = applyOperations(now, [resolved]);
+      states.set(thermostatId, next);
+      if (operation.kind === 'createComfortSetting') {
+        const made = next.comfortSettings.find((s) => s.name === operation.fields.name);
+        return { createdRef: made?.comfortSettingRef };
+      }
+      return {};
+    },
+    async findComfortSettingRef({ thermostatId, name }) {
+      return (
+        state(thermostatId).comfortSettings.find((s) => s.name.toLowerCase() === name.toLowerCase())
+          ?.comfortSettingRef ?? null
+      );
+    },
+  };
+  return {
+    service,
+    states,
+    faults,
+    calls,
+    stopAfter(count: number) {
+      const abort = new AbortController();
+      stopAfterWrites = { count: calls.write + count, abort };
+      return abort.signal;
+    },
+  };
+}
+
+describe.each(databaseTargets)('template runs on $name', ({ target }) => {
+  let handle: DatabaseHandle;
+  let db: Database;
+  let owner: Member;
+  let managerA: Member;
+  let viewer: Member;
+  let templateId: string;
+
+  beforeAll(async () => {
+    // The worker reads the service's limits from the configuration, for the plan's time.
+    process.env.AUTH_SECRET ??= randomBytes(32).toString('base64url');
+    process.env.TOKEN_KEYS ??= `1:${randomBytes(32).toString('base64url')}`;
+    process.env.SERVICE_ALLOW_REDIRECT_PORT ??= 'true';
+    handle = await useDatabase(await target());
+    db = handle.db;
+    owner = await createFirstOwner('owner@templates.example', 'Template Property');
+    for (const [buildingId, name] of [
+      [A, 'Alder House'],
+      [B, 'Birch Court'],
+      [C, 'Cedar Lofts'],
+    ] as const) {
+      await ensureBuilding({ orgId: owner.orgId, buildingId, name, timeZone: 'America/Denver' });
+    }
+    for (const [n, thermostatId] of IDS.entries()) {
+      await addThermostat({
+        orgId: owner.orgId,
+        thermostatId,
+        buildingId: BUILDING_OF(n),
+        unitLabel: `Unit ${n + 1}`,
+      });
+    }
+    managerA = await inviteAndAccept(owner.orgId, 'alder@templates.example', 'building_manager', [
+      A,
+    ]);
+    viewer = await inviteAndAccept(owner.orgId, 'viewer@templates.example', 'viewer');
+    const [row] = await db
+      .insert(templates)
+      .values({
+        orgId: owner.orgId,
+        name: VACANT.name,
+        body: VACANT as unknown as Record<string, unknown>,
+        updatedByName: owner.name,
+      })
+      .returning({ id: templates.id });
+    templateId = row?.id ?? '';
+  });
+
+  afterAll(async () => {
+    await stopBoss();
+    await handle.close();
+  });
+
+  async function plan(member: Member, service: TemplateService, ids = IDS): Promise<BulkRun> {
+    const planned = await planTemplateRun({ member, templateId, thermostatIds: ids });
+    if (!planned.ok) throw new Error(planned.message);
+    expect(await workPlannedRun({ runId: planned.run.id, service, owner: 'test' })).toBe(
+      'finished',
+    );
+    const run = await findBulkRun({ scope: member, runId: planned.run.id });
+    expect(run?.state).toBe('planned');
+    return run as BulkRun;
+  }
+
+  async function apply(member: Member, run: BulkRun, service: TemplateService) {
+    const applied = await applyPlannedRun({ member, runId: run.id });
+    if (!applied.ok) throw new Error(applied.message);
+    return workPlannedRun({ runId: run.id, service, owner: 'test' });
+  }
+
+  const outcomes = async (run: BulkRun) =>
+    Object.fromEntries(
+      (await listBulkRunItems({ scope: owner, run, limit: 100 })).map((item) => [
+        item.thermostatId,
+        item.outcome,
+      ]),
+    );
+
+  it('plans, applies in the fewest calls, records each result once, and plans again to no change', async () => {
+    const fake = fakeService();
+    // Already as the template says: planned unchanged, nothing sent.
+    const matching = id(29);
+    fake.states.set(
+      matching,
+      applyOperations(
+        fake.states.get(matching) as FullState,
+        (await planned(fake, matching)).operations,
+      ),
+    );
+    fake.faults.set(id(3), {
+      kind: 'read',
+      error: () => new ServiceError('unavailable', { status: 503 }),
+    });
+    fake.faults.set(id(4), {
+      kind: 'schedule',
+      error: () => new ServiceError('unavailable', { status: 503 }),
+    });
+    fake.faults.set(id(5), { kind: 'configuration', error: () => new Error('never thrown') });
+
+    const run = await plan(owner, fake.service);
+    const summary = run.planSummary as unknown as PlanSummary;
+    expect(summary).toMatchObject({ thermostats: 30, unchanged: 1, blocked: 1, changing: 28 });
+    const items = await listItemPlans({ runId: run.id });
+    const blocked = items.find((item) => item.thermostatId === id(3));
+    expect((blocked?.plan as unknown as ThermostatPlan).problems[0]).toMatch(/could not be read/i);
+
+    const writesBefore = fake.calls.write;
+    expect(await apply(owner, run, fake.service)).toBe('finished');
+    // The plan's count is exact: the faults only stop calls the plan counted.
+    expect(fake.calls.write - writesBefore).toBeLessThanOrEqual(summary.calls);
+
+    const done = await findBulkRun({ scope: owner, runId: run.id });
+    expect(done).toMatchObject({ state: 'done', applied: 26, failed: 2, notSent: 0 });
+    const result = await outcomes(run);
+    expect(result[matching]).toBe('unchanged');
+    expect(result[id(3)]).toBe('blocked');
+    expect(result[id(4)]).toBe('failed');
+    expect(result[id(5)]).toBe('failed');
+    const failedItems = await listBulkRunItems({
+      scope: owner,
+      run,
+      outcomes: ['failed'],
+    });
+    expect(failedItems.find((i) => i.thermostatId === id(4))?.detail).toMatch(
+      /^Failed after \d+ of \d+ changes/,
+    );
+
+    // Every thermostat it applied to now matches: planning again changes nothing there.
+    fake.faults.clear();
+    const again = await plan(owner, fake.service);
+    const second = again.planSummary as unknown as PlanSummary;
+    expect(second.unchanged).toBe(27);
+    expect(second.changing).toBe(3); // the failed two and the one it could not read
+
+    // One activity entry for the run, and the template assigned where it applied.
+    const entries = await listActivity({ scope: owner, filter: { action: 'template.apply' } });
+    expect(entries.filter((e) => e.runId === run.id)).toHaveLength(1);
+    const assigned = await db
+      .select()
+      .from(templateAssignments)
+      .where(eq(templateAssignments.templateId, templateId));
+    expect(assigned).toHaveLength(27);
+  });
+
+  it('with no faults, uses exactly the calls the plan computed', async () => {
+    const fake = fakeService();
+    const run = await plan(owner, fake.service);
+    const summary = run.planSummary as unknown as PlanSummary;
+    const before = fake.calls.write;
+    expect(await apply(owner, run, fake.service)).toBe('finished');
+    expect(fake.calls.write - before).toBe(summary.calls);
+    // Configuration batched: one request for every 25 identical changes.
+    expect(summary.callsByKind.configuration).toBe(2);
+  });
+
+  async function planned(fake: ReturnType<typeof fakeService>, thermostatId: string) {
+    const { planTemplate } = await import('@/lib/templates/plan');
+    const state = await fake.service.read({
+      orgId: owner.orgId,
+      thermostatId,
+      reads: ['status', 'comfortSettings', 'schedule', 'settings', 'alertSettings'],
+      accessControl: true,
+    });
+    return planTemplate(VACANT, state);
+  }
+
+  it('resumes after its worker stops mid-run, sending on from where each thermostat got to', async () => {
+    const fake = fakeService();
+    const run = await plan(owner, fake.service);
+    const summary = run.planSummary as unknown as PlanSummary;
+    const applied = await applyPlannedRun({ member: owner, runId: run.id });
+    expect(applied.ok).toBe(true);
+    const before = fake.calls.write;
+    const signal = fake.stopAfter(40);
+    expect(
+      await workPlannedRun({ runId: run.id, service: fake.service, owner: 'first', signal }),
+    ).toBe('interrupted');
+    expect(await workPlannedRun({ runId: run.id, service: fake.service, owner: 'second' })).toBe(
+      'finished',
+    );
+    const done = await findBulkRun({ scope: owner, runId: run.id });
+    expect(done).toMatchObject({ state: 'done', applied: 30, failed: 0 });
+    // Only calls in flight when the first stopped are sent again.
+    const used = fake.calls.write - before;
+    expect(used).toBeGreaterThanOrEqual(summary.calls);
+    expect(used).toBeLessThanOrEqual(summary.calls + 8);
+    const again = await plan(owner, fake.service);
+    expect((again.planSummary as unknown as PlanSummary).unchanged).toBe(30);
+  });
+
+  it('undoes a run: plans back to the state before, and warns where a thermostat changed since', async () => {
+    const fake = fakeService();
+    const original = structuredClone(fake.states.get(id(0)) as FullState);
+    const run = await plan(owner, fake.service);
+    await apply(owner, run, fake.service);
+    // Someone changed unit 2 since the run.
+    const changed = fake.states.get(id(1)) as FullState;
+    fake.states.set(id(1), {
+      ...changed,
+      configuration: { ...changed.configuration, fanMinimumOnTime: 30 },
+    });
+
+    const undo = await planUndoOfRun({ member: owner, runId: run.id });
+    if (!undo.ok) throw new Error(undo.message);
+    expect(await workPlannedRun({ runId: undo.run.id, service: fake.service, owner: 'u' })).toBe(
+      'finished',
+    );
+    const items = await listBulkRunItems({ scope: owner, run: undo.run, limit: 100 });
+    expect(items.find((i) => i.thermostatId === id(1))?.warning).toMatch(/changed since/);
+    expect(items.find((i) => i.thermostatId === id(0))?.warning).toBeNull();
+    const plannedUndo = await findBulkRun({ scope: owner, runId: undo.run.id });
+    expect(await apply(owner, plannedUndo as BulkRun, fake.service)).toBe('finished');
+
+    const after = fake.states.get(id(0)) as FullState;
+    expect(after.configuration).toEqual(original.configuration);
+    expect(after.week).toEqual(original.week);
+    expect(after.alerts).toEqual(original.alerts);
+    const away = (state: FullState) => state.comfortSettings.find((s) => s.name === 'Away');
+    expect(away(after)).toEqual(away(original));
+    // Nothing is deleted: the setting the run created stays, unused by the restored week.
+    expect(after.comfortSettings.some((s) => s.name === 'Vacant')).toBe(true);
+    // Access control was not known before the run, so it stays as the run left it.
+    expect(after.accessControl?.enabled).toBe(true);
+    const entries = await listActivity({ scope: owner, filter: { action: 'change.undo' } });
+    expect(entries.some((e) => e.runId === undo.run.id)).toBe(true);
+  });
+
+  it('refuses a viewer, a building manager outside their buildings, and a plan applied twice', async () => {
+    const fake = fakeService();
+    const byViewer = await planTemplateRun({ member: viewer, templateId, thermostatIds: IDS });
+    expect(byViewer).toMatchObject({ ok: false, code: 'forbidden' });
+    const outside = await planTemplateRun({
+      member: managerA,
+      templateId,
+      thermostatIds: [id(0), id(15)],
+    });
+    expect(outside).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(outside.ok ? '' : outside.message).toMatch(/not in your portfolio/);
+    const foreign = await planTemplateRun({
+      member: managerA,
+      templateId: '00000000-0000-4000-8000-000000000000',
+      thermostatIds: [id(0)],
+    });
+    expect(foreign).toMatchObject({ ok: false, code: 'forbidden' });
+
+    const mine = await plan(managerA, fake.service, [id(0), id(1)]);
+    // Another building manager's plan is not theirs to apply; the owner may.
+    const byViewerApply = await applyPlannedRun({ member: viewer, runId: mine.id });
+    expect(byViewerApply.ok).toBe(false);
+    expect(await apply(owner, mine, fake.service)).toBe('finished');
+    const twice = await applyPlannedRun({ member: managerA, runId: mine.id });
+    expect(twice).toMatchObject({ ok: false, code: 'invalid' });
+  });
+
+  it('discards a plan with cancel, and nothing is sent', async () => {
+    const fake = fakeService();
+    const run = await plan(owner, fake.service, [id(6), id(7)]);
+    const before = fake.calls.write;
+    const cancelled = await cancelBulkRun({ member: owner, runId: run.id });
+    expect(cancelled.ok).toBe(true);
+    expect((await findBulkRun({ scope: owner, runId: run.id }))?.state).toBe('cancelled');
+    const again = await applyPlannedRun({ member: owner, runId: run.id });
+    expect(again.ok).toBe(false);
+    expect(fake.calls.write).toBe(before);
+  });
+});
