@@ -4,6 +4,7 @@ import type { Member } from '@/lib/auth/session';
 import {
   type BulkRun,
   countBulkRunItems,
+  countPlanStates,
   findBulkRun,
   type OutcomeCounts,
 } from '@/lib/db/bulk-runs';
@@ -23,6 +24,8 @@ export type RunProgress = {
   note: string | null;
   /** Of the thermostats the member sees (a building manager: their buildings' in others' runs). */
   counts: OutcomeCounts;
+  /** A template or an undo: how many thermostats have been read and planned. */
+  planned: number;
 };
 
 /** A run the member may see, with its counts as they see them; null for anything else. */
@@ -58,5 +61,9 @@ export async function readRunProgress(member: Member, runId: unknown): Promise<R
     cancelRequested: run.cancelRequestedAt !== null,
     note: run.note,
     counts,
+    planned:
+      run.state === 'planning'
+        ? counts.total - (await countPlanStates({ scope: member, run })).pending
+        : 0,
   };
 }

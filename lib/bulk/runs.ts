@@ -24,6 +24,7 @@ import {
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';
+import { plannedRunEntry } from '@/lib/templates/run-words';
 import { changesInWords, runActivityEntry, thermostatCount } from './words';
 
 /**
@@ -299,7 +300,11 @@ export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Re
         detail: CANCELLED_BEFORE_SENT,
         inFlightDetail: CANCELLED_IN_FLIGHT,
       },
-      describe: runActivityEntry,
+      // A template or an undo is described as one (lib/templates/run-words.ts).
+      describe: (run, buildingIds) =>
+        run.kind === 'configuration'
+          ? runActivityEntry(run, buildingIds)
+          : plannedRunEntry(run, buildingIds),
     },
   });
   switch (answer) {

@@ -86,6 +86,10 @@ export const RESULT_FILTERS: Record<string, { label: string; outcomes?: BulkItem
   applied: { label: OUTCOMES.done.label, outcomes: ['applied'] },
   pending: { label: 'Still to do', outcomes: ['pending'] },
   cancelled: { label: OUTCOMES.cancelled.label, outcomes: ['cancelled'] },
+  skipped: {
+    label: `${OUTCOMES.unchanged.label} or ${OUTCOMES.blocked.label.toLowerCase()}`,
+    outcomes: ['unchanged', 'blocked'],
+  },
 };
 
 /** The run's one activity entry, as it finished. */
@@ -131,10 +135,17 @@ export type ProgressLike = {
   cancelRequested: boolean;
   note: string | null;
   counts: Record<string, number>;
+  planned?: number;
 };
 
 /** What a run's page shows that can change, as one string (the page's refresher compares it). */
 export function progressSignature(progress: ProgressLike): string {
   const counts = Object.entries(progress.counts).sort(([a], [b]) => a.localeCompare(b));
-  return JSON.stringify([progress.state, progress.cancelRequested, progress.note, counts]);
+  return JSON.stringify([
+    progress.state,
+    progress.cancelRequested,
+    progress.note,
+    counts,
+    progress.planned ?? 0,
+  ]);
 }

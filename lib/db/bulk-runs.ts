@@ -7,6 +7,7 @@ import {
   activityLog,
   BULK_ITEM_OUTCOMES,
   buildings,
+  PLAN_STATES,
   bulkRunItems,
   bulkRuns,
   templateAssignments,
@@ -912,4 +913,27 @@ export async function listUndoableItems(input: {
       ),
     )
     .orderBy(asc(bulkRunItems.position));
+}
+
+/** How many of a planned run's items the scope sees, by where planning left them. */
+export async function countPlanStates(input: {
+  scope: Scope;
+  run: Pick<BulkRun, 'id' | 'startedBy'>;
+}): Promise<Record<(typeof PLAN_STATES)[number], number> & { warnings: number }> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      state: bulkRunItems.planState,
+      n: count(),
+      warnings: sql<number>`count(${bulkRunItems.warning})::int`,
+    })
+    .from(bulkRunItems)
+    .where(and(eq(bulkRunItems.runId, input.run.id), itemsInView(input.scope, input.run)))
+    .groupBy(bulkRunItems.planState);
+  const counts = { pending: 0, changes: 0, unchanged: 0, blocked: 0, warnings: 0 };
+  for (const row of rows) {
+    if (row.state) counts[row.state] = row.n;
+    counts.warnings += Number(row.warnings);
+  }
+  return counts;
 }

@@ -70,3 +70,36 @@ export function plannedRunEntry(run: BulkRun, buildingIds: string[]): RunEntry {
             : `${failures} failed`,
   };
 }
+
+/** "under a second", "45 seconds", "6 minutes", "1 hour 20 minutes": a plan's time, rounded up. */
+export function durationInWords(seconds: number): string {
+  if (seconds < 1) return 'under a second';
+  if (seconds < 90) return `${Math.ceil(seconds)} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} minutes`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  const hourWords = `${hours} hour${hours === 1 ? '' : 's'}`;
+  return rest === 0 ? hourWords : `${hourWords} ${rest} minute${rest === 1 ? '' : 's'}`;
+}
+
+const SECTION_WORDS: Record<string, string> = {
+  comfortSettings: 'comfort settings',
+  schedule: 'the weekly schedule',
+  configuration: 'configuration',
+  alerts: 'alert settings',
+  accessControl: 'access-control locks',
+};
+
+/** "Comfort settings, the weekly schedule and configuration": what a template sets. */
+export function sectionsInWords(template: Record<string, unknown>): string {
+  const names = Object.keys(SECTION_WORDS)
+    .filter((key) => template[key] !== undefined)
+    .map((key) => SECTION_WORDS[key] as string);
+  if (names.length === 0) return 'Nothing';
+  const text =
+    names.length === 1
+      ? (names[0] as string)
+      : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

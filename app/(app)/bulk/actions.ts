@@ -13,6 +13,7 @@ import {
   startBulkRun,
 } from '@/lib/bulk/runs';
 import type { FormState } from '@/lib/forms';
+import { applyPlannedRun, planUndoOfRun } from '@/lib/templates/runs';
 
 /** Both steps' opening: the session and role, then the settings and a selection in scope. */
 async function openBulkForm(form: FormData) {
@@ -113,4 +114,32 @@ export async function retryRun(
   if (!retried.ok) return { status: 'error', message: retried.message };
   revalidatePath('/bulk');
   redirect(`/bulk/runs/${retried.run.id}`);
+}
+
+/** Applies a plan the member was shown (confirmed on the run's page). */
+export async function applyPlan(
+  runId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openRun(runId);
+  if (!opened.ok) return opened.state;
+  const applied = await applyPlannedRun(opened);
+  if (!applied.ok) return { status: 'error', message: applied.message };
+  revalidatePath('/bulk');
+  redirect(`/bulk/runs/${opened.runId}`);
+}
+
+/** Plans the undo of a finished template or undo run, as a new run shown before it is applied. */
+export async function undoRun(
+  runId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openRun(runId);
+  if (!opened.ok) return opened.state;
+  const undo = await planUndoOfRun(opened);
+  if (!undo.ok) return { status: 'error', message: undo.message };
+  revalidatePath('/bulk');
+  redirect(`/bulk/runs/${undo.run.id}`);
 }

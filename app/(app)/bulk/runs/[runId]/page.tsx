@@ -10,6 +10,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { outcomeClass } from '@/components/ui/outcome-label';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { PlanItems, PlanSummaryView } from '@/components/templates/plan-view';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { readRunProgress } from '@/lib/bulk/progress';
@@ -21,9 +22,11 @@ import {
   RESULT_FILTERS,
   thermostatCount,
 } from '@/lib/bulk/words';
-import { findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
+import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
+import type { PlanSummary } from '@/lib/templates/plan';
+import { runChangesSchema, runTitle, sectionsInWords } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import { cancelRun, retryRun } from '../../actions';
+import { applyPlan, cancelRun, retryRun, undoRun } from '../../actions';
 
 export const metadata: Metadata = { title: 'Bulk run' };
 
@@ -50,11 +53,13 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
   if (!progress) notFound();
   const run = await findBulkRun({ scope: member, runId: progress.runId });
   if (!run) notFound();
+  const planned = run.kind !== 'configuration';
+  const planning = run.state === 'planning' || run.state === 'planned';
 
   const show = RESULT_FILTERS[one(query.show)] ? one(query.show) : 'all';
   const page = Math.max(1, Math.min(1000, Number.parseInt(one(query.page), 10) || 1));
   const { counts } = progress;
-  const [items, retries, retryable] = await Promise.all([
+  const [items, retries, retryable, planStates] = await Promise.all([
     listBulkRunItems({
       scope: member,
       run,
@@ -63,15 +68,26 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
       limit: PAGE_SIZE + 1,
     }),
     listBulkRuns({ scope: member, retryOf: run.id }),
-    progress.finished && can(member, 'change_thermostat') ? listRetryable(member, run) : [],
+    progress.finished && can(member, 'change_thermostat') && !planned
+      ? listRetryable(member, run)
+      : [],
+    planned ? countPlanStates({ scope: member, run }) : null,
   ]);
   const more = items.length > PAGE_SIZE;
   const shown = items.slice(0, PAGE_SIZE);
-  const words = changesInWords(run.changes as SettingsChanges, member.temperatureUnit);
+  const words = describeRun(run, member.temperatureUnit);
   const done = counts.total - counts.pending;
   const partial = counts.total !== run.total;
   const confirm = one(query.confirm);
-  const cancellable = !progress.finished && !progress.cancelRequested && mayCancel(member, run);
+  const cancellable =
+    !progress.finished && !progress.cancelRequested && mayCancel(member, run) && !planning;
+  const appliable = run.state === 'planned' && mayCancel(member, run);
+  const undoable =
+    planned &&
+    progress.finished &&
+    run.applied + run.failed > 0 &&
+    can(member, 'change_thermostat');
+  const summary = run.planSummary as PlanSummary | null;
   const here = `/bulk/runs/${run.id}`;
   const href = (extra: { show?: string; page?: number; confirm?: string }) => {
     const target = { show, page: 1, confirm: '', ...extra };
@@ -86,12 +102,13 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
   return (
     <div className="grid gap-6">
       <div>
-        <Link href="/bulk" className="text-sm hover:underline">
-          ← Bulk configuration
+        <Link
+          href={run.kind === 'template' ? '/templates' : '/bulk'}
+          className="text-sm hover:underline"
+        >
+          {run.kind === 'template' ? '← Templates' : '← Bulk changes'}
         </Link>
-        <h1 className="mt-1 text-2xl font-semibold tracking-tight">
-          Bulk configuration of {thermostatCount(run.total)}
-        </h1>
+        <h1 className="mt-1 text-2xl font-semibold tracking-tight">{runTitle(run)}</h1>
         <p className="mt-1 text-sm text-muted">
           Started by {run.startedByName}, <LocalTime value={run.createdAt.toISOString()} />
           {run.finishedAt ? (
@@ -118,107 +135,214 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
         </ul>
       </div>
 
-      <Card className="grid gap-3">
-        <h2 className={`text-lg font-semibold ${outcomeClass(progress.outcome)}`}>
-          {progress.label}
-        </h2>
-        <div className="grid gap-2">
-          <ProgressBar id="bulk-progress" label="Progress" value={done} max={counts.total} />
-          <p role="status" aria-live="polite" className="text-sm">
-            {progress.finished
-              ? countsInWords({ ...counts, notSent: counts.not_sent })
-              : `${done} of ${counts.total} thermostats have a result…`}
-          </p>
-          {partial ? (
-            <p className="text-sm text-muted">
-              Counting the {thermostatCount(counts.total)} of this run in your buildings.
-            </p>
-          ) : null}
-        </div>
-        {progress.note ? <Notice tone="warning">{progress.note}</Notice> : null}
-        {!progress.finished ? (
-          <p className="text-sm text-muted">
-            The run goes on whether or not this page is open.{' '}
-            <Link href={href({ page })} className="underline">
-              Refresh
-            </Link>
-          </p>
-        ) : null}
-
-        {cancellable ? (
-          confirm === 'cancel' ? (
-            <div className="grid gap-3 rounded-lg border border-amber-300 p-4 dark:border-amber-800">
-              <p className="text-sm font-medium">
-                Cancel this run? The requests already in flight finish and are recorded; the{' '}
-                {thermostatCount(counts.pending)} still to do are not sent.
+      {planning && planStates ? (
+        <Card className="grid gap-4">
+          <h2 className={`text-lg font-semibold ${outcomeClass(progress.outcome)}`}>
+            {run.state === 'planning'
+              ? `Reading and planning: ${counts.total - planStates.pending} of ${counts.total}`
+              : 'The plan: nothing has been sent yet'}
+          </h2>
+          {run.state === 'planning' ? (
+            <>
+              <ProgressBar
+                id="plan-progress"
+                label="Planning"
+                value={counts.total - planStates.pending}
+                max={counts.total}
+              />
+              <p className="text-sm text-muted">
+                Setpoint reads each thermostat through the service’s call budget, then shows the
+                plan here. It goes on whether or not this page is open.{' '}
+                <Link href={href({ page })} className="underline">
+                  Refresh
+                </Link>
               </p>
-              <div className="flex flex-wrap items-start gap-3">
+              {mayCancel(member, run) && !progress.cancelRequested ? (
+                <div>
+                  <RunActionForm
+                    action={cancelRun.bind(null, run.id)}
+                    label="Stop planning"
+                    pending="Stopping…"
+                    variant="secondary"
+                  />
+                </div>
+              ) : null}
+            </>
+          ) : summary ? (
+            <PlanSummaryView summary={summary} warnings={planStates.warnings} />
+          ) : null}
+          {progress.note ? <Notice tone="warning">{progress.note}</Notice> : null}
+          {appliable ? (
+            confirm === 'apply' ? (
+              <div className="grid gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+                <p className="text-sm font-medium">
+                  Apply this plan to the {thermostatCount(summary?.changing ?? 0)} that change? It
+                  runs as a job: every member can follow it here, and it can be cancelled and
+                  undone.
+                </p>
+                <div className="flex flex-wrap items-start gap-3">
+                  <RunActionForm
+                    action={applyPlan.bind(null, run.id)}
+                    label="Yes, apply it"
+                    pending="Starting…"
+                  />
+                  <Link href={href({ page })} className={buttonClass('secondary')}>
+                    Not now
+                  </Link>
+                </div>
+              </div>
+            ) : (
+              <div className="flex flex-wrap gap-3">
+                {(summary?.changing ?? 0) > 0 ? (
+                  <Link href={href({ page, confirm: 'apply' })} className={buttonClass('primary')}>
+                    Apply to {thermostatCount(summary?.changing ?? 0)}…
+                  </Link>
+                ) : (
+                  <p className="text-sm">Nothing to change: every thermostat already matches.</p>
+                )}
                 <RunActionForm
                   action={cancelRun.bind(null, run.id)}
-                  label="Yes, cancel the run"
-                  pending="Cancelling…"
-                  variant="danger"
+                  label="Discard the plan"
+                  pending="Discarding…"
+                  variant="secondary"
                 />
-                <Link href={href({ page })} className={buttonClass('secondary')}>
-                  Keep it running
-                </Link>
               </div>
-            </div>
-          ) : (
-            <div>
-              <Link href={href({ page, confirm: 'cancel' })} className={buttonClass('secondary')}>
-                Cancel run…
-              </Link>
-            </div>
-          )
-        ) : null}
+            )
+          ) : null}
+        </Card>
+      ) : null}
 
-        {retryable.length > 0 ? (
-          confirm === 'retry' ? (
-            <div className="grid gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
-              <p className="text-sm font-medium">
-                Apply to {thermostatCount(retryable.length)} again? The same change (
-                {words.join('; ')}) goes to the ones that failed or were not sent, as a new run.
+      {planning ? null : (
+        <Card className="grid gap-3">
+          <h2 className={`text-lg font-semibold ${outcomeClass(progress.outcome)}`}>
+            {progress.label}
+          </h2>
+          <div className="grid gap-2">
+            <ProgressBar id="bulk-progress" label="Progress" value={done} max={counts.total} />
+            <p role="status" aria-live="polite" className="text-sm">
+              {progress.finished
+                ? countsInWords({ ...counts, notSent: counts.not_sent })
+                : `${done} of ${counts.total} thermostats have a result…`}
+            </p>
+            {partial ? (
+              <p className="text-sm text-muted">
+                Counting the {thermostatCount(counts.total)} of this run in your buildings.
               </p>
-              <div className="flex flex-wrap items-start gap-3">
-                <RunActionForm
-                  action={retryRun.bind(null, run.id)}
-                  label={`Retry ${thermostatCount(retryable.length)}`}
-                  pending="Starting…"
-                />
-                <Link href={href({ page })} className={buttonClass('secondary')}>
-                  Not now
+            ) : null}
+          </div>
+          {progress.note ? <Notice tone="warning">{progress.note}</Notice> : null}
+          {!progress.finished ? (
+            <p className="text-sm text-muted">
+              The run goes on whether or not this page is open.{' '}
+              <Link href={href({ page })} className="underline">
+                Refresh
+              </Link>
+            </p>
+          ) : null}
+
+          {cancellable ? (
+            confirm === 'cancel' ? (
+              <div className="grid gap-3 rounded-lg border border-amber-300 p-4 dark:border-amber-800">
+                <p className="text-sm font-medium">
+                  Cancel this run? The requests already in flight finish and are recorded; the{' '}
+                  {thermostatCount(counts.pending)} still to do are not sent.
+                </p>
+                <div className="flex flex-wrap items-start gap-3">
+                  <RunActionForm
+                    action={cancelRun.bind(null, run.id)}
+                    label="Yes, cancel the run"
+                    pending="Cancelling…"
+                    variant="danger"
+                  />
+                  <Link href={href({ page })} className={buttonClass('secondary')}>
+                    Keep it running
+                  </Link>
+                </div>
+              </div>
+            ) : (
+              <div>
+                <Link href={href({ page, confirm: 'cancel' })} className={buttonClass('secondary')}>
+                  Cancel run…
                 </Link>
               </div>
-            </div>
-          ) : (
-            <div>
-              <Link href={href({ page, confirm: 'retry' })} className={buttonClass('primary')}>
-                Retry the {retryable.length} that did not apply…
-              </Link>
-            </div>
-          )
-        ) : null}
+            )
+          ) : null}
 
-        {retries.length > 0 ? (
-          <p className="text-sm">
-            Retried in{' '}
-            {retries.map((retry, index) => (
-              <span key={retry.id}>
-                {index > 0 ? ', ' : ''}
-                <Link href={`/bulk/runs/${retry.id}`} className="underline">
-                  a run of {thermostatCount(retry.total)}
+          {retryable.length > 0 ? (
+            confirm === 'retry' ? (
+              <div className="grid gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+                <p className="text-sm font-medium">
+                  Apply to {thermostatCount(retryable.length)} again? The same change (
+                  {words.join('; ')}) goes to the ones that failed or were not sent, as a new run.
+                </p>
+                <div className="flex flex-wrap items-start gap-3">
+                  <RunActionForm
+                    action={retryRun.bind(null, run.id)}
+                    label={`Retry ${thermostatCount(retryable.length)}`}
+                    pending="Starting…"
+                  />
+                  <Link href={href({ page })} className={buttonClass('secondary')}>
+                    Not now
+                  </Link>
+                </div>
+              </div>
+            ) : (
+              <div>
+                <Link href={href({ page, confirm: 'retry' })} className={buttonClass('primary')}>
+                  Retry the {retryable.length} that did not apply…
                 </Link>
-              </span>
-            ))}
-            .
-          </p>
-        ) : null}
-      </Card>
+              </div>
+            )
+          ) : null}
+
+          {undoable ? (
+            confirm === 'undo' ? (
+              <div className="grid gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+                <p className="text-sm font-medium">
+                  Plan an undo? Setpoint reads each thermostat this run changed and plans putting
+                  back what it replaced; you see that plan, and any thermostat that changed since,
+                  before anything is sent.
+                </p>
+                <div className="flex flex-wrap items-start gap-3">
+                  <RunActionForm
+                    action={undoRun.bind(null, run.id)}
+                    label="Plan the undo"
+                    pending="Planning…"
+                  />
+                  <Link href={href({ page })} className={buttonClass('secondary')}>
+                    Not now
+                  </Link>
+                </div>
+              </div>
+            ) : (
+              <div>
+                <Link href={href({ page, confirm: 'undo' })} className={buttonClass('secondary')}>
+                  Undo this run…
+                </Link>
+              </div>
+            )
+          ) : null}
+
+          {retries.length > 0 ? (
+            <p className="text-sm">
+              Retried in{' '}
+              {retries.map((retry, index) => (
+                <span key={retry.id}>
+                  {index > 0 ? ', ' : ''}
+                  <Link href={`/bulk/runs/${retry.id}`} className="underline">
+                    a run of {thermostatCount(retry.total)}
+                  </Link>
+                </span>
+              ))}
+              .
+            </p>
+          ) : null}
+        </Card>
+      )}
 
       <section aria-labelledby="results-heading" className="grid gap-3">
         <h2 id="results-heading" className="text-lg font-medium">
-          Result for each thermostat
+          {planning ? 'Plan for each thermostat' : 'Result for each thermostat'}
         </h2>
         <nav aria-label="Show" className="flex flex-wrap gap-3 text-sm">
           {Object.entries(RESULT_FILTERS).map(([key, option]) =>
@@ -235,6 +359,8 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
         </nav>
         {shown.length === 0 ? (
           <p className="text-sm text-muted">None.</p>
+        ) : planning ? (
+          <PlanItems items={shown} />
         ) : (
           <RunResults items={shown} caption="Result for each thermostat" />
         )}
@@ -255,9 +381,24 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
         ) : null}
       </section>
 
-      {progress.finished ? null : (
+      {progress.finished || run.state === 'planned' ? null : (
         <RunRefresher runId={run.id} signature={progressSignature(progress)} />
       )}
     </div>
   );
+}
+
+/** What the run does, in the member's unit. */
+function describeRun(
+  run: { kind: string; changes: Record<string, unknown>; undoOf: string | null },
+  unit: 'F' | 'C',
+): string[] {
+  if (run.kind === 'configuration') return changesInWords(run.changes as SettingsChanges, unit);
+  if (run.kind === 'undo') {
+    return ['Puts back, on each thermostat, what the undone change replaced (as far as it can).'];
+  }
+  const changes = runChangesSchema.safeParse(run.changes);
+  return changes.success && changes.data.template
+    ? [`Sets ${sectionsInWords(changes.data.template).toLowerCase()} as the template says.`]
+    : [];
 }

@@ -1,0 +1,130 @@
+import Link from 'next/link';
+import type { BulkRunItemRow } from '@/lib/db/bulk-runs';
+import type { PlanSummary, ThermostatPlan } from '@/lib/templates/plan';
+import { durationInWords } from '@/lib/templates/run-words';
+
+/**
+ * A planned run's plan as a manager reads it before applying: how many thermostats change, need
+ * nothing, or cannot be changed; the calls it costs and the time it takes under the call budget;
+ * then each thermostat's changes, before → after, in a disclosure (no JavaScript needed).
+ */
+
+const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+export function PlanSummaryView({ summary, warnings }: { summary: PlanSummary; warnings: number }) {
+  return (
+    <div className="grid gap-3">
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
+        {[
+          ['Change', summary.changing],
+          ['Already match', summary.unchanged],
+          ['Cannot change', summary.blocked],
+          ['Service calls', summary.calls],
+        ].map(([label, value]) => (
+          <div key={label} className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+            <dt className="text-muted">{label}</dt>
+            <dd className="text-xl font-semibold tabular-nums">
+              {Number(value).toLocaleString('en')}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="text-sm">
+        Applying it takes {plural(summary.calls, 'service call')}: at least{' '}
+        {durationInWords(summary.seconds)} under the service’s limits, longer when other work shares
+        them.
+        {summary.scheduleProvenFewest
+          ? null
+          : ' Some schedules need at most the updates shown (the fewest could not be proven in time).'}
+      </p>
+      {warnings > 0 ? (
+        <p className="text-sm font-medium text-amber-800 dark:text-amber-300">
+          {plural(warnings, 'thermostat has', 'thermostats have')} changed since the change being
+          undone; see the warnings below before you apply.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+const STATE_WORDS = {
+  changes: 'Changes',
+  unchanged: 'Already matches',
+  blocked: 'Cannot change',
+  pending: 'Reading…',
+} as const;
+
+/** Each thermostat of a page of the plan: what changes, or why not. */
+export function PlanItems({ items }: { items: BulkRunItemRow[] }) {
+  return (
+    <ul className="grid gap-2">
+      {items.map((item) => {
+        const plan = item.plan as unknown as ThermostatPlan | null;
+        const state = item.planState ?? 'pending';
+        return (
+          <li
+            key={item.thermostatId}
+            className="rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-700"
+          >
+            <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+              <Link href={`/thermostats/${item.thermostatId}`} className="font-medium underline">
+                {item.unitLabel || item.thermostatId}
+              </Link>
+              <span className="text-muted">{item.buildingName ?? item.buildingId}</span>
+              <span
+                className={
+                  state === 'blocked'
+                    ? 'font-medium text-amber-800 dark:text-amber-300'
+                    : state === 'changes'
+                      ? 'font-medium'
+                      : 'text-muted'
+                }
+              >
+                {STATE_WORDS[state]}
+                {state === 'changes' && plan ? `: ${plural(plan.operations.length, 'call')}` : ''}
+              </span>
+            </div>
+            {item.warning ? (
+              <p className="mt-1 text-amber-800 dark:text-amber-300">{item.warning}</p>
+            ) : null}
+            {plan?.problems.length ? (
+              <ul className="mt-1 list-disc pl-5">
+                {plan.problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            ) : null}
+            {plan && plan.diff.length > 0 ? (
+              <details className="mt-2">
+                <summary className="cursor-pointer text-muted">
+                  {plan.diff.map((section) => section.title).join(', ')}
+                </summary>
+                <div className="mt-2 grid gap-3">
+                  {plan.diff.map((section) => (
+                    <div key={section.section}>
+                      <p className="font-medium">
+                        {section.title}: <span className="font-normal">{section.summary}</span>
+                      </p>
+                      <ul className="mt-1 grid gap-1">
+                        {section.lines.map((line) => (
+                          <li
+                            key={`${line.field}:${line.before}:${line.after}`}
+                            className="break-words"
+                          >
+                            <span className="text-muted">{line.field}:</span> {line.before} →{' '}
+                            <strong className="font-medium">{line.after}</strong>
+                          </li>
+                        ))}
+                      </ul>
+                    </div>
+                  ))}
+                </div>
+              </details>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
