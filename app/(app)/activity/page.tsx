@@ -13,6 +13,7 @@ import { listBulkRunsById } from '@/lib/db/bulk-runs';
 import type { ActivityEntry } from '@/lib/db/queries';
 import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome, outcomeWords } from '@/lib/outcomes';
+import { withoutUndo } from '@/lib/undo/entries';
 import { changeLines, failureWords } from '@/lib/words';
 
 export const metadata: Metadata = { title: 'Activity' };
@@ -70,11 +71,12 @@ export default async function ActivityPage({ searchParams }: Props) {
               </Link>
             </div>
           ) : null}
-          {Object.keys(entry.changes).length || entry.error ? (
+          {/* The state kept for an undo is Setpoint's, not a change to read. */}
+          {Object.keys(withoutUndo(entry.changes)).length || entry.error ? (
             <details className="mt-1 text-xs text-muted">
               <summary className="cursor-pointer">Details</summary>
               <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
-                {changeLines(entry.changes).map(([field, words]) => (
+                {changeLines(withoutUndo(entry.changes)).map(([field, words]) => (
                   <div key={field} className="contents">
                     <dt>{field}</dt>
                     <dd className="break-words">{words}</dd>

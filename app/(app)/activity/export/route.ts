@@ -5,6 +5,7 @@ import { readActivityQuery } from '@/lib/activity-query';
 import { getCurrentMember } from '@/lib/auth/session';
 import { type ActivityEntry, listActivity, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome } from '@/lib/outcomes';
+import { withoutUndo } from '@/lib/undo/entries';
 
 /** At most this many entries per export; the file says when there were more. */
 const MAX_ROWS = 10_000;
@@ -40,9 +41,10 @@ export async function GET(request: NextRequest) {
   const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
   const label = new Map(thermostats.map((t) => [t.thermostatId, t.unitLabel]));
 
-  const rows = entries
-    .slice(0, MAX_ROWS)
-    .map((entry) => [
+  const rows = entries.slice(0, MAX_ROWS).map((entry) => {
+    // The state kept for an undo is Setpoint's (whole weeks of names), not a change to read.
+    const details = withoutUndo(entry.changes);
+    return [
       entry.at.toISOString(),
       entry.actorName,
       ACTIVITY_ACTIONS[entry.action] ?? entry.action,
@@ -52,8 +54,9 @@ export async function GET(request: NextRequest) {
       entry.buildingId ? (buildingName.get(entry.buildingId) ?? entry.buildingId) : '',
       activityOutcome(entry.outcome),
       entry.error ?? '',
-      Object.keys(entry.changes).length ? JSON.stringify(entry.changes) : '',
-    ]);
+      Object.keys(details).length ? JSON.stringify(details) : '',
+    ];
+  });
   const header = [
     'time (UTC)',
     'who',

@@ -6,10 +6,11 @@ import { z } from 'zod';
 import { openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import { can, refusal } from '@/lib/auth/permissions';
-import { requireMember } from '@/lib/auth/session';
+import { type Member, requireMember } from '@/lib/auth/session';
 import {
   finishMove,
   removeThermostat,
+  type ThermostatKey,
   setTemperatureUnit,
   startMove,
   updateThermostatLabel,
@@ -17,7 +18,17 @@ import {
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { scopedBuilding } from '@/lib/portfolio/guard';
 import { storeStatus } from '@/lib/readings/read';
-import { moveThermostat, setResidentMode } from '@/lib/thermostat-api/resources';
+import { loadWeek } from '@/lib/schedule/load';
+import { labelOf } from '@/lib/settings/current';
+import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import {
+  getAlertSettings,
+  getSettings,
+  listComfortSettings,
+  moveThermostat,
+  setResidentMode,
+} from '@/lib/thermostat-api/resources';
+import { residentModeUndo, type StateBeforeReset } from '@/lib/undo/entries';
 
 const residentModeSchema = z
   .object({
@@ -55,12 +66,16 @@ export async function changeResidentMode(
   }
 
   const on = parsed.data.isResidentMode === 'on';
+  // Turning it off resets the thermostat's settings: they are read first, so the reset can be
+  // undone. A part that cannot be read is only left out of the undo; the member asked for this.
+  const before = on ? undefined : await readBeforeReset(opened.on, member);
+  const undo = residentModeUndo({ label: labelOf(thermostat), on, before });
   const what = {
     actor: member,
     action: 'resident_mode.update',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
-    changes: { isResidentMode: on },
+    changes: { isResidentMode: on, ...undo },
   } as const;
   const summary = `Turned resident mode ${on ? 'on' : 'off'} for ${thermostat.unitLabel || thermostat.thermostatId}`;
   try {
@@ -80,7 +95,29 @@ export async function changeResidentMode(
     status: 'success',
     message: on
       ? 'Resident mode is on.'
-      : 'Resident mode is off; the thermostat’s settings were reset to their defaults.',
+      : `Resident mode is off; the thermostat’s settings were reset to their defaults.${
+          undo.undo ? '' : ' Setpoint could not read them first, so the reset cannot be undone.'
+        }`,
+  };
+}
+
+/** Everything turning resident mode off resets, read at once; what fails is left undefined. */
+async function readBeforeReset(on: ThermostatKey, member: Member): Promise<StateBeforeReset> {
+  const value = <T>(read: PromiseSettledResult<T>) =>
+    read.status === 'fulfilled' ? read.value : undefined;
+  const [comfortSettings, week, configuration, alerts, accessControl] = await Promise.allSettled([
+    listComfortSettings(on),
+    loadWeek(on),
+    getSettings(on),
+    getAlertSettings(on),
+    findLastAccessControl({ scope: member, thermostatId: on.thermostatId }),
+  ]);
+  return {
+    comfortSettings: value(comfortSettings),
+    week: value(week)?.week,
+    configuration: value(configuration),
+    alerts: value(alerts),
+    accessControl: value(accessControl) ?? null,
   };
 }
 

@@ -11,8 +11,10 @@ import {
   viewOf,
 } from '@/lib/settings/access-control';
 import { labelOf } from '@/lib/settings/current';
+import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { updateAccessControl } from '@/lib/thermostat-api/resources';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { accessControlUndo, type UndoRecord, unavailable } from '@/lib/undo/entries';
 
 type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
 
@@ -66,12 +68,26 @@ export async function saveAccessControl(
   const summary = changes.enabled
     ? `Turned access control on for ${label}${passcodeWords}`
     : `Turned access control off for ${label}`;
+  // The service cannot be asked what it replaces: what Setpoint last set is the best it knows
+  // (a database read). Locks only, never the passcode.
+  let undo: UndoRecord;
+  try {
+    const before = await findLastAccessControl({
+      scope: member,
+      thermostatId: thermostat.thermostatId,
+    });
+    undo = accessControlUndo({ label, before, changes, passcode: result.passcode });
+  } catch {
+    undo = unavailable(
+      'What it replaced could not be looked up, so it cannot be undone automatically.',
+    );
+  }
   const what = {
     actor: member,
     action: 'access_control.update',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
-    changes: logged,
+    changes: { ...logged, ...undo },
   } as const;
   try {
     const answer = await updateAccessControl({

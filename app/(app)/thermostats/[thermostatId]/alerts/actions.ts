@@ -14,6 +14,7 @@ import {
 import { labelOf, readBeforeSave } from '@/lib/settings/current';
 import { getAlertSettings, updateAlertSettings } from '@/lib/thermostat-api/resources';
 import { todayIn } from '@/lib/time-format';
+import { alertsUndo } from '@/lib/undo/entries';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
 
@@ -58,7 +59,11 @@ export async function saveAlerts(
     actor: member,
     action: 'alert_settings.update',
     ...where,
-    changes: changes as Record<string, unknown>,
+    // What it replaces was just read: the entry keeps it, so the change can be undone.
+    changes: { ...changes, ...alertsUndo({ label, before: current, changes }) } as Record<
+      string,
+      unknown
+    >,
   } as const;
   const names = Object.keys(changes).join(', ');
   try {

@@ -25,6 +25,8 @@ import {
   findComfortSetting,
   updateComfortSetting,
 } from '@/lib/thermostat-api/resources';
+import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
+import { comfortDeleteUndo, comfortUpdateUndo, REASONS, unavailable } from '@/lib/undo/entries';
 
 type ComfortFormState = FormState<ComfortSettingField>;
 
@@ -137,7 +139,8 @@ export async function createComfortSettingAction(
     action: 'comfort_setting.create',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
-    changes: { ...checked.setting },
+    // Setpoint never deletes through an undo: this one is deleted on its page.
+    changes: { ...checked.setting, ...unavailable(REASONS.created) },
   } as const;
   const summary = `Created comfort setting ${checked.setting.name} on ${label}`;
   try {
@@ -190,7 +193,14 @@ export async function updateComfortSettingAction(
     action: 'comfort_setting.update',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
-    changes: { comfortSettingRef, ...changes },
+    changes: {
+      comfortSettingRef,
+      ...changes,
+      // The old name, which the changes alone do not tell once it is renamed.
+      ...(changes.name !== undefined ? { renamed: { from: current.name, to: changes.name } } : {}),
+      // What it replaces was just read (validating it): the entry keeps it for an undo.
+      ...comfortUpdateUndo({ label, before: current, changes }),
+    },
   } as const;
   const summary = `Changed comfort setting ${current.name} on ${label}`;
   try {
@@ -221,7 +231,7 @@ export async function deleteComfortSettingAction(
   const { member, thermostat } = opened;
   // Only one of this thermostat's settings, by the name it has there: a forged ref or name
   // (another thermostat's, anything) never reaches the service as a delete.
-  let setting: { name: string } | undefined;
+  let setting: ComfortSetting | undefined;
   try {
     setting = await findComfortSetting({ ...opened.on, comfortSettingRef });
   } catch (error) {
@@ -235,7 +245,8 @@ export async function deleteComfortSettingAction(
     action: 'comfort_setting.delete',
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
-    changes: { comfortSettingRef, name },
+    // Its values, read just now, so the entry can create it again.
+    changes: { comfortSettingRef, name, ...comfortDeleteUndo({ label, setting }) },
   } as const;
   const summary = `Deleted comfort setting ${name} on ${label}`;
   try {

@@ -15,6 +15,7 @@ import {
 } from '@/lib/settings/configuration';
 import { labelOf, readBeforeSave } from '@/lib/settings/current';
 import { getSettings, updateSettings } from '@/lib/thermostat-api/resources';
+import { configurationUndo } from '@/lib/undo/entries';
 
 type State = FormState<ConfigurationField | 'form'>;
 
@@ -54,11 +55,13 @@ export async function saveConfiguration(
     return { status: 'success', message: 'Nothing changed, so nothing was sent.', values };
   }
 
+  // What it replaces was just read: the entry keeps it, so the change can be undone.
+  const diff = settingsDiff(current, changes);
   const what = {
     actor: member,
     action: 'configuration.update',
     ...where,
-    changes: settingsDiff(current, changes),
+    changes: { ...diff, ...configurationUndo({ label, diff }) },
   } as const;
   const words = describeSettingsChanges(changes).join(', ');
   try {

@@ -10,8 +10,10 @@ import {
   scheduleFieldOf,
   scheduleRangeSchema,
 } from '@/lib/schedule/schemas';
+import { loadWeek } from '@/lib/schedule/load';
 import { labelOf } from '@/lib/settings/current';
-import { findComfortSetting, updateSchedule } from '@/lib/thermostat-api/resources';
+import { listComfortSettings, updateSchedule } from '@/lib/thermostat-api/resources';
+import { scheduleUndo, unavailable } from '@/lib/undo/entries';
 
 type ScheduleFormState = FormState<ScheduleRangeField>;
 
@@ -68,15 +70,20 @@ export async function applyScheduleRange(
     changes: { ...range, comfortSettingRef },
   } as const;
   // One of this thermostat's comfort settings (a read), so a made-up or another thermostat's
-  // ref is a field error here rather than a write the service refuses.
-  let known: { name: string } | undefined;
-  try {
-    known = await findComfortSetting({ ...opened.on, comfortSettingRef });
-  } catch (error) {
+  // ref is a field error here rather than a write the service refuses. The week it replaces is
+  // read beside it, so the entry can be undone; that read failing only costs the undo.
+  const [settingsRead, weekRead] = await Promise.allSettled([
+    listComfortSettings(opened.on),
+    loadWeek(opened.on),
+  ]);
+  if (settingsRead.status === 'rejected') {
+    const error: unknown = settingsRead.reason;
     // Asked for and not made: the activity log records this failure like any other.
     await logActivity({ ...what, summary: `Failed: ${summaryFor(comfortSettingRef)}`, error });
     return serviceFailure(error, { values });
   }
+  const settings = settingsRead.value;
+  const known = settings.find((setting) => setting.comfortSettingRef === comfortSettingRef);
   if (!known) {
     return {
       status: 'error',
@@ -86,6 +93,13 @@ export async function applyScheduleRange(
     };
   }
   const summary = summaryFor(known.name);
+  const undo =
+    weekRead.status === 'fulfilled'
+      ? scheduleUndo({ label, settings, week: weekRead.value.week, range, comfortSettingRef })
+      : unavailable(
+          'Its schedule could not be read before the change, so it cannot be undone automatically.',
+        );
+  const logged = { ...what, changes: { ...what.changes, ...undo } };
   try {
     await updateSchedule({
       orgId: member.orgId,
@@ -93,7 +107,7 @@ export async function applyScheduleRange(
       range: { ...range, comfortSettingRef },
     });
   } catch (error) {
-    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
+    await logActivity({ ...logged, summary: `Failed: ${summary}`, error });
     return serviceFailure(error, {
       values,
       fieldOf: (path) => {
@@ -102,7 +116,7 @@ export async function applyScheduleRange(
       },
     });
   }
-  await logActivity({ ...what, summary });
+  await logActivity({ ...logged, summary });
   revalidatePath(`/thermostats/${thermostat.thermostatId}/schedule`);
   revalidatePath(`/thermostats/${thermostat.thermostatId}/comfort-settings`);
   return { status: 'success', message: `Saved: ${describeRange(range)}.` };
