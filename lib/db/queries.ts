@@ -1116,6 +1116,19 @@ export async function listActivity(input: {
 }
 
 /** The people who appear in the scope's activity log, for its filter. */
+/** One entry of the activity log, if the scope sees it. */
+export async function findActivityEntry(input: {
+  scope: Scope;
+  entryId: number;
+}): Promise<ActivityEntry | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.id, input.entryId), activityInScope(input.scope)));
+  return row ? (row as ActivityEntry) : null;
+}
+
 export async function listActivityPeople({
   scope,
 }: {

@@ -14,6 +14,8 @@ import type { BulkRun, RunEntry } from '@/lib/db/bulk-runs';
 export const runChangesSchema = z.object({
   template: z.record(z.string(), z.unknown()).optional(),
   unit: z.enum(['F', 'C']).default('F'),
+  /** What an undo cannot put back, in words (shown with its plan). */
+  notes: z.array(z.string()).default([]),
 });
 export type RunChanges = z.output<typeof runChangesSchema>;
 

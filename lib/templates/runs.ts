@@ -12,6 +12,8 @@ import {
   listUndoableItems,
   type PlannedItemInput,
 } from '@/lib/db/bulk-runs';
+import { findActivityEntry } from '@/lib/db/queries';
+import { undoOf } from '@/lib/undo/entries';
 import type { ThermostatPlan, ThermostatState } from './plan';
 import { runChangesSchema, runTitle } from './run-words';
 import { type Template, templateSchema } from './schema';
@@ -167,6 +169,65 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
   });
   await queueBulkRun(undo.id);
   return { ok: true, run: undo };
+}
+
+export const ENTRY_NOT_YOURS = 'That entry is not in your activity log.';
+
+/**
+ * Plans the undo of one change from the activity log: its thermostat goes back to the state the
+ * change replaced (kept with the entry), planned against the thermostat as it is now, with a
+ * warning when it changed since. Applied only once a member confirms the plan.
+ */
+export async function planUndoOfEntry(input: {
+  member: Member;
+  entryId: number;
+}): Promise<WithRun | Refusal> {
+  const { member } = input;
+  if (!can(member, 'change_thermostat'))
+    return forbidden(refusal(member.role, 'change_thermostat'));
+  const entry = await findActivityEntry({ scope: member, entryId: input.entryId });
+  if (!entry) return forbidden(ENTRY_NOT_YOURS);
+  const undo = undoOf(entry);
+  if (!undo.ok) return invalid(undo.reason);
+  const targets = await checkTargets(member, [undo.thermostatId]);
+  if (!targets.ok) return targets;
+  const [target] = targets.targets;
+  if (!target) return forbidden(ENTRY_NOT_YOURS);
+  const notes = [...undo.notes];
+  if (undo.needsPasscode) {
+    notes.push(
+      'The change cleared the passcode, and Setpoint never stores one: the locks come back without it. Set a passcode on the thermostat’s access-control page.',
+    );
+  }
+  const run = await createPlannedRun({
+    orgId: member.orgId,
+    startedBy: member.userId,
+    startedByName: member.name,
+    kind: 'undo',
+    title: `Undo: ${entry.summary}`.slice(0, 200),
+    undoOfEntry: entry.id,
+    changes: { unit: member.temperatureUnit, notes },
+    items: [
+      {
+        thermostatId: target.thermostatId,
+        buildingId: target.buildingId,
+        target: undo.target,
+        expected: undo.expected,
+      },
+    ],
+  });
+  await queueBulkRun(run.id);
+  return { ok: true, run };
+}
+
+/** Whether an entry offers Undo to this member (the page asks; `planUndoOfEntry` checks). */
+export function offersUndo(
+  member: Member,
+  entry: Parameters<typeof undoOf>[0] & { buildingId: string | null },
+): boolean {
+  if (!entry.buildingId || !can(member, 'change_thermostat', { buildingId: entry.buildingId }))
+    return false;
+  return undoOf(entry).ok;
 }
 
 function parseTemplate(value: unknown): Template | null {
