@@ -248,6 +248,18 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
       ],
     },
     {
+      // A blank template (the edit form needs a stored template's id: e2e/templates.spec.ts
+      // forges that one).
+      name: 'new template',
+      path: () => '/templates/new',
+      pick: fieldsInclude('includeConfiguration'),
+      valid: () => [
+        ['name', `Battery template ${Date.now()}`],
+        ['includeConfiguration', 'on'],
+        ['fanMinimumOnTime', '12'],
+      ],
+    },
+    {
       name: 'disconnect',
       path: () => '/connection',
       pick: (form) => form.hidden.some(([name]) => name.startsWith('$ACTION_ID_')),

@@ -178,7 +178,7 @@ export const templateAlertsSchema = z
   });
 export type TemplateAlerts = z.output<typeof templateAlertsSchema>;
 
-const PASSCODE_REFUSED =
+export const PASSCODE_REFUSED =
   'A template never holds a passcode: passcodes are set on each thermostat and never stored.';
 
 /** Unknown keys refused, and a passcode refused in words that say why. */

@@ -1,0 +1,346 @@
+'use client';
+
+import { type ReactNode, useActionState } from 'react';
+import {
+  fanOnTimeField,
+  RANGE_FIELDS,
+  rangeField,
+} from '@/components/settings/configuration-fields';
+import { Field, SelectField } from '@/components/ui/field';
+import { Checkbox, ErrorList, Fieldset, FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
+import type { FormAction, FormState } from '@/lib/forms';
+import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
+import { HOLD_ACTION_TEXT } from '@/lib/settings/configuration';
+import {
+  ACCESS_FIELD,
+  COMFORT_COLUMNS,
+  comfortField,
+  INCLUDE_FIELDS,
+  lockField,
+  MAX_COMFORT_ROWS,
+  ORIGINALS_FIELD,
+  REMOVE_SCHEDULE,
+  SCHEDULE_FIELD,
+  type TemplateFormValues,
+} from '@/lib/templates/form';
+import { HOLD_ACTIONS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+
+const idle: FormState = { status: 'idle' };
+const FANS = [
+  { value: 'auto', label: 'Auto' },
+  { value: 'on', label: 'On' },
+];
+
+/** Rows shown: every filled row and two blank ones (at least four), up to what a thermostat holds. */
+function rowCount(values: Partial<TemplateFormValues>): number {
+  let filled = 0;
+  for (let row = 0; row < MAX_COMFORT_ROWS; row++) {
+    const typed = ['name', 'desiredHeat', 'desiredCool'].some(
+      (column) => (values[comfortField(row, column as 'name')] ?? '').trim() !== '',
+    );
+    if (typed) filled = row + 1;
+  }
+  return Math.min(MAX_COMFORT_ROWS, Math.max(4, filled + 2));
+}
+
+/**
+ * A template's name and sections, each section kept only when its box is ticked. The schedule
+ * is not edited here: it is captured from a thermostat and shown read only (`schedule`, drawn by
+ * the server page), with a box to remove it. Posts without JavaScript.
+ */
+export function TemplateForm({
+  action: bound,
+  initial,
+  unit,
+  mode,
+  schedule,
+}: {
+  action: FormAction;
+  initial: TemplateFormValues;
+  unit: 'F' | 'C';
+  mode: 'new' | 'edit';
+  /** The week, drawn by the server page; null when the template has none. */
+  schedule: ReactNode | null;
+}) {
+  const [state, action] = useActionState(bound, idle);
+  // After a post the form shows what was posted (or saved), checkboxes included.
+  const values = state.values ?? initial;
+  const errors = state.fieldErrors ?? {};
+  const degree = `°${unit}`;
+  const rows = rowCount(values);
+  const checked = (field: string) => values[field] === 'on';
+
+  return (
+    <form
+      action={action}
+      noValidate
+      className="grid gap-6"
+      aria-label={mode === 'new' ? 'New template' : 'Edit template'}
+      key={JSON.stringify(values)}
+    >
+      <FormMessage state={state} />
+      <ErrorList id="template-form-errors" errors={errors.form} />
+      {mode === 'new' ? (
+        <>
+          {values[SCHEDULE_FIELD] ? (
+            <input type="hidden" name={SCHEDULE_FIELD} value={values[SCHEDULE_FIELD]} />
+          ) : null}
+          {values[ORIGINALS_FIELD] ? (
+            <input type="hidden" name={ORIGINALS_FIELD} value={values[ORIGINALS_FIELD]} />
+          ) : null}
+        </>
+      ) : null}
+
+      <div className="max-w-md">
+        <Field
+          label="Template name"
+          name="name"
+          defaultValue={values.name}
+          errors={errors.name}
+          maxLength={64}
+          hint="For example “Vacant unit”. Names are unique in your organisation, ignoring case."
+        />
+      </div>
+
+      <Fieldset
+        legend="Comfort settings"
+        description="Matched on each thermostat by name: a setting of the same name is changed to these values, one it lacks is created. Blank rows are ignored."
+      >
+        <Checkbox
+          name={INCLUDE_FIELDS.comfortSettings}
+          label="Include comfort settings"
+          defaultChecked={checked(INCLUDE_FIELDS.comfortSettings)}
+          errors={errors.comfortSettings}
+        />
+        <div className="grid gap-3">
+          {Array.from({ length: rows }, (_, row) => (
+            <fieldset
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions, posted by index
+              key={row}
+              className="grid gap-3 border-t border-slate-100 pt-3 sm:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))] dark:border-slate-800"
+            >
+              <legend className="sr-only">Comfort setting {row + 1}</legend>
+              {COMFORT_COLUMNS.map((column) => {
+                const name = comfortField(row, column);
+                const label = {
+                  name: `Name of setting ${row + 1}`,
+                  desiredHeat: `Heat (${degree})`,
+                  desiredCool: `Cool (${degree})`,
+                  fanHeat: 'Fan heating',
+                  fanCool: 'Fan cooling',
+                }[column];
+                return column === 'fanHeat' || column === 'fanCool' ? (
+                  <SelectField
+                    key={column}
+                    label={label}
+                    name={name}
+                    defaultValue={values[name] || 'auto'}
+                    errors={errors[name]}
+                    options={FANS}
+                  />
+                ) : (
+                  <Field
+                    key={column}
+                    label={label}
+                    name={name}
+                    defaultValue={values[name] ?? ''}
+                    errors={errors[name]}
+                    inputMode={column === 'name' ? undefined : 'decimal'}
+                    maxLength={column === 'name' ? 32 : undefined}
+                  />
+                );
+              })}
+            </fieldset>
+          ))}
+        </div>
+        {rows < MAX_COMFORT_ROWS ? (
+          <p className="text-xs text-muted">
+            Need more rows? Save, and the form comes back with two more (up to {MAX_COMFORT_ROWS}).
+          </p>
+        ) : null}
+      </Fieldset>
+
+      <Fieldset
+        legend="Weekly schedule"
+        description="Captured from a thermostat, by comfort-setting name; each thermostat’s own setting of each name is used."
+      >
+        {schedule ? (
+          <>
+            {schedule}
+            <Checkbox
+              name={REMOVE_SCHEDULE}
+              label="Remove the schedule section"
+              description="Each thermostat then keeps its own schedule."
+              defaultChecked={checked(REMOVE_SCHEDULE)}
+              errors={errors.schedule}
+            />
+          </>
+        ) : (
+          <>
+            <p className="text-sm">
+              {mode === 'new'
+                ? 'No schedule: start from a thermostat above to capture its week.'
+                : 'This template has no schedule: each thermostat keeps its own.'}
+            </p>
+            <ErrorList id="field-schedule-errors" errors={errors.schedule} />
+          </>
+        )}
+      </Fieldset>
+
+      <Fieldset
+        legend="Configuration"
+        description="A blank field is left as each thermostat has it."
+      >
+        <Checkbox
+          name={INCLUDE_FIELDS.configuration}
+          label="Include configuration"
+          defaultChecked={checked(INCLUDE_FIELDS.configuration)}
+          errors={errors.configuration}
+        />
+        <div className="grid grid-cols-2 items-start gap-3 md:grid-cols-4 [&>div]:min-w-0">
+          {RANGE_FIELDS.map((field) => (
+            <Field
+              key={field}
+              {...rangeField(field, unit)}
+              defaultValue={values[field] ?? ''}
+              errors={errors[field]}
+            />
+          ))}
+        </div>
+        <div className="grid items-start gap-3 sm:grid-cols-2">
+          <SelectField
+            label="Hold action"
+            name="holdAction"
+            defaultValue={values.holdAction ?? ''}
+            errors={errors.holdAction}
+            hint="What happens when someone changes the temperature at the thermostat."
+            options={[
+              { value: '', label: 'Leave as each thermostat has it' },
+              ...HOLD_ACTIONS.map((choice) => ({
+                value: choice,
+                label: HOLD_ACTION_TEXT[choice]?.label ?? choice,
+              })),
+            ]}
+          />
+          <Field
+            {...fanOnTimeField}
+            defaultValue={values.fanMinimumOnTime ?? ''}
+            errors={errors.fanMinimumOnTime}
+            hint="0 to 55."
+          />
+        </div>
+      </Fieldset>
+
+      <Fieldset
+        legend="Alert settings"
+        description="Each alert is set on or off as ticked; a blank value or interval is left as each thermostat has it."
+      >
+        <Checkbox
+          name={INCLUDE_FIELDS.alerts}
+          label="Include alert settings"
+          defaultChecked={checked(INCLUDE_FIELDS.alerts)}
+          errors={errors.alerts}
+        />
+        <Checkbox
+          name="maintenanceEnabled"
+          label="Remind about HVAC maintenance"
+          defaultChecked={checked('maintenanceEnabled')}
+          errors={errors.maintenanceEnabled}
+        />
+        <div className="grid items-start gap-3 sm:grid-cols-3">
+          <Field
+            label="Last maintenance"
+            name="lastMaintenanceDate"
+            type="date"
+            defaultValue={values.lastMaintenanceDate ?? ''}
+            errors={errors.lastMaintenanceDate}
+            hint="Usually blank: each thermostat keeps its own date."
+          />
+          <Field
+            label="Every"
+            name="maintenanceInterval"
+            inputMode="numeric"
+            defaultValue={values.maintenanceInterval ?? ''}
+            errors={errors.maintenanceInterval}
+            hint="1–60 months or 1–10,000 hours"
+          />
+          <SelectField
+            label="Interval unit"
+            name="maintenanceIntervalUnits"
+            defaultValue={values.maintenanceIntervalUnits || 'month'}
+            errors={errors.maintenanceIntervalUnits}
+            options={[
+              { value: 'month', label: 'Months' },
+              { value: 'hour', label: 'Hours of running' },
+            ]}
+          />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {(
+            [
+              ['lowTemperature', 'Low temperature', degree],
+              ['highTemperature', 'High temperature', degree],
+              ['lowHumidity', 'Low humidity', '%'],
+              ['highHumidity', 'High humidity', '%'],
+            ] as const
+          ).map(([prefix, words, sign]) => (
+            <div key={prefix} className="grid content-start gap-2">
+              <Checkbox
+                name={`${prefix}Enabled`}
+                label={`${words} alert`}
+                defaultChecked={checked(`${prefix}Enabled`)}
+              />
+              <Field
+                label={`${words} (${sign})`}
+                name={`${prefix}Value`}
+                inputMode={sign === '%' ? 'numeric' : 'decimal'}
+                defaultValue={values[`${prefix}Value`] ?? ''}
+                errors={errors[`${prefix}Value`]}
+              />
+            </div>
+          ))}
+        </div>
+      </Fieldset>
+
+      <Fieldset
+        legend="Access control"
+        description="The locks only. A template never holds a passcode: turning access control on keeps each thermostat’s own; turning it off clears it."
+      >
+        <Checkbox
+          name={INCLUDE_FIELDS.accessControl}
+          label="Include access control"
+          defaultChecked={checked(INCLUDE_FIELDS.accessControl)}
+        />
+        <RadioGroup
+          name={ACCESS_FIELD}
+          legend="Access control"
+          options={[
+            { value: 'on', label: 'On' },
+            { value: 'off', label: 'Off' },
+          ]}
+          defaultValue={values[ACCESS_FIELD]}
+          errors={errors[ACCESS_FIELD]}
+        />
+        <div className="grid gap-2 sm:grid-cols-2">
+          {LOCK_AREAS.map((area) => (
+            <Checkbox
+              key={area}
+              name={lockField(area)}
+              label={`Lock ${LOCK_AREA_TEXT[area].label.toLowerCase()}`}
+              description={LOCK_AREA_TEXT[area].description}
+              defaultChecked={checked(lockField(area))}
+              errors={errors[lockField(area)]}
+            />
+          ))}
+        </div>
+      </Fieldset>
+
+      <div>
+        <SubmitButton pending="Saving…">
+          {mode === 'new' ? 'Save template' : 'Save changes'}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest';
+import {
+  comfortField,
+  INCLUDE_FIELDS,
+  lockField,
+  ORIGINALS_FIELD,
+  parseTemplateForm,
+  REMOVE_SCHEDULE,
+  SCHEDULE_FIELD,
+  type TemplateDraft,
+  templateFormStrings,
+  templateFormValues,
+} from '@/lib/templates/form';
+import { PASSCODE_REFUSED, type Template } from '@/lib/templates/schema';
+
+/**
+ * The template form both ways: posted fields in the member's unit into a template in °F (two
+ * decimals at most), a template back into fields; errors under their fields; sections only when
+ * ticked; a passcode refused.
+ */
+
+const WEEK = Array.from({ length: 7 }, (_, day) =>
+  Array.from({ length: 48 }, (_, block) =>
+    day < 5 && block >= 16 && block < 36 ? 'Away' : 'Home',
+  ),
+);
+
+const FULL: Template = {
+  name: 'Vacant unit',
+  comfortSettings: [
+    { name: 'Home', desiredHeat: 69, desiredCool: 77.5, fanHeat: 'auto', fanCool: 'on' },
+    { name: 'Away', desiredHeat: 60.13, desiredCool: 85, fanHeat: 'auto', fanCool: 'auto' },
+  ],
+  schedule: WEEK,
+  configuration: {
+    heatRange: { min: 50.5, max: 75 },
+    coolRange: { min: 70, max: 88.37 },
+    holdAction: 'nextPeriod',
+    fanMinimumOnTime: 10,
+  },
+  alerts: {
+    hvacMaintenanceReminder: {
+      enabled: true,
+      maintenanceInterval: 6,
+      maintenanceIntervalUnits: 'month',
+    },
+    lowTemperatureAlert: { enabled: true, value: 41.3 },
+    highTemperatureAlert: { enabled: false, value: 95 },
+    lowHumidityAlert: { enabled: false, value: 20 },
+    highHumidityAlert: { enabled: true, value: 70 },
+  },
+  accessControl: {
+    enabled: true,
+    settings: {
+      temperature: true,
+      systemMode: true,
+      schedule: false,
+      vacation: false,
+      other: true,
+    },
+  },
+};
+
+/** A FormData of the values, as a browser posts them (unticked boxes absent). */
+function post(values: Record<string, string>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(values)) {
+    if (value === '' && /^include|Enabled$|^lock\.|^removeSchedule$/.test(key)) continue;
+    form.append(key, value);
+  }
+  return form;
+}
+
+const blank = (extra: Record<string, string>) =>
+  post({ ...templateFormValues({ name: 'T' }, 'F').values, ...extra });
+
+describe('the template form', () => {
+  it.each(['F', 'C'] as const)('round-trips a full template in °%s exactly', (unit) => {
+    const { values } = templateFormValues(FULL, unit);
+    const edited = parseTemplateForm(post(values), {
+      unit,
+      source: { kind: 'edit', current: FULL },
+    });
+    expect(edited).toEqual({ ok: true, template: FULL });
+    // A new one, pre-filled the same way, keeps the exact °F through its hidden fields too.
+    const created = parseTemplateForm(post(values), { unit, source: { kind: 'new' } });
+    expect(created).toEqual({ ok: true, template: FULL });
+  });
+
+  it('shows °C to one decimal and stores a typed °C value as °F with at most two decimals', () => {
+    const { values } = templateFormValues(FULL, 'C');
+    expect(values[comfortField(0, 'desiredHeat')]).toBe('20.6');
+    const changed = parseTemplateForm(
+      post({ ...values, [comfortField(0, 'desiredHeat')]: '20.3' }),
+      { unit: 'C', source: { kind: 'edit', current: FULL } },
+    );
+    expect(changed.ok && changed.template.comfortSettings?.[0]?.desiredHeat).toBe(68.54);
+    // Without the originals, a °C value shown rounded is taken as typed.
+    const fresh = parseTemplateForm(post({ ...values, [ORIGINALS_FIELD]: '' }), {
+      unit: 'C',
+      source: { kind: 'new' },
+    });
+    expect(fresh.ok && fresh.template.comfortSettings?.[0]?.desiredHeat).toBe(69.08);
+  });
+
+  it('keeps only ticked sections, ignores blank comfort rows and can remove the schedule', () => {
+    const { values } = templateFormValues(FULL, 'F');
+    const form = post({
+      ...values,
+      [INCLUDE_FIELDS.alerts]: '',
+      [INCLUDE_FIELDS.accessControl]: '',
+      [REMOVE_SCHEDULE]: 'on',
+      [comfortField(0, 'name')]: '',
+      [comfortField(0, 'desiredHeat')]: '',
+      [comfortField(0, 'desiredCool')]: '',
+      [comfortField(5, 'name')]: '',
+      [comfortField(5, 'desiredHeat')]: '',
+    });
+    const parsed = parseTemplateForm(form, { unit: 'F', source: { kind: 'edit', current: FULL } });
+    expect(parsed).toEqual({
+      ok: true,
+      template: {
+        name: 'Vacant unit',
+        comfortSettings: [FULL.comfortSettings?.[1]],
+        configuration: FULL.configuration,
+      },
+    });
+  });
+
+  it('places errors under their fields, in the member’s unit, by the row posted', () => {
+    const form = blank({
+      [INCLUDE_FIELDS.comfortSettings]: 'on',
+      [comfortField(2, 'name')]: 'Home',
+      [comfortField(2, 'desiredHeat')]: '22',
+      [comfortField(2, 'desiredCool')]: '22.5',
+      [comfortField(3, 'name')]: 'Sleep',
+      [comfortField(3, 'desiredHeat')]: '40',
+      [comfortField(3, 'desiredCool')]: 'warm',
+      [comfortField(4, 'name')]: 'home',
+      [comfortField(4, 'desiredHeat')]: '18',
+      [comfortField(4, 'desiredCool')]: '26',
+      [INCLUDE_FIELDS.configuration]: 'on',
+      heatMin: '15',
+      [INCLUDE_FIELDS.accessControl]: 'on',
+    });
+    const parsed = parseTemplateForm(form, { unit: 'C', source: { kind: 'new' } });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    const errors = parsed.fieldErrors;
+    expect(errors[comfortField(2, 'desiredCool')]?.[0]).toMatch(/at least 1\.2 °C above heat/);
+    expect(errors[comfortField(3, 'desiredHeat')]?.[0]).toMatch(/between 7\.2 °C and 26\.1 °C/);
+    expect(errors[comfortField(3, 'desiredCool')]?.[0]).toMatch(/Enter a number/);
+    expect(errors[comfortField(4, 'name')]?.[0]).toMatch(/already used by comfort setting 3/);
+    expect(errors.heatMax?.[0]).toMatch(/both the minimum and the maximum/);
+    expect(errors.accessControl?.[0]).toMatch(/on or off/);
+    // Nothing said in °F to a member who reads °C.
+    expect(Object.values(errors).flat().join(' ')).not.toMatch(/°F/);
+  });
+
+  it('says so when nothing is included, or a ticked section sets nothing', () => {
+    const nothing = parseTemplateForm(blank({}), { unit: 'F', source: { kind: 'new' } });
+    expect(nothing).toEqual({ ok: false, fieldErrors: { form: ['Add at least one section.'] } });
+    const empty = parseTemplateForm(
+      blank({ [INCLUDE_FIELDS.configuration]: 'on', [INCLUDE_FIELDS.comfortSettings]: 'on' }),
+      { unit: 'F', source: { kind: 'new' } },
+    );
+    expect(empty.ok || empty.fieldErrors).toMatchObject({
+      configuration: ['Set at least one configuration setting.'],
+      comfortSettings: ['Add a comfort setting, or leave the section out.'],
+    });
+  });
+
+  it('takes a new template’s captured schedule from the post, and an edit’s from the store', () => {
+    const form = blank({ [SCHEDULE_FIELD]: JSON.stringify(WEEK) });
+    expect(parseTemplateForm(form, { unit: 'F', source: { kind: 'new' } })).toEqual({
+      ok: true,
+      template: { name: 'T', schedule: WEEK },
+    });
+    // An edit ignores a posted schedule: it keeps the stored one (here: none).
+    const edit = parseTemplateForm(form, {
+      unit: 'F',
+      source: { kind: 'edit', current: { name: 'T', configuration: { fanMinimumOnTime: 5 } } },
+    });
+    expect(edit.ok).toBe(false);
+    const broken = parseTemplateForm(blank({ [SCHEDULE_FIELD]: '[["Home"]]' }), {
+      unit: 'F',
+      source: { kind: 'new' },
+    });
+    expect(broken.ok || broken.fieldErrors.schedule?.[0]).toMatch(/7 days of 48/);
+  });
+
+  it('refuses a posted passcode, under any name, and never echoes it', () => {
+    for (const field of ['passcode', 'accessControl.passcode', 'lockPasscode']) {
+      const form = blank({
+        [INCLUDE_FIELDS.accessControl]: 'on',
+        accessControl: 'on',
+        [lockField('temperature')]: 'on',
+        [field]: '1234',
+      });
+      expect(parseTemplateForm(form, { unit: 'F', source: { kind: 'new' } })).toEqual({
+        ok: false,
+        fieldErrors: { form: [PASSCODE_REFUSED] },
+      });
+      expect(Object.values(templateFormStrings(form))).not.toContain('1234');
+    }
+  });
+
+  it('fills a draft read from a thermostat, and blank values for a blank template', () => {
+    const draft: TemplateDraft = {
+      name: 'Like 101',
+      configuration: { heatRange: { min: 45, max: 79 }, fanMinimumOnTime: 0 },
+    };
+    const { values } = templateFormValues(draft, 'C');
+    expect(values).toMatchObject({
+      name: 'Like 101',
+      [INCLUDE_FIELDS.configuration]: 'on',
+      [INCLUDE_FIELDS.alerts]: '',
+      heatMin: '7.2',
+      heatMax: '26.1',
+      coolMin: '',
+      holdAction: '',
+      fanMinimumOnTime: '0',
+      accessControl: '',
+    });
+    const parsed = parseTemplateForm(post(values), { unit: 'C', source: { kind: 'new' } });
+    expect(parsed).toEqual({
+      ok: true,
+      template: {
+        name: 'Like 101',
+        configuration: { heatRange: { min: 45, max: 79 }, fanMinimumOnTime: 0 },
+      },
+    });
+  });
+});
