@@ -4,6 +4,7 @@ import { type Column, ResultTable, timeColumn } from '@/components/ui/result-tab
 import { changesInWords, runStatus } from '@/lib/bulk/words';
 import type { BulkRun } from '@/lib/db/bulk-runs';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import { runTitle, skippedOf } from '@/lib/templates/run-words';
 import type { TemperatureUnit } from '@/lib/units';
 
 /** Recent bulk runs: when, who, what, how many, and how each is going or ended. */
@@ -15,7 +16,9 @@ export function RunList({ runs, unit }: { runs: BulkRun[]; unit: TemperatureUnit
       header: 'Change',
       cell: (run) => (
         <>
-          {changesInWords(run.changes as SettingsChanges, unit).join('; ')}
+          {run.kind === 'configuration'
+            ? changesInWords(run.changes as SettingsChanges, unit).join('; ')
+            : runTitle(run)}
           {run.retryOf ? (
             <span className="block text-xs text-muted">Retry of the failed ones</span>
           ) : null}
@@ -26,7 +29,7 @@ export function RunList({ runs, unit }: { runs: BulkRun[]; unit: TemperatureUnit
     {
       header: 'Status',
       cell: (run) => {
-        const status = runStatus(run);
+        const status = runStatus({ ...run, skipped: skippedOf(run) });
         // The status is the way to the run's page, in the tone of its outcome.
         return (
           <Link

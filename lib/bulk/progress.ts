@@ -50,6 +50,7 @@ export async function readRunProgress(member: Member, runId: unknown): Promise<R
     failed: counts.failed,
     notSent: counts.not_sent,
     cancelled: counts.cancelled,
+    skipped: counts.unchanged + counts.blocked,
     total: counts.total,
   });
   return {

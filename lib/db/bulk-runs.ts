@@ -11,7 +11,6 @@ import {
   bulkRunItems,
   bulkRuns,
   templateAssignments,
-  templates,
   thermostats,
 } from './schema';
 import { inBuildings } from './scope';
@@ -859,19 +858,6 @@ export async function assignTemplate(input: { runId: string; templateId: string 
       set template_id = excluded.template_id, run_id = excluded.run_id,
           assigned_at = excluded.assigned_at, checked_at = excluded.checked_at, drift = null
   `);
-}
-
-/** A template of the organisation, as a run snapshots it (null when there is none). */
-export async function findTemplateForRun(input: {
-  orgId: string;
-  templateId: string;
-}): Promise<{ id: string; name: string; body: Record<string, unknown> } | null> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ id: templates.id, name: templates.name, body: templates.body })
-    .from(templates)
-    .where(and(eq(templates.id, input.templateId), eq(templates.orgId, input.orgId)));
-  return row ?? null;
 }
 
 /** The kind of a run, for the job that works it. */

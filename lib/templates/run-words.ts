@@ -19,10 +19,16 @@ export const runChangesSchema = z.object({
 });
 export type RunChanges = z.output<typeof runChangesSchema>;
 
-/** Thermostats of the run that needed nothing (already matching) or could not be changed. */
+/**
+ * A finished run's thermostats that needed nothing (already matching) or could not be changed:
+ * those with none of the counted results. Unknown (0) while it goes on.
+ */
 export const skippedOf = (
-  run: Pick<BulkRun, 'total' | 'applied' | 'failed' | 'notSent' | 'cancelled'>,
-) => Math.max(0, run.total - run.applied - run.failed - run.notSent - run.cancelled);
+  run: Pick<BulkRun, 'state' | 'total' | 'applied' | 'failed' | 'notSent' | 'cancelled'>,
+) =>
+  run.state === 'done' || run.state === 'cancelled'
+    ? Math.max(0, run.total - run.applied - run.failed - run.notSent - run.cancelled)
+    : 0;
 
 /** "Template “Vacant unit”" or "Undo of …": what the run is called. */
 export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total'>): string {
@@ -83,25 +89,4 @@ export function durationInWords(seconds: number): string {
   const rest = minutes % 60;
   const hourWords = `${hours} hour${hours === 1 ? '' : 's'}`;
   return rest === 0 ? hourWords : `${hourWords} ${rest} minute${rest === 1 ? '' : 's'}`;
-}
-
-const SECTION_WORDS: Record<string, string> = {
-  comfortSettings: 'comfort settings',
-  schedule: 'the weekly schedule',
-  configuration: 'configuration',
-  alerts: 'alert settings',
-  accessControl: 'access-control locks',
-};
-
-/** "Comfort settings, the weekly schedule and configuration": what a template sets. */
-export function sectionsInWords(template: Record<string, unknown>): string {
-  const names = Object.keys(SECTION_WORDS)
-    .filter((key) => template[key] !== undefined)
-    .map((key) => SECTION_WORDS[key] as string);
-  if (names.length === 0) return 'Nothing';
-  const text =
-    names.length === 1
-      ? (names[0] as string)
-      : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -7,12 +7,12 @@ import {
   confirmPlannedRun,
   createPlannedRun,
   findBulkRun,
-  findTemplateForRun,
   listBulkRunItems,
   listUndoableItems,
   type PlannedItemInput,
 } from '@/lib/db/bulk-runs';
 import { findActivityEntry } from '@/lib/db/queries';
+import { findTemplate } from '@/lib/db/templates';
 import { undoOf } from '@/lib/undo/entries';
 import type { ThermostatPlan, ThermostatState } from './plan';
 import { runChangesSchema, runTitle } from './run-words';
@@ -43,9 +43,9 @@ export async function planTemplateRun(input: {
   const { member } = input;
   if (!can(member, 'change_thermostat'))
     return forbidden(refusal(member.role, 'change_thermostat'));
-  const found = await findTemplateForRun({ orgId: member.orgId, templateId: input.templateId });
+  const found = await findTemplate({ orgId: member.orgId, templateId: input.templateId });
   if (!found) return forbidden(TEMPLATE_NOT_YOURS);
-  const template = templateSchema.safeParse({ ...found.body, name: found.name });
+  const template = templateSchema.safeParse({ ...found.template, name: found.name });
   if (!template.success) {
     return invalid('This template is not valid any more; open it and save it again first.');
   }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { buttonClass } from '@/components/ui/button';
+import { ButtonForm } from '@/components/ui/button-form';
 import { FilterButtons, FilterInput, FilterSelect } from '@/components/ui/filters';
 import { OutcomeLabel } from '@/components/ui/outcome-label';
 import { PageHeader } from '@/components/ui/page-header';
@@ -13,7 +14,9 @@ import { listBulkRunsById } from '@/lib/db/bulk-runs';
 import type { ActivityEntry } from '@/lib/db/queries';
 import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome, outcomeWords } from '@/lib/outcomes';
+import { offersUndo } from '@/lib/templates/runs';
 import { withoutUndo } from '@/lib/undo/entries';
+import { undoEntry } from './actions';
 import { changeLines, failureWords } from '@/lib/words';
 
 export const metadata: Metadata = { title: 'Activity' };
@@ -69,6 +72,15 @@ export default async function ActivityPage({ searchParams }: Props) {
               <Link href={`/bulk/runs/${entry.runId}`} className="text-sm underline">
                 Result for each thermostat
               </Link>
+            </div>
+          ) : null}
+          {offersUndo(member, entry) ? (
+            <div className="mt-1">
+              <ButtonForm
+                action={undoEntry.bind(null, entry.id)}
+                label="Undo…"
+                pending="Planning the undo…"
+              />
             </div>
           ) : null}
           {/* The state kept for an undo is Setpoint's, not a change to read. */}

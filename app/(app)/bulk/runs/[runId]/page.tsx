@@ -24,7 +24,9 @@ import {
 } from '@/lib/bulk/words';
 import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
 import type { PlanSummary } from '@/lib/templates/plan';
-import { runChangesSchema, runTitle, sectionsInWords } from '@/lib/templates/run-words';
+import { describeTemplate } from '@/lib/templates/describe';
+import { runChangesSchema, runTitle } from '@/lib/templates/run-words';
+import { templateSchema } from '@/lib/templates/schema';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { applyPlan, cancelRun, retryRun, undoRun } from '../../actions';
 
@@ -395,10 +397,17 @@ function describeRun(
 ): string[] {
   if (run.kind === 'configuration') return changesInWords(run.changes as SettingsChanges, unit);
   if (run.kind === 'undo') {
-    return ['Puts back, on each thermostat, what the undone change replaced (as far as it can).'];
+    const notes = runChangesSchema.safeParse(run.changes).data?.notes ?? [];
+    return [
+      'Puts back, on each thermostat, what the undone change replaced (as far as it can).',
+      ...notes,
+    ];
   }
   const changes = runChangesSchema.safeParse(run.changes);
-  return changes.success && changes.data.template
-    ? [`Sets ${sectionsInWords(changes.data.template).toLowerCase()} as the template says.`]
+  const template = templateSchema.safeParse(changes.data?.template);
+  return template.success
+    ? describeTemplate(template.data, unit).map(
+        (section) => `${section.title}: ${section.lines.join('; ')}`,
+      )
     : [];
 }

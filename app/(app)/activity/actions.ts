@@ -1,0 +1,25 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { openAction } from '@/lib/actions';
+import type { FormState } from '@/lib/forms';
+import { ENTRY_NOT_YOURS, planUndoOfEntry } from '@/lib/templates/runs';
+
+/**
+ * Plans the undo of one activity entry (bound by the page): only reads, then the plan's page,
+ * where the member sees what would be put back (and any change since) before applying it.
+ */
+export async function undoEntry(
+  entryId: number,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openAction('change_thermostat');
+  if (!opened.ok) return opened.state;
+  if (!Number.isSafeInteger(entryId) || entryId < 1) {
+    return { status: 'error', message: ENTRY_NOT_YOURS };
+  }
+  const undo = await planUndoOfEntry({ member: opened.member, entryId });
+  if (!undo.ok) return { status: 'error', message: undo.message };
+  redirect(`/bulk/runs/${undo.run.id}`);
+}

@@ -1,0 +1,89 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
+import { PlanForm } from '@/components/templates/plan-form';
+import { Card } from '@/components/ui/card';
+import { Notice } from '@/components/ui/notice';
+import { PageHeader } from '@/components/ui/page-header';
+import { can, refusal } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
+import { listBuildings, listThermostats } from '@/lib/db/queries';
+import { findTemplate } from '@/lib/db/templates';
+import { describeTemplate } from '@/lib/templates/describe';
+import { planTemplate } from './actions';
+
+export const metadata: Metadata = { title: 'Plan a template' };
+
+type Props = {
+  params: Promise<{ templateId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+/**
+ * Choose the thermostats a template is planned on (the member's own buildings only). The plan
+ * itself is a run: read, planned and shown on its page before anything is sent.
+ */
+export default async function PlanTemplatePage({ params, searchParams }: Props) {
+  const member = await requireMember();
+  const { templateId } = await params;
+  const stored = await findTemplate({ orgId: member.orgId, templateId });
+  if (!stored) notFound();
+  const mayChange = can(member, 'change_thermostat');
+  // Rows ticked elsewhere (a building's page) may arrive as `?ids=…`; only those in scope count.
+  const asked = (await searchParams).ids;
+  const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
+  const [buildings, thermostats] = await Promise.all([
+    mayChange ? listBuildings({ scope: member }) : [],
+    mayChange ? listThermostats({ scope: member }) : [],
+  ]);
+  const groups: BulkBuilding[] = buildings.map((building) => ({
+    buildingId: building.buildingId,
+    name: building.name,
+    thermostats: thermostats
+      .filter((t) => t.buildingId === building.buildingId)
+      .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
+  }));
+  const sections = describeTemplate(stored.template, member.temperatureUnit);
+
+  return (
+    <div className="grid gap-6">
+      <div>
+        <Link href={`/templates/${stored.id}`} className="text-sm hover:underline">
+          ← {stored.name}
+        </Link>
+        <PageHeader title={`Plan “${stored.name}”`}>
+          Choose the thermostats. Setpoint reads each one and plans the fewest changes that make it
+          match; you see every change, the calls it costs and the time it takes before applying.
+        </PageHeader>
+      </div>
+      <Card className="grid gap-2">
+        <h2 className="text-lg font-medium">What it sets</h2>
+        <ul className="grid gap-1 text-sm">
+          {sections.map((section) => (
+            <li key={section.title}>
+              <span className="font-medium">{section.title}:</span> {section.lines.join('; ')}
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <Card>
+        {!mayChange ? (
+          <Notice tone="info">
+            {refusal(member.role, 'change_thermostat').replace(' Nothing was changed.', '')}
+          </Notice>
+        ) : thermostats.length === 0 ? (
+          <p className="text-sm">Add thermostats to your portfolio first.</p>
+        ) : (
+          <PlanForm
+            buildings={groups}
+            initialSelected={thermostats
+              .filter((t) => askedIds.has(t.thermostatId))
+              .map((t) => t.thermostatId)}
+            plan={planTemplate.bind(null, stored.id)}
+          />
+        )}
+      </Card>
+    </div>
+  );
+}

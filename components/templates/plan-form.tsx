@@ -1,0 +1,39 @@
+'use client';
+
+import { useActionState, useState } from 'react';
+import { type BulkBuilding, ThermostatPicker } from '@/components/bulk/thermostat-picker';
+import { FormMessage } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
+import type { FormAction, FormState } from '@/lib/forms';
+
+const idle: FormState = { status: 'idle' };
+
+/**
+ * The thermostats to plan a template on, and the one button that plans it. Planning only reads:
+ * the plan is shown on the run's page, and nothing is sent until a member applies it there.
+ */
+export function PlanForm({
+  buildings,
+  initialSelected,
+  plan,
+}: {
+  buildings: BulkBuilding[];
+  initialSelected: string[];
+  plan: FormAction;
+}) {
+  const [state, action] = useActionState(plan, idle);
+  const [selected, setSelected] = useState(() => new Set(initialSelected));
+  return (
+    <form action={action} className="grid gap-6">
+      <ThermostatPicker buildings={buildings} selected={selected} onChange={setSelected} />
+      <FormMessage state={state} />
+      <div className="flex flex-wrap items-center gap-3">
+        <SubmitButton pending="Starting the plan…">Plan on the selected thermostats</SubmitButton>
+        <p className="text-sm text-muted">
+          Setpoint reads each one first and shows what would change. Nothing is sent until you apply
+          the plan.
+        </p>
+      </div>
+    </form>
+  );
+}
