@@ -4,6 +4,7 @@ export const NAV_ITEMS = [
   { href: '/attention', label: 'Needs attention' },
   { href: '/notifications', label: 'Notifications' },
   { href: '/bulk', label: 'Bulk changes' },
+  { href: '/groups', label: 'Groups' },
   { href: '/activity', label: 'Activity' },
   { href: '/members', label: 'Members' },
   { href: '/connection', label: 'Connection' },

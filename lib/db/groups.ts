@@ -259,6 +259,35 @@ export async function resolveGroup(input: {
   return rowsOf<{ thermostatId: string }>(result).map((row) => row.thermostatId);
 }
 
+/**
+ * Every group of the organisation by name, each with the ids of its thermostats in the member's
+ * scope (as resolveGroup gives them): for a selection form's group chooser.
+ */
+export async function resolveGroups(input: {
+  scope: Scope;
+  now?: Date;
+}): Promise<{ groupId: string; name: string; thermostatIds: string[] }[]> {
+  const db = await getDb();
+  const now = input.now ?? new Date();
+  const groups = await db
+    .select()
+    .from(thermostatGroups)
+    .where(eq(thermostatGroups.orgId, input.scope.orgId))
+    .orderBy(asc(sql`lower(${thermostatGroups.name})`));
+  return Promise.all(
+    groups.map(async (group) => {
+      const result = await db.execute(sql`select t.thermostat_id as "thermostatId"
+        ${groupSource(input.scope, group, now)}
+        order by t.unit_sort_key collate "C", t.thermostat_id`);
+      return {
+        groupId: group.id,
+        name: group.name,
+        thermostatIds: rowsOf<{ thermostatId: string }>(result).map((row) => row.thermostatId),
+      };
+    }),
+  );
+}
+
 /** The group's thermostats in scope with their labels and buildings, for its page. */
 export async function listGroupThermostats(input: {
   scope: Scope;
