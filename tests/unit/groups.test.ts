@@ -551,3 +551,80 @@ describe('group filters in words', () => {
     expect(groupFilterSchema.parse({ label: '  4B ' })).toEqual({ label: '4B' });
   });
 });
+
+describe('group forms, as served before any JavaScript runs', () => {
+  const buildings = [
+    {
+      buildingId: NORTH,
+      name: 'North Block',
+      thermostats: [
+        { thermostatId: t(1), label: 'Unit 1A' },
+        { thermostatId: t(2), label: 'Unit 2B' },
+      ],
+    },
+  ];
+  const names = (html: string) =>
+    [...new Set([...html.matchAll(/\sname="([^"]+)"/g)].map((match) => match[1]))].sort();
+
+  it('offers both kinds of a new group, every field named as the actions read them', async () => {
+    const { createElement } = await import('react');
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { GroupForm } = await import('@/components/groups/group-form');
+    const html = renderToStaticMarkup(
+      createElement(GroupForm, {
+        action: async () => ({ status: 'idle' as const }),
+        kinds: 'choose',
+        buildings,
+        submit: 'Create group',
+        pending: 'Creating…',
+        label: 'New group',
+      }),
+    );
+    expect(names(html)).toEqual([
+      'allIn',
+      'attention',
+      'buildingIds',
+      'connection',
+      'kind',
+      'label',
+      'name',
+      'resident',
+      'thermostatIds',
+    ]);
+    // Without JavaScript neither part is hidden: the kind chosen says which counts.
+    expect(html).not.toMatch(/<div hidden/);
+    expect(html).toContain('aria-label="New group"');
+  });
+
+  it('lets the picker post groups, ticked when all their thermostats are', async () => {
+    const { createElement } = await import('react');
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { ThermostatPicker } = await import('@/components/bulk/thermostat-picker');
+    const html = renderToStaticMarkup(
+      createElement(ThermostatPicker, {
+        buildings,
+        selected: new Set([t(1)]),
+        onChange: () => {},
+        groups: [
+          { groupId: 'g-one', name: 'Just one', thermostatIds: [t(1)] },
+          { groupId: 'g-both', name: 'Both', thermostatIds: [t(1), t(2)] },
+          { groupId: 'g-none', name: 'Elsewhere', thermostatIds: [] },
+        ],
+      }),
+    );
+    expect(names(html)).toEqual(['allIn', 'groupIds', 'thermostatIds']);
+    const box = (id: string) => html.match(new RegExp(`<input[^>]*value="${id}"[^>]*>`))?.[0] ?? '';
+    expect(box('g-one')).toContain('checked');
+    expect(box('g-both')).not.toContain('checked');
+    expect(box('g-none')).toContain('disabled');
+    // Without groups, no chooser: the templates form gets the picker as it was.
+    const plain = renderToStaticMarkup(
+      createElement(ThermostatPicker, {
+        buildings,
+        selected: new Set<string>(),
+        onChange: () => {},
+      }),
+    );
+    expect(names(plain)).toEqual(['allIn', 'thermostatIds']);
+  });
+});
