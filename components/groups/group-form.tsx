@@ -138,14 +138,18 @@ export function GroupForm({
         </fieldset>
       ) : null}
 
-      <div hidden={!shows('picked')} className="grid gap-2">
-        <ThermostatPicker buildings={buildings} selected={selected} onChange={setSelected} />
-        <ErrorList id="field-thermostatIds-errors" errors={errors.thermostatIds} />
-      </div>
+      {kinds === 'filter' ? null : (
+        <div hidden={!shows('picked')} className="grid gap-2">
+          <ThermostatPicker buildings={buildings} selected={selected} onChange={setSelected} />
+          <ErrorList id="field-thermostatIds-errors" errors={errors.thermostatIds} />
+        </div>
+      )}
 
-      <div hidden={!shows('filter')} key={`filter-${version}`}>
-        <FilterFields buildings={buildings} start={start} errors={errors} />
-      </div>
+      {kinds === 'picked' ? null : (
+        <div hidden={!shows('filter')} key={`filter-${version}`}>
+          <FilterFields buildings={buildings} start={start} errors={errors} />
+        </div>
+      )}
 
       <div>
         <SubmitButton pending={pending}>{submit}</SubmitButton>

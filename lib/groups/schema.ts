@@ -7,8 +7,11 @@ import { groupFilterSchema } from './filter';
  * to one (its kind stays). Pure, so the actions and the tests use the same schemas.
  */
 
-/** At most this many hand-picked thermostats in one group. */
-export const MAX_GROUP_SIZE = 5000;
+/**
+ * At most this many hand-picked thermostats in one group: as many as one selection may post
+ * (lib/bulk/form.ts), twice what one bulk run takes.
+ */
+export const MAX_GROUP_SIZE = 4000;
 export const MAX_NAME_LENGTH = 80;
 
 export const GROUP_KINDS = ['picked', 'filter'] as const;

@@ -594,6 +594,29 @@ describe('group forms, as served before any JavaScript runs', () => {
     // Without JavaScript neither part is hidden: the kind chosen says which counts.
     expect(html).not.toMatch(/<div hidden/);
     expect(html).toContain('aria-label="New group"');
+    // A group's own form offers only its kind's part.
+    const edit = (kinds: 'picked' | 'filter') =>
+      names(
+        renderToStaticMarkup(
+          createElement(GroupForm, {
+            action: async () => ({ status: 'idle' as const }),
+            kinds,
+            buildings,
+            submit: 'Save changes',
+            pending: 'Saving…',
+            label: 'Change it',
+          }),
+        ),
+      );
+    expect(edit('picked')).toEqual(['allIn', 'name', 'thermostatIds']);
+    expect(edit('filter')).toEqual([
+      'attention',
+      'buildingIds',
+      'connection',
+      'label',
+      'name',
+      'resident',
+    ]);
   });
 
   it('lets the picker post groups, ticked when all their thermostats are', async () => {
