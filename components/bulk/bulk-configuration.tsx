@@ -21,7 +21,7 @@ import {
 } from '@/lib/settings/configuration';
 import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
 import { BulkReviewPanel } from './bulk-review';
-import { type BulkBuilding, ThermostatPicker } from './thermostat-picker';
+import { type BulkBuilding, type PickerGroup, ThermostatPicker } from './thermostat-picker';
 
 type Values = Record<ConfigurationField, string>;
 const EMPTY: Values = {
@@ -54,10 +54,13 @@ export function BulkConfiguration({
   unit,
   limits,
   initialSelected = [],
+  groups,
   review,
   start,
 }: {
   buildings: BulkBuilding[];
+  /** The organisation's groups, to select by (their thermostats in the member's scope). */
+  groups?: PickerGroup[];
   unit: 'F' | 'C';
   limits: { heat: string; cool: string; gap: string };
   /** Thermostats already chosen (ticked on a building's page). */
@@ -132,7 +135,12 @@ export function BulkConfiguration({
   const count = selected.size;
   return (
     <form action={reviewAction} onSubmit={check} noValidate className="grid gap-6">
-      <ThermostatPicker buildings={buildings} selected={selected} onChange={edit(setSelected)} />
+      <ThermostatPicker
+        buildings={buildings}
+        groups={groups}
+        selected={selected}
+        onChange={edit(setSelected)}
+      />
 
       <section aria-labelledby="changes-heading" className="grid gap-4">
         <div>

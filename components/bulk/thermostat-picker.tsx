@@ -12,18 +12,39 @@ export type BulkBuilding = {
 };
 
 /**
- * Thermostats across buildings: a filter, select-all per building, and single picks. The boxes
- * are named, so the form posts the selection without JavaScript too; the filter only hides rows
- * (a hidden row's tick still counts).
+ * A group of thermostats, as the picker offers it: its id (the value posted as `groupIds`), its
+ * name, and its thermostats within the member's scope (lib/db/groups.ts `resolveGroup`).
+ */
+export type PickerGroup = { groupId: string; name: string; thermostatIds: string[] };
+
+/**
+ * Thermostats across buildings: a filter, select-all per building, groups, and single picks.
+ * The boxes are named, so the form posts the selection without JavaScript too; the filter only
+ * hides rows (a hidden row's tick still counts). What a form action receives:
+ *
+ * - `thermostatIds`: each ticked thermostat (one field each);
+ * - `allIn`: each building whose "select all" is ticked;
+ * - `groupIds`: each group ticked (only with `groups` given).
+ *
+ * Read them with `selectionFromForm` (lib/bulk/form.ts): it expands buildings and groups to their
+ * thermostats within the member's scope. Without JavaScript, ticking a building or a group posts
+ * only its id; with JavaScript it also ticks its thermostats, and unticking one of them unticks
+ * the building or group box (so it is no longer posted).
+ *
+ * Props: `buildings` (with their thermostats, in scope), `selected` and `onChange` (the ticked
+ * ids, held by the form), and optionally `groups` (none: no group chooser).
  */
 export function ThermostatPicker({
   buildings,
   selected,
   onChange,
+  groups = [],
 }: {
   buildings: BulkBuilding[];
   selected: Set<string>;
   onChange: (next: Set<string>) => void;
+  /** Groups to choose from; leave out for a picker without them. */
+  groups?: PickerGroup[];
 }) {
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
@@ -70,6 +91,9 @@ export function ThermostatPicker({
           Clear selection
         </Button>
       </div>
+      {groups.length > 0 ? (
+        <GroupChooser groups={groups} selected={selected} toggle={toggle} />
+      ) : null}
       <div className="grid gap-4 md:grid-cols-2">
         {buildings.map((building) => (
           <BuildingGroup
@@ -83,6 +107,77 @@ export function ThermostatPicker({
         {shown.length === 0 ? <p className="text-sm text-muted">No thermostat matches.</p> : null}
       </div>
     </section>
+  );
+}
+
+/** Each group as a box: ticking it ticks its thermostats (and, posted, names the group). */
+function GroupChooser({
+  groups,
+  selected,
+  toggle,
+}: {
+  groups: PickerGroup[];
+  selected: Set<string>;
+  toggle: (ids: string[], on: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="grid content-start gap-2 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+      <legend className="px-1 text-sm font-semibold">Groups</legend>
+      <p className="-mt-1 text-xs text-muted">
+        A ticked group counts its thermostats that you can see, as the group holds them when you
+        review the change.
+      </p>
+      <ul className="grid gap-1 sm:grid-cols-2 lg:grid-cols-3">
+        {groups.map((group) => (
+          <GroupBox
+            key={group.groupId}
+            id={`${id}-${group.groupId}`}
+            group={group}
+            selected={selected}
+            toggle={toggle}
+          />
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
+function GroupBox({
+  id,
+  group,
+  selected,
+  toggle,
+}: {
+  id: string;
+  group: PickerGroup;
+  selected: Set<string>;
+  toggle: (ids: string[], on: boolean) => void;
+}) {
+  const ids = group.thermostatIds;
+  const count = ids.filter((t) => selected.has(t)).length;
+  const all = ids.length > 0 && count === ids.length;
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = count > 0 && !all;
+  }, [count, all]);
+  return (
+    <li className="flex items-center gap-2">
+      <input
+        ref={box}
+        id={id}
+        type="checkbox"
+        name="groupIds"
+        value={group.groupId}
+        checked={all}
+        disabled={ids.length === 0}
+        onChange={(event) => toggle(ids, event.currentTarget.checked)}
+        className="size-4 accent-brand-600"
+      />
+      <label htmlFor={id} className="min-w-0 truncate text-sm">
+        {group.name} ({ids.length})
+      </label>
+    </li>
   );
 }
 

@@ -5,6 +5,7 @@ export const NAV_ITEMS = [
   { href: '/notifications', label: 'Notifications' },
   { href: '/bulk', label: 'Bulk changes' },
   { href: '/templates', label: 'Templates' },
+  { href: '/groups', label: 'Groups' },
   { href: '/activity', label: 'Activity' },
   { href: '/members', label: 'Members' },
   { href: '/connection', label: 'Connection' },

@@ -215,6 +215,17 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
       ],
     },
     {
+      // A saved-filter group (the group's own page is bound to an id this catalog has not got).
+      name: 'new group',
+      path: () => '/groups',
+      pick: fieldsInclude('kind'),
+      valid: () => [
+        ['name', `Battery group ${Date.now()}`],
+        ['kind', 'filter'],
+        ['buildingIds', ids().buildingId],
+      ],
+    },
+    {
       name: 'my email',
       path: () => '/notifications',
       pick: fieldsInclude('quietStart'),

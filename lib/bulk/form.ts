@@ -1,6 +1,7 @@
 import 'server-only';
 import { BUILDING_NOT_YOURS } from '@/lib/actions';
 import type { Member } from '@/lib/auth/session';
+import { resolveGroup } from '@/lib/db/groups';
 import { findBuilding, listThermostats } from '@/lib/db/queries';
 import type { FormState } from '@/lib/forms';
 import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';
@@ -11,8 +12,9 @@ import type { BulkReview } from './runs';
 /**
  * The bulk form as it is posted, with or without JavaScript: the ticked thermostats
  * (`thermostatIds`, one field each), whole buildings ticked (`allIn`, for a browser without
- * JavaScript, whose "select all" cannot tick the boxes itself), the reviewed selection carried
- * to the confirmation (`selection`, comma-separated), and the settings fields.
+ * JavaScript, whose "select all" cannot tick the boxes itself), groups ticked (`groupIds`, their
+ * thermostats within the member's scope, the same way), the reviewed selection carried to the
+ * confirmation (`selection`, comma-separated), and the settings fields.
  */
 
 export type BulkField = ConfigurationField | 'thermostatIds' | 'form';
@@ -29,6 +31,10 @@ export const MALFORMED =
 
 /** At most this many whole buildings per post (a portfolio has fewer). */
 const MAX_BUILDINGS = 500;
+/** At most this many groups per post. */
+const MAX_GROUPS = 100;
+
+export const GROUP_NOT_YOURS = 'That group is not in your organisation.';
 
 /** The settings fields as posted ('' for a blank one); null when one is not text at all. */
 export function valuesFromForm(form: FormData): Record<ConfigurationField, string> | null {
@@ -42,9 +48,10 @@ export function valuesFromForm(form: FormData): Record<ConfigurationField, strin
 }
 
 /**
- * The selected thermostat ids in the order posted, each once, whole buildings expanded to their
- * thermostats; or why not: a post that is malformed (not text, far too many), or a whole
- * building outside the member's scope.
+ * The selected thermostat ids in the order posted, each once, whole buildings and groups
+ * expanded to their thermostats (a group's within the member's scope only); or why not: a post
+ * that is malformed (not text, far too many), a whole building outside the member's scope, or a
+ * group not of their organisation.
  */
 export async function selectionFromForm(
   member: Member,
@@ -53,9 +60,19 @@ export async function selectionFromForm(
   const malformed = { ok: false as const, message: MALFORMED };
   const raw = [...form.getAll('thermostatIds'), ...form.getAll('selection')];
   const wholeBuildings = form.getAll('allIn');
-  if ([...raw, ...wholeBuildings].some((value) => typeof value !== 'string')) return malformed;
+  // An empty value is the "no group" choice of a select.
+  const groups = form.getAll('groupIds').filter((value) => value !== '');
+  if ([...raw, ...wholeBuildings, ...groups].some((value) => typeof value !== 'string')) {
+    return malformed;
+  }
   const ids = (raw as string[]).flatMap((value) => value.split(',')).map((id) => id.trim());
-  if (ids.length > MAX_PER_RUN * 2 || wholeBuildings.length > MAX_BUILDINGS) return malformed;
+  if (
+    ids.length > MAX_PER_RUN * 2 ||
+    wholeBuildings.length > MAX_BUILDINGS ||
+    groups.length > MAX_GROUPS
+  ) {
+    return malformed;
+  }
   const selection = new Set(ids.filter(Boolean));
   for (const value of new Set(wholeBuildings as string[])) {
     const building = buildingIdSchema.safeParse(value);
@@ -65,6 +82,11 @@ export async function selectionFromForm(
     for (const t of await listThermostats({ scope: member, buildingId: building.data })) {
       selection.add(t.thermostatId);
     }
+  }
+  for (const groupId of new Set(groups as string[])) {
+    const members = await resolveGroup({ scope: member, groupId });
+    if (!members) return { ok: false, message: GROUP_NOT_YOURS };
+    for (const id of members) selection.add(id);
   }
   return { ok: true, ids: [...selection] };
 }

@@ -7,6 +7,7 @@ import { Notice } from '@/components/ui/notice';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBulkRuns } from '@/lib/db/bulk-runs';
+import { resolveGroups } from '@/lib/db/groups';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
@@ -26,16 +27,22 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function BulkPage({ searchParams }: Props) {
   const member = await requireMember();
-  // Rows ticked on a building's page arrive as `?ids=…`; only those in the member's scope count.
-  const asked = (await searchParams).ids;
+  // Rows ticked on a building's page arrive as `?ids=…`, a group's page sends `?group=…`; only
+  // thermostats in the member's scope count.
+  const params = await searchParams;
+  const asked = params.ids;
   const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
   const mayChange = can(member, 'change_thermostat');
   const unit = member.temperatureUnit;
-  const [runs, buildings, thermostats] = await Promise.all([
+  const [runs, buildings, thermostats, groupChoices] = await Promise.all([
     listBulkRuns({ scope: member, limit: RECENT }),
     mayChange ? listBuildings({ scope: member }) : [],
     mayChange ? listThermostats({ scope: member }) : [],
+    mayChange ? resolveGroups({ scope: member }) : [],
   ]);
+  for (const group of groupChoices) {
+    if (group.groupId === params.group) for (const id of group.thermostatIds) askedIds.add(id);
+  }
   const groups: BulkBuilding[] = buildings.map((building) => ({
     buildingId: building.buildingId,
     name: building.name,
@@ -81,6 +88,7 @@ export default async function BulkPage({ searchParams }: Props) {
           ) : (
             <BulkConfiguration
               buildings={groups}
+              groups={groupChoices}
               unit={unit}
               limits={{
                 heat: formatRange(DEVICE_LIMITS.heat, unit, '–'),
