@@ -1,7 +1,11 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { type BulkBuilding, ThermostatPicker } from '@/components/bulk/thermostat-picker';
+import {
+  type BulkBuilding,
+  type PickerGroup,
+  ThermostatPicker,
+} from '@/components/bulk/thermostat-picker';
 import { FormMessage } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
@@ -14,10 +18,12 @@ const idle: FormState = { status: 'idle' };
  */
 export function PlanForm({
   buildings,
+  groups,
   initialSelected,
   plan,
 }: {
   buildings: BulkBuilding[];
+  groups: PickerGroup[];
   initialSelected: string[];
   plan: FormAction;
 }) {
@@ -25,7 +31,12 @@ export function PlanForm({
   const [selected, setSelected] = useState(() => new Set(initialSelected));
   return (
     <form action={action} className="grid gap-6">
-      <ThermostatPicker buildings={buildings} selected={selected} onChange={setSelected} />
+      <ThermostatPicker
+        buildings={buildings}
+        groups={groups}
+        selected={selected}
+        onChange={setSelected}
+      />
       <FormMessage state={state} />
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pending="Starting the plan…">Plan on the selected thermostats</SubmitButton>

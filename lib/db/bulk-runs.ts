@@ -7,7 +7,7 @@ import {
   activityLog,
   BULK_ITEM_OUTCOMES,
   buildings,
-  PLAN_STATES,
+  type PLAN_STATES,
   bulkRunItems,
   bulkRuns,
   templateAssignments,

@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
+import { resolveGroups } from '@/lib/db/groups';
 import { findTemplate } from '@/lib/db/templates';
 import { describeTemplate } from '@/lib/templates/describe';
 import { planTemplate } from './actions';
@@ -33,11 +34,12 @@ export default async function PlanTemplatePage({ params, searchParams }: Props) 
   // Rows ticked elsewhere (a building's page) may arrive as `?ids=…`; only those in scope count.
   const asked = (await searchParams).ids;
   const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
-  const [buildings, thermostats] = await Promise.all([
+  const [buildings, thermostats, groups] = await Promise.all([
     mayChange ? listBuildings({ scope: member }) : [],
     mayChange ? listThermostats({ scope: member }) : [],
+    mayChange ? resolveGroups({ scope: member }) : [],
   ]);
-  const groups: BulkBuilding[] = buildings.map((building) => ({
+  const byBuilding: BulkBuilding[] = buildings.map((building) => ({
     buildingId: building.buildingId,
     name: building.name,
     thermostats: thermostats
@@ -76,7 +78,8 @@ export default async function PlanTemplatePage({ params, searchParams }: Props) 
           <p className="text-sm">Add thermostats to your portfolio first.</p>
         ) : (
           <PlanForm
-            buildings={groups}
+            buildings={byBuilding}
+            groups={groups}
             initialSelected={thermostats
               .filter((t) => askedIds.has(t.thermostatId))
               .map((t) => t.thermostatId)}
