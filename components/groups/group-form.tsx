@@ -14,6 +14,7 @@ import {
   MAX_LABEL_LENGTH,
 } from '@/lib/groups/filter';
 import type { GroupField, GroupKind } from '@/lib/groups/schema';
+import { EMPTY_GROUP, type GroupFormValues } from './group-values';
 
 const idle: FormState<GroupField> = { status: 'idle' };
 
@@ -25,29 +26,6 @@ const useHydrated = () =>
     () => true,
     () => false,
   );
-
-/** A group's fields as the form starts (and as a failed post refills them: lists comma-joined). */
-export type GroupFormValues = {
-  name: string;
-  kind: GroupKind;
-  thermostatIds: string[];
-  buildingIds: string[];
-  label: string;
-  connection: string;
-  resident: string;
-  attention: string[];
-};
-
-export const EMPTY_GROUP: GroupFormValues = {
-  name: '',
-  kind: 'picked',
-  thermostatIds: [],
-  buildingIds: [],
-  label: '',
-  connection: '',
-  resident: '',
-  attention: [],
-};
 
 const list = (value: string | undefined) => (value ? value.split(',').filter(Boolean) : undefined);
 

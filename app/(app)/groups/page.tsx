@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
-import { EMPTY_GROUP, GroupForm } from '@/components/groups/group-form';
+import { GroupForm } from '@/components/groups/group-form';
+import { EMPTY_GROUP } from '@/components/groups/group-values';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';

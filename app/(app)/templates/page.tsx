@@ -38,7 +38,7 @@ export default async function TemplatesPage({
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Templates" actions={newLink}>
+      <PageHeader title="Templates" actions={templates.length > 0 ? newLink : null}>
         A template is a named profile (such as “Vacant unit”) of comfort settings, a weekly
         schedule, configuration, alert settings and locks. Planning one on thermostats shows what it
         would change on each before anything is sent.
