@@ -923,3 +923,37 @@ export async function countPlanStates(input: {
   }
   return counts;
 }
+
+/**
+ * The locks a template or an undo run last set on a thermostat (its access-control operation
+ * applied), for what Setpoint knows of access control, which the service cannot read.
+ */
+export async function findLastRunLocks(input: {
+  orgId: string;
+  thermostatId: string;
+}): Promise<{ at: Date; actorName: string; changes: Record<string, unknown> } | null> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    select item.finished_at as at, run.started_by_name as actor_name, op.value as changes
+    from ${bulkRunItems} as item
+    join ${bulkRuns} as run on run.id = item.run_id
+    cross join lateral jsonb_array_elements(item.plan -> 'operations') with ordinality as op(value, n)
+    where run.org_id = ${input.orgId}
+      and item.thermostat_id = ${input.thermostatId}
+      and item.finished_at is not null
+      and op.value ->> 'kind' = 'accessControl'
+      and op.n <= item.done_ops
+    order by item.finished_at desc
+    limit 1
+  `);
+  const [row] = rowsOf<{ at: Date | string; actor_name: string; changes: { changes?: unknown } }>(
+    result,
+  );
+  if (!row) return null;
+  const changes = row.changes.changes;
+  return {
+    at: new Date(row.at),
+    actorName: row.actor_name,
+    changes: changes && typeof changes === 'object' ? (changes as Record<string, unknown>) : {},
+  };
+}

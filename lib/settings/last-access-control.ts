@@ -1,4 +1,5 @@
 import 'server-only';
+import { findLastRunLocks } from '@/lib/db/bulk-runs';
 import { listActivity, type Scope } from '@/lib/db/queries';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import type { LockArea } from './access-control';
@@ -8,8 +9,8 @@ export type LastAccessControl = {
   actorName: string;
   enabled: boolean;
   settings: Record<LockArea, boolean>;
-  /** Why this is the state: a save through Setpoint, or a resident-mode reset. */
-  source: 'saved' | 'reset';
+  /** Why this is the state: a save through Setpoint, a template or undo run, or a reset. */
+  source: 'saved' | 'run' | 'reset';
 };
 
 /**
@@ -18,6 +19,29 @@ export type LastAccessControl = {
  * the device or by another client are invisible to it.
  */
 export async function findLastAccessControl(input: {
+  scope: Scope;
+  thermostatId: string;
+}): Promise<LastAccessControl | null> {
+  const [saved, run] = await Promise.all([
+    fromActivity(input),
+    findLastRunLocks({ orgId: input.scope.orgId, thermostatId: input.thermostatId }),
+  ]);
+  if (!run || (saved && saved.at >= run.at)) return saved;
+  const enabled = run.changes.enabled === true;
+  const settings = (run.changes.settings ?? {}) as Partial<Record<LockArea, unknown>>;
+  return {
+    at: run.at,
+    actorName: run.actorName,
+    enabled,
+    settings: Object.fromEntries(
+      LOCK_AREAS.map((a) => [a, enabled && settings[a] === true]),
+    ) as Record<LockArea, boolean>,
+    source: 'run',
+  };
+}
+
+/** What the activity log says: the last save through Setpoint, or a resident-mode reset. */
+async function fromActivity(input: {
   scope: Scope;
   thermostatId: string;
 }): Promise<LastAccessControl | null> {

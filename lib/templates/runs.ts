@@ -125,6 +125,7 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     changes.success && changes.data.template ? parseTemplate(changes.data.template) : null;
   const title = runTitle(run);
   const items: PlannedItemInput[] = [];
+  const notes = new Set<string>();
   let notUndoable = 0;
   for (const item of await listUndoableItems({ scope: member, run })) {
     const undo = undoTargetOf({
@@ -138,6 +139,7 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
       notUndoable += 1;
       continue;
     }
+    for (const note of undo.notes) notes.add(note);
     items.push({
       thermostatId: item.thermostatId,
       buildingId: item.buildingId,
@@ -164,7 +166,8 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     kind: 'undo',
     title: `Undo of ${lowerFirst(title)}`,
     undoOf: run.id,
-    changes: { unit: member.temperatureUnit },
+    // What cannot be put back, once for the run (each thermostat's are alike).
+    changes: { unit: member.temperatureUnit, notes: [...notes] },
     items,
   });
   await queueBulkRun(undo.id);

@@ -7,6 +7,7 @@ import type { Database, DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
 import { templateAssignments, templates } from '@/lib/db/schema';
 import { stopBoss } from '@/lib/jobs/queue';
+import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { scheduleUpdateOf, type PlanSummary, type ThermostatPlan } from '@/lib/templates/plan';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
@@ -313,6 +314,10 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     expect(fake.calls.write - before).toBe(summary.calls);
     // Configuration batched: one request for every 25 identical changes.
     expect(summary.callsByKind.configuration).toBe(2);
+    // The service cannot read access control: Setpoint knows the locks the run set.
+    const locks = await findLastAccessControl({ scope: owner, thermostatId: id(0) });
+    expect(locks).toMatchObject({ enabled: true, source: 'run' });
+    expect(Object.values(locks?.settings ?? {}).every(Boolean)).toBe(true);
   });
 
   async function planned(fake: ReturnType<typeof fakeService>, thermostatId: string) {
@@ -364,6 +369,10 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
 
     const undo = await planUndoOfRun({ member: owner, runId: run.id });
     if (!undo.ok) throw new Error(undo.message);
+    // What it cannot put back is said once, with the plan.
+    expect((undo.run.changes as { notes: string[] }).notes.join(' ')).toMatch(
+      /comfort setting it created is kept.*|Access control as it was before is not known/,
+    );
     expect(await workPlannedRun({ runId: undo.run.id, service: fake.service, owner: 'u' })).toBe(
       'finished',
     );
