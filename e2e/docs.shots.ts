@@ -56,8 +56,27 @@ test('screenshots of every main page', async ({ page }) => {
     ['activity', '/activity'],
     ['members', '/members'],
     ['notifications', '/notifications'],
+    ['templates', '/templates'],
+    ['new-template', '/templates/new'],
+    ['groups', '/groups'],
     ['connection', '/connection'],
     ['add-thermostats', '/portfolio/add'],
   ];
   for (const [name, path] of pages) await shoot(page, name, path);
+
+  // A template started from Unit 204, then planned on the building: the plan before applying.
+  await page.goto('/templates/new');
+  await page.getByLabel('Thermostat').selectOption(unit.thermostatId);
+  await page.getByRole('button', { name: 'Start from this thermostat' }).click();
+  const form = page.getByRole('form', { name: 'New template' });
+  await form.getByLabel('Template name').fill('Vacant unit');
+  await form.getByLabel('Fan minimum on-time (minutes per hour)').fill('20');
+  await form.getByRole('button', { name: 'Save template' }).click();
+  await page.getByRole('link', { name: 'Plan on thermostats' }).click();
+  await page.getByLabel(`Select all in ${building.name}`).check();
+  await page.getByRole('button', { name: 'Plan on the selected thermostats' }).click();
+  await page
+    .getByRole('heading', { name: 'The plan: nothing has been sent yet' })
+    .waitFor({ timeout: 120_000 });
+  await shoot(page, 'template-plan', new URL(page.url()).pathname);
 });

@@ -82,7 +82,10 @@ export function plannedRunEntry(run: BulkRun, buildingIds: string[]): RunEntry {
 /** "under a second", "45 seconds", "6 minutes", "1 hour 20 minutes": a plan's time, rounded up. */
 export function durationInWords(seconds: number): string {
   if (seconds < 1) return 'under a second';
-  if (seconds < 90) return `${Math.ceil(seconds)} seconds`;
+  if (seconds < 90) {
+    const whole = Math.ceil(seconds);
+    return `${whole} second${whole === 1 ? '' : 's'}`;
+  }
   const minutes = Math.ceil(seconds / 60);
   if (minutes < 60) return `${minutes} minutes`;
   const hours = Math.floor(minutes / 60);

@@ -112,7 +112,8 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
         </Link>
         <h1 className="mt-1 text-2xl font-semibold tracking-tight">{runTitle(run)}</h1>
         <p className="mt-1 text-sm text-muted">
-          Started by {run.startedByName}, <LocalTime value={run.createdAt.toISOString()} />
+          {planning ? 'Planned' : 'Started'} by {run.startedByName},{' '}
+          <LocalTime value={run.createdAt.toISOString()} />
           {run.finishedAt ? (
             <>
               ; finished <LocalTime value={run.finishedAt.toISOString()} />
@@ -346,7 +347,7 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
         <h2 id="results-heading" className="text-lg font-medium">
           {planning ? 'Plan for each thermostat' : 'Result for each thermostat'}
         </h2>
-        <nav aria-label="Show" className="flex flex-wrap gap-3 text-sm">
+        <nav aria-label="Show" hidden={planning} className="flex flex-wrap gap-3 text-sm">
           {Object.entries(RESULT_FILTERS).map(([key, option]) =>
             key === show ? (
               <span key={key} aria-current="page" className="font-semibold">

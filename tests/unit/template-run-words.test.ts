@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { BulkRun } from '@/lib/db/bulk-runs';
+import { durationInWords, plannedRunEntry, runTitle, skippedOf } from '@/lib/templates/run-words';
+
+/** A planned run in words: its time, its title, what it skipped, and its one activity entry. */
+
+const run = (overrides: Partial<BulkRun>): BulkRun =>
+  ({
+    id: '11111111-1111-4111-8111-111111111111',
+    kind: 'template',
+    title: 'Vacant unit',
+    state: 'done',
+    total: 60,
+    applied: 55,
+    failed: 2,
+    notSent: 0,
+    cancelled: 0,
+    templateId: null,
+    undoOf: null,
+    undoOfEntry: null,
+    cancelledByName: null,
+    note: null,
+    ...overrides,
+  }) as BulkRun;
+
+describe('a planned run in words', () => {
+  it('says how long a plan takes, rounded up, in the right number', () => {
+    expect(durationInWords(0)).toBe('under a second');
+    expect(durationInWords(0.4)).toBe('under a second');
+    expect(durationInWords(1)).toBe('1 second');
+    expect(durationInWords(1.2)).toBe('2 seconds');
+    expect(durationInWords(89)).toBe('89 seconds');
+    expect(durationInWords(91)).toBe('2 minutes');
+    expect(durationInWords(3600)).toBe('1 hour');
+    expect(durationInWords(3661)).toBe('1 hour 2 minutes');
+    expect(durationInWords(2 * 3600 + 60)).toBe('2 hours 1 minute');
+  });
+
+  it('counts what a finished run skipped, and nothing while it goes on', () => {
+    expect(skippedOf(run({}))).toBe(3);
+    expect(skippedOf(run({ state: 'running' }))).toBe(0);
+    expect(skippedOf(run({ state: 'cancelled', applied: 10, cancelled: 40 }))).toBe(8);
+  });
+
+  it('names a template run, an undo and a configuration run', () => {
+    expect(runTitle(run({}))).toBe('Template “Vacant unit” on 60 thermostats');
+    expect(runTitle(run({ kind: 'undo', title: 'Undo of template “Vacant unit”' }))).toBe(
+      'Undo of template “Vacant unit”',
+    );
+    expect(runTitle(run({ kind: 'configuration', total: 1 }))).toBe(
+      'Bulk configuration of 1 thermostat',
+    );
+  });
+
+  it('records one entry per run: a failure when any thermostat failed, a success otherwise', () => {
+    const failed = plannedRunEntry(run({}), ['b1']);
+    expect(failed).toMatchObject({
+      action: 'template.apply',
+      outcome: 'failure',
+      error: '2 failed',
+    });
+    expect(failed.summary).toMatch(/3 needed no change or could not be changed/);
+    expect(failed.buildingId).toBe('b1');
+    const clean = plannedRunEntry(run({ kind: 'undo', applied: 60, failed: 0 }), ['b1', 'b2']);
+    expect(clean).toMatchObject({ action: 'change.undo', outcome: 'success', error: null });
+    expect(clean.buildingId).toBeNull();
+  });
+});
