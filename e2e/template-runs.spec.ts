@@ -57,7 +57,9 @@ async function planOnTpl(page: Page, templatePath: string) {
 /** The plan's figure under a label ("Change", "Already match", "Service calls"). */
 async function figure(page: Page, label: string): Promise<number> {
   const term = page.locator('dt', { hasText: new RegExp(`^${label}$`) });
-  return Number((await term.locator('xpath=following-sibling::dd').innerText()).replace(/,/g, ''));
+  return Number(
+    ((await term.locator('xpath=following-sibling::dd').textContent()) ?? '').replace(/,/g, ''),
+  );
 }
 
 async function applyPlan(page: Page) {

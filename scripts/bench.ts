@@ -150,7 +150,9 @@ async function timeBulk(thermostatIds: string[], cookie: string) {
 /** The figure the plan's page shows under a label ("Service calls"). */
 async function planFigure(page: Page, label: string): Promise<number> {
   const term = page.locator('dt', { hasText: new RegExp(`^${label}$`) });
-  return Number((await term.locator('xpath=following-sibling::dd').innerText()).replace(/,/g, ''));
+  return Number(
+    ((await term.locator('xpath=following-sibling::dd').textContent()) ?? '').replace(/,/g, ''),
+  );
 }
 
 /** The service's write calls so far (the poller only reads). */
