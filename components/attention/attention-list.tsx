@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { LocalTime } from '@/components/ui/local-time';
 import { type Severity, severityOf } from '@/lib/attention/conditions';
 import type { ListedItem } from '@/lib/attention/list';
+import { replanHref } from '@/lib/attention/query';
 import { describeItem } from '@/lib/attention/words';
 import type { TemperatureUnit } from '@/lib/units';
 
@@ -47,15 +48,30 @@ function linkOf(item: ListedItem): { href: string; text: string } {
   return { href: `/thermostats/${item.thermostatId}`, text: item.label ?? item.thermostatId };
 }
 
+/**
+ * The one click that deals with a drifted thermostat: its template planned again on it (planning
+ * only reads; the plan's page then offers Apply). Offered to those who may change it.
+ */
+function replanOf(
+  item: ListedItem,
+  mayChange: (buildingId: string) => boolean,
+): { href: string; text: string } | null {
+  if (item.kind !== 'template_drift' || !mayChange(item.buildingId)) return null;
+  return { href: replanHref(item), text: `Plan again with “${item.templateName}”` };
+}
+
 /** Items needing attention, most urgent first, each leading to where it can be dealt with. */
 export function AttentionList({
   items,
   unit,
   now,
+  mayChange = () => false,
 }: {
   items: ListedItem[];
   unit: TemperatureUnit;
   now: Date;
+  /** Whether the reader may change thermostats of this building (for the items' own actions). */
+  mayChange?: (buildingId: string) => boolean;
 }) {
   return (
     <ol
@@ -67,6 +83,7 @@ export function AttentionList({
         const severity = SEVERITY[severityOf(item)];
         const link = linkOf(item);
         const moment = momentOf(item);
+        const replan = replanOf(item, mayChange);
         return (
           <li
             key={`${item.kind}:${item.thermostatId ?? 'organisation'}`}
@@ -93,6 +110,17 @@ export function AttentionList({
               {moment ? (
                 <p className="text-xs text-muted">
                   {moment.label} <LocalTime value={moment.at.toISOString()} />
+                </p>
+              ) : null}
+              {replan ? (
+                <p className="text-sm">
+                  <Link
+                    href={replan.href}
+                    prefetch={false}
+                    className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-100"
+                  >
+                    {replan.text}
+                  </Link>
                 </p>
               ) : null}
             </div>

@@ -64,6 +64,7 @@ export const ATTENTION_KINDS = {
   stale: { severity: 'notice', group: 'stale' },
   maintenance_overdue: { severity: 'notice', group: 'maintenance' },
   maintenance_due: { severity: 'notice', group: 'maintenance' },
+  template_drift: { severity: 'notice', group: 'template' },
 } as const satisfies Record<string, { severity: Severity; group: string }>;
 
 export type AttentionKind = keyof typeof ATTENTION_KINDS;
@@ -77,6 +78,7 @@ export const ATTENTION_GROUPS: Record<AttentionGroup, string> = {
   failed: 'Failed changes',
   maintenance: 'Maintenance',
   stale: 'Readings out of date',
+  template: 'Differs from its template',
   connection: 'Service connection',
 };
 
@@ -129,6 +131,14 @@ export type AttentionItem =
       /** What the poller can achieve, for the words. */
       achievableMs: number;
       since: Date;
+    })
+  | (OnThermostat & {
+      kind: 'template_drift';
+      templateId: string;
+      templateName: string;
+      /** What differs, in words, as the last check found it (lib/templates/drift.ts). */
+      differs: string[];
+      since: null;
     })
   | (Whole & { kind: 'connection_ended' | 'not_connected'; since: null })
   | (Whole & { kind: 'connection_expiring'; expiresAt: Date; since: null });
@@ -352,6 +362,30 @@ export function staleCondition(input: {
   };
 }
 
+// --- Template drift ------------------------------------------------------------------------------
+
+export type DriftFacts = { templateId: string; templateName: string; differs: string[] } | null;
+
+/**
+ * The template a run last applied to the thermostat no longer matches it, as the slow-cycle check
+ * last found (access control aside: the service cannot read it).
+ */
+export function driftCondition(input: {
+  thermostat: OnThermostat;
+  drift: DriftFacts;
+}): AttentionItem | null {
+  const { drift } = input;
+  if (!drift || drift.differs.length === 0) return null;
+  return {
+    ...input.thermostat,
+    kind: 'template_drift',
+    templateId: drift.templateId,
+    templateName: drift.templateName,
+    differs: drift.differs,
+    since: null,
+  };
+}
+
 // --- The connection -------------------------------------------------------------------------------
 
 export type ConnectionFacts = {
@@ -395,6 +429,8 @@ export type ThermostatFacts = OnThermostat & {
     first: Date;
     last: { at: Date; summary: string; error: string | null };
   } | null;
+  /** What differs from its template, if it has one and differs. */
+  drift?: DriftFacts;
 };
 
 export type FleetFacts = {
@@ -431,6 +467,7 @@ export function thermostatConditions(facts: ThermostatFacts, fleet: FleetFacts):
       freshness: fleet.freshness,
       connectionActive: fleet.connection?.status === 'active',
     }),
+    driftCondition({ thermostat, drift: facts.drift ?? null }),
   );
   return items.filter((item): item is AttentionItem => item !== null);
 }

@@ -5,6 +5,7 @@ import {
   listBandHistory,
   listFailedWrites,
 } from '@/lib/db/attention';
+import { listDrift } from '@/lib/db/drift';
 import type { Scope } from '@/lib/db/queries';
 import { getConnectionSummary } from '@/lib/oauth/connection';
 import { pollFreshness } from '@/lib/readings/poller';
@@ -39,11 +40,12 @@ export async function listAttention(input: {
 }): Promise<{ items: ListedItem[]; freshness: Freshness }> {
   const now = input.now ?? new Date();
   const { scope } = input;
-  const [rows, connection, freshness, failed] = await Promise.all([
+  const [rows, connection, freshness, failed, drift] = await Promise.all([
     listAttentionRows({ scope }),
     getConnectionSummary(scope.orgId),
     pollFreshness(),
     listFailedWrites({ scope, since: new Date(now.getTime() - FAILED_WRITES_WINDOW_MS) }),
+    listDrift({ scope }),
   ]);
   const statuses = new Map<string, ThermostatStatus | null>(
     rows.map((row) => [row.thermostatId, row.status ? parseStoredStatus(row.status) : null]),
@@ -76,6 +78,12 @@ export async function listAttention(input: {
     history.set(point.thermostatId, points);
   }
   const failedBy = new Map(failed.map((entry) => [entry.thermostatId, entry]));
+  const driftBy = new Map(
+    drift.map(({ thermostatId, templateId, templateName, differs }) => [
+      thermostatId,
+      { templateId, templateName, differs },
+    ]),
+  );
 
   const fleet = {
     now,
@@ -112,6 +120,7 @@ export async function listAttention(input: {
             ? null
             : { enabled: row.reminderEnabled, nextReminderDate: row.nextReminderDate },
         failed: failedBy.get(row.thermostatId) ?? null,
+        drift: driftBy.get(row.thermostatId) ?? null,
       },
       fleet,
     ).map((item) => ({

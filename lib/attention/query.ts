@@ -44,3 +44,12 @@ export function pageOf<T>(items: T[], page: number, size = PAGE_SIZE) {
     pages,
   };
 }
+
+/**
+ * Where a thermostat that differs from its template is dealt with: the template's plan page with
+ * only that thermostat ticked. Planning only reads; the plan's page then offers Apply.
+ */
+export function replanHref(item: { templateId: string; thermostatId: string }): string {
+  const ids = new URLSearchParams({ ids: item.thermostatId });
+  return `/templates/${encodeURIComponent(item.templateId)}/plan?${ids}`;
+}

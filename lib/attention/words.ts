@@ -83,7 +83,11 @@ export const TITLES: Record<AttentionItem['kind'], string> = {
   stale: 'Readings out of date',
   maintenance_overdue: 'Maintenance overdue',
   maintenance_due: 'Maintenance due',
+  template_drift: 'Differs from its template',
 };
+
+/** How many of the differences an item's sentence names before saying how many more. */
+export const DRIFT_SHOWN = 4;
 
 /** The item's title and its sentence. */
 export function describeItem(
@@ -159,6 +163,14 @@ export function describeItem(
         detail: item.readAt
           ? `Last read ${ago(item.readAt)} ago; ${kept}.${why}`
           : `Not read since it was added ${ago(item.addedAt)} ago; ${kept}.${why}`,
+      };
+    }
+    case 'template_drift': {
+      const shown = item.differs.slice(0, DRIFT_SHOWN);
+      const more = item.differs.length - shown.length;
+      return {
+        title,
+        detail: `Not as “${item.templateName}” sets it (now → the template’s): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
       };
     }
     case 'connection_ended':

@@ -22,6 +22,11 @@ export const QUEUES = {
   'prune-readings': { policy: 'stately', retryLimit: 1, expireInSeconds: 600 },
   /** Needs-attention: reads a few thermostats' maintenance reminders a minute (daily each). */
   'read-maintenance': { policy: 'stately', retryLimit: 0, expireInSeconds: 600 },
+  /**
+   * Needs-attention: reads a few thermostats a minute that a template was applied to, and keeps
+   * what differs from it (each about every 6 hours).
+   */
+  'check-drift': { policy: 'stately', retryLimit: 0, expireInSeconds: 600 },
   /** Needs-attention: keeps the pending mode changes in step with the readings. */
   'track-pending-modes': { policy: 'stately', retryLimit: 0, expireInSeconds: 120 },
   /**

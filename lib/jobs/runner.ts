@@ -8,6 +8,7 @@ import { logWarning } from '@/lib/log';
 import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incidents';
 import { pollOnce } from '@/lib/readings/poller';
+import { checkDrift } from '@/lib/templates/drift';
 import { workPlannedRun } from '@/lib/templates/worker';
 import { getBoss } from './queue';
 
@@ -48,6 +49,9 @@ export async function startJobRunner(): Promise<void> {
       logWarning(`maintenance reminders: ${round.failed} of ${round.due} reads failed`);
     }
   });
+  await boss.work('check-drift', { pollingIntervalSeconds: 15 }, async () => {
+    await checkDrift();
+  });
   await boss.work('track-pending-modes', { pollingIntervalSeconds: 15 }, async () => {
     await syncPendingModeChanges();
   });
@@ -68,6 +72,7 @@ export async function startJobRunner(): Promise<void> {
   await boss.schedule('poll-readings', '* * * * *', {}, { singletonKey: 'poll' });
   await boss.schedule('prune-readings', '17 * * * *', {}, { singletonKey: 'prune' });
   await boss.schedule('read-maintenance', '* * * * *', {}, { singletonKey: 'maintenance' });
+  await boss.schedule('check-drift', '* * * * *', {}, { singletonKey: 'drift' });
   await boss.schedule('track-pending-modes', '* * * * *', {}, { singletonKey: 'pending' });
   await boss.schedule('resume-bulk-runs', '* * * * *', {}, { singletonKey: 'resume' });
   await boss.schedule('reconcile-incidents', '* * * * *', {}, { singletonKey: 'incidents' });

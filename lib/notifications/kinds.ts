@@ -93,6 +93,15 @@ export const INCIDENT_KINDS = {
     delayMinutes: 0,
     help: 'Changes to a thermostat that failed and have not succeeded since (the person who made them saw it fail).',
   },
+  template_drift: {
+    name: 'Differs from its template',
+    severity: 'notice',
+    // Off unless an organisation turns it on: nothing is at risk, it is found only every few
+    // hours, and someone may have changed the thermostat on purpose.
+    enabled: false,
+    delayMinutes: 0,
+    help: 'A thermostat no longer matches the template last applied to it (checked about every 6 hours; locks aside).',
+  },
 } as const satisfies Record<
   string,
   { name: string; severity: Severity; enabled: boolean; delayMinutes: number; help: string }

@@ -81,6 +81,7 @@ const RESOLVED: Record<string, string> = {
   connection_expiring: 'Reconnected: the connection no longer runs out soon',
   mode_pending: 'The mode change took effect, or was withdrawn',
   failed_writes: 'The changes have succeeded since',
+  template_drift: 'Matches its template again (or another template was applied)',
 };
 
 /** The title of an incident (the kind as it was last seen: "Maintenance overdue"). */

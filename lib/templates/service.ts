@@ -38,6 +38,8 @@ export type TemplateService = {
     reads: readonly TemplateRead[];
     /** Whether the locks Setpoint last set are wanted (the service has no read for them). */
     accessControl: boolean;
+    /** Whose share of the call budget the reads take: `refresh` unless said (drift: background). */
+    priority?: Priority;
   }): Promise<ThermostatState>;
   configuration(input: {
     orgId: string;
@@ -64,8 +66,8 @@ const PRIORITY: Priority = 'refresh';
 
 /** The service itself, through the call budget. */
 export const serviceForTemplates: TemplateService = {
-  async read({ orgId, thermostatId, reads, accessControl }) {
-    const on = { orgId, thermostatId, priority: PRIORITY };
+  async read({ orgId, thermostatId, reads, accessControl, priority = PRIORITY }) {
+    const on = { orgId, thermostatId, priority };
     const wants = new Set(reads);
     const [status, comfortSettings, schedule, settings, alerts] = await Promise.all([
       wants.has('status') ? getStatus(on) : undefined,

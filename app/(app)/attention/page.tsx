@@ -20,6 +20,8 @@ import { freshnessLine } from '@/lib/attention/freshness';
 import { listAttention } from '@/lib/attention/list';
 import { attentionHref, pageOf, readAttentionQuery } from '@/lib/attention/query';
 import { formatDuration } from '@/lib/attention/words';
+import { CHECK_EVERY_MS as DRIFT_CHECK_EVERY_MS } from '@/lib/templates/drift';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
@@ -105,7 +107,12 @@ export default async function AttentionPage({ searchParams }: Props) {
             : 'Every thermostat’s latest reading is within its comfort band, online and up to date, and no maintenance, failed change or connection problem is waiting.'}
         </EmptyState>
       ) : (
-        <AttentionList items={page.items} unit={unit} now={now} />
+        <AttentionList
+          items={page.items}
+          unit={unit}
+          now={now}
+          mayChange={(buildingId) => can(member, 'change_thermostat', { buildingId })}
+        />
       )}
 
       {page.pages > 1 ? (
@@ -150,6 +157,11 @@ export default async function AttentionPage({ searchParams }: Props) {
           <li>
             Readings out of date: not read for over{' '}
             {formatDuration(staleAfterMs(freshness.achievableMs))} while background reading is on.
+          </li>
+          <li>
+            Thermostats that differ from the template last applied to them: each is read again about
+            every {formatDuration(DRIFT_CHECK_EVERY_MS)} (locks aside, which the service cannot
+            read), with a link to plan the template again.
           </li>
           <li>The service connection: ended, about to run out, or missing.</li>
         </ul>
