@@ -20,42 +20,9 @@ import { getEnv } from '@/lib/env';
  * and background work (the poller, bulk runs) leave more. So when the budget is short, what a
  * person is waiting for goes first.
  */
-export const PRIORITIES = { interactive: 0, page: 1, refresh: 2, background: 3 } as const;
-export type Priority = keyof typeof PRIORITIES;
+import { budgetWindows, PRIORITIES, type Priority, type ServiceLimits } from './budget-windows';
 
-/** The share of each window a priority may fill: second, minute, hour. */
-const SHARES: Record<Priority, [number, number, number]> = {
-  interactive: [1, 1, 1],
-  page: [0.9, 0.95, 0.99],
-  refresh: [0.7, 0.85, 0.97],
-  background: [0.6, 0.8, 0.95],
-};
-
-export type ServiceLimits = {
-  perSecond: number;
-  perMinute: number;
-  perHour: number;
-  tokenPerWindow: number;
-  tokenWindowSeconds: number;
-};
-
-/** The budget for configured service limits: each a little under, never below 1. */
-export function budgetWindows(limits: ServiceLimits, priority: Priority): CallWindow[] {
-  const margin = (limit: number, fraction: number) =>
-    Math.max(1, Math.min(limit - 1, Math.floor(limit * (1 - fraction))));
-  const budget = [
-    // A fifth under: calls started within one second may reach the service in the next (its
-    // windows are fixed), and the hour, not the second, is what bounds the deployment's pace.
-    { seconds: 1, cap: margin(limits.perSecond, 0.2) },
-    { seconds: 60, cap: margin(limits.perMinute, 0.02) },
-    { seconds: 3600, cap: margin(limits.perHour, 0.02) },
-  ];
-  const shares = SHARES[priority];
-  return budget.map((window, index) => ({
-    seconds: window.seconds,
-    cap: Math.max(1, Math.floor(window.cap * (shares[index] ?? 1))),
-  }));
-}
+export { budgetWindows, PRIORITIES, type Priority, type ServiceLimits };
 
 export function tokenWindows(limits: ServiceLimits): CallWindow[] {
   return [
