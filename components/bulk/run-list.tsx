@@ -29,7 +29,7 @@ export function RunList({ runs, unit }: { runs: BulkRun[]; unit: TemperatureUnit
     {
       header: 'Status',
       cell: (run) => {
-        const status = runStatus({ ...run, skipped: skippedOf(run) });
+        const status = runStatus({ ...run, ...skippedOf(run) });
         // The status is the way to the run's page, in the tone of its outcome.
         return (
           <Link

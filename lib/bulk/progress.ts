@@ -51,6 +51,7 @@ export async function readRunProgress(member: Member, runId: unknown): Promise<R
     notSent: counts.not_sent,
     cancelled: counts.cancelled,
     skipped: counts.unchanged + counts.blocked,
+    blocked: counts.blocked,
     total: counts.total,
   });
   return {

@@ -31,6 +31,8 @@ type Counts = Pick<
 > & {
   /** A planned run's thermostats that needed nothing or could not be changed (not sent). */
   skipped?: number;
+  /** Of those, the ones that could not be changed: a run with any never reads "Done". */
+  blocked?: number;
 };
 
 /**
@@ -39,7 +41,7 @@ type Counts = Pick<
  */
 export function runStatus(run: Counts): { label: string; outcome: OutcomeKind } {
   const done = run.applied + run.failed + run.notSent + run.cancelled + (run.skipped ?? 0);
-  const failures = run.failed + run.notSent;
+  const failures = run.failed + run.notSent + (run.blocked ?? 0);
   if (run.cancelRequestedAt && run.state !== 'done' && run.state !== 'cancelled') {
     return { label: 'Cancelling…', outcome: 'cancelled' };
   }
@@ -64,13 +66,20 @@ export function runStatus(run: Counts): { label: string; outcome: OutcomeKind } 
   }
 }
 
-/** "67 done, 5 failed, 0 not sent (of 72)", plus what was cancelled when some was. */
+/**
+ * "67 done, 5 failed, 0 not sent (of 72)", plus what was cancelled when some was, and for a
+ * planned run those that already matched and those that could not take it.
+ */
 export function countsInWords(
-  counts: Pick<BulkRun, 'applied' | 'failed' | 'notSent' | 'cancelled' | 'total'>,
+  counts: Pick<BulkRun, 'applied' | 'failed' | 'notSent' | 'cancelled' | 'total'> & {
+    unchanged?: number;
+    blocked?: number;
+  },
 ): string {
   const count = (n: number, kind: OutcomeKind) => `${n} ${OUTCOMES[kind].label.toLowerCase()}`;
-  const cancelled = counts.cancelled > 0 ? `, ${count(counts.cancelled, 'cancelled')}` : '';
-  return `${count(counts.applied, 'done')}, ${count(counts.failed, 'failed')}, ${count(counts.notSent, 'not_sent')}${cancelled} (of ${counts.total}).`;
+  const extra = (n: number | undefined, kind: OutcomeKind) =>
+    n !== undefined && n > 0 ? `, ${count(n, kind)}` : '';
+  return `${count(counts.applied, 'done')}, ${count(counts.failed, 'failed')}, ${count(counts.notSent, 'not_sent')}${extra(counts.cancelled, 'cancelled')}${extra(counts.unchanged, 'unchanged')}${extra(counts.blocked, 'blocked')} (of ${counts.total}).`;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   bulkRunItems,
   bulkRuns,
   templateAssignments,
+  templates,
   thermostats,
 } from './schema';
 import { inBuildings } from './scope';
@@ -454,7 +455,11 @@ async function finishInTransaction(tx: Tx, input: FinishInput): Promise<BulkRun 
     .update(bulkRunItems)
     .set({
       outcome: rest.outcome,
-      detail: sql`case when ${bulkRunItems.attempts} > 0 then ${rest.inFlightDetail ?? rest.detail} else ${rest.detail} end`,
+      // A planned run's thermostat may be part way through its changes (`done_ops`).
+      detail: sql`case
+        when ${bulkRunItems.doneOps} > 0 then 'Partly applied: ' || ${bulkRunItems.doneOps} || ' of its changes were made before the run stopped, the rest not sent. Undo puts them back.'
+        when ${bulkRunItems.attempts} > 0 then ${rest.inFlightDetail ?? rest.detail}
+        else ${rest.detail} end`,
       finishedAt: sql`now()`,
     })
     .where(and(eq(bulkRunItems.runId, input.runId), eq(bulkRunItems.outcome, 'pending')))
@@ -744,6 +749,7 @@ export async function finishPlanning(input: {
         eq(bulkRuns.id, input.runId),
         eq(bulkRuns.state, 'planning'),
         eq(bulkRuns.leaseOwner, input.owner),
+        isNull(bulkRuns.cancelRequestedAt),
       ),
     )
     .returning({ id: bulkRuns.id });
@@ -829,7 +835,8 @@ export async function recordItemSteps(input: {
   await db
     .update(bulkRunItems)
     .set({
-      doneOps: input.doneOps,
+      // Never backwards: a worker whose lease ran out unnoticed may report an older step.
+      doneOps: sql`greatest(${bulkRunItems.doneOps}, ${input.doneOps})`,
       ...(input.created ? { created: input.created } : {}),
     })
     .where(
@@ -854,6 +861,7 @@ export async function assignTemplate(input: { runId: string; templateId: string 
     join ${bulkRuns} as run on run.id = item.run_id
     join ${thermostats} as t on t.org_id = run.org_id and t.thermostat_id = item.thermostat_id
     where item.run_id = ${input.runId} and item.outcome in ('applied', 'unchanged')
+      and exists (select 1 from ${templates} where ${templates.id} = ${input.templateId})
     on conflict (org_id, thermostat_id) do update
       set template_id = excluded.template_id, run_id = excluded.run_id,
           assigned_at = excluded.assigned_at, checked_at = excluded.checked_at, drift = null
@@ -905,21 +913,29 @@ export async function listUndoableItems(input: {
 export async function countPlanStates(input: {
   scope: Scope;
   run: Pick<BulkRun, 'id' | 'startedBy'>;
-}): Promise<Record<(typeof PLAN_STATES)[number], number> & { warnings: number }> {
+}): Promise<
+  Record<(typeof PLAN_STATES)[number], number> & {
+    warnings: number;
+    /** Thermostats at least one of whose changes was made (what an undo can put back). */
+    changed: number;
+  }
+> {
   const db = await getDb();
   const rows = await db
     .select({
       state: bulkRunItems.planState,
       n: count(),
       warnings: sql<number>`count(${bulkRunItems.warning})::int`,
+      changed: sql<number>`count(*) filter (where ${bulkRunItems.doneOps} > 0)::int`,
     })
     .from(bulkRunItems)
     .where(and(eq(bulkRunItems.runId, input.run.id), itemsInView(input.scope, input.run)))
     .groupBy(bulkRunItems.planState);
-  const counts = { pending: 0, changes: 0, unchanged: 0, blocked: 0, warnings: 0 };
+  const counts = { pending: 0, changes: 0, unchanged: 0, blocked: 0, warnings: 0, changed: 0 };
   for (const row of rows) {
     if (row.state) counts[row.state] = row.n;
     counts.warnings += Number(row.warnings);
+    counts.changed += Number(row.changed);
   }
   return counts;
 }

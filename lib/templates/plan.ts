@@ -640,7 +640,7 @@ export function configurationBatches(planned: readonly PlannedThermostat[]): Con
 }
 
 /** The same changes give the same key, whatever order their fields were written in. */
-function changesKey(changes: SettingsChanges): string {
+export function changesKey(changes: SettingsChanges): string {
   const range = (r: { min: number; max: number } | undefined) => (r ? [r.min, r.max] : null);
   return JSON.stringify([
     range(changes.heatRange),

@@ -20,15 +20,20 @@ export const runChangesSchema = z.object({
 export type RunChanges = z.output<typeof runChangesSchema>;
 
 /**
- * A finished run's thermostats that needed nothing (already matching) or could not be changed:
- * those with none of the counted results. Unknown (0) while it goes on.
+ * A finished planned run's thermostats that already matched, and those that could not take it
+ * (from its plan's summary); none while it goes on, or for a configuration run.
  */
-export const skippedOf = (
-  run: Pick<BulkRun, 'state' | 'total' | 'applied' | 'failed' | 'notSent' | 'cancelled'>,
-) =>
-  run.state === 'done' || run.state === 'cancelled'
-    ? Math.max(0, run.total - run.applied - run.failed - run.notSent - run.cancelled)
-    : 0;
+export function skippedOf(run: Pick<BulkRun, 'state' | 'kind' | 'planSummary'>): {
+  skipped: number;
+  blocked: number;
+} {
+  const finished = run.state === 'done' || run.state === 'cancelled';
+  const summary = run.planSummary as { unchanged?: unknown; blocked?: unknown } | null;
+  if (!finished || run.kind === 'configuration' || !summary) return { skipped: 0, blocked: 0 };
+  const count = (value: unknown) => (typeof value === 'number' ? value : 0);
+  const blocked = count(summary.blocked);
+  return { skipped: count(summary.unchanged) + blocked, blocked };
+}
 
 /** "Template “Vacant unit”" or "Undo of …": what the run is called. */
 export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total'>): string {
@@ -40,13 +45,13 @@ export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total'>): string
 
 /** The run's one activity entry, as it finished. */
 export function plannedRunEntry(run: BulkRun, buildingIds: string[]): RunEntry {
-  const skipped = skippedOf(run);
-  const status = runStatus({ ...run, skipped });
-  const failures = run.failed + run.notSent;
-  const unchanged = skipped > 0 ? ` ${skipped} needed no change or could not be changed.` : '';
+  const { skipped, blocked } = skippedOf(run);
+  const status = runStatus({ ...run, skipped, blocked });
+  const failures = run.failed + run.notSent + blocked;
+  const unchanged = countsInWords({ ...run, unchanged: skipped - blocked, blocked });
   return {
     action: run.kind === 'undo' ? 'change.undo' : 'template.apply',
-    summary: `${runTitle(run)}. ${status.label}: ${countsInWords(run)}${unchanged}`,
+    summary: `${runTitle(run)}. ${status.label}: ${unchanged}`,
     thermostatId: null,
     buildingId: buildingIds.length === 1 ? (buildingIds[0] ?? null) : null,
     changes: {
@@ -62,7 +67,8 @@ export function plannedRunEntry(run: BulkRun, buildingIds: string[]): RunEntry {
       failed: run.failed,
       notSent: run.notSent,
       cancelled: run.cancelled,
-      skipped,
+      unchanged: skipped - blocked,
+      blocked,
       buildings: buildingIds.length,
       ...(run.cancelledByName ? { cancelledBy: run.cancelledByName } : {}),
       ...(run.note ? { note: run.note } : {}),

@@ -34,6 +34,12 @@ const invalid = (message: string): Refusal => ({ ok: false, code: 'invalid', mes
 
 export const TEMPLATE_NOT_YOURS = 'That template is not in your organisation.';
 
+/**
+ * How long a plan may be applied after it read the thermostats: its operations are differences
+ * from what it read, so an old plan would change what is there now in ways nobody was shown.
+ */
+export const PLAN_FRESH_MS = 60 * 60 * 1000;
+
 /** Plans a template on the selected thermostats: the run is created and its job reads each. */
 export async function planTemplateRun(input: {
   member: Member;
@@ -85,6 +91,15 @@ export async function applyPlannedRun(input: RunRequest): Promise<WithRun | Refu
   if (!mayCancel(input.member, run)) {
     return forbidden('Only whoever planned this, an owner or an admin can apply it.');
   }
+  if (
+    run.state === 'planned' &&
+    run.plannedAt &&
+    Date.now() - run.plannedAt.getTime() > PLAN_FRESH_MS
+  ) {
+    return invalid(
+      'This plan is more than an hour old: the thermostats may have changed since it read them. Discard it and plan again.',
+    );
+  }
   if (run.state !== 'planned') {
     return invalid(
       run.state === 'planning'
@@ -127,6 +142,7 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
   const items: PlannedItemInput[] = [];
   const notes = new Set<string>();
   let notUndoable = 0;
+  let firstReason: string | null = null;
   for (const item of await listUndoableItems({ scope: member, run })) {
     const undo = undoTargetOf({
       title,
@@ -137,6 +153,7 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     });
     if (!undo.ok) {
       notUndoable += 1;
+      firstReason ??= undo.reason;
       continue;
     }
     for (const note of undo.notes) notes.add(note);
@@ -159,6 +176,11 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     items.map((item) => item.thermostatId),
   );
   if (!targets.ok) return targets;
+  if (notUndoable > 0) {
+    notes.add(
+      `${notUndoable === 1 ? '1 thermostat it changed cannot' : `${notUndoable} thermostats it changed cannot`} be put back automatically (${firstReason}); they are left as they are.`,
+    );
+  }
   const undo = await createPlannedRun({
     orgId: member.orgId,
     startedBy: member.userId,

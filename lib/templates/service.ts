@@ -16,7 +16,7 @@ import {
   updateComfortSetting,
   updateSchedule,
 } from '@/lib/thermostat-api/resources';
-import { type BulkResult, DAYS } from '@/lib/thermostat-api/schemas';
+import { type BulkResult, type ComfortSetting, DAYS } from '@/lib/thermostat-api/schemas';
 import {
   scheduleUpdateOf,
   type TemplateOperation,
@@ -54,12 +54,12 @@ export type TemplateService = {
     /** Refs of the settings this run created, by name key (for schedule updates). */
     created: ReadonlyMap<string, string>;
   }): Promise<{ createdRef?: string }>;
-  /** The ref of the thermostat's comfort setting of this name, if it has one (a create resent). */
-  findComfortSettingRef(input: {
+  /** The thermostat's comfort setting of this name, if it has one (a create resent). */
+  findComfortSetting(input: {
     orgId: string;
     thermostatId: string;
     name: string;
-  }): Promise<string | null>;
+  }): Promise<ComfortSetting | null>;
 };
 
 const PRIORITY: Priority = 'refresh';
@@ -132,10 +132,8 @@ export const serviceForTemplates: TemplateService = {
     }
   },
 
-  async findComfortSettingRef({ orgId, thermostatId, name }) {
+  async findComfortSetting({ orgId, thermostatId, name }) {
     const settings = await listComfortSettings({ orgId, thermostatId, priority: PRIORITY });
-    return (
-      settings.find((setting) => nameKey(setting.name) === nameKey(name))?.comfortSettingRef ?? null
-    );
+    return settings.find((setting) => nameKey(setting.name) === nameKey(name)) ?? null;
   },
 };

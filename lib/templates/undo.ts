@@ -213,7 +213,8 @@ function alertsBefore(
         keys.add('maintenanceIntervalUnits');
       }
       for (const field of keys) {
-        if (old[field] !== undefined) restored[field] = old[field];
+        // A value the service left out or sent as null cannot be sent back: left as it is.
+        if (old[field] !== undefined && old[field] !== null) restored[field] = old[field];
       }
       if (Object.keys(restored).length > 0) result[name] = restored;
     }

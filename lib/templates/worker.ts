@@ -33,6 +33,7 @@ import { budgetWindows } from '@/lib/thermostat-api/budget';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import {
+  changesKey,
   type PlannedThermostat,
   planTemplate,
   readsFor,
@@ -78,6 +79,8 @@ type Context = {
   signal?: AbortSignal;
   stop: () => Stop | null;
   stopWith: (stop: Stop) => void;
+  /** Planning finished here: the run waits for a member, nothing more to do. */
+  planned?: boolean;
 };
 
 export async function workPlannedRun(input: {
@@ -216,7 +219,18 @@ async function planRun(context: Context): Promise<void> {
     plan: item.plan as unknown as ThermostatPlan,
   }));
   const summary = summarisePlan(planned, budgetWindows(getEnv().SERVICE_RATE_LIMIT, 'refresh'));
-  await finishPlanning({ runId: run.id, owner: context.owner, summary: { ...summary } });
+  if (await finishPlanning({ runId: run.id, owner: context.owner, summary: { ...summary } })) {
+    context.planned = true;
+    return;
+  }
+  // Not planned: a cancel came after the last read (it is cancelled here), or another worker
+  // holds the run now (it is theirs).
+  const control = await readBulkRunControl({ runId: run.id });
+  context.stopWith(
+    control?.leaseOwner === context.owner && control.cancelRequested
+      ? { kind: 'cancel' }
+      : { kind: 'lost' },
+  );
 }
 
 /** An undo's warning: the thermostat no longer shows what the change being undone left. */
@@ -335,7 +349,7 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
   for (const item of active) {
     const next = nextOf(item);
     if (next?.kind !== 'configuration') continue;
-    const key = JSON.stringify(next.changes, Object.keys(next.changes).sort());
+    const key = changesKey(next.changes);
     const group = groups.get(key) ?? { changes: next.changes, items: [] };
     group.items.push(item);
     groups.set(key, group);
@@ -433,9 +447,10 @@ async function applyEach(
 }
 
 /**
- * One operation. A create that the service refuses because the name is taken was most likely
- * sent before, by a worker that stopped before recording it (the plan matched every existing
- * name): the setting of that name is then the one created.
+ * One operation. A create that the service refuses because the name is taken, where a setting
+ * of that name has exactly the values planned, was sent before by a worker that stopped before
+ * recording it (the plan matched every existing name): that setting is the one created. A
+ * setting someone else made meanwhile with other values is not taken over: the create fails.
  */
 async function performOnce(
   context: Context,
@@ -452,8 +467,15 @@ async function performOnce(
       error instanceof ServiceError &&
       (error.kind === 'validation' || error.kind === 'conflict')
     ) {
-      const ref = await service.findComfortSettingRef({ ...on, name: operation.fields.name });
-      if (ref) return { createdRef: ref };
+      const found = await service.findComfortSetting({ ...on, name: operation.fields.name });
+      const fields = operation.fields;
+      const same =
+        found &&
+        found.desiredHeat === fields.desiredHeat &&
+        found.desiredCool === fields.desiredCool &&
+        found.fanHeat === fields.fanHeat &&
+        found.fanCool === fields.fanCool;
+      if (found && same) return { createdRef: found.comfortSettingRef };
     }
     throw error;
   }
@@ -464,6 +486,7 @@ async function performOnce(
 async function endRun(context: Context): Promise<WorkOutcome> {
   const { run, owner } = context;
   const runId = run.id;
+  if (context.planned) return 'finished';
   const ended = context.stop();
   if (ended?.kind === 'lost') return 'interrupted';
   if (ended?.kind === 'interrupted') {
@@ -481,6 +504,8 @@ async function endRun(context: Context): Promise<WorkOutcome> {
     return 'paused';
   }
   const control = await readBulkRunControl({ runId });
+  // Another worker holds it now (this one's lease ran out unnoticed): the run is theirs to end.
+  if (control?.leaseOwner !== owner) return 'interrupted';
   if (ended?.kind === 'cancel' || control?.cancelRequested) {
     await finishBulkRun({
       runId,
@@ -494,7 +519,6 @@ async function endRun(context: Context): Promise<WorkOutcome> {
     });
     return 'cancelled';
   }
-  if (control?.state === 'planned') return 'finished'; // planned: waits for a member
   const reason = ended?.kind === 'fatal' ? ended.reason : null;
   const finished = await finishBulkRun({
     runId,

@@ -115,7 +115,7 @@ function fakeService() {
     },
     configuration: () => Promise.reject(new Error('a drift check never writes')),
     perform: () => Promise.reject(new Error('a drift check never writes')),
-    findComfortSettingRef: () => Promise.reject(new Error('a drift check never writes')),
+    findComfortSetting: () => Promise.reject(new Error('a drift check never writes')),
   };
   const calls = () => reads.reduce((sum, read) => sum + read.reads.length, 0);
   return { service, states, failing, reads, calls };

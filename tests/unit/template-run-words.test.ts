@@ -36,10 +36,14 @@ describe('a planned run in words', () => {
     expect(durationInWords(2 * 3600 + 60)).toBe('2 hours 1 minute');
   });
 
-  it('counts what a finished run skipped, and nothing while it goes on', () => {
-    expect(skippedOf(run({}))).toBe(3);
-    expect(skippedOf(run({ state: 'running' }))).toBe(0);
-    expect(skippedOf(run({ state: 'cancelled', applied: 10, cancelled: 40 }))).toBe(8);
+  it('counts what a finished run skipped from its plan, and nothing while it goes on', () => {
+    const summary = { unchanged: 2, blocked: 1 };
+    expect(skippedOf(run({ planSummary: summary }))).toEqual({ skipped: 3, blocked: 1 });
+    expect(skippedOf(run({ planSummary: summary, state: 'running' }))).toEqual({
+      skipped: 0,
+      blocked: 0,
+    });
+    expect(skippedOf(run({ planSummary: null }))).toEqual({ skipped: 0, blocked: 0 });
   });
 
   it('names a template run, an undo and a configuration run', () => {
@@ -52,16 +56,27 @@ describe('a planned run in words', () => {
     );
   });
 
-  it('records one entry per run: a failure when any thermostat failed, a success otherwise', () => {
-    const failed = plannedRunEntry(run({}), ['b1']);
+  it('records one entry per run: a failure when any thermostat failed or was blocked', () => {
+    const failed = plannedRunEntry(run({ planSummary: { unchanged: 3, blocked: 0 } }), ['b1']);
     expect(failed).toMatchObject({
       action: 'template.apply',
       outcome: 'failure',
       error: '2 failed',
     });
-    expect(failed.summary).toMatch(/3 needed no change or could not be changed/);
+    expect(failed.summary).toBe(
+      'Template “Vacant unit” on 60 thermostats. Done with 2 failures: 55 done, 2 failed, 0 not sent, 3 unchanged (of 60).',
+    );
     expect(failed.buildingId).toBe('b1');
-    const clean = plannedRunEntry(run({ kind: 'undo', applied: 60, failed: 0 }), ['b1', 'b2']);
+    const blocked = plannedRunEntry(
+      run({ applied: 57, failed: 0, planSummary: { unchanged: 0, blocked: 3 } }),
+      ['b1'],
+    );
+    expect(blocked).toMatchObject({ outcome: 'failure', error: '3 failed' });
+    expect(blocked.summary).toMatch(/3 blocked \(of 60\)/);
+    const clean = plannedRunEntry(
+      run({ kind: 'undo', applied: 60, failed: 0, planSummary: { unchanged: 0, blocked: 0 } }),
+      ['b1', 'b2'],
+    );
     expect(clean).toMatchObject({ action: 'change.undo', outcome: 'success', error: null });
     expect(clean.buildingId).toBeNull();
   });

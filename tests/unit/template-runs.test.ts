@@ -5,7 +5,7 @@ import { cancelBulkRun } from '@/lib/bulk/runs';
 import { type BulkRun, findBulkRun, listBulkRunItems, listItemPlans } from '@/lib/db/bulk-runs';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
-import { templateAssignments, templates } from '@/lib/db/schema';
+import { bulkRuns, templateAssignments, templates } from '@/lib/db/schema';
 import { stopBoss } from '@/lib/jobs/queue';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { scheduleUpdateOf, type PlanSummary, type ThermostatPlan } from '@/lib/templates/plan';
@@ -140,10 +140,11 @@ function fakeService() {
       }
       return {};
     },
-    async findComfortSettingRef({ thermostatId, name }) {
+    async findComfortSetting({ thermostatId, name }) {
       return (
-        state(thermostatId).comfortSettings.find((s) => s.name.toLowerCase() === name.toLowerCase())
-          ?.comfortSettingRef ?? null
+        state(thermostatId).comfortSettings.find(
+          (s) => s.name.toLowerCase() === name.toLowerCase(),
+        ) ?? null
       );
     },
   };
@@ -394,6 +395,107 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     expect(after.accessControl?.enabled).toBe(true);
     const entries = await listActivity({ scope: owner, filter: { action: 'change.undo' } });
     expect(entries.some((e) => e.runId === undo.run.id)).toBe(true);
+  });
+
+  it('keeps each thermostat its own ranges when an undo batches configuration', async () => {
+    const fake = fakeService();
+    // Three thermostats with three different heat ranges; the template sets one for all.
+    const ranges = [
+      { min: 45, max: 79 },
+      { min: 50, max: 75 },
+      { min: 48, max: 78 },
+    ];
+    const ids = [id(10), id(11), id(12)];
+    ids.forEach((thermostatId, n) => {
+      const now = fake.states.get(thermostatId) as FullState;
+      fake.states.set(thermostatId, {
+        ...now,
+        configuration: {
+          ...now.configuration,
+          heatRange: ranges[n] as { min: number; max: number },
+        },
+      });
+    });
+    const [row] = await db
+      .insert(templates)
+      .values({
+        orgId: owner.orgId,
+        name: 'Narrow heat',
+        body: { name: 'Narrow heat', configuration: { heatRange: { min: 55, max: 76 } } },
+        updatedByName: owner.name,
+      })
+      .returning({ id: templates.id });
+    const planned = await planTemplateRun({
+      member: owner,
+      templateId: row?.id ?? '',
+      thermostatIds: ids,
+    });
+    if (!planned.ok) throw new Error(planned.message);
+    await workPlannedRun({ runId: planned.run.id, service: fake.service, owner: 't' });
+    const run = (await findBulkRun({ scope: owner, runId: planned.run.id })) as BulkRun;
+    await apply(owner, run, fake.service);
+    for (const thermostatId of ids) {
+      expect(fake.states.get(thermostatId)?.configuration.heatRange).toEqual({ min: 55, max: 76 });
+    }
+    const undo = await planUndoOfRun({ member: owner, runId: run.id });
+    if (!undo.ok) throw new Error(undo.message);
+    await workPlannedRun({ runId: undo.run.id, service: fake.service, owner: 'u' });
+    await apply(
+      owner,
+      (await findBulkRun({ scope: owner, runId: undo.run.id })) as BulkRun,
+      fake.service,
+    );
+    ids.forEach((thermostatId, n) => {
+      expect(fake.states.get(thermostatId)?.configuration.heatRange).toEqual(ranges[n]);
+    });
+  });
+
+  it('a worker whose lease was taken over unnoticed does not end the run', async () => {
+    const fake = fakeService();
+    const run = await plan(owner, fake.service, [id(20)]);
+    expect((await applyPlannedRun({ member: owner, runId: run.id })).ok).toBe(true);
+    // While the stale worker's last call is in flight, another worker takes the run over.
+    let takeOver: () => void = () => {};
+    const inFlight = new Promise<void>((resolve) => {
+      takeOver = resolve;
+    });
+    const slow: TemplateService = {
+      ...fake.service,
+      async perform(input) {
+        if (input.operation.kind === 'accessControl') {
+          await db
+            .update(bulkRuns)
+            .set({ leaseOwner: 'next', leaseUntil: new Date(Date.now() + 60_000) })
+            .where(eq(bulkRuns.id, run.id));
+          takeOver();
+        }
+        return fake.service.perform(input);
+      },
+    };
+    const stale = workPlannedRun({ runId: run.id, service: slow, owner: 'stale' });
+    await inFlight;
+    expect(await stale).toBe('interrupted');
+    expect((await findBulkRun({ scope: owner, runId: run.id }))?.state).toBe('running');
+    expect(await workPlannedRun({ runId: run.id, service: fake.service, owner: 'next' })).toBe(
+      'finished',
+    );
+    expect(await findBulkRun({ scope: owner, runId: run.id })).toMatchObject({
+      state: 'done',
+      applied: 1,
+      notSent: 0,
+    });
+  });
+
+  it('refuses to apply a plan read more than an hour ago', async () => {
+    const fake = fakeService();
+    const run = await plan(owner, fake.service, [id(22)]);
+    await db
+      .update(bulkRuns)
+      .set({ plannedAt: new Date(Date.now() - 2 * 60 * 60 * 1000) })
+      .where(eq(bulkRuns.id, run.id));
+    const late = await applyPlannedRun({ member: owner, runId: run.id });
+    expect(late).toMatchObject({ ok: false, code: 'invalid' });
+    expect(late.ok ? '' : late.message).toMatch(/more than an hour old/);
   });
 
   it('refuses a viewer, a building manager outside their buildings, and a plan applied twice', async () => {

@@ -14,6 +14,7 @@ import { listBulkRunsById } from '@/lib/db/bulk-runs';
 import type { ActivityEntry } from '@/lib/db/queries';
 import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome, outcomeWords } from '@/lib/outcomes';
+import { skippedOf } from '@/lib/templates/run-words';
 import { offersUndo } from '@/lib/templates/runs';
 import { withoutUndo } from '@/lib/undo/entries';
 import { undoEntry } from './actions';
@@ -145,7 +146,7 @@ export default async function ActivityPage({ searchParams }: Props) {
         // A bulk run's entry shows the run as it is now; any other entry as it was recorded.
         const run = entry.runId ? runs.get(entry.runId) : undefined;
         if (run) {
-          const status = runStatus(run);
+          const status = runStatus({ ...run, ...skippedOf(run) });
           return <OutcomeLabel kind={status.outcome} label={status.label} />;
         }
         const kind = activityOutcome(entry.outcome);

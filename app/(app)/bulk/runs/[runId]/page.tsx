@@ -84,10 +84,11 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
   const cancellable =
     !progress.finished && !progress.cancelRequested && mayCancel(member, run) && !planning;
   const appliable = run.state === 'planned' && mayCancel(member, run);
+  // Any thermostat with at least one change made: an undo can put it back.
   const undoable =
     planned &&
     progress.finished &&
-    run.applied + run.failed > 0 &&
+    (planStates?.changed ?? 0) > 0 &&
     can(member, 'change_thermostat');
   const summary = run.planSummary as PlanSummary | null;
   const here = `/bulk/runs/${run.id}`;
@@ -224,7 +225,11 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
             <ProgressBar id="bulk-progress" label="Progress" value={done} max={counts.total} />
             <p role="status" aria-live="polite" className="text-sm">
               {progress.finished
-                ? countsInWords({ ...counts, notSent: counts.not_sent })
+                ? countsInWords({
+                    ...counts,
+                    notSent: counts.not_sent,
+                    ...(planned ? { unchanged: counts.unchanged, blocked: counts.blocked } : {}),
+                  })
                 : `${done} of ${counts.total} thermostats have a result…`}
             </p>
             {partial ? (
