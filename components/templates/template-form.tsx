@@ -1,6 +1,11 @@
 'use client';
 
-import { type ReactNode, useActionState } from 'react';
+import { type ReactNode, useActionState, useState } from 'react';
+import {
+  type BulkBuilding,
+  type PickerGroup,
+  ThermostatPicker,
+} from '@/components/bulk/thermostat-picker';
 import {
   fanOnTimeField,
   RANGE_FIELDS,
@@ -48,6 +53,10 @@ function rowCount(values: Partial<TemplateFormValues>): number {
  * A template's name and sections, each section kept only when its box is ticked. The schedule
  * is not edited here: it is captured from a thermostat and shown read only (`schedule`, drawn by
  * the server page), with a box to remove it. Posts without JavaScript.
+ *
+ * A one-off change (`mode="oneoff"`, /bulk/change) is the same sections without a name or a
+ * captured week, and the thermostats to plan it on (`picker`) in the same form: its submit plans
+ * it, nothing is saved as a template.
  */
 export function TemplateForm({
   action: bound,
@@ -55,15 +64,21 @@ export function TemplateForm({
   unit,
   mode,
   schedule,
+  picker,
 }: {
   action: FormAction;
   initial: TemplateFormValues;
   unit: 'F' | 'C';
-  mode: 'new' | 'edit';
+  mode: 'new' | 'edit' | 'oneoff';
   /** The week, drawn by the server page; null when the template has none. */
   schedule: ReactNode | null;
+  /** A one-off change's thermostats to choose from (the member's scope). */
+  picker?: { buildings: BulkBuilding[]; groups: PickerGroup[]; initialSelected: string[] };
 }) {
   const [state, action] = useActionState(bound, idle);
+  // Held outside the form element, which is remounted after each post: the ticks survive it.
+  const [selected, setSelected] = useState(() => new Set(picker?.initialSelected ?? []));
+  const oneOff = mode === 'oneoff';
   // After a post the form shows what was posted (or saved), checkboxes included.
   const values = state.values ?? initial;
   const errors = state.fieldErrors ?? {};
@@ -76,7 +91,7 @@ export function TemplateForm({
       action={action}
       noValidate
       className="grid gap-6"
-      aria-label={mode === 'new' ? 'New template' : 'Edit template'}
+      aria-label={oneOff ? 'One-off change' : mode === 'new' ? 'New template' : 'Edit template'}
       key={JSON.stringify(values)}
     >
       <FormMessage state={state} />
@@ -92,16 +107,18 @@ export function TemplateForm({
         </>
       ) : null}
 
-      <div className="max-w-md">
-        <Field
-          label="Template name"
-          name="name"
-          defaultValue={values.name}
-          errors={errors.name}
-          maxLength={64}
-          hint="For example “Vacant unit”. Names are unique in your organisation, ignoring case."
-        />
-      </div>
+      {oneOff ? null : (
+        <div className="max-w-md">
+          <Field
+            label="Template name"
+            name="name"
+            defaultValue={values.name}
+            errors={errors.name}
+            maxLength={64}
+            hint="For example “Vacant unit”. Names are unique in your organisation, ignoring case."
+          />
+        </div>
+      )}
 
       <Fieldset
         legend="Comfort settings"
@@ -161,32 +178,34 @@ export function TemplateForm({
         ) : null}
       </Fieldset>
 
-      <Fieldset
-        legend="Weekly schedule"
-        description="Captured from a thermostat, by comfort-setting name; each thermostat’s own setting of each name is used."
-      >
-        {schedule ? (
-          <>
-            {schedule}
-            <Checkbox
-              name={REMOVE_SCHEDULE}
-              label="Remove the schedule section"
-              description="Each thermostat then keeps its own schedule."
-              defaultChecked={checked(REMOVE_SCHEDULE)}
-              errors={errors.schedule}
-            />
-          </>
-        ) : (
-          <>
-            <p className="text-sm">
-              {mode === 'new'
-                ? 'No schedule: start from a thermostat above to capture its week.'
-                : 'This template has no schedule: each thermostat keeps its own.'}
-            </p>
-            <ErrorList id="field-schedule-errors" errors={errors.schedule} />
-          </>
-        )}
-      </Fieldset>
+      {oneOff ? null : (
+        <Fieldset
+          legend="Weekly schedule"
+          description="Captured from a thermostat, by comfort-setting name; each thermostat’s own setting of each name is used."
+        >
+          {schedule ? (
+            <>
+              {schedule}
+              <Checkbox
+                name={REMOVE_SCHEDULE}
+                label="Remove the schedule section"
+                description="Each thermostat then keeps its own schedule."
+                defaultChecked={checked(REMOVE_SCHEDULE)}
+                errors={errors.schedule}
+              />
+            </>
+          ) : (
+            <>
+              <p className="text-sm">
+                {mode === 'new'
+                  ? 'No schedule: start from a thermostat above to capture its week.'
+                  : 'This template has no schedule: each thermostat keeps its own.'}
+              </p>
+              <ErrorList id="field-schedule-errors" errors={errors.schedule} />
+            </>
+          )}
+        </Fieldset>
+      )}
 
       <Fieldset
         legend="Configuration"
@@ -305,7 +324,11 @@ export function TemplateForm({
 
       <Fieldset
         legend="Access control"
-        description="The locks only. A template never holds a passcode: turning access control on keeps each thermostat’s own; turning it off clears it."
+        description={
+          oneOff
+            ? 'The locks only. Passcodes are set per thermostat, on its access-control page: a change that runs as a job would have to store a passcode to send it later, and Setpoint never stores one. Turning access control on keeps each thermostat’s own passcode; turning it off clears it.'
+            : 'The locks only. A template never holds a passcode: turning access control on keeps each thermostat’s own; turning it off clears it.'
+        }
       >
         <Checkbox
           name={INCLUDE_FIELDS.accessControl}
@@ -336,10 +359,28 @@ export function TemplateForm({
         </div>
       </Fieldset>
 
+      {picker ? (
+        <Fieldset
+          legend="Thermostats"
+          description="Setpoint reads each one first and shows what would change. Nothing is sent until you apply the plan."
+        >
+          <ThermostatPicker
+            buildings={picker.buildings}
+            groups={picker.groups}
+            selected={selected}
+            onChange={setSelected}
+          />
+        </Fieldset>
+      ) : null}
+
       <div>
-        <SubmitButton pending="Saving…">
-          {mode === 'new' ? 'Save template' : 'Save changes'}
-        </SubmitButton>
+        {oneOff ? (
+          <SubmitButton pending="Starting the plan…">Plan on the selected thermostats</SubmitButton>
+        ) : (
+          <SubmitButton pending="Saving…">
+            {mode === 'new' ? 'Save template' : 'Save changes'}
+          </SubmitButton>
+        )}
       </div>
     </form>
   );

@@ -238,7 +238,12 @@ const MAX_HIDDEN_LENGTH = 64_000;
  */
 export function parseTemplateForm(
   form: FormData,
-  options: { unit: TemperatureUnit; source: TemplateFormSource },
+  options: {
+    unit: TemperatureUnit;
+    source: TemplateFormSource;
+    /** A one-off change has no name field: the name is given (its title comes later). */
+    name?: string;
+  },
 ): TemplateFormResult {
   const { unit, source } = options;
   const errors: TemplateFormErrors = {};
@@ -299,7 +304,7 @@ export function parseTemplateForm(
   };
   const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
 
-  const input: Record<string, unknown> = { name: text('name') };
+  const input: Record<string, unknown> = { name: options.name ?? text('name') };
 
   // Comfort settings: the rows with anything typed, in order.
   const rowOf: number[] = [];

@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/db/bulk-runs';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
+import { stopBoss } from '@/lib/jobs/queue';
+import { type PlanSummary, scheduleUpdateOf } from '@/lib/templates/plan';
+import { isOneOff, runTitle } from '@/lib/templates/run-words';
+import { applyPlannedRun, planOneOffRun, planUndoOfRun } from '@/lib/templates/runs';
+import type { Template } from '@/lib/templates/schema';
+import type { TemplateService } from '@/lib/templates/service';
+import { workPlannedRun } from '@/lib/templates/worker';
+import { ServiceError } from '@/lib/thermostat-api/errors';
+import {
+  defaultAlertSettings,
+  defaultComfortSettings,
+  defaultSettings,
+  residentialSchedule,
+} from '@/sandbox/src/store';
+import { databaseTargets, useDatabase } from '../support/database';
+import { createFirstOwner, inviteAndAccept } from '../support/members';
+import { applyOperations, type FullState } from '../support/template-service';
+
+/**
+ * One-off changes: a template body planned and applied on many thermostats without saving a
+ * template, through the same job as template runs, against a stand-in for the service that
+ * refuses what the service refuses (tests/support/template-service.ts).
+ */
+
+const A = '00000000000000000000a0a2';
+const B = '00000000000000000000b0b2';
+const id = (n: number) => String(310000000000 + n);
+const IDS = Array.from({ length: 8 }, (_, n) => id(n));
+const BUILDING_OF = (n: number) => (n < 4 ? A : B);
+
+function freshThermostat(): FullState {
+  return {
+    heatCoolMinDelta: 5,
+    comfortSettings: defaultComfortSettings().map((setting) => ({ ...setting })),
+    week: residentialSchedule(),
+    configuration: defaultSettings(),
+    alerts: { ...defaultAlertSettings() },
+    accessControl: null,
+  };
+}
+
+/** The service in memory: each thermostat's state, and the calls made. */
+function fakeService() {
+  const states = new Map<string, FullState>(IDS.map((t) => [t, freshThermostat()]));
+  const calls = { read: 0, write: 0 };
+  const state = (thermostatId: string) => {
+    const found = states.get(thermostatId);
+    if (!found) throw new ServiceError('not_found', { status: 404 });
+    return found;
+  };
+  const service: TemplateService = {
+    async read({ thermostatId, reads, accessControl }) {
+      calls.read += reads.length;
+      const now = structuredClone(state(thermostatId));
+      const { accessControl: locks, ...rest } = now;
+      return { ...rest, ...(accessControl ? { accessControl: locks } : {}) };
+    },
+    async configuration({ thermostatIds, changes }) {
+      calls.write += 1;
+      const results = thermostatIds.map((thermostatId) => {
+        states.set(
+          thermostatId,
+          applyOperations(state(thermostatId), [
+            { kind: 'configuration', stage: 'before', changes },
+          ]),
+        );
+        return { thermostatId, status: 'success' as const, data: {} };
+      });
+      return { succeeded: results.length, failed: 0, results };
+    },
+    async perform({ thermostatId, operation, created }) {
+      calls.write += 1;
+      const resolved =
+        operation.kind === 'schedule'
+          ? {
+              ...operation,
+              comfortSetting: { ref: scheduleUpdateOf(operation, created).comfortSettingRef },
+            }
+          : operation;
+      const next = applyOperations(state(thermostatId), [resolved]);
+      states.set(thermostatId, next);
+      if (operation.kind === 'createComfortSetting') {
+        const made = next.comfortSettings.find((s) => s.name === operation.fields.name);
+        return { createdRef: made?.comfortSettingRef };
+      }
+      return {};
+    },
+    async findComfortSettingRef({ thermostatId, name }) {
+      return (
+        state(thermostatId).comfortSettings.find((s) => s.name.toLowerCase() === name.toLowerCase())
+          ?.comfortSettingRef ?? null
+      );
+    },
+  };
+  return { service, states, calls };
+}
+
+const ALERTS: Omit<Template, 'name'> = {
+  alerts: {
+    lowTemperatureAlert: { enabled: true, value: 50 },
+    highHumidityAlert: { enabled: true, value: 65 },
+  },
+};
+
+describe.each(databaseTargets)('one-off changes on $name', ({ target }) => {
+  let handle: DatabaseHandle;
+  let owner: Member;
+  let managerA: Member;
+  let viewer: Member;
+
+  beforeAll(async () => {
+    // The worker reads the service's limits from the configuration, for the plan's time.
+    process.env.AUTH_SECRET ??= randomBytes(32).toString('base64url');
+    process.env.TOKEN_KEYS ??= `1:${randomBytes(32).toString('base64url')}`;
+    process.env.SERVICE_ALLOW_REDIRECT_PORT ??= 'true';
+    handle = await useDatabase(await target());
+    owner = await createFirstOwner('owner@oneoff.example', 'One-off Property');
+    for (const [buildingId, name] of [
+      [A, 'Aspen House'],
+      [B, 'Beech Court'],
+    ] as const) {
+      await ensureBuilding({ orgId: owner.orgId, buildingId, name, timeZone: 'America/Denver' });
+    }
+    for (const [n, thermostatId] of IDS.entries()) {
+      await addThermostat({
+        orgId: owner.orgId,
+        thermostatId,
+        buildingId: BUILDING_OF(n),
+        unitLabel: `Unit ${n + 1}`,
+      });
+    }
+    managerA = await inviteAndAccept(owner.orgId, 'aspen@oneoff.example', 'building_manager', [A]);
+    viewer = await inviteAndAccept(owner.orgId, 'viewer@oneoff.example', 'viewer');
+  });
+
+  afterAll(async () => {
+    await stopBoss();
+    await handle.close();
+  });
+
+  async function plan(
+    member: Member,
+    service: TemplateService,
+    change: Omit<Template, 'name'>,
+    ids = IDS,
+  ): Promise<BulkRun> {
+    const planned = await planOneOffRun({ member, template: change, thermostatIds: ids });
+    if (!planned.ok) throw new Error(planned.message);
+    expect(await workPlannedRun({ runId: planned.run.id, service, owner: 'test' })).toBe(
+      'finished',
+    );
+    const run = await findBulkRun({ scope: member, runId: planned.run.id });
+    expect(run?.state).toBe('planned');
+    return run as BulkRun;
+  }
+
+  async function apply(member: Member, run: BulkRun, service: TemplateService) {
+    const applied = await applyPlannedRun({ member, runId: run.id });
+    if (!applied.ok) throw new Error(applied.message);
+    return workPlannedRun({ runId: run.id, service, owner: 'test' });
+  }
+
+  it('plans a one-off change without a template, applies it with a result per thermostat, and undoes it', async () => {
+    const fake = fakeService();
+    const original = structuredClone(fake.states.get(id(0)) as FullState);
+    const run = await plan(owner, fake.service, ALERTS);
+    expect(run).toMatchObject({ kind: 'template', templateId: null });
+    expect(isOneOff(run)).toBe(true);
+    expect(runTitle(run)).toBe('One-off: alert settings on 8 thermostats');
+    const summary = run.planSummary as unknown as PlanSummary;
+    expect(summary).toMatchObject({ thermostats: 8, changing: 8, calls: 8 });
+
+    expect(await apply(owner, run, fake.service)).toBe('finished');
+    const done = await findBulkRun({ scope: owner, runId: run.id });
+    expect(done).toMatchObject({ state: 'done', applied: 8, failed: 0 });
+    const items = await listBulkRunItems({ scope: owner, run, limit: 100 });
+    expect(items.map((item) => item.outcome)).toEqual(new Array(8).fill('applied'));
+    expect(fake.states.get(id(0))?.alerts.lowTemperatureAlert).toEqual({
+      enabled: true,
+      value: 50,
+    });
+
+    // Planned again: nothing left to change.
+    const again = await plan(owner, fake.service, ALERTS);
+    expect((again.planSummary as unknown as PlanSummary).unchanged).toBe(8);
+    await apply(owner, again, fake.service);
+
+    const undo = await planUndoOfRun({ member: owner, runId: run.id });
+    if (!undo.ok) throw new Error(undo.message);
+    await workPlannedRun({ runId: undo.run.id, service: fake.service, owner: 'u' });
+    await apply(
+      owner,
+      (await findBulkRun({ scope: owner, runId: undo.run.id })) as BulkRun,
+      fake.service,
+    );
+    expect(fake.states.get(id(0))?.alerts).toEqual(original.alerts);
+  });
+
+  it('refuses a viewer, a building manager outside their buildings, and an empty change', async () => {
+    const byViewer = await planOneOffRun({ member: viewer, template: ALERTS, thermostatIds: IDS });
+    expect(byViewer).toMatchObject({ ok: false, code: 'forbidden' });
+    const outside = await planOneOffRun({
+      member: managerA,
+      template: ALERTS,
+      thermostatIds: [id(0), id(5)],
+    });
+    expect(outside).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(outside.ok ? '' : outside.message).toMatch(/not in your portfolio/);
+    const empty = await planOneOffRun({ member: owner, template: {}, thermostatIds: IDS });
+    expect(empty).toMatchObject({ ok: false, code: 'invalid' });
+    const passcode = await planOneOffRun({
+      member: owner,
+      template: { accessControl: { enabled: true, passcode: '1234' } },
+      thermostatIds: IDS,
+    });
+    expect(passcode).toMatchObject({ ok: false, code: 'invalid' });
+
+    const fake = fakeService();
+    const mine = await plan(managerA, fake.service, ALERTS, [id(0), id(1)]);
+    expect(await apply(managerA, mine, fake.service)).toBe('finished');
+    expect(fake.states.get(id(5))?.alerts).toEqual(defaultAlertSettings());
+  });
+});
