@@ -13,10 +13,12 @@ import {
 } from '@/components/settings/configuration-fields';
 import { Field, SelectField } from '@/components/ui/field';
 import { Checkbox, ErrorList, Fieldset, FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { Notice } from '@/components/ui/notice';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { HOLD_ACTION_TEXT } from '@/lib/settings/configuration';
+import { RESIDENT_OFF_ALONE, RESIDENT_OFF_RESETS } from '@/lib/templates/schema';
 import {
   ACCESS_FIELD,
   COMFORT_COLUMNS,
@@ -26,6 +28,7 @@ import {
   MAX_COMFORT_ROWS,
   ORIGINALS_FIELD,
   REMOVE_SCHEDULE,
+  RESIDENT_FIELD,
   SCHEDULE_FIELD,
   type TemplateFormValues,
 } from '@/lib/templates/form';
@@ -358,6 +361,30 @@ export function TemplateForm({
           ))}
         </div>
       </Fieldset>
+
+      {oneOff ? (
+        <Fieldset legend="Resident mode">
+          <Notice tone="warning">
+            {RESIDENT_OFF_RESETS} {RESIDENT_OFF_ALONE} The plan reads everything first, so undoing
+            the change puts it back (passcodes excepted: Setpoint never stores one).
+          </Notice>
+          <Checkbox
+            name={INCLUDE_FIELDS.residentMode}
+            label="Include resident mode"
+            defaultChecked={checked(INCLUDE_FIELDS.residentMode)}
+          />
+          <RadioGroup
+            name={RESIDENT_FIELD}
+            legend="Resident mode"
+            options={[
+              { value: 'on', label: 'On' },
+              { value: 'off', label: 'Off (resets the thermostat’s settings)' },
+            ]}
+            defaultValue={values[RESIDENT_FIELD]}
+            errors={errors[RESIDENT_FIELD]}
+          />
+        </Fieldset>
+      ) : null}
 
       {picker ? (
         <Fieldset

@@ -2,7 +2,7 @@ import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import { formatRange, formatTemperature, type TemperatureUnit } from '@/lib/units';
-import type { Template } from './schema';
+import { RESIDENT_OFF_RESETS, type Template } from './schema';
 
 /**
  * A template in words, in the member's unit: which sections it sets (for the list) and what each
@@ -24,6 +24,8 @@ export function sectionsInWords(template: Template): string[] {
   if (template.accessControl) {
     parts.push(template.accessControl.enabled ? 'access control on' : 'access control off');
   }
+  if (template.residentMode !== undefined)
+    parts.push(template.residentMode ? 'resident mode on' : 'resident mode off');
   return parts;
 }
 
@@ -117,6 +119,13 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
             'Each thermostat keeps its own passcode; a template never holds one.',
           ]
         : ['Off: everything unlocked, and each thermostat’s passcode cleared.'],
+    });
+  }
+
+  if (template.residentMode !== undefined) {
+    sections.push({
+      title: 'Resident mode',
+      lines: template.residentMode ? ['On.'] : [`Off. ${RESIDENT_OFF_RESETS}`],
     });
   }
   return sections;

@@ -68,12 +68,14 @@ export const INCLUDE_FIELDS = {
   configuration: 'includeConfiguration',
   alerts: 'includeAlerts',
   accessControl: 'includeAccessControl',
+  residentMode: 'includeResidentMode',
 } as const satisfies Partial<Record<TemplateSection, string>>;
 
 export const REMOVE_SCHEDULE = 'removeSchedule';
 export const SCHEDULE_FIELD = 'schedule';
 export const ORIGINALS_FIELD = 'fahrenheit';
 export const ACCESS_FIELD = 'accessControl';
+export const RESIDENT_FIELD = 'residentMode';
 
 /** Every field of the form, for refilling it after a post (checkboxes absent read as ''). */
 export const TEMPLATE_FORM_FIELDS: readonly string[] = [
@@ -89,6 +91,7 @@ export const TEMPLATE_FORM_FIELDS: readonly string[] = [
   ...ALERT_FIELDS,
   ACCESS_FIELD,
   ...LOCK_AREAS.map(lockField),
+  RESIDENT_FIELD,
 ];
 
 export type TemplateFormValues = Record<string, string>;
@@ -129,6 +132,7 @@ export type TemplateDraft = {
     enabled: boolean;
     settings?: Partial<Record<(typeof LOCK_AREAS)[number], boolean>>;
   };
+  residentMode?: boolean;
 };
 
 const THRESHOLDS = [
@@ -198,6 +202,10 @@ export function templateFormValues(
   values[INCLUDE_FIELDS.accessControl] = on(access !== undefined);
   values[ACCESS_FIELD] = access === undefined ? '' : access.enabled ? 'on' : 'off';
   for (const area of LOCK_AREAS) values[lockField(area)] = on(access?.settings?.[area]);
+
+  values[INCLUDE_FIELDS.residentMode] = on(draft.residentMode !== undefined);
+  values[RESIDENT_FIELD] =
+    draft.residentMode === undefined ? '' : draft.residentMode ? 'on' : 'off';
 
   values[ORIGINALS_FIELD] = JSON.stringify(originals);
   return { values, originals };
@@ -456,6 +464,13 @@ export function parseTemplateForm(
     } else add(ACCESS_FIELD, 'Choose whether access control is on or off.');
   }
 
+  // Resident mode: on or off (off resets the rest, so the schema refuses it with other sections).
+  if (checked(INCLUDE_FIELDS.residentMode)) {
+    const state = text(RESIDENT_FIELD);
+    if (state === 'on' || state === 'off') input.residentMode = state === 'on';
+    else add(RESIDENT_FIELD, 'Choose whether resident mode is on or off.');
+  }
+
   // The template's own settings inside its own ranges, said in the member's unit.
   const configuration = input.configuration as Template['configuration'];
   (input.comfortSettings as { desiredHeat?: number; desiredCool?: number }[] | undefined)?.forEach(
@@ -544,6 +559,8 @@ function fieldOfPath(path: readonly PropertyKey[], rowOf: readonly number[]): st
       const field = alertFieldOf(rest.map(String).join('.'));
       return field === 'form' ? 'alerts' : field;
     }
+    case 'residentMode':
+      return RESIDENT_FIELD;
     case 'accessControl': {
       const [settings, area] = rest;
       return settings === 'settings' && typeof area === 'string'

@@ -22,6 +22,7 @@ import { diffSchedule, type Week } from './schedule-diff';
 import {
   MAX_COMFORT_SETTINGS,
   nameKey,
+  RESIDENT_OFF_RESETS,
   type Template,
   type TemplateAlerts,
   type TemplateSection,
@@ -51,6 +52,8 @@ export type { DiffLine, LockState } from './words';
 export type ThermostatState = {
   /** From its status: the gap its comfort settings and temperature alerts must keep. */
   heatCoolMinDelta?: number;
+  /** From its status. */
+  isResidentMode?: boolean;
   comfortSettings?: readonly ComfortSetting[];
   /** 7 x 48 comfort-setting refs, Monday first, as lib/schedule/load.ts reads them. */
   week?: Week;
@@ -67,13 +70,24 @@ export type ThermostatState = {
 export type TemplateRead = 'status' | 'comfortSettings' | 'schedule' | 'settings' | 'alertSettings';
 
 export function readsFor(template: Template): TemplateRead[] {
+  // Off resets everything: the whole state is read first, so the run's `before` holds it and
+  // its undo can put it back.
+  if (template.residentMode === false)
+    return ['status', 'comfortSettings', 'schedule', 'settings', 'alertSettings'];
   const reads: TemplateRead[] = [];
-  if (template.comfortSettings || template.alerts) reads.push('status');
+  if (template.residentMode === true) reads.push('status');
+  if ((template.comfortSettings || template.alerts) && !reads.includes('status'))
+    reads.push('status');
   if (template.comfortSettings || template.schedule) reads.push('comfortSettings');
   if (template.schedule) reads.push('schedule');
   if (template.comfortSettings || template.configuration) reads.push('settings');
   if (template.alerts) reads.push('alertSettings');
   return reads;
+}
+
+/** Whether the locks Setpoint last set are wanted: to compare with, or to keep for an undo. */
+export function wantsLocks(template: Template | null): boolean {
+  return template?.accessControl !== undefined || template?.residentMode === false;
 }
 
 /**
@@ -99,7 +113,9 @@ export type TemplateOperation =
       comfortSetting: ComfortSettingTarget;
     }
   | { kind: 'alerts'; changes: AlertChanges }
-  | { kind: 'accessControl'; changes: LockChanges };
+  | { kind: 'accessControl'; changes: LockChanges }
+  /** Always last: off resets the thermostat's settings at the service. */
+  | { kind: 'residentMode'; changes: { isResidentMode: boolean } };
 
 /** Never a passcode: on keeps each thermostat's own, off clears it (the service's rule). */
 export type LockChanges =
@@ -124,6 +140,8 @@ export type ThermostatPlan = {
   unchanged: boolean;
   /** Why the template cannot be applied to this thermostat as it is; nothing runs then. */
   problems: string[];
+  /** What applying does beyond the diff, said loudly (resident mode off resets its settings). */
+  warnings?: string[];
   /** Whether no shorter list of schedule updates exists (true without a schedule). */
   scheduleProvenFewest: boolean;
 };
@@ -144,6 +162,8 @@ export function planTemplate(
   const access = template.accessControl
     ? accessPart(template.accessControl, current.accessControl ?? null)
     : undefined;
+  const resident =
+    template.residentMode === undefined ? undefined : residentPart(template.residentMode, current);
 
   const operations: TemplateOperation[] = [
     ...(configuration?.before ?? []),
@@ -152,8 +172,9 @@ export function planTemplate(
     ...(configuration?.after ?? []),
     ...(alerts?.operations ?? []),
     ...(access?.operations ?? []),
+    ...(resident?.operations ?? []),
   ];
-  const diff = [comfort, schedule, configuration, alerts, access]
+  const diff = [comfort, schedule, configuration, alerts, access, resident]
     .map((part) => part?.section)
     .filter((section): section is SectionDiff => section !== undefined && section.lines.length > 0);
   return {
@@ -161,6 +182,7 @@ export function planTemplate(
     diff,
     unchanged: problems.length === 0 && operations.length === 0,
     problems,
+    ...(resident?.warnings.length ? { warnings: resident.warnings } : {}),
     scheduleProvenFewest: schedule?.provenFewest ?? true,
   };
 }
@@ -554,6 +576,39 @@ function accessPart(wanted: NonNullable<Template['accessControl']>, current: Loc
 }
 
 // ---------------------------------------------------------------------------------------------
+// Resident mode
+
+function residentPart(wanted: boolean, current: ThermostatState) {
+  const now = need(current.isResidentMode, 'isResidentMode');
+  const same = now === wanted;
+  const resets = !same && !wanted;
+  return {
+    operations: same
+      ? []
+      : [{ kind: 'residentMode', changes: { isResidentMode: wanted } } satisfies TemplateOperation],
+    warnings: resets ? [RESIDENT_OFF_RESETS] : [],
+    section: {
+      section: 'residentMode',
+      title: 'Resident mode',
+      summary: same
+        ? 'No change.'
+        : resets
+          ? `Turned off. ${RESIDENT_OFF_RESETS}`
+          : 'Turned on; nothing else changes.',
+      lines: same
+        ? []
+        : [
+            {
+              field: 'Resident mode',
+              before: now ? 'on' : 'off',
+              after: resets ? 'off: every setting reset to the service’s defaults' : 'on',
+            },
+          ],
+    } satisfies SectionDiff,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Many thermostats
 
 export type PlannedThermostat = { thermostatId: string; plan: ThermostatPlan };
@@ -571,6 +626,8 @@ export type PlanSummary = {
   seconds: number;
   /** Whether every schedule's updates are proven the fewest. */
   scheduleProvenFewest: boolean;
+  /** Thermostats whose settings turning resident mode off resets (absent in older plans). */
+  resets?: number;
 };
 
 export function summarisePlan(
@@ -584,6 +641,7 @@ export function summarisePlan(
     schedule: 0,
     alerts: 0,
     accessControl: 0,
+    residentMode: 0,
   };
   for (const { plan } of planned) {
     for (const operation of plan.operations)
@@ -601,6 +659,13 @@ export function summarisePlan(
     callsByKind,
     seconds: estimateSeconds(calls, windows),
     scheduleProvenFewest: planned.every(({ plan }) => plan.scheduleProvenFewest),
+    resets: planned.filter(
+      ({ plan }) =>
+        plan.problems.length === 0 &&
+        plan.operations.some(
+          (operation) => operation.kind === 'residentMode' && !operation.changes.isResidentMode,
+        ),
+    ).length,
   };
 }
 

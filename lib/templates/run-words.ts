@@ -56,6 +56,8 @@ export function oneOffSections(template: Omit<Template, 'name'>): string[] {
   if (template.configuration) parts.push('configuration');
   if (template.alerts) parts.push('alert settings');
   if (template.accessControl) parts.push('access control');
+  if (template.residentMode !== undefined)
+    parts.push(template.residentMode ? 'resident mode on' : 'resident mode off');
   return parts;
 }
 

@@ -212,12 +212,20 @@ export const templateAccessControlSchema = z.discriminatedUnion('enabled', [
 ]);
 export type TemplateAccessControl = z.output<typeof templateAccessControlSchema>;
 
+/** What turning resident mode off does at the service (sandbox/README.md, the residentMode PATCH). */
+export const RESIDENT_OFF_RESETS =
+  'Turning resident mode off resets the thermostat’s comfort settings (custom ones removed), weekly schedule, configuration, alert settings and access control to the service’s defaults.';
+
+export const RESIDENT_OFF_ALONE =
+  'Turning resident mode off resets every other setting, so it cannot be combined with other sections: they would be wiped. Plan it as a change of its own.';
+
 export const TEMPLATE_SECTIONS = [
   'comfortSettings',
   'schedule',
   'configuration',
   'alerts',
   'accessControl',
+  'residentMode',
 ] as const;
 export type TemplateSection = (typeof TEMPLATE_SECTIONS)[number];
 
@@ -237,12 +245,25 @@ export const templateSchema = z
       configuration: templateConfigurationSchema.optional(),
       alerts: templateAlertsSchema.optional(),
       accessControl: templateAccessControlSchema.optional(),
+      /**
+       * On or off. Off resets the thermostat's comfort settings, schedule, configuration, alert
+       * settings and access control at the service, so it stands alone (see RESIDENT_OFF_ALONE).
+       */
+      residentMode: z.boolean().optional(),
     },
     refuseExtraKeys,
   )
   .superRefine((template, ctx) => {
     if (!TEMPLATE_SECTIONS.some((section) => template[section] !== undefined)) {
       ctx.addIssue({ code: 'custom', path: [], message: 'Add at least one section.' });
+    }
+    if (
+      template.residentMode === false &&
+      TEMPLATE_SECTIONS.some(
+        (section) => section !== 'residentMode' && template[section] !== undefined,
+      )
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['residentMode'], message: RESIDENT_OFF_ALONE });
     }
     const seen = new Map<string, number>();
     template.comfortSettings?.forEach((setting, index) => {

@@ -4,10 +4,16 @@ import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/db/bulk-runs'
 import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';
-import { type PlanSummary, scheduleUpdateOf } from '@/lib/templates/plan';
+import {
+  type PlanSummary,
+  planTemplate,
+  readsFor,
+  scheduleUpdateOf,
+  type ThermostatPlan,
+} from '@/lib/templates/plan';
 import { isOneOff, runTitle } from '@/lib/templates/run-words';
 import { applyPlannedRun, planOneOffRun, planUndoOfRun } from '@/lib/templates/runs';
-import type { Template } from '@/lib/templates/schema';
+import { type Template, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
 import { workPlannedRun } from '@/lib/templates/worker';
 import { ServiceError } from '@/lib/thermostat-api/errors';
@@ -35,6 +41,7 @@ const BUILDING_OF = (n: number) => (n < 4 ? A : B);
 
 function freshThermostat(): FullState {
   return {
+    isResidentMode: true,
     heatCoolMinDelta: 5,
     comfortSettings: defaultComfortSettings().map((setting) => ({ ...setting })),
     week: residentialSchedule(),
@@ -99,6 +106,87 @@ function fakeService() {
   };
   return { service, states, calls };
 }
+
+/** A thermostat set up by hand: a custom setting in its week, its own ranges and alerts. */
+function customised(): FullState {
+  const state = freshThermostat();
+  return applyOperations(state, [
+    {
+      kind: 'createComfortSetting',
+      fields: { name: 'Guest', desiredHeat: 68, desiredCool: 77, fanHeat: 'on', fanCool: 'auto' },
+    },
+    {
+      kind: 'updateComfortSetting',
+      comfortSettingRef: 'away',
+      changes: { desiredHeat: 60 },
+    },
+    {
+      kind: 'schedule',
+      days: ['saturday', 'sunday'],
+      firstTimeBlock: 20,
+      lastTimeBlock: 30,
+      comfortSetting: { ref: 'smart1' },
+    },
+    {
+      kind: 'configuration',
+      stage: 'before',
+      changes: { heatRange: { min: 50, max: 75 }, holdAction: 'indefinite' },
+    },
+    { kind: 'alerts', changes: { lowTemperatureAlert: { value: 48 } } },
+  ]);
+}
+
+/** A thermostat's state in names, as a manager compares it (refs are each thermostat's own). */
+function byName(state: FullState) {
+  const names = new Map(state.comfortSettings.map((s) => [s.comfortSettingRef, s.name]));
+  return {
+    isResidentMode: state.isResidentMode,
+    comfortSettings: state.comfortSettings
+      .map(({ comfortSettingRef: _ref, ...fields }) => fields)
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    week: state.week.map((day) => day.map((ref) => names.get(ref))),
+    configuration: state.configuration,
+    alerts: state.alerts,
+  };
+}
+
+const plannedOn = (change: Omit<Template, 'name'>, state: FullState): ThermostatPlan =>
+  planTemplate(templateSchema.parse({ name: 'One-off', ...change }), state);
+
+describe('resident mode in a change', () => {
+  it('is refused off together with any other section, and allowed on with them', () => {
+    const off = templateSchema.safeParse({ name: 'x', residentMode: false, alerts: ALERTS.alerts });
+    expect(off.success).toBe(false);
+    expect(off.error?.issues[0]?.path).toEqual(['residentMode']);
+    expect(off.error?.issues[0]?.message).toMatch(/resets every other setting/);
+    expect(templateSchema.safeParse({ name: 'x', residentMode: true, ...ALERTS }).success).toBe(
+      true,
+    );
+    expect(templateSchema.safeParse({ name: 'x', residentMode: false }).success).toBe(true);
+  });
+
+  it('off reads the whole state, warns of the reset, and is one call, last', () => {
+    const template = templateSchema.parse({ name: 'x', residentMode: false });
+    expect(readsFor(template)).toEqual([
+      'status',
+      'comfortSettings',
+      'schedule',
+      'settings',
+      'alertSettings',
+    ]);
+    const plan = plannedOn({ residentMode: false }, customised());
+    expect(plan.operations).toEqual([{ kind: 'residentMode', changes: { isResidentMode: false } }]);
+    expect(plan.warnings?.[0]).toMatch(/resets the thermostat’s comfort settings/);
+    expect(plan.diff[0]?.lines[0]).toMatchObject({ field: 'Resident mode', before: 'on' });
+    // Already off: nothing to do, no warning.
+    const off = { ...customised(), isResidentMode: false };
+    expect(plannedOn({ residentMode: false }, off)).toMatchObject({ unchanged: true });
+    expect(plannedOn({ residentMode: false }, off).warnings).toBeUndefined();
+    // On with alerts: the alerts first, resident mode last.
+    const on = plannedOn({ residentMode: true, ...ALERTS }, off);
+    expect(on.operations.map((o) => o.kind)).toEqual(['alerts', 'residentMode']);
+  });
+});
 
 const ALERTS: Omit<Template, 'name'> = {
   alerts: {
@@ -199,6 +287,46 @@ describe.each(databaseTargets)('one-off changes on $name', ({ target }) => {
       fake.service,
     );
     expect(fake.states.get(id(0))?.alerts).toEqual(original.alerts);
+  });
+
+  it('turns resident mode off with the whole state kept, and the undo puts it all back', async () => {
+    const fake = fakeService();
+    for (const t of [id(2), id(3)]) fake.states.set(t, customised());
+    const original = byName(fake.states.get(id(2)) as FullState);
+    const run = await plan(owner, fake.service, { residentMode: false }, [id(2), id(3)]);
+    expect(runTitle(run)).toBe('One-off: resident mode off on 2 thermostats');
+    expect((run.planSummary as unknown as PlanSummary).resets).toBe(2);
+    const [item] = await listBulkRunItems({ scope: owner, run, limit: 1 });
+    expect((item?.plan as unknown as ThermostatPlan | undefined)?.warnings?.[0]).toMatch(/resets/);
+    // The plan read everything: `before` holds the whole state.
+    expect(Object.keys(item?.before ?? {}).sort()).toEqual(
+      [
+        'accessControl',
+        'alerts',
+        'comfortSettings',
+        'configuration',
+        'heatCoolMinDelta',
+        'isResidentMode',
+        'week',
+      ].sort(),
+    );
+
+    expect(await apply(owner, run, fake.service)).toBe('finished');
+    const reset = fake.states.get(id(2)) as FullState;
+    expect(reset.isResidentMode).toBe(false);
+    expect(reset.comfortSettings.map((s) => s.name)).toEqual(['Home', 'Away', 'Sleep']);
+    expect(reset.configuration).toEqual(freshThermostat().configuration);
+
+    const undo = await planUndoOfRun({ member: owner, runId: run.id });
+    if (!undo.ok) throw new Error(undo.message);
+    expect(await workPlannedRun({ runId: undo.run.id, service: fake.service, owner: 'u' })).toBe(
+      'finished',
+    );
+    const plannedUndo = (await findBulkRun({ scope: owner, runId: undo.run.id })) as BulkRun;
+    expect((plannedUndo.planSummary as unknown as PlanSummary).blocked).toBe(0);
+    expect(await apply(owner, plannedUndo, fake.service)).toBe('finished');
+    expect(byName(fake.states.get(id(2)) as FullState)).toEqual(original);
+    expect(byName(fake.states.get(id(3)) as FullState)).toEqual(original);
   });
 
   it('refuses a viewer, a building manager outside their buildings, and an empty change', async () => {
