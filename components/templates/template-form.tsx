@@ -27,14 +27,32 @@ import {
   lockField,
   MAX_COMFORT_ROWS,
   ORIGINALS_FIELD,
+  RANGE_ROWS,
+  rangeField as scheduleRangeField,
   REMOVE_SCHEDULE,
   RESIDENT_FIELD,
   SCHEDULE_FIELD,
   type TemplateFormValues,
 } from '@/lib/templates/form';
-import { HOLD_ACTIONS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
+import { DAYS, HOLD_ACTIONS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 
 const idle: FormState = { status: 'idle' };
+const STARTS = [
+  { value: '', label: 'Start' },
+  ...Array.from({ length: BLOCKS_PER_DAY }, (_, block) => ({
+    value: String(block),
+    label: blockTime(block),
+  })),
+];
+// An end is the end of a half hour: 00:30 to 24:00.
+const ENDS = [
+  { value: '', label: 'End' },
+  ...Array.from({ length: BLOCKS_PER_DAY }, (_, block) => ({
+    value: String(block + 1),
+    label: blockTime(block + 1),
+  })),
+];
 const FANS = [
   { value: 'auto', label: 'Auto' },
   { value: 'on', label: 'On' },
@@ -181,7 +199,67 @@ export function TemplateForm({
         ) : null}
       </Fieldset>
 
-      {oneOff ? null : (
+      {oneOff ? (
+        <Fieldset
+          legend="Schedule ranges"
+          description="Each range sets the chosen days’ half hours to a comfort setting, by name: each thermostat’s own setting of that name, or one created above. Later ranges paint over earlier ones; a range already so is skipped. Blank rows are ignored."
+        >
+          <Checkbox
+            name={INCLUDE_FIELDS.scheduleRanges}
+            label="Include schedule ranges"
+            defaultChecked={checked(INCLUDE_FIELDS.scheduleRanges)}
+            errors={errors.scheduleRanges}
+          />
+          {Array.from({ length: RANGE_ROWS }, (_, row) => (
+            <fieldset
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions, posted by index
+              key={row}
+              className="grid gap-3 border-t border-slate-100 pt-3 dark:border-slate-800"
+              aria-describedby={`field-range-${row}-days-errors`}
+            >
+              <legend className="text-sm font-medium">Range {row + 1}</legend>
+              <div className="flex flex-wrap gap-x-4 gap-y-2">
+                {DAYS.map((day) => (
+                  <Checkbox
+                    key={day}
+                    name={scheduleRangeField(row, day)}
+                    label={DAY_LABELS[day]}
+                    defaultChecked={checked(scheduleRangeField(row, day))}
+                  />
+                ))}
+              </div>
+              <ErrorList
+                id={`field-range-${row}-days-errors`}
+                errors={errors[scheduleRangeField(row, 'days')]}
+              />
+              <div className="grid items-start gap-3 sm:grid-cols-[repeat(2,minmax(0,1fr))_minmax(0,2fr)]">
+                <SelectField
+                  label={`From (range ${row + 1})`}
+                  name={scheduleRangeField(row, 'from')}
+                  defaultValue={values[scheduleRangeField(row, 'from')] ?? ''}
+                  errors={errors[scheduleRangeField(row, 'from')]}
+                  options={STARTS}
+                />
+                <SelectField
+                  label={`To (range ${row + 1})`}
+                  name={scheduleRangeField(row, 'to')}
+                  defaultValue={values[scheduleRangeField(row, 'to')] ?? ''}
+                  errors={errors[scheduleRangeField(row, 'to')]}
+                  options={ENDS}
+                />
+                <Field
+                  label={`Comfort setting (range ${row + 1})`}
+                  name={scheduleRangeField(row, 'name')}
+                  defaultValue={values[scheduleRangeField(row, 'name')] ?? ''}
+                  errors={errors[scheduleRangeField(row, 'name')]}
+                  maxLength={32}
+                  hint="For example “Away”."
+                />
+              </div>
+            </fieldset>
+          ))}
+        </Fieldset>
+      ) : (
         <Fieldset
           legend="Weekly schedule"
           description="Captured from a thermostat, by comfort-setting name; each thermostat’s own setting of each name is used."

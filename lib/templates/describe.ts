@@ -1,3 +1,4 @@
+import { describeRange } from '@/lib/schedule/blocks';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
@@ -19,6 +20,7 @@ export function sectionsInWords(template: Template): string[] {
     parts.push(plural(template.comfortSettings.length, 'comfort setting'));
   }
   if (template.schedule) parts.push('a weekly schedule');
+  if (template.scheduleRanges) parts.push(plural(template.scheduleRanges.length, 'schedule range'));
   if (template.configuration) parts.push('configuration');
   if (template.alerts) parts.push('alert settings');
   if (template.accessControl) {
@@ -52,6 +54,13 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
     sections.push({
       title: 'Weekly schedule',
       lines: [`Every half hour of the week, using ${names.join(', ')}.`],
+    });
+  }
+
+  if (template.scheduleRanges) {
+    sections.push({
+      title: 'Schedule ranges',
+      lines: template.scheduleRanges.map((range) => `${describeRange(range)}: ${range.name}`),
     });
   }
 

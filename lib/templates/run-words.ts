@@ -53,6 +53,7 @@ export function oneOffSections(template: Omit<Template, 'name'>): string[] {
   const parts: string[] = [];
   if (template.comfortSettings) parts.push('comfort settings');
   if (template.schedule) parts.push('weekly schedule');
+  if (template.scheduleRanges) parts.push('schedule ranges');
   if (template.configuration) parts.push('configuration');
   if (template.alerts) parts.push('alert settings');
   if (template.accessControl) parts.push('access control');

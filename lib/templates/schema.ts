@@ -74,6 +74,41 @@ export const templateWeekSchema = z
   })
   .length(DAYS.length, 'A week is 7 days of 48 half-hour blocks.');
 
+/** How many schedule ranges one change may set. */
+export const MAX_SCHEDULE_RANGES = 12;
+
+/**
+ * A range of the week set to a comfort setting by name, as the service's schedule update takes
+ * it (days, first and last half-hour block, never past midnight). The name is matched on each
+ * thermostat like the week's names.
+ */
+export const templateScheduleRangeSchema = z
+  .strictObject({
+    days: z
+      .array(z.enum(DAYS))
+      .min(1, 'Choose at least one day.')
+      .refine((days) => new Set(days).size === days.length, 'Choose each day once.'),
+    firstTimeBlock: z
+      .number()
+      .int()
+      .min(0, 'Start at 00:00 or later.')
+      .max(BLOCKS_PER_DAY - 1),
+    lastTimeBlock: z
+      .number()
+      .int()
+      .min(0)
+      .max(BLOCKS_PER_DAY - 1, 'End at 24:00 at the latest.'),
+    name: comfortSettingNameSchema,
+  })
+  .refine((range) => range.firstTimeBlock <= range.lastTimeBlock, {
+    path: ['lastTimeBlock'],
+    message: 'End the range after it starts (a range never passes midnight).',
+  });
+export type TemplateScheduleRange = z.output<typeof templateScheduleRangeSchema>;
+
+export const RANGES_OR_WEEK =
+  'Set either the whole week or ranges of it, not both: the week would overwrite the ranges.';
+
 const rangeSchema = (limits: { min: number; max: number }, what: string) =>
   z
     .strictObject({
@@ -222,6 +257,7 @@ export const RESIDENT_OFF_ALONE =
 export const TEMPLATE_SECTIONS = [
   'comfortSettings',
   'schedule',
+  'scheduleRanges',
   'configuration',
   'alerts',
   'accessControl',
@@ -242,6 +278,11 @@ export const templateSchema = z
         )
         .optional(),
       schedule: templateWeekSchema.optional(),
+      scheduleRanges: z
+        .array(templateScheduleRangeSchema)
+        .min(1, 'Add a range, or leave the section out.')
+        .max(MAX_SCHEDULE_RANGES, `Set at most ${MAX_SCHEDULE_RANGES} ranges in one change.`)
+        .optional(),
       configuration: templateConfigurationSchema.optional(),
       alerts: templateAlertsSchema.optional(),
       accessControl: templateAccessControlSchema.optional(),
@@ -264,6 +305,9 @@ export const templateSchema = z
       )
     ) {
       ctx.addIssue({ code: 'custom', path: ['residentMode'], message: RESIDENT_OFF_ALONE });
+    }
+    if (template.schedule && template.scheduleRanges) {
+      ctx.addIssue({ code: 'custom', path: ['scheduleRanges'], message: RANGES_OR_WEEK });
     }
     const seen = new Map<string, number>();
     template.comfortSettings?.forEach((setting, index) => {

@@ -38,6 +38,9 @@ export function pickSections(
   if (sections.has('comfortSettings') && template.comfortSettings)
     picked.comfortSettings = template.comfortSettings;
   if (sections.has('schedule') && template.schedule) picked.schedule = template.schedule;
+  // An undo puts back the whole week: what the run left there is its ranges.
+  if (sections.has('schedule') && template.scheduleRanges)
+    picked.scheduleRanges = template.scheduleRanges;
   if (sections.has('configuration') && template.configuration)
     picked.configuration = template.configuration;
   if (sections.has('alerts') && template.alerts) picked.alerts = template.alerts;

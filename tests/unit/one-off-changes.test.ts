@@ -11,9 +11,10 @@ import {
   scheduleUpdateOf,
   type ThermostatPlan,
 } from '@/lib/templates/plan';
+import { parseTemplateForm } from '@/lib/templates/form';
 import { isOneOff, runTitle } from '@/lib/templates/run-words';
 import { applyPlannedRun, planOneOffRun, planUndoOfRun } from '@/lib/templates/runs';
-import { type Template, templateSchema } from '@/lib/templates/schema';
+import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
 import { workPlannedRun } from '@/lib/templates/worker';
 import { ServiceError } from '@/lib/thermostat-api/errors';
@@ -150,7 +151,7 @@ function byName(state: FullState) {
   };
 }
 
-const plannedOn = (change: Omit<Template, 'name'>, state: FullState): ThermostatPlan =>
+const plannedOn = (change: Omit<TemplateInput, 'name'>, state: FullState): ThermostatPlan =>
   planTemplate(templateSchema.parse({ name: 'One-off', ...change }), state);
 
 describe('resident mode in a change', () => {
@@ -185,6 +186,147 @@ describe('resident mode in a change', () => {
     // On with alerts: the alerts first, resident mode last.
     const on = plannedOn({ residentMode: true, ...ALERTS }, off);
     expect(on.operations.map((o) => o.kind)).toEqual(['alerts', 'residentMode']);
+  });
+});
+
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday'] as const;
+
+/** The plan's operations applied, as the service would; throws where the service refuses. */
+const applied = (state: FullState, plan: ThermostatPlan) => applyOperations(state, plan.operations);
+
+describe('schedule ranges in a change', () => {
+  it('plans one update per range that changes something, on the days it changes', () => {
+    const state = freshThermostat();
+    const change = {
+      scheduleRanges: [
+        // Weekday mornings 07:00–09:00 Away: Home until 08:30 today.
+        { days: [...WEEKDAYS], firstTimeBlock: 14, lastTimeBlock: 17, name: 'Away' },
+        // Already Away on weekdays (names ignore case): skipped.
+        { days: [...WEEKDAYS], firstTimeBlock: 20, lastTimeBlock: 30, name: 'away' },
+        // Away is already so on Monday: only Saturday is sent.
+        { days: ['monday', 'saturday'], firstTimeBlock: 18, lastTimeBlock: 20, name: 'Away' },
+      ],
+    } satisfies Omit<Template, 'name'>;
+    const plan = plannedOn(change, state);
+    expect(plan.problems).toEqual([]);
+    expect(plan.operations).toEqual([
+      {
+        kind: 'schedule',
+        days: [...WEEKDAYS],
+        firstTimeBlock: 14,
+        lastTimeBlock: 17,
+        comfortSetting: { ref: 'away' },
+      },
+      {
+        kind: 'schedule',
+        days: ['saturday'],
+        firstTimeBlock: 18,
+        lastTimeBlock: 20,
+        comfortSetting: { ref: 'away' },
+      },
+    ]);
+    const section = plan.diff.find((part) => part.section === 'scheduleRanges');
+    expect(section?.summary).toBe('2 range updates; 1 range already so.');
+    expect(section?.lines[0]).toEqual({
+      field: expect.stringMatching(/^Monday.+Friday 07:00–08:30$/),
+      before: 'Home',
+      after: 'Away',
+    });
+    // Applied, the week holds the ranges; planned again, nothing is left to do.
+    const after = applied(state, plan);
+    expect(after.week[0]?.slice(14, 18)).toEqual(['away', 'away', 'away', 'away']);
+    expect(plannedOn(change, after)).toMatchObject({ unchanged: true, operations: [] });
+  });
+
+  it('skips a range a later one paints over entirely', () => {
+    const plan = plannedOn(
+      {
+        scheduleRanges: [
+          { days: ['monday'], firstTimeBlock: 10, lastTimeBlock: 20, name: 'Home' },
+          { days: ['monday'], firstTimeBlock: 10, lastTimeBlock: 20, name: 'Sleep' },
+        ],
+      },
+      freshThermostat(),
+    );
+    expect(plan.operations).toHaveLength(1);
+    expect(plan.operations[0]).toMatchObject({ comfortSetting: { ref: 'sleep' } });
+  });
+
+  it('refuses a name the thermostat lacks, and uses one the change creates', () => {
+    const range = { days: ['sunday' as const], firstTimeBlock: 0, lastTimeBlock: 47 };
+    const unknown = plannedOn(
+      { scheduleRanges: [{ ...range, name: 'Vacant' }] },
+      freshThermostat(),
+    );
+    expect(unknown.operations).toEqual([]);
+    expect(unknown.problems[0]).toMatch(/“Vacant”.*does not have and the change does not create/);
+
+    const change = {
+      comfortSettings: [{ name: 'Vacant', desiredHeat: 55, desiredCool: 85 }],
+      scheduleRanges: [{ ...range, name: 'vacant' }],
+    };
+    const plan = plannedOn(change, freshThermostat());
+    expect(plan.operations.map((o) => o.kind)).toEqual(['createComfortSetting', 'schedule']);
+    expect(plan.operations[1]).toMatchObject({ comfortSetting: { newName: 'Vacant' } });
+    expect(plan.diff.find((part) => part.section === 'scheduleRanges')?.lines).toEqual([
+      { field: expect.stringMatching(/^Sunday 00:00–/), before: 'Sleep', after: 'Vacant' },
+      { field: expect.stringMatching(/^Sunday 08:00–/), before: 'Home', after: 'Vacant' },
+      { field: expect.stringMatching(/^Sunday 23:00–/), before: 'Sleep', after: 'Vacant' },
+    ]);
+    const after = applied(freshThermostat(), plan);
+    const vacant = after.comfortSettings.find((s) => s.name === 'Vacant')?.comfortSettingRef;
+    expect(new Set(after.week[6])).toEqual(new Set([vacant]));
+    expect(plannedOn(change, after).unchanged).toBe(true);
+  });
+
+  it('is refused with a whole week, and with a range past midnight', () => {
+    const week = Array.from({ length: 7 }, () => new Array<string>(48).fill('Home'));
+    const both = templateSchema.safeParse({
+      name: 'x',
+      schedule: week,
+      scheduleRanges: [{ days: ['monday'], firstTimeBlock: 0, lastTimeBlock: 1, name: 'Home' }],
+    });
+    expect(both.success).toBe(false);
+    expect(both.error?.issues.map((issue) => issue.path[0])).toContain('scheduleRanges');
+    const backwards = templateSchema.safeParse({
+      name: 'x',
+      scheduleRanges: [{ days: ['monday'], firstTimeBlock: 30, lastTimeBlock: 10, name: 'Home' }],
+    });
+    expect(backwards.success).toBe(false);
+  });
+
+  it('reads from the form: days, times in half hours, the name; errors under their fields', () => {
+    const form = new FormData();
+    form.set('includeScheduleRanges', 'on');
+    for (const day of ['monday', 'tuesday']) form.set(`range.0.${day}`, 'on');
+    form.set('range.0.from', '18');
+    form.set('range.0.to', '34');
+    form.set('range.0.name', ' Away ');
+    const parsed = parseTemplateForm(form, { unit: 'F', source: { kind: 'new' }, name: 'x' });
+    expect(parsed).toEqual({
+      ok: true,
+      template: {
+        name: 'x',
+        scheduleRanges: [
+          { days: ['monday', 'tuesday'], firstTimeBlock: 18, lastTimeBlock: 33, name: 'Away' },
+        ],
+      },
+    });
+    form.set('range.0.to', '18');
+    form.set('range.1.name', 'Home');
+    const wrong = parseTemplateForm(form, { unit: 'F', source: { kind: 'new' }, name: 'x' });
+    expect(wrong.ok ? {} : wrong.fieldErrors).toMatchObject({
+      'range.0.to': [expect.stringMatching(/after the start/)],
+      'range.1.days': ['Choose at least one day.'],
+    });
+    const off = new FormData();
+    off.set('includeResidentMode', 'on');
+    off.set('residentMode', 'off');
+    off.set('includeAlerts', 'on');
+    const alone = parseTemplateForm(off, { unit: 'F', source: { kind: 'new' }, name: 'x' });
+    expect(alone.ok ? {} : alone.fieldErrors).toMatchObject({
+      residentMode: [expect.stringMatching(/cannot be combined/)],
+    });
   });
 });
 
@@ -287,6 +429,53 @@ describe.each(databaseTargets)('one-off changes on $name', ({ target }) => {
       fake.service,
     );
     expect(fake.states.get(id(0))?.alerts).toEqual(original.alerts);
+  });
+
+  it('applies alerts and a schedule range with a comfort setting created where missing', async () => {
+    const fake = fakeService();
+    // Unit 2 already has Vacant (its own ref): matched by name, not created again.
+    fake.states.set(
+      id(1),
+      applyOperations(freshThermostat(), [
+        {
+          kind: 'createComfortSetting',
+          fields: {
+            name: 'VACANT',
+            desiredHeat: 55,
+            desiredCool: 85,
+            fanHeat: 'auto',
+            fanCool: 'auto',
+          },
+        },
+      ]),
+    );
+    const change = {
+      ...ALERTS,
+      comfortSettings: [
+        { name: 'Vacant', desiredHeat: 55, desiredCool: 85, fanHeat: 'auto', fanCool: 'auto' },
+      ],
+      scheduleRanges: [
+        { days: [...WEEKDAYS], firstTimeBlock: 18, lastTimeBlock: 33, name: 'Vacant' },
+      ],
+    } satisfies Omit<Template, 'name'>;
+    const run = await plan(owner, fake.service, change, [id(0), id(1), id(2)]);
+    expect(runTitle(run)).toBe(
+      'One-off: comfort settings, schedule ranges, alert settings on 3 thermostats',
+    );
+    expect(await apply(owner, run, fake.service)).toBe('finished');
+    expect(await findBulkRun({ scope: owner, runId: run.id })).toMatchObject({
+      applied: 3,
+      failed: 0,
+    });
+    for (const t of [id(0), id(1), id(2)]) {
+      const state = fake.states.get(t) as FullState;
+      const vacant = state.comfortSettings.filter((s) => s.name.toLowerCase() === 'vacant');
+      expect(vacant).toHaveLength(1);
+      expect(state.week[2]?.[20]).toBe(vacant[0]?.comfortSettingRef);
+    }
+    const again = await plan(owner, fake.service, change, [id(0), id(1), id(2)]);
+    expect((again.planSummary as unknown as PlanSummary).unchanged).toBe(3);
+    await apply(owner, again, fake.service);
   });
 
   it('turns resident mode off with the whole state kept, and the undo puts it all back', async () => {
