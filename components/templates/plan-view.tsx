@@ -38,6 +38,14 @@ export function PlanSummaryView({ summary, warnings }: { summary: PlanSummary; w
           ? null
           : ' Some schedules need at most the updates shown (the fewest could not be proven in time).'}
       </p>
+      {summary.resets ? (
+        <p role="alert" className="text-sm font-semibold text-red-800 dark:text-red-300">
+          Turning resident mode off resets {plural(summary.resets, 'thermostat’s', 'thermostats’')}{' '}
+          comfort settings (custom ones removed), weekly schedule, configuration, alert settings and
+          access control to the service’s defaults. What each had is kept with this run, so undoing
+          it puts them back (passcodes excepted).
+        </p>
+      ) : null}
       {warnings > 0 ? (
         <p className="text-sm font-medium text-amber-800 dark:text-amber-300">
           {plural(warnings, 'thermostat has', 'thermostats have')} changed since the change being
@@ -85,6 +93,11 @@ export function PlanItems({ items }: { items: BulkRunItemRow[] }) {
                 {state === 'changes' && plan ? `: ${plural(plan.operations.length, 'call')}` : ''}
               </span>
             </div>
+            {plan?.warnings?.map((warning) => (
+              <p key={warning} className="mt-1 font-semibold text-red-800 dark:text-red-300">
+                {warning}
+              </p>
+            ))}
             {item.warning ? (
               <p className="mt-1 text-amber-800 dark:text-amber-300">{item.warning}</p>
             ) : null}

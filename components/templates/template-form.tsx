@@ -1,6 +1,11 @@
 'use client';
 
-import { type ReactNode, useActionState } from 'react';
+import { type ReactNode, useActionState, useState } from 'react';
+import {
+  type BulkBuilding,
+  type PickerGroup,
+  ThermostatPicker,
+} from '@/components/bulk/thermostat-picker';
 import {
   fanOnTimeField,
   RANGE_FIELDS,
@@ -8,10 +13,12 @@ import {
 } from '@/components/settings/configuration-fields';
 import { Field, SelectField } from '@/components/ui/field';
 import { Checkbox, ErrorList, Fieldset, FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { Notice } from '@/components/ui/notice';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { HOLD_ACTION_TEXT } from '@/lib/settings/configuration';
+import { RESIDENT_OFF_ALONE, RESIDENT_OFF_RESETS } from '@/lib/templates/schema';
 import {
   ACCESS_FIELD,
   COMFORT_COLUMNS,
@@ -20,13 +27,32 @@ import {
   lockField,
   MAX_COMFORT_ROWS,
   ORIGINALS_FIELD,
+  RANGE_ROWS,
+  rangeField as scheduleRangeField,
   REMOVE_SCHEDULE,
+  RESIDENT_FIELD,
   SCHEDULE_FIELD,
   type TemplateFormValues,
 } from '@/lib/templates/form';
-import { HOLD_ACTIONS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
+import { DAYS, HOLD_ACTIONS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 
 const idle: FormState = { status: 'idle' };
+const STARTS = [
+  { value: '', label: 'Start' },
+  ...Array.from({ length: BLOCKS_PER_DAY }, (_, block) => ({
+    value: String(block),
+    label: blockTime(block),
+  })),
+];
+// An end is the end of a half hour: 00:30 to 24:00.
+const ENDS = [
+  { value: '', label: 'End' },
+  ...Array.from({ length: BLOCKS_PER_DAY }, (_, block) => ({
+    value: String(block + 1),
+    label: blockTime(block + 1),
+  })),
+];
 const FANS = [
   { value: 'auto', label: 'Auto' },
   { value: 'on', label: 'On' },
@@ -48,6 +74,10 @@ function rowCount(values: Partial<TemplateFormValues>): number {
  * A template's name and sections, each section kept only when its box is ticked. The schedule
  * is not edited here: it is captured from a thermostat and shown read only (`schedule`, drawn by
  * the server page), with a box to remove it. Posts without JavaScript.
+ *
+ * A one-off change (`mode="oneoff"`, /bulk/change) is the same sections without a name or a
+ * captured week, and the thermostats to plan it on (`picker`) in the same form: its submit plans
+ * it, nothing is saved as a template.
  */
 export function TemplateForm({
   action: bound,
@@ -55,15 +85,21 @@ export function TemplateForm({
   unit,
   mode,
   schedule,
+  picker,
 }: {
   action: FormAction;
   initial: TemplateFormValues;
   unit: 'F' | 'C';
-  mode: 'new' | 'edit';
+  mode: 'new' | 'edit' | 'oneoff';
   /** The week, drawn by the server page; null when the template has none. */
   schedule: ReactNode | null;
+  /** A one-off change's thermostats to choose from (the member's scope). */
+  picker?: { buildings: BulkBuilding[]; groups: PickerGroup[]; initialSelected: string[] };
 }) {
   const [state, action] = useActionState(bound, idle);
+  // Held outside the form element, which is remounted after each post: the ticks survive it.
+  const [selected, setSelected] = useState(() => new Set(picker?.initialSelected ?? []));
+  const oneOff = mode === 'oneoff';
   // After a post the form shows what was posted (or saved), checkboxes included.
   const values = state.values ?? initial;
   const errors = state.fieldErrors ?? {};
@@ -76,7 +112,7 @@ export function TemplateForm({
       action={action}
       noValidate
       className="grid gap-6"
-      aria-label={mode === 'new' ? 'New template' : 'Edit template'}
+      aria-label={oneOff ? 'One-off change' : mode === 'new' ? 'New template' : 'Edit template'}
       key={JSON.stringify(values)}
     >
       <FormMessage state={state} />
@@ -92,16 +128,18 @@ export function TemplateForm({
         </>
       ) : null}
 
-      <div className="max-w-md">
-        <Field
-          label="Template name"
-          name="name"
-          defaultValue={values.name}
-          errors={errors.name}
-          maxLength={64}
-          hint="For example “Vacant unit”. Names are unique in your organisation, ignoring case."
-        />
-      </div>
+      {oneOff ? null : (
+        <div className="max-w-md">
+          <Field
+            label="Template name"
+            name="name"
+            defaultValue={values.name}
+            errors={errors.name}
+            maxLength={64}
+            hint="For example “Vacant unit”. Names are unique in your organisation, ignoring case."
+          />
+        </div>
+      )}
 
       <Fieldset
         legend="Comfort settings"
@@ -161,32 +199,94 @@ export function TemplateForm({
         ) : null}
       </Fieldset>
 
-      <Fieldset
-        legend="Weekly schedule"
-        description="Captured from a thermostat, by comfort-setting name; each thermostat’s own setting of each name is used."
-      >
-        {schedule ? (
-          <>
-            {schedule}
-            <Checkbox
-              name={REMOVE_SCHEDULE}
-              label="Remove the schedule section"
-              description="Each thermostat then keeps its own schedule."
-              defaultChecked={checked(REMOVE_SCHEDULE)}
-              errors={errors.schedule}
-            />
-          </>
-        ) : (
-          <>
-            <p className="text-sm">
-              {mode === 'new'
-                ? 'No schedule: start from a thermostat above to capture its week.'
-                : 'This template has no schedule: each thermostat keeps its own.'}
-            </p>
-            <ErrorList id="field-schedule-errors" errors={errors.schedule} />
-          </>
-        )}
-      </Fieldset>
+      {oneOff ? (
+        <Fieldset
+          legend="Schedule ranges"
+          description="Each range sets the chosen days’ half hours to a comfort setting, by name: each thermostat’s own setting of that name, or one created above. Later ranges paint over earlier ones; a range already so is skipped. Blank rows are ignored."
+        >
+          <Checkbox
+            name={INCLUDE_FIELDS.scheduleRanges}
+            label="Include schedule ranges"
+            defaultChecked={checked(INCLUDE_FIELDS.scheduleRanges)}
+            errors={errors.scheduleRanges}
+          />
+          {Array.from({ length: RANGE_ROWS }, (_, row) => (
+            <fieldset
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions, posted by index
+              key={row}
+              className="grid gap-3 border-t border-slate-100 pt-3 dark:border-slate-800"
+              aria-describedby={`field-range-${row}-days-errors`}
+            >
+              <legend className="text-sm font-medium">Range {row + 1}</legend>
+              <div className="flex flex-wrap gap-x-4 gap-y-2">
+                {DAYS.map((day) => (
+                  <Checkbox
+                    key={day}
+                    name={scheduleRangeField(row, day)}
+                    label={DAY_LABELS[day]}
+                    defaultChecked={checked(scheduleRangeField(row, day))}
+                  />
+                ))}
+              </div>
+              <ErrorList
+                id={`field-range-${row}-days-errors`}
+                errors={errors[scheduleRangeField(row, 'days')]}
+              />
+              <div className="grid items-start gap-3 sm:grid-cols-[repeat(2,minmax(0,1fr))_minmax(0,2fr)]">
+                <SelectField
+                  label={`From (range ${row + 1})`}
+                  name={scheduleRangeField(row, 'from')}
+                  defaultValue={values[scheduleRangeField(row, 'from')] ?? ''}
+                  errors={errors[scheduleRangeField(row, 'from')]}
+                  options={STARTS}
+                />
+                <SelectField
+                  label={`To (range ${row + 1})`}
+                  name={scheduleRangeField(row, 'to')}
+                  defaultValue={values[scheduleRangeField(row, 'to')] ?? ''}
+                  errors={errors[scheduleRangeField(row, 'to')]}
+                  options={ENDS}
+                />
+                <Field
+                  label={`Comfort setting (range ${row + 1})`}
+                  name={scheduleRangeField(row, 'name')}
+                  defaultValue={values[scheduleRangeField(row, 'name')] ?? ''}
+                  errors={errors[scheduleRangeField(row, 'name')]}
+                  maxLength={32}
+                  hint="For example “Away”."
+                />
+              </div>
+            </fieldset>
+          ))}
+        </Fieldset>
+      ) : (
+        <Fieldset
+          legend="Weekly schedule"
+          description="Captured from a thermostat, by comfort-setting name; each thermostat’s own setting of each name is used."
+        >
+          {schedule ? (
+            <>
+              {schedule}
+              <Checkbox
+                name={REMOVE_SCHEDULE}
+                label="Remove the schedule section"
+                description="Each thermostat then keeps its own schedule."
+                defaultChecked={checked(REMOVE_SCHEDULE)}
+                errors={errors.schedule}
+              />
+            </>
+          ) : (
+            <>
+              <p className="text-sm">
+                {mode === 'new'
+                  ? 'No schedule: start from a thermostat above to capture its week.'
+                  : 'This template has no schedule: each thermostat keeps its own.'}
+              </p>
+              <ErrorList id="field-schedule-errors" errors={errors.schedule} />
+            </>
+          )}
+        </Fieldset>
+      )}
 
       <Fieldset
         legend="Configuration"
@@ -305,7 +405,11 @@ export function TemplateForm({
 
       <Fieldset
         legend="Access control"
-        description="The locks only. A template never holds a passcode: turning access control on keeps each thermostat’s own; turning it off clears it."
+        description={
+          oneOff
+            ? 'The locks only. Passcodes are set per thermostat, on its access-control page: a change that runs as a job would have to store a passcode to send it later, and Setpoint never stores one. Turning access control on keeps each thermostat’s own passcode; turning it off clears it.'
+            : 'The locks only. A template never holds a passcode: turning access control on keeps each thermostat’s own; turning it off clears it.'
+        }
       >
         <Checkbox
           name={INCLUDE_FIELDS.accessControl}
@@ -336,10 +440,52 @@ export function TemplateForm({
         </div>
       </Fieldset>
 
+      {oneOff ? (
+        <Fieldset legend="Resident mode">
+          <Notice tone="warning">
+            {RESIDENT_OFF_RESETS} {RESIDENT_OFF_ALONE} The plan reads everything first, so undoing
+            the change puts it back (passcodes excepted: Setpoint never stores one).
+          </Notice>
+          <Checkbox
+            name={INCLUDE_FIELDS.residentMode}
+            label="Include resident mode"
+            defaultChecked={checked(INCLUDE_FIELDS.residentMode)}
+          />
+          <RadioGroup
+            name={RESIDENT_FIELD}
+            legend="Resident mode"
+            options={[
+              { value: 'on', label: 'On' },
+              { value: 'off', label: 'Off (resets the thermostat’s settings)' },
+            ]}
+            defaultValue={values[RESIDENT_FIELD]}
+            errors={errors[RESIDENT_FIELD]}
+          />
+        </Fieldset>
+      ) : null}
+
+      {picker ? (
+        <Fieldset
+          legend="Thermostats"
+          description="Setpoint reads each one first and shows what would change. Nothing is sent until you apply the plan."
+        >
+          <ThermostatPicker
+            buildings={picker.buildings}
+            groups={picker.groups}
+            selected={selected}
+            onChange={setSelected}
+          />
+        </Fieldset>
+      ) : null}
+
       <div>
-        <SubmitButton pending="Saving…">
-          {mode === 'new' ? 'Save template' : 'Save changes'}
-        </SubmitButton>
+        {oneOff ? (
+          <SubmitButton pending="Starting the plan…">Plan on the selected thermostats</SubmitButton>
+        ) : (
+          <SubmitButton pending="Saving…">
+            {mode === 'new' ? 'Save template' : 'Save changes'}
+          </SubmitButton>
+        )}
       </div>
     </form>
   );

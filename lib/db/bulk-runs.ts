@@ -942,7 +942,8 @@ export async function countPlanStates(input: {
 
 /**
  * The locks a template or an undo run last set on a thermostat (its access-control operation
- * applied), for what Setpoint knows of access control, which the service cannot read.
+ * applied, or resident mode turned off, which resets them), for what Setpoint knows of access
+ * control, which the service cannot read.
  */
 export async function findLastRunLocks(input: {
   orgId: string;
@@ -957,7 +958,12 @@ export async function findLastRunLocks(input: {
     where run.org_id = ${input.orgId}
       and item.thermostat_id = ${input.thermostatId}
       and item.finished_at is not null
-      and op.value ->> 'kind' = 'accessControl'
+      and (
+        op.value ->> 'kind' = 'accessControl'
+        -- Turning resident mode off reset access control: off, no locks (its changes say no more).
+        or (op.value ->> 'kind' = 'residentMode'
+          and op.value -> 'changes' ->> 'isResidentMode' = 'false')
+      )
       and op.n <= item.done_ops
     order by item.finished_at desc
     limit 1

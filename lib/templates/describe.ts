@@ -1,8 +1,9 @@
+import { describeRange } from '@/lib/schedule/blocks';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import { formatRange, formatTemperature, type TemperatureUnit } from '@/lib/units';
-import type { Template } from './schema';
+import { RESIDENT_OFF_RESETS, type Template } from './schema';
 
 /**
  * A template in words, in the member's unit: which sections it sets (for the list) and what each
@@ -19,11 +20,14 @@ export function sectionsInWords(template: Template): string[] {
     parts.push(plural(template.comfortSettings.length, 'comfort setting'));
   }
   if (template.schedule) parts.push('a weekly schedule');
+  if (template.scheduleRanges) parts.push(plural(template.scheduleRanges.length, 'schedule range'));
   if (template.configuration) parts.push('configuration');
   if (template.alerts) parts.push('alert settings');
   if (template.accessControl) {
     parts.push(template.accessControl.enabled ? 'access control on' : 'access control off');
   }
+  if (template.residentMode !== undefined)
+    parts.push(template.residentMode ? 'resident mode on' : 'resident mode off');
   return parts;
 }
 
@@ -50,6 +54,13 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
     sections.push({
       title: 'Weekly schedule',
       lines: [`Every half hour of the week, using ${names.join(', ')}.`],
+    });
+  }
+
+  if (template.scheduleRanges) {
+    sections.push({
+      title: 'Schedule ranges',
+      lines: template.scheduleRanges.map((range) => `${describeRange(range)}: ${range.name}`),
     });
   }
 
@@ -117,6 +128,13 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
             'Each thermostat keeps its own passcode; a template never holds one.',
           ]
         : ['Off: everything unlocked, and each thermostat’s passcode cleared.'],
+    });
+  }
+
+  if (template.residentMode !== undefined) {
+    sections.push({
+      title: 'Resident mode',
+      lines: template.residentMode ? ['On.'] : [`Off. ${RESIDENT_OFF_RESETS}`],
     });
   }
   return sections;

@@ -12,7 +12,8 @@ import {
   validateConfiguration,
 } from '@/lib/settings/configuration';
 import { hasAtMostDecimals, readNumber } from '@/lib/settings/form-data';
-import { DEVICE_LIMITS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { BLOCKS_PER_DAY } from '@/lib/schedule/blocks';
+import { DAYS, DEVICE_LIMITS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import {
   DECIMALS,
   formatDelta,
@@ -60,20 +61,29 @@ export type ComfortColumn = (typeof COMFORT_COLUMNS)[number];
 export const MAX_COMFORT_ROWS = MAX_COMFORT_SETTINGS;
 
 export const comfortField = (row: number, column: ComfortColumn) => `comfort.${row}.${column}`;
+
+/** Schedule-range rows a one-off form shows (the schema allows more, from other callers). */
+export const RANGE_ROWS = 4;
+/** A range row's fields: a box per day, the start and end times, the comfort setting's name. */
+export type RangeColumn = (typeof DAYS)[number] | 'days' | 'from' | 'to' | 'name';
+export const rangeField = (row: number, column: RangeColumn) => `range.${row}.${column}`;
 export const lockField = (area: (typeof LOCK_AREAS)[number]) => `lock.${area}`;
 
 /** The checkbox that includes each edited section (the schedule is captured, not edited). */
 export const INCLUDE_FIELDS = {
   comfortSettings: 'includeComfortSettings',
+  scheduleRanges: 'includeScheduleRanges',
   configuration: 'includeConfiguration',
   alerts: 'includeAlerts',
   accessControl: 'includeAccessControl',
+  residentMode: 'includeResidentMode',
 } as const satisfies Partial<Record<TemplateSection, string>>;
 
 export const REMOVE_SCHEDULE = 'removeSchedule';
 export const SCHEDULE_FIELD = 'schedule';
 export const ORIGINALS_FIELD = 'fahrenheit';
 export const ACCESS_FIELD = 'accessControl';
+export const RESIDENT_FIELD = 'residentMode';
 
 /** Every field of the form, for refilling it after a post (checkboxes absent read as ''). */
 export const TEMPLATE_FORM_FIELDS: readonly string[] = [
@@ -89,6 +99,10 @@ export const TEMPLATE_FORM_FIELDS: readonly string[] = [
   ...ALERT_FIELDS,
   ACCESS_FIELD,
   ...LOCK_AREAS.map(lockField),
+  RESIDENT_FIELD,
+  ...Array.from({ length: RANGE_ROWS }, (_, row) =>
+    ([...DAYS, 'from', 'to', 'name'] as const).map((column) => rangeField(row, column)),
+  ).flat(),
 ];
 
 export type TemplateFormValues = Record<string, string>;
@@ -129,6 +143,13 @@ export type TemplateDraft = {
     enabled: boolean;
     settings?: Partial<Record<(typeof LOCK_AREAS)[number], boolean>>;
   };
+  residentMode?: boolean;
+  scheduleRanges?: readonly {
+    days: readonly string[];
+    firstTimeBlock: number;
+    lastTimeBlock: number;
+    name: string;
+  }[];
 };
 
 const THRESHOLDS = [
@@ -199,6 +220,19 @@ export function templateFormValues(
   values[ACCESS_FIELD] = access === undefined ? '' : access.enabled ? 'on' : 'off';
   for (const area of LOCK_AREAS) values[lockField(area)] = on(access?.settings?.[area]);
 
+  values[INCLUDE_FIELDS.scheduleRanges] = on(draft.scheduleRanges !== undefined);
+  draft.scheduleRanges?.slice(0, RANGE_ROWS).forEach((range, row) => {
+    for (const day of DAYS) values[rangeField(row, day)] = on(range.days.includes(day));
+    values[rangeField(row, 'from')] = String(range.firstTimeBlock);
+    // The end is a time: the end of the last block.
+    values[rangeField(row, 'to')] = String(range.lastTimeBlock + 1);
+    values[rangeField(row, 'name')] = range.name;
+  });
+
+  values[INCLUDE_FIELDS.residentMode] = on(draft.residentMode !== undefined);
+  values[RESIDENT_FIELD] =
+    draft.residentMode === undefined ? '' : draft.residentMode ? 'on' : 'off';
+
   values[ORIGINALS_FIELD] = JSON.stringify(originals);
   return { values, originals };
 }
@@ -238,7 +272,12 @@ const MAX_HIDDEN_LENGTH = 64_000;
  */
 export function parseTemplateForm(
   form: FormData,
-  options: { unit: TemperatureUnit; source: TemplateFormSource },
+  options: {
+    unit: TemperatureUnit;
+    source: TemplateFormSource;
+    /** A one-off change has no name field: the name is given (its title comes later). */
+    name?: string;
+  },
 ): TemplateFormResult {
   const { unit, source } = options;
   const errors: TemplateFormErrors = {};
@@ -299,7 +338,7 @@ export function parseTemplateForm(
   };
   const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
 
-  const input: Record<string, unknown> = { name: text('name') };
+  const input: Record<string, unknown> = { name: options.name ?? text('name') };
 
   // Comfort settings: the rows with anything typed, in order.
   const rowOf: number[] = [];
@@ -451,6 +490,44 @@ export function parseTemplateForm(
     } else add(ACCESS_FIELD, 'Choose whether access control is on or off.');
   }
 
+  // Schedule ranges: each row with anything chosen; start and end are times (the end is the end
+  // of the last half hour), a range never passes midnight.
+  const rangeRowOf: number[] = [];
+  if (checked(INCLUDE_FIELDS.scheduleRanges)) {
+    const ranges: Record<string, unknown>[] = [];
+    for (let row = 0; row < RANGE_ROWS; row++) {
+      const field = (column: RangeColumn) => rangeField(row, column);
+      const days = DAYS.filter((day) => checked(field(day)));
+      const name = text(field('name')).trim();
+      const from = text(field('from'));
+      const to = text(field('to'));
+      if (days.length === 0 && !name) continue;
+      const first = halfHour(from, 0, BLOCKS_PER_DAY - 1);
+      const end = halfHour(to, 1, BLOCKS_PER_DAY);
+      if (days.length === 0) add(field('days'), 'Choose at least one day.');
+      if (!name) add(field('name'), 'Name the comfort setting, or clear the row.');
+      if (first === undefined) add(field('from'), 'Choose the start time.');
+      if (end === undefined) add(field('to'), 'Choose the end time.');
+      else if (first !== undefined && end <= first)
+        add(field('to'), 'End after the start (a range never passes midnight).');
+      rangeRowOf.push(row);
+      ranges.push({
+        days,
+        firstTimeBlock: first,
+        lastTimeBlock: end === undefined ? undefined : end - 1,
+        name,
+      });
+    }
+    input.scheduleRanges = ranges;
+  }
+
+  // Resident mode: on or off (off resets the rest, so the schema refuses it with other sections).
+  if (checked(INCLUDE_FIELDS.residentMode)) {
+    const state = text(RESIDENT_FIELD);
+    if (state === 'on' || state === 'off') input.residentMode = state === 'on';
+    else add(RESIDENT_FIELD, 'Choose whether resident mode is on or off.');
+  }
+
   // The template's own settings inside its own ranges, said in the member's unit.
   const configuration = input.configuration as Template['configuration'];
   (input.comfortSettings as { desiredHeat?: number; desiredCool?: number }[] | undefined)?.forEach(
@@ -474,7 +551,7 @@ export function parseTemplateForm(
   const parsed = templateSchema.safeParse(input);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const field = fieldOfPath(issue.path, rowOf);
+      const field = fieldOfPath(issue.path, rowOf, rangeRowOf);
       // The schedule is captured, never typed: any fault in it means the capture went wrong.
       const message = field === 'schedule' ? BROKEN_SCHEDULE : issue.message;
       if (!errors[field]?.includes(message) && (!errors[field] || field === 'form'))
@@ -483,6 +560,13 @@ export function parseTemplateForm(
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { ok: false, fieldErrors: errors };
   return { ok: true, template: parsed.data };
+}
+
+/** A half-hour boundary posted as its block number, within limits; undefined when not one. */
+function halfHour(raw: string, min: number, max: number): number | undefined {
+  if (!/^\d{1,2}$/.test(raw)) return undefined;
+  const value = Number(raw);
+  return value >= min && value <= max ? value : undefined;
 }
 
 function humidity(raw: string, fail: (message: string) => void): number | undefined {
@@ -515,7 +599,11 @@ function postedOriginals(raw: string): Originals {
 }
 
 /** The form field for a schema issue's path (a section's name for the section as a whole). */
-function fieldOfPath(path: readonly PropertyKey[], rowOf: readonly number[]): string {
+function fieldOfPath(
+  path: readonly PropertyKey[],
+  rowOf: readonly number[],
+  rangeRowOf: readonly number[] = [],
+): string {
   const [head, ...rest] = path;
   switch (head) {
     case undefined:
@@ -531,6 +619,15 @@ function fieldOfPath(path: readonly PropertyKey[], rowOf: readonly number[]): st
     }
     case 'schedule':
       return 'schedule';
+    case 'scheduleRanges': {
+      const [index, key] = rest;
+      const column = (
+        { days: 'days', firstTimeBlock: 'from', lastTimeBlock: 'to', name: 'name' } as const
+      )[String(key) as 'days'];
+      return typeof index === 'number' && column
+        ? rangeField(rangeRowOf[index] ?? index, column)
+        : 'scheduleRanges';
+    }
     case 'configuration': {
       const field = configurationFieldOf(rest.map(String).join('.'));
       return field === 'form' ? 'configuration' : field;
@@ -539,6 +636,8 @@ function fieldOfPath(path: readonly PropertyKey[], rowOf: readonly number[]): st
       const field = alertFieldOf(rest.map(String).join('.'));
       return field === 'form' ? 'alerts' : field;
     }
+    case 'residentMode':
+      return RESIDENT_FIELD;
     case 'accessControl': {
       const [settings, area] = rest;
       return settings === 'settings' && typeof area === 'string'

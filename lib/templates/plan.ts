@@ -1,6 +1,6 @@
 import { MAX_PER_REQUEST } from '@/lib/bulk/plan';
 import type { CallWindow } from '@/lib/db/call-budget';
-import type { Day } from '@/lib/schedule/blocks';
+import { applyRange, type Day } from '@/lib/schedule/blocks';
 import type { LockArea } from '@/lib/settings/access-control';
 import { type AlertChanges, HUMIDITY_MIN_GAP } from '@/lib/settings/alerts';
 import type { CurrentSettings } from '@/lib/settings/configuration';
@@ -10,7 +10,7 @@ import type {
   SettingsChanges,
 } from '@/lib/thermostat-api/resources';
 import type { AlertSettings, ComfortSetting } from '@/lib/thermostat-api/schemas';
-import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import type { TemperatureUnit } from '@/lib/units';
 import {
   type ComfortMatch,
@@ -22,8 +22,10 @@ import { diffSchedule, type Week } from './schedule-diff';
 import {
   MAX_COMFORT_SETTINGS,
   nameKey,
+  RESIDENT_OFF_RESETS,
   type Template,
   type TemplateAlerts,
+  type TemplateScheduleRange,
   type TemplateSection,
 } from './schema';
 import {
@@ -51,6 +53,8 @@ export type { DiffLine, LockState } from './words';
 export type ThermostatState = {
   /** From its status: the gap its comfort settings and temperature alerts must keep. */
   heatCoolMinDelta?: number;
+  /** From its status. */
+  isResidentMode?: boolean;
   comfortSettings?: readonly ComfortSetting[];
   /** 7 x 48 comfort-setting refs, Monday first, as lib/schedule/load.ts reads them. */
   week?: Week;
@@ -67,13 +71,25 @@ export type ThermostatState = {
 export type TemplateRead = 'status' | 'comfortSettings' | 'schedule' | 'settings' | 'alertSettings';
 
 export function readsFor(template: Template): TemplateRead[] {
+  // Off resets everything: the whole state is read first, so the run's `before` holds it and
+  // its undo can put it back.
+  if (template.residentMode === false)
+    return ['status', 'comfortSettings', 'schedule', 'settings', 'alertSettings'];
   const reads: TemplateRead[] = [];
-  if (template.comfortSettings || template.alerts) reads.push('status');
-  if (template.comfortSettings || template.schedule) reads.push('comfortSettings');
-  if (template.schedule) reads.push('schedule');
+  if (template.residentMode === true) reads.push('status');
+  if ((template.comfortSettings || template.alerts) && !reads.includes('status'))
+    reads.push('status');
+  const week = template.schedule || template.scheduleRanges;
+  if (template.comfortSettings || week) reads.push('comfortSettings');
+  if (week) reads.push('schedule');
   if (template.comfortSettings || template.configuration) reads.push('settings');
   if (template.alerts) reads.push('alertSettings');
   return reads;
+}
+
+/** Whether the locks Setpoint last set are wanted: to compare with, or to keep for an undo. */
+export function wantsLocks(template: Template | null): boolean {
+  return template?.accessControl !== undefined || template?.residentMode === false;
 }
 
 /**
@@ -99,7 +115,9 @@ export type TemplateOperation =
       comfortSetting: ComfortSettingTarget;
     }
   | { kind: 'alerts'; changes: AlertChanges }
-  | { kind: 'accessControl'; changes: LockChanges };
+  | { kind: 'accessControl'; changes: LockChanges }
+  /** Always last: off resets the thermostat's settings at the service. */
+  | { kind: 'residentMode'; changes: { isResidentMode: boolean } };
 
 /** Never a passcode: on keeps each thermostat's own, off clears it (the service's rule). */
 export type LockChanges =
@@ -124,6 +142,8 @@ export type ThermostatPlan = {
   unchanged: boolean;
   /** Why the template cannot be applied to this thermostat as it is; nothing runs then. */
   problems: string[];
+  /** What applying does beyond the diff, said loudly (resident mode off resets its settings). */
+  warnings?: string[];
   /** Whether no shorter list of schedule updates exists (true without a schedule). */
   scheduleProvenFewest: boolean;
 };
@@ -140,20 +160,27 @@ export function planTemplate(
   const schedule = template.schedule
     ? schedulePart(template.schedule, current, comfort?.match, options.nodeLimit, problems)
     : undefined;
+  const ranges = template.scheduleRanges
+    ? rangesPart(template.scheduleRanges, current, comfort?.match, problems)
+    : undefined;
   const alerts = template.alerts ? alertsPart(template.alerts, current, unit, problems) : undefined;
   const access = template.accessControl
     ? accessPart(template.accessControl, current.accessControl ?? null)
     : undefined;
+  const resident =
+    template.residentMode === undefined ? undefined : residentPart(template.residentMode, current);
 
   const operations: TemplateOperation[] = [
     ...(configuration?.before ?? []),
     ...(comfort?.operations ?? []),
     ...(schedule?.operations ?? []),
+    ...(ranges?.operations ?? []),
     ...(configuration?.after ?? []),
     ...(alerts?.operations ?? []),
     ...(access?.operations ?? []),
+    ...(resident?.operations ?? []),
   ];
-  const diff = [comfort, schedule, configuration, alerts, access]
+  const diff = [comfort, schedule, ranges, configuration, alerts, access, resident]
     .map((part) => part?.section)
     .filter((section): section is SectionDiff => section !== undefined && section.lines.length > 0);
   return {
@@ -161,6 +188,7 @@ export function planTemplate(
     diff,
     unchanged: problems.length === 0 && operations.length === 0,
     problems,
+    ...(resident?.warnings.length ? { warnings: resident.warnings } : {}),
     scheduleProvenFewest: schedule?.provenFewest ?? true,
   };
 }
@@ -194,7 +222,7 @@ function comfortPart(
   problems: string[],
 ) {
   // The schedule needs the thermostat's names even when the template defines no settings.
-  if (!template.comfortSettings && !template.schedule) return undefined;
+  if (!template.comfortSettings && !template.schedule && !template.scheduleRanges) return undefined;
   const existing = need(current.comfortSettings, 'comfortSettings');
   const match = matchComfortSettings(template.comfortSettings ?? [], existing);
   const operations = match.changes.flatMap((change): TemplateOperation[] => {
@@ -324,6 +352,106 @@ function schedulePart(
     }),
   };
   return { operations, provenFewest, section };
+}
+
+/**
+ * Ranges of the week, each set to a comfort setting by name, in order (a later range paints over
+ * an earlier one). One update per range, less what is already so: a range keeps only the days
+ * where a block it has the last word on does not hold its setting yet (counting the updates
+ * kept before it), and a range left with no day is skipped. Names resolve per thermostat as the
+ * week's do: its own setting, or one this change creates (named `{ newName }` until then).
+ */
+function rangesPart(
+  ranges: readonly TemplateScheduleRange[],
+  current: ThermostatState,
+  match: ComfortMatch | undefined,
+  problems: string[],
+) {
+  const now = need(current.week, 'week');
+  const existing = need(current.comfortSettings, 'comfortSettings');
+  const targets = match?.targets ?? new Map<string, ComfortSettingTarget>();
+  const missing = new Set<string>();
+  const resolved = ranges.flatMap((range) => {
+    const target = targets.get(nameKey(range.name));
+    if (!target) missing.add(range.name);
+    return target ? [{ ...range, target }] : [];
+  });
+  if (missing.size > 0) {
+    const names = [...missing].map((name) => `“${name}”`).join(', ');
+    problems.push(
+      `The schedule ranges use ${names}, which this thermostat does not have and the change does not create.`,
+    );
+    return {
+      operations: [],
+      section: {
+        section: 'scheduleRanges',
+        title: 'Schedule',
+        summary: 'Cannot be applied.',
+        lines: [],
+      } satisfies SectionDiff,
+    };
+  }
+  // A setting to be created has no ref yet: the week works on a stand-in no real ref can equal.
+  const taken = new Set([...now.flat(), ...existing.map((setting) => setting.comfortSettingRef)]);
+  const standIns = new Map<string, string>();
+  const refOf = (target: ComfortSettingTarget) => {
+    if ('ref' in target) return target.ref;
+    const known = standIns.get(nameKey(target.newName));
+    if (known) return known;
+    let standIn = `\u0000new:${nameKey(target.newName)}`;
+    while (taken.has(standIn)) standIn += '\u0000';
+    standIns.set(nameKey(target.newName), standIn);
+    return standIn;
+  };
+  // Which range has the last word on each block.
+  const last = now.map((day) => day.map(() => -1));
+  resolved.forEach((range, index) => {
+    for (const day of range.days) {
+      const row = last[DAYS.indexOf(day)] as number[];
+      for (let block = range.firstTimeBlock; block <= range.lastTimeBlock; block++)
+        row[block] = index;
+    }
+  });
+  let week = now.map((day) => [...day]);
+  const operations: TemplateOperation[] = [];
+  resolved.forEach((range, index) => {
+    const ref = refOf(range.target);
+    const days = DAYS.filter((day) => {
+      if (!range.days.includes(day)) return false;
+      const at = DAYS.indexOf(day);
+      for (let block = range.firstTimeBlock; block <= range.lastTimeBlock; block++) {
+        if (last[at]?.[block] === index && week[at]?.[block] !== ref) return true;
+      }
+      return false;
+    });
+    if (days.length === 0) return;
+    const update = {
+      days,
+      firstTimeBlock: range.firstTimeBlock,
+      lastTimeBlock: range.lastTimeBlock,
+    };
+    week = applyRange(week, update, ref);
+    operations.push({ kind: 'schedule', ...update, comfortSetting: range.target });
+  });
+  const names = new Map(existing.map((setting) => [setting.comfortSettingRef, setting.name]));
+  const namesAfter = new Map(names);
+  for (const change of match?.changes ?? [])
+    if ('ref' in change) namesAfter.set(change.ref, change.name);
+  for (const range of resolved)
+    if ('newName' in range.target) namesAfter.set(refOf(range.target), range.target.newName);
+  const skipped = ranges.length - operations.length;
+  return {
+    operations,
+    section: {
+      section: 'scheduleRanges',
+      title: 'Schedule',
+      summary: `${count(operations.length, 'range update')}${skipped > 0 ? `; ${count(skipped, 'range')} already so` : ''}.`,
+      lines: scheduleLines(now, week, {
+        before: (ref) => names.get(ref) ?? ref,
+        after: (ref) => namesAfter.get(ref) ?? ref,
+      }),
+    } satisfies SectionDiff,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -554,6 +682,39 @@ function accessPart(wanted: NonNullable<Template['accessControl']>, current: Loc
 }
 
 // ---------------------------------------------------------------------------------------------
+// Resident mode
+
+function residentPart(wanted: boolean, current: ThermostatState) {
+  const now = need(current.isResidentMode, 'isResidentMode');
+  const same = now === wanted;
+  const resets = !same && !wanted;
+  return {
+    operations: same
+      ? []
+      : [{ kind: 'residentMode', changes: { isResidentMode: wanted } } satisfies TemplateOperation],
+    warnings: resets ? [RESIDENT_OFF_RESETS] : [],
+    section: {
+      section: 'residentMode',
+      title: 'Resident mode',
+      summary: same
+        ? 'No change.'
+        : resets
+          ? `Turned off. ${RESIDENT_OFF_RESETS}`
+          : 'Turned on; nothing else changes.',
+      lines: same
+        ? []
+        : [
+            {
+              field: 'Resident mode',
+              before: now ? 'on' : 'off',
+              after: resets ? 'off: every setting reset to the service’s defaults' : 'on',
+            },
+          ],
+    } satisfies SectionDiff,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Many thermostats
 
 export type PlannedThermostat = { thermostatId: string; plan: ThermostatPlan };
@@ -571,6 +732,8 @@ export type PlanSummary = {
   seconds: number;
   /** Whether every schedule's updates are proven the fewest. */
   scheduleProvenFewest: boolean;
+  /** Thermostats whose settings turning resident mode off resets (absent in older plans). */
+  resets?: number;
 };
 
 export function summarisePlan(
@@ -584,6 +747,7 @@ export function summarisePlan(
     schedule: 0,
     alerts: 0,
     accessControl: 0,
+    residentMode: 0,
   };
   for (const { plan } of planned) {
     for (const operation of plan.operations)
@@ -601,6 +765,13 @@ export function summarisePlan(
     callsByKind,
     seconds: estimateSeconds(calls, windows),
     scheduleProvenFewest: planned.every(({ plan }) => plan.scheduleProvenFewest),
+    resets: planned.filter(
+      ({ plan }) =>
+        plan.problems.length === 0 &&
+        plan.operations.some(
+          (operation) => operation.kind === 'residentMode' && !operation.changes.isResidentMode,
+        ),
+    ).length,
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countsInWords, runStatus, thermostatCount } from '@/lib/bulk/words';
 import type { BulkRun, RunEntry } from '@/lib/db/bulk-runs';
+import type { Template } from './schema';
 
 /**
  * A planned run (a template, an undo) in words: what it stores about itself, and its one
@@ -16,6 +17,8 @@ export const runChangesSchema = z.object({
   unit: z.enum(['F', 'C']).default('F'),
   /** What an undo cannot put back, in words (shown with its plan). */
   notes: z.array(z.string()).default([]),
+  /** A one-off change: a template body planned without saving a template (no templateId). */
+  oneOff: z.boolean().default(false),
 });
 export type RunChanges = z.output<typeof runChangesSchema>;
 
@@ -35,12 +38,39 @@ export function skippedOf(run: Pick<BulkRun, 'state' | 'kind' | 'planSummary'>):
   return { skipped: count(summary.unchanged) + blocked, blocked };
 }
 
-/** "Template “Vacant unit”" or "Undo of …": what the run is called. */
-export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total'>): string {
+/** "Template “Vacant unit”", "One-off: alert settings" or "Undo of …": what the run is called. */
+export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'>): string {
+  if (run.kind === 'template' && isOneOff(run))
+    return `${run.title ?? 'One-off change'} on ${thermostatCount(run.total)}`;
   if (run.kind === 'template')
     return `Template “${run.title ?? 'untitled'}” on ${thermostatCount(run.total)}`;
   if (run.kind === 'undo') return run.title ?? `Undo on ${thermostatCount(run.total)}`;
   return `Bulk configuration of ${thermostatCount(run.total)}`;
+}
+
+/** Whether a template run is a one-off change (`changes.oneOff`), not a saved template's. */
+export function isOneOff(run: Pick<BulkRun, 'kind' | 'changes'>): boolean {
+  return run.kind === 'template' && (run.changes as { oneOff?: unknown } | null)?.oneOff === true;
+}
+
+/** The sections a one-off change sets, in words, in the form's order. */
+export function oneOffSections(template: Omit<Template, 'name'>): string[] {
+  const parts: string[] = [];
+  if (template.comfortSettings) parts.push('comfort settings');
+  if (template.schedule) parts.push('weekly schedule');
+  if (template.scheduleRanges) parts.push('schedule ranges');
+  if (template.configuration) parts.push('configuration');
+  if (template.alerts) parts.push('alert settings');
+  if (template.accessControl) parts.push('access control');
+  if (template.residentMode !== undefined)
+    parts.push(template.residentMode ? 'resident mode on' : 'resident mode off');
+  return parts;
+}
+
+/** "One-off: alert settings, schedule ranges": the run's title (a template name is 64 at most). */
+export function oneOffTitle(template: Omit<Template, 'name'>): string {
+  const title = `One-off: ${oneOffSections(template).join(', ')}`;
+  return title.length <= 64 ? title : `${title.slice(0, 63).trimEnd()}…`;
 }
 
 /** The run's one activity entry, as it finished. */

@@ -15,7 +15,7 @@ import { findActivityEntry } from '@/lib/db/queries';
 import { findTemplate } from '@/lib/db/templates';
 import { undoOf } from '@/lib/undo/entries';
 import type { ThermostatPlan, ThermostatState } from './plan';
-import { runChangesSchema, runTitle } from './run-words';
+import { oneOffTitle, runChangesSchema, runTitle } from './run-words';
 import { type Template, templateSchema } from './schema';
 import { undoTargetOf } from './undo';
 
@@ -65,6 +65,45 @@ export async function planTemplateRun(input: {
     title: template.data.name,
     templateId: found.id,
     changes: { template: template.data, unit: member.temperatureUnit },
+    items: targets.targets,
+  });
+  await queueBulkRun(run.id);
+  return { ok: true, run };
+}
+
+/**
+ * Plans a one-off change (a template body, never saved as a template) on the selected
+ * thermostats: the same checks, job, plan, Apply and Undo as a template run, with no templateId,
+ * titled by its sections ("One-off: alert settings, schedule ranges"). The body is checked again
+ * here, whatever the form did: a page is not the only caller.
+ */
+export async function planOneOffRun(input: {
+  member: Member;
+  template: unknown;
+  thermostatIds: unknown;
+}): Promise<WithRun | Refusal> {
+  const { member } = input;
+  if (!can(member, 'change_thermostat'))
+    return forbidden(refusal(member.role, 'change_thermostat'));
+  const body =
+    input.template && typeof input.template === 'object' && !Array.isArray(input.template)
+      ? (input.template as Record<string, unknown>)
+      : {};
+  const titled = templateSchema.safeParse({ ...body, name: 'One-off change' });
+  if (!titled.success) {
+    return invalid(titled.error.issues[0]?.message ?? 'The change is not valid.');
+  }
+  const template: Template = { ...titled.data, name: oneOffTitle(titled.data) };
+  const targets = await checkTargets(member, input.thermostatIds);
+  if (!targets.ok) return targets;
+  const run = await createPlannedRun({
+    orgId: member.orgId,
+    startedBy: member.userId,
+    startedByName: member.name,
+    kind: 'template',
+    title: template.name,
+    templateId: null,
+    changes: { template, unit: member.temperatureUnit, oneOff: true },
     items: targets.targets,
   });
   await queueBulkRun(run.id);

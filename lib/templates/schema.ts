@@ -74,6 +74,41 @@ export const templateWeekSchema = z
   })
   .length(DAYS.length, 'A week is 7 days of 48 half-hour blocks.');
 
+/** How many schedule ranges one change may set. */
+export const MAX_SCHEDULE_RANGES = 12;
+
+/**
+ * A range of the week set to a comfort setting by name, as the service's schedule update takes
+ * it (days, first and last half-hour block, never past midnight). The name is matched on each
+ * thermostat like the week's names.
+ */
+export const templateScheduleRangeSchema = z
+  .strictObject({
+    days: z
+      .array(z.enum(DAYS))
+      .min(1, 'Choose at least one day.')
+      .refine((days) => new Set(days).size === days.length, 'Choose each day once.'),
+    firstTimeBlock: z
+      .number()
+      .int()
+      .min(0, 'Start at 00:00 or later.')
+      .max(BLOCKS_PER_DAY - 1),
+    lastTimeBlock: z
+      .number()
+      .int()
+      .min(0)
+      .max(BLOCKS_PER_DAY - 1, 'End at 24:00 at the latest.'),
+    name: comfortSettingNameSchema,
+  })
+  .refine((range) => range.firstTimeBlock <= range.lastTimeBlock, {
+    path: ['lastTimeBlock'],
+    message: 'End the range after it starts (a range never passes midnight).',
+  });
+export type TemplateScheduleRange = z.output<typeof templateScheduleRangeSchema>;
+
+export const RANGES_OR_WEEK =
+  'Set either the whole week or ranges of it, not both: the week would overwrite the ranges.';
+
 const rangeSchema = (limits: { min: number; max: number }, what: string) =>
   z
     .strictObject({
@@ -212,12 +247,21 @@ export const templateAccessControlSchema = z.discriminatedUnion('enabled', [
 ]);
 export type TemplateAccessControl = z.output<typeof templateAccessControlSchema>;
 
+/** What turning resident mode off does at the service (sandbox/README.md, the residentMode PATCH). */
+export const RESIDENT_OFF_RESETS =
+  'Turning resident mode off resets the thermostat’s comfort settings (custom ones removed), weekly schedule, configuration, alert settings and access control to the service’s defaults.';
+
+export const RESIDENT_OFF_ALONE =
+  'Turning resident mode off resets every other setting, so it cannot be combined with other sections: they would be wiped. Plan it as a change of its own.';
+
 export const TEMPLATE_SECTIONS = [
   'comfortSettings',
   'schedule',
+  'scheduleRanges',
   'configuration',
   'alerts',
   'accessControl',
+  'residentMode',
 ] as const;
 export type TemplateSection = (typeof TEMPLATE_SECTIONS)[number];
 
@@ -234,15 +278,36 @@ export const templateSchema = z
         )
         .optional(),
       schedule: templateWeekSchema.optional(),
+      scheduleRanges: z
+        .array(templateScheduleRangeSchema)
+        .min(1, 'Add a range, or leave the section out.')
+        .max(MAX_SCHEDULE_RANGES, `Set at most ${MAX_SCHEDULE_RANGES} ranges in one change.`)
+        .optional(),
       configuration: templateConfigurationSchema.optional(),
       alerts: templateAlertsSchema.optional(),
       accessControl: templateAccessControlSchema.optional(),
+      /**
+       * On or off. Off resets the thermostat's comfort settings, schedule, configuration, alert
+       * settings and access control at the service, so it stands alone (see RESIDENT_OFF_ALONE).
+       */
+      residentMode: z.boolean().optional(),
     },
     refuseExtraKeys,
   )
   .superRefine((template, ctx) => {
     if (!TEMPLATE_SECTIONS.some((section) => template[section] !== undefined)) {
       ctx.addIssue({ code: 'custom', path: [], message: 'Add at least one section.' });
+    }
+    if (
+      template.residentMode === false &&
+      TEMPLATE_SECTIONS.some(
+        (section) => section !== 'residentMode' && template[section] !== undefined,
+      )
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['residentMode'], message: RESIDENT_OFF_ALONE });
+    }
+    if (template.schedule && template.scheduleRanges) {
+      ctx.addIssue({ code: 'custom', path: ['scheduleRanges'], message: RANGES_OR_WEEK });
     }
     const seen = new Map<string, number>();
     template.comfortSettings?.forEach((setting, index) => {

@@ -11,6 +11,7 @@ import {
   getStatus,
   listComfortSettings,
   type SettingsChanges,
+  setResidentMode,
   updateAccessControl,
   updateAlertSettings,
   updateComfortSetting,
@@ -78,6 +79,7 @@ export const serviceForTemplates: TemplateService = {
     ]);
     const state: ThermostatState = {};
     if (status) state.heatCoolMinDelta = status.heatCoolMinDelta;
+    if (status) state.isResidentMode = status.isResidentMode;
     if (comfortSettings) state.comfortSettings = comfortSettings;
     if (schedule) {
       // Monday first whatever order the days come in (the contract says Monday first).
@@ -128,6 +130,10 @@ export const serviceForTemplates: TemplateService = {
       case 'accessControl':
         // Never a passcode: on keeps the thermostat's own, off clears it (the service's rule).
         await updateAccessControl({ ...on, changes: operation.changes });
+        return {};
+      case 'residentMode':
+        // Off resets the thermostat's settings at the service; the plan said so and read them all.
+        await setResidentMode({ ...on, isResidentMode: operation.changes.isResidentMode });
         return {};
     }
   },

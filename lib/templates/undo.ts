@@ -1,4 +1,11 @@
 import type { AlertChanges } from '@/lib/settings/alerts';
+import {
+  alertsOf,
+  comfortSettingOf,
+  configurationOf,
+  lockStateOf,
+  weekByNames,
+} from '@/lib/undo/sections';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
 import type { TemplateOperation, ThermostatPlan, ThermostatState } from './plan';
@@ -31,11 +38,16 @@ export function pickSections(
   if (sections.has('comfortSettings') && template.comfortSettings)
     picked.comfortSettings = template.comfortSettings;
   if (sections.has('schedule') && template.schedule) picked.schedule = template.schedule;
+  // An undo puts back the whole week: what the run left there is its ranges.
+  if (sections.has('schedule') && template.scheduleRanges)
+    picked.scheduleRanges = template.scheduleRanges;
   if (sections.has('configuration') && template.configuration)
     picked.configuration = template.configuration;
   if (sections.has('alerts') && template.alerts) picked.alerts = template.alerts;
   if (sections.has('accessControl') && template.accessControl)
     picked.accessControl = template.accessControl;
+  if (sections.has('residentMode') && template.residentMode !== undefined)
+    picked.residentMode = template.residentMode;
   return Object.keys(picked).length > 1 ? picked : null;
 }
 
@@ -53,9 +65,20 @@ export function undoTargetOf(input: {
   if (operations.length === 0) return { ok: false, reason: 'Nothing was changed here.' };
   const { before } = input;
   const notes: string[] = [];
-  const body: Omit<Template, 'name'> = {};
+  let body: Omit<Template, 'name'> = {};
 
-  const configuration = configurationBefore(operations, before, notes);
+  const resident = operations.find(
+    (operation): operation is Extract<TemplateOperation, { kind: 'residentMode' }> =>
+      operation.kind === 'residentMode',
+  );
+  if (resident && !resident.changes.isResidentMode) {
+    // Off reset everything (and stands alone in its change): back to the whole state before.
+    body = stateBeforeReset(before, notes);
+  } else if (resident) {
+    notes.push(RESIDENT_ON_KEPT);
+  }
+
+  const configuration = resident ? undefined : configurationBefore(operations, before, notes);
   if (configuration) body.configuration = configuration;
 
   const comfort = comfortBefore(operations, before, notes);
@@ -106,6 +129,53 @@ export function undoTargetOf(input: {
   );
   const expected = input.applied ? pickSections(input.applied, sections) : null;
   return { ok: true, target: parsed.data, expected, notes };
+}
+
+export const RESIDENT_ON_KEPT =
+  'Resident mode was turned on; turning it off again would reset every setting, so the undo leaves it on. Turn it off on the thermostat’s page if that is what you want.';
+
+/**
+ * Everything turning resident mode off reset, as read just before (the plan read it all), and
+ * resident mode back on. Turning it on resets nothing, so it goes last, after the rest is back.
+ */
+function stateBeforeReset(before: ThermostatState, notes: string[]): Omit<Template, 'name'> {
+  const body: Omit<Template, 'name'> = { residentMode: true };
+  const settings = before.comfortSettings ?? [];
+  const comfort = settings.map(comfortSettingOf);
+  const kept = comfort.flatMap((section) => (section.value ? [section.value] : []));
+  for (const section of comfort) notes.push(...section.notes);
+  if (kept.length > 0) body.comfortSettings = kept;
+  const week = before.week && weekByNames(before.week, settings);
+  if (week) body.schedule = week;
+  else notes.push('The schedule before could not be named setting by setting; it is not restored.');
+  if (before.configuration) {
+    const configuration = configurationOf(before.configuration);
+    if (configuration.value) body.configuration = configuration.value;
+    notes.push(...configuration.notes);
+  }
+  if (before.alerts) {
+    const alerts = alertsOf(before.alerts);
+    if (alerts.value) body.alerts = alerts.value;
+    notes.push(...alerts.notes);
+  }
+  const locks = before.accessControl ?? null;
+  if (!locks) {
+    notes.push(
+      'Access control before the reset was not known to Setpoint; the reset turned it off, and it is left off.',
+    );
+  } else {
+    body.accessControl = lockStateOf(locks);
+    if (locks.enabled)
+      notes.push(
+        'The reset cleared the passcode, and Setpoint never stores one: the locks come back without it. Set a passcode on the thermostat’s access-control page.',
+      );
+  }
+  if (before.heatCoolMinDelta !== undefined && before.heatCoolMinDelta !== 5) {
+    notes.push(
+      `Its heat–cool gap was ${before.heatCoolMinDelta} °F; the reset made it 5 °F, and no request sets it back.`,
+    );
+  }
+  return body;
 }
 
 function configurationBefore(

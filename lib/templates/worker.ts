@@ -40,6 +40,7 @@ import {
   summarisePlan,
   type TemplateOperation,
   type ThermostatPlan,
+  wantsLocks,
 } from './plan';
 import { plannedRunEntry, runChangesSchema } from './run-words';
 import { type Template, templateSchema } from './schema';
@@ -190,7 +191,7 @@ async function planRun(context: Context): Promise<void> {
           orgId: run.orgId,
           thermostatId: item.thermostatId,
           reads,
-          accessControl: Boolean(target.accessControl ?? expected?.accessControl),
+          accessControl: wantsLocks(target) || wantsLocks(expected),
         });
       } catch (error) {
         if (stopsRun(context, error)) return;
@@ -249,10 +250,11 @@ function changedSince(
 
 /**
  * The stage an operation runs in: configuration that goes first (0), comfort settings and the
- * schedule (1), configuration that goes last (2), alerts and access control (3). Along every
- * plan the stages never go down, so running the stages in order keeps each thermostat's order.
+ * schedule (1), configuration that goes last (2), alerts and access control (3), resident mode
+ * (4: turning it off resets everything before it). Along every plan the stages never go down,
+ * so running the stages in order keeps each thermostat's order.
  */
-export function stageOf(operation: TemplateOperation): 0 | 1 | 2 | 3 {
+export function stageOf(operation: TemplateOperation): 0 | 1 | 2 | 3 | 4 {
   switch (operation.kind) {
     case 'configuration':
       return operation.stage === 'before' ? 0 : 2;
@@ -263,6 +265,8 @@ export function stageOf(operation: TemplateOperation): 0 | 1 | 2 | 3 {
     case 'alerts':
     case 'accessControl':
       return 3;
+    case 'residentMode':
+      return 4;
   }
 }
 
@@ -296,7 +300,7 @@ async function applyRun(context: Context): Promise<void> {
   // A thermostat with nothing left (its last step recorded just before a restart) is applied.
   const finished = items.filter((item) => item.done >= item.operations.length);
   await recordApplied(context, finished);
-  for (const stage of [0, 1, 2, 3] as const) {
+  for (const stage of [0, 1, 2, 3, 4] as const) {
     if (context.stop()) return;
     const active = items.filter((item) => {
       const next = nextOf(item);
@@ -403,7 +407,7 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
 async function applyEach(
   context: Context,
   active: readonly Progress[],
-  stage: 1 | 3,
+  stage: 1 | 3 | 4,
 ): Promise<void> {
   const { run } = context;
   await runInLanes(active, {
@@ -411,7 +415,7 @@ async function applyEach(
     shouldStop: () => shouldStop(context),
     work: async (item) => {
       for (let next = nextOf(item); next && stageOf(next) === stage; next = nextOf(item)) {
-        if (next.kind === 'configuration') return; // never here: stages 1 and 3 hold none
+        if (next.kind === 'configuration') return; // never here: stages 1, 3 and 4 hold none
         if (item.done > 0 && (await shouldStop(context))) return;
         try {
           const answer = await performOnce(context, item, next);

@@ -10,6 +10,12 @@ import {
 import { nameKey } from '@/lib/templates/schema';
 import type { AlertSettings, ComfortSetting } from '@/lib/thermostat-api/schemas';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import {
+  defaultAlertSettings,
+  defaultComfortSettings,
+  defaultSettings,
+  residentialSchedule,
+} from '@/sandbox/src/store';
 
 /**
  * A template plan's operations run against one thermostat's state in memory, refusing what the
@@ -19,7 +25,11 @@ import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
  * their gaps. So a plan that runs here runs there, in that order.
  */
 
-export type FullState = Required<Omit<ThermostatState, 'week'>> & { week: string[][] };
+/** Every part read; resident mode absent reads as on (the sandbox fixtures' thermostats are). */
+export type FullState = Required<Omit<ThermostatState, 'week' | 'isResidentMode'>> & {
+  week: string[][];
+  isResidentMode?: boolean;
+};
 
 export function applyOperations(
   state: FullState,
@@ -76,9 +86,33 @@ export function applyOperations(
       case 'accessControl':
         next.accessControl = lockStateAfter(next.accessControl, operation.changes);
         break;
+      case 'residentMode': {
+        const wasOn = next.isResidentMode ?? true;
+        next.isResidentMode = operation.changes.isResidentMode;
+        // The sandbox's reset (sandbox/src/store.ts `resetToDefaults`): on → off only.
+        if (wasOn && !operation.changes.isResidentMode) Object.assign(next, resetState());
+        break;
+      }
     }
   }
   return next;
+}
+
+/** What turning resident mode off leaves: the sandbox's defaults, access control off and known. */
+function resetState(): Omit<FullState, 'isResidentMode'> {
+  return {
+    heatCoolMinDelta: 5,
+    comfortSettings: defaultComfortSettings().map((setting) => ({ ...setting })),
+    week: residentialSchedule(),
+    configuration: defaultSettings(),
+    alerts: { ...defaultAlertSettings() },
+    accessControl: {
+      enabled: false,
+      settings: Object.fromEntries(
+        LOCK_AREAS.map((area) => [area, false]),
+      ) as LockState['settings'],
+    },
+  };
 }
 
 type Setpoints = { desiredHeat: number; desiredCool: number; name?: string };

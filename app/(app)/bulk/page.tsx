@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { BulkConfiguration } from '@/components/bulk/bulk-configuration';
+import { buttonClass } from '@/components/ui/button';
 import { RunList } from '@/components/bulk/run-list';
 import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { Card } from '@/components/ui/card';
@@ -104,6 +106,33 @@ export default async function BulkPage({ searchParams }: Props) {
           )}
         </Card>
       </section>
+
+      {mayChange && thermostats.length > 0 ? (
+        <section aria-labelledby="other-settings-heading" className="grid gap-3">
+          <h2 id="other-settings-heading" className="text-lg font-medium">
+            Change other settings
+          </h2>
+          <Card className="grid gap-3">
+            <p className="max-w-3xl text-sm">
+              Comfort settings (matched by name), schedule ranges, alert settings, access-control
+              locks or resident mode on many thermostats at once, without saving a template. Planned
+              first: you see every change, the calls and the time before applying, and the whole
+              change can be undone.
+            </p>
+            <div>
+              <Link
+                href={askedIds.size > 0 ? `/bulk/change?${idsQuery(askedIds)}` : '/bulk/change'}
+                className={buttonClass('secondary')}
+              >
+                Plan a one-off change
+              </Link>
+            </div>
+          </Card>
+        </section>
+      ) : null}
     </div>
   );
 }
+
+const idsQuery = (ids: ReadonlySet<string>) =>
+  new URLSearchParams([...ids].map((id) => ['ids', id])).toString();

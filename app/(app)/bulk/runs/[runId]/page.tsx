@@ -25,7 +25,7 @@ import {
 import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
 import type { PlanSummary } from '@/lib/templates/plan';
 import { describeTemplate } from '@/lib/templates/describe';
-import { runChangesSchema, runTitle } from '@/lib/templates/run-words';
+import { isOneOff, runChangesSchema, runTitle } from '@/lib/templates/run-words';
 import { templateSchema } from '@/lib/templates/schema';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { applyPlan, cancelRun, retryRun, undoRun } from '../../actions';
@@ -56,6 +56,8 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
   const run = await findBulkRun({ scope: member, runId: progress.runId });
   if (!run) notFound();
   const planned = run.kind !== 'configuration';
+  // A one-off change is a template run with no template: it was started from /bulk.
+  const fromTemplates = run.kind === 'template' && !isOneOff(run);
   const planning = run.state === 'planning' || run.state === 'planned';
 
   const show = RESULT_FILTERS[one(query.show)] ? one(query.show) : 'all';
@@ -105,11 +107,8 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
   return (
     <div className="grid gap-6">
       <div>
-        <Link
-          href={run.kind === 'template' ? '/templates' : '/bulk'}
-          className="text-sm hover:underline"
-        >
-          {run.kind === 'template' ? '← Templates' : '← Bulk changes'}
+        <Link href={fromTemplates ? '/templates' : '/bulk'} className="text-sm hover:underline">
+          {fromTemplates ? '← Templates' : '← Bulk changes'}
         </Link>
         <h1 className="mt-1 text-2xl font-semibold tracking-tight">{runTitle(run)}</h1>
         <p className="mt-1 text-sm text-muted">
