@@ -98,10 +98,11 @@ function fakeService() {
       }
       return {};
     },
-    async findComfortSettingRef({ thermostatId, name }) {
+    async findComfortSetting({ thermostatId, name }) {
       return (
-        state(thermostatId).comfortSettings.find((s) => s.name.toLowerCase() === name.toLowerCase())
-          ?.comfortSettingRef ?? null
+        state(thermostatId).comfortSettings.find(
+          (s) => s.name.toLowerCase() === name.toLowerCase(),
+        ) ?? null
       );
     },
   };
