@@ -133,7 +133,8 @@ test('an admin applies alert settings and a schedule range to a few thermostats,
     adminPage
       .getByRole('listitem')
       .filter({ hasText: label(0) })
-      .getByText(/Turning resident mode off resets/),
+      .getByText(/Turning resident mode off resets/)
+      .first(),
   ).toBeVisible();
   await adminPage.getByRole('button', { name: 'Discard the plan' }).click();
   const status = await service(token, 'GET', `/${created[0]}/status`);
