@@ -180,9 +180,22 @@ async function timeTemplate(
   await form.getByLabel('Fan minimum on-time (minutes per hour)').fill('15');
   await form.getByRole('button', { name: 'Save template' }).click();
   await page.getByRole('link', { name: 'Plan on thermostats' }).click();
-  const others = portfolio.buildings.filter((b) => b.buildingId !== towerId).slice(0, 6);
-  for (const building of [portfolio.buildings.find((b) => b.buildingId === towerId), ...others]) {
-    if (building) await page.getByLabel(`Select all in ${building.name}`).check();
+  // Tower A's 200, then whole buildings of the fleet (44 or 45 each), then single thermostats,
+  // to 500 exactly.
+  const selected = async () =>
+    Number(((await page.getByText(/^\d+ selected$/).textContent()) ?? '0').split(' ')[0]);
+  const tower = portfolio.buildings.find((b) => b.buildingId === towerId);
+  if (tower) await page.getByLabel(`Select all in ${tower.name} (`).check();
+  for (const building of portfolio.buildings.filter((b) => b.buildingId !== towerId)) {
+    const room = 500 - (await selected());
+    if (room <= 0) break;
+    const group = page.getByRole('group', { name: building.name, exact: true });
+    const boxes = group.locator('input[name="thermostatIds"]');
+    if ((await boxes.count()) <= room) {
+      await page.getByLabel(`Select all in ${building.name} (`).check();
+      continue;
+    }
+    for (let n = 0; n < room; n += 1) await boxes.nth(n).check();
   }
   await page.getByText('500 selected').waitFor();
   const planStarted = performance.now();
