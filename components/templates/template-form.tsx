@@ -407,7 +407,7 @@ export function TemplateForm({
         legend="Access control"
         description={
           oneOff
-            ? 'The locks only. Passcodes are set per thermostat, on its access-control page: a change that runs as a job would have to store a passcode to send it later, and Setpoint never stores one. Turning access control on keeps each thermostat’s own passcode; turning it off clears it.'
+            ? 'The locks. A new passcode for the thermostats it locks can be entered when you apply the plan: it is used for that run only and never stored. Left blank, turning access control on keeps each thermostat’s own passcode; turning it off clears it.'
             : 'The locks only. A template never holds a passcode: turning access control on keeps each thermostat’s own; turning it off clears it.'
         }
       >

@@ -761,12 +761,22 @@ export async function finishPlanning(input: {
  * blocked ones blocked (with the plan's reason), and the run is queued to apply the rest. False
  * when it was no longer waiting (applied or discarded meanwhile).
  */
-export async function confirmPlannedRun(input: { orgId: string; runId: string }): Promise<boolean> {
+export async function confirmPlannedRun(input: {
+  orgId: string;
+  runId: string;
+  /** A passcode was entered for the run (the passcode itself is never stored: only that fact). */
+  passcodeEntered?: boolean;
+}): Promise<boolean> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [run] = await tx
       .update(bulkRuns)
-      .set({ state: 'queued' })
+      .set({
+        state: 'queued',
+        ...(input.passcodeEntered
+          ? { changes: sql`${bulkRuns.changes} || '{"passcodeEntered": true}'::jsonb` }
+          : {}),
+      })
       .where(
         and(
           eq(bulkRuns.id, input.runId),

@@ -15,6 +15,8 @@ import type { Template } from './schema';
 export const runChangesSchema = z.object({
   template: z.record(z.string(), z.unknown()).optional(),
   unit: z.enum(['F', 'C']).default('F'),
+  /** A passcode was entered when it was applied (never the passcode itself). */
+  passcodeEntered: z.boolean().default(false),
   /** What an undo cannot put back, in words (shown with its plan). */
   notes: z.array(z.string()).default([]),
   /** A one-off change: a template body planned without saving a template (no templateId). */

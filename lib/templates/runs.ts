@@ -14,6 +14,7 @@ import {
 import { findActivityEntry } from '@/lib/db/queries';
 import { findTemplate } from '@/lib/db/templates';
 import { undoOf } from '@/lib/undo/entries';
+import { forgetPasscode, holdPasscode, passcodeSchema } from './passcodes';
 import type { ThermostatPlan, ThermostatState } from './plan';
 import { oneOffTitle, runChangesSchema, runTitle } from './run-words';
 import { type Template, templateSchema } from './schema';
@@ -123,7 +124,19 @@ async function findPlannedRun(input: RunRequest): Promise<WithRun | Refusal> {
  * Applies a plan the member was shown. Whoever planned it, an owner or an admin may; every
  * thermostat is checked again (a building manager's buildings may have changed since).
  */
-export async function applyPlannedRun(input: RunRequest): Promise<WithRun | Refusal> {
+export async function applyPlannedRun(
+  input: RunRequest & {
+    /** A passcode for the thermostats whose locks the plan turns on; held in memory only. */
+    passcode?: unknown;
+  },
+): Promise<WithRun | Refusal> {
+  const passcode =
+    input.passcode === undefined || input.passcode === null || input.passcode === ''
+      ? null
+      : passcodeSchema.safeParse(input.passcode);
+  if (passcode && !passcode.success) {
+    return invalid(passcode.error.issues[0]?.message ?? 'Enter exactly four digits.');
+  }
   const found = await findPlannedRun(input);
   if (!found.ok) return found;
   const { run } = found;
@@ -152,7 +165,14 @@ export async function applyPlannedRun(input: RunRequest): Promise<WithRun | Refu
     items.map((item) => item.thermostatId),
   );
   if (!targets.ok) return targets;
-  if (!(await confirmPlannedRun({ orgId: input.member.orgId, runId: run.id }))) {
+  if (passcode) holdPasscode(run.id, passcode.data);
+  const confirmed = await confirmPlannedRun({
+    orgId: input.member.orgId,
+    runId: run.id,
+    passcodeEntered: passcode !== null,
+  });
+  if (!confirmed) {
+    forgetPasscode(run.id);
     return invalid('This plan has already been applied or discarded.');
   }
   await queueBulkRun(run.id);

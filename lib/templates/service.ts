@@ -54,6 +54,8 @@ export type TemplateService = {
     operation: Exclude<TemplateOperation, { kind: 'configuration' }>;
     /** Refs of the settings this run created, by name key (for schedule updates). */
     created: ReadonlyMap<string, string>;
+    /** A passcode entered for the run (lib/templates/passcodes.ts), sent with locks turned on. */
+    passcode?: string | null;
   }): Promise<{ createdRef?: string }>;
   /** The thermostat's comfort setting of this name, if it has one (a create resent). */
   findComfortSetting(input: {
@@ -107,7 +109,7 @@ export const serviceForTemplates: TemplateService = {
     return bulkUpdateSettings({ orgId, thermostatIds, changes, priority: PRIORITY });
   },
 
-  async perform({ orgId, thermostatId, operation, created }) {
+  async perform({ orgId, thermostatId, operation, created, passcode }) {
     const on = { orgId, thermostatId, priority: PRIORITY };
     switch (operation.kind) {
       case 'createComfortSetting': {
@@ -128,8 +130,15 @@ export const serviceForTemplates: TemplateService = {
         await updateAlertSettings({ ...on, changes: operation.changes });
         return {};
       case 'accessControl':
-        // Never a passcode: on keeps the thermostat's own, off clears it (the service's rule).
-        await updateAccessControl({ ...on, changes: operation.changes });
+        // The plan never holds a passcode: on keeps the thermostat's own unless one was entered
+        // for this run (held in memory only); off clears it (the service's rule).
+        await updateAccessControl({
+          ...on,
+          changes:
+            operation.changes.enabled && passcode
+              ? { ...operation.changes, passcode }
+              : operation.changes,
+        });
         return {};
       case 'residentMode':
         // Off resets the thermostat's settings at the service; the plan said so and read them all.

@@ -44,6 +44,7 @@ import {
 } from './plan';
 import { plannedRunEntry, runChangesSchema } from './run-words';
 import { type Template, templateSchema } from './schema';
+import { forgetPasscode, passcodeFor } from './passcodes';
 import { serviceForTemplates, type TemplateService } from './service';
 
 /**
@@ -62,6 +63,9 @@ import { serviceForTemplates, type TemplateService } from './service';
  * The lease, the pause on a spent budget, cancel and the fatal stop are those of bulk runs
  * (lib/bulk/worker.ts).
  */
+
+export const PASSCODE_NOT_HERE =
+  'The passcode entered for the run was not available where it was applied (after a restart, or in a separate worker; Setpoint never stores one), so it keeps its own passcode.';
 
 /** Thermostats read or applied at once within a run (each read is up to five calls). */
 export const LANES = 4;
@@ -277,6 +281,8 @@ type Progress = {
   created: Map<string, string>;
   /** Failed: its result is recorded and nothing more is sent to it. */
   ended: boolean;
+  /** Said with its result: the passcode entered for the run did not reach it. */
+  note?: string;
 };
 
 const nextOf = (item: Progress) => item.operations[item.done];
@@ -318,7 +324,7 @@ async function recordApplied(context: Context, items: readonly Progress[]): Prom
     results: items.map((item) => ({
       thermostatId: item.thermostatId,
       outcome: 'applied',
-      detail: `Applied: ${changeCount(item.operations.length)}.`,
+      detail: `Applied: ${changeCount(item.operations.length)}.${item.note ? ` ${item.note}` : ''}`,
     })),
   });
 }
@@ -464,7 +470,16 @@ async function performOnce(
   const { run, service } = context;
   const on = { orgId: run.orgId, thermostatId: item.thermostatId };
   try {
-    return await service.perform({ ...on, operation, created: item.created });
+    const passcode = operation.kind === 'accessControl' ? passcodeFor(run.id) : null;
+    if (
+      operation.kind === 'accessControl' &&
+      operation.changes.enabled &&
+      !passcode &&
+      runChangesSchema.safeParse(run.changes).data?.passcodeEntered
+    ) {
+      item.note = PASSCODE_NOT_HERE;
+    }
+    return await service.perform({ ...on, operation, created: item.created, passcode });
   } catch (error) {
     if (
       operation.kind === 'createComfortSetting' &&
@@ -511,6 +526,7 @@ async function endRun(context: Context): Promise<WorkOutcome> {
   // Another worker holds it now (this one's lease ran out unnoticed): the run is theirs to end.
   if (control?.leaseOwner !== owner) return 'interrupted';
   if (ended?.kind === 'cancel' || control?.cancelRequested) {
+    forgetPasscode(runId);
     await finishBulkRun({
       runId,
       state: 'cancelled',
@@ -524,6 +540,7 @@ async function endRun(context: Context): Promise<WorkOutcome> {
     return 'cancelled';
   }
   const reason = ended?.kind === 'fatal' ? ended.reason : null;
+  forgetPasscode(runId);
   const finished = await finishBulkRun({
     runId,
     state: 'done',

@@ -5,9 +5,16 @@ import { cancelBulkRun } from '@/lib/bulk/runs';
 import { type BulkRun, findBulkRun, listBulkRunItems, listItemPlans } from '@/lib/db/bulk-runs';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
-import { bulkRuns, templateAssignments, templates } from '@/lib/db/schema';
+import {
+  activityLog,
+  bulkRunItems,
+  bulkRuns,
+  templateAssignments,
+  templates,
+} from '@/lib/db/schema';
 import { stopBoss } from '@/lib/jobs/queue';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import { forgetPasscode } from '@/lib/templates/passcodes';
 import { scheduleUpdateOf, type PlanSummary, type ThermostatPlan } from '@/lib/templates/plan';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
@@ -76,6 +83,8 @@ function fakeService() {
   const states = new Map<string, FullState>(IDS.map((t) => [t, freshThermostat()]));
   const faults = new Map<string, Fault>();
   const calls = { read: 0, write: 0 };
+  /** The passcode each access-control call carried (null: none). */
+  const passcodes = new Map<string, string | null>();
   let stopAfterWrites: { count: number; abort: AbortController } | null = null;
   const counted = () => {
     calls.write += 1;
@@ -120,8 +129,9 @@ function fakeService() {
         results,
       };
     },
-    async perform({ thermostatId, operation, created }) {
+    async perform({ thermostatId, operation, created, passcode }) {
       counted();
+      if (operation.kind === 'accessControl') passcodes.set(thermostatId, passcode ?? null);
       const fault = faults.get(thermostatId);
       if (fault?.kind === 'schedule' && operation.kind === 'schedule') throw fault.error();
       const now = state(thermostatId);
@@ -153,6 +163,7 @@ function fakeService() {
     states,
     faults,
     calls,
+    passcodes,
     stopAfter(count: number) {
       const abort = new AbortController();
       stopAfterWrites = { count: calls.write + count, abort };
@@ -484,6 +495,40 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
       applied: 1,
       notSent: 0,
     });
+  });
+
+  it('sends a passcode entered for the run with the locks, and stores it nowhere', async () => {
+    const fake = fakeService();
+    const here = await plan(owner, fake.service, [id(23)]);
+    const refused = await applyPlannedRun({ member: owner, runId: here.id, passcode: '12a4' });
+    expect(refused).toMatchObject({ ok: false, code: 'invalid' });
+    expect((await applyPlannedRun({ member: owner, runId: here.id, passcode: '4821' })).ok).toBe(
+      true,
+    );
+    await workPlannedRun({ runId: here.id, service: fake.service, owner: 'here' });
+    expect(fake.passcodes.get(id(23))).toBe('4821');
+
+    // Another run whose passcode this process no longer holds (a restart, a separate worker):
+    // the locks go on with each thermostat's own passcode, and the result says so.
+    const elsewhere = await plan(owner, fake.service, [id(24), id(25)]);
+    expect(
+      (await applyPlannedRun({ member: owner, runId: elsewhere.id, passcode: '5555' })).ok,
+    ).toBe(true);
+    forgetPasscode(elsewhere.id);
+    await workPlannedRun({ runId: elsewhere.id, service: fake.service, owner: 'elsewhere' });
+    expect(fake.passcodes.get(id(24))).toBeNull();
+    const items = await listBulkRunItems({ scope: owner, run: elsewhere, limit: 10 });
+    expect(items.every((item) => item.outcome === 'applied')).toBe(true);
+    expect(items[0]?.detail).toMatch(/passcode entered for the run was not available/);
+
+    // Nowhere in the database: not the runs, their items, nor the activity log.
+    const dump = JSON.stringify([
+      await db.select().from(bulkRuns),
+      await db.select().from(bulkRunItems),
+      await db.select().from(activityLog),
+    ]);
+    expect(dump).not.toContain('4821');
+    expect(dump).not.toContain('5555');
   });
 
   it('refuses to apply a plan read more than an hour ago', async () => {

@@ -120,11 +120,12 @@ export async function retryRun(
 export async function applyPlan(
   runId: string,
   _previous: FormState,
-  _form: FormData,
+  form: FormData,
 ): Promise<FormState> {
   const opened = await openRun(runId);
   if (!opened.ok) return opened.state;
-  const applied = await applyPlannedRun(opened);
+  // Held in memory for the run only (lib/templates/passcodes.ts); never echoed back.
+  const applied = await applyPlannedRun({ ...opened, passcode: form.get('passcode') ?? undefined });
   if (!applied.ok) return { status: 'error', message: applied.message };
   revalidatePath('/bulk');
   redirect(`/bulk/runs/${opened.runId}`);

@@ -10,6 +10,7 @@ import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { outcomeClass } from '@/components/ui/outcome-label';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { ApplyForm } from '@/components/templates/apply-form';
 import { PlanItems, PlanSummaryView } from '@/components/templates/plan-view';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
@@ -184,10 +185,9 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
                   undone.
                 </p>
                 <div className="flex flex-wrap items-start gap-3">
-                  <RunActionForm
+                  <ApplyForm
                     action={applyPlan.bind(null, run.id)}
-                    label="Yes, apply it"
-                    pending="Starting…"
+                    askPasscode={(summary?.callsByKind.accessControl ?? 0) > 0}
                   />
                   <Link href={href({ page })} className={buttonClass('secondary')}>
                     Not now
