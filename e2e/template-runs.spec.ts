@@ -62,8 +62,11 @@ async function figure(page: Page, label: string): Promise<number> {
   );
 }
 
-async function applyPlan(page: Page) {
+async function applyPlan(page: Page, passcode?: string) {
   await page.getByRole('link', { name: /^Apply to \d+ thermostats?…$/ }).click();
+  if (passcode) {
+    await page.getByLabel('New passcode for the thermostats it locks (optional)').fill(passcode);
+  }
   await page.getByRole('button', { name: 'Yes, apply it' }).click();
   await expect(
     page.getByRole('heading', { name: /^(Done|Failed|Done with \d+ failures?)$/ }),
@@ -152,8 +155,10 @@ test('a template on 60 thermostats in 3 buildings: planned, applied with faults,
     await expectNoAxeViolations(page);
     const firstRun = new URL(page.url()).pathname;
 
-    await applyPlan(page);
+    // A passcode for the thermostats it locks, for this run only (never stored, never shown).
+    await applyPlan(page, '4821');
     await expect(page.getByRole('heading', { name: 'Done with 2 failures' })).toBeVisible();
+    expect(await page.content()).not.toContain('4821');
     await page.getByRole('link', { name: 'Failed or not sent' }).click();
     await expect(page.getByRole('row')).toHaveCount(3);
     await expect(page.getByRole('row').filter({ hasText: label(4) })).toContainText(/Failed/);
