@@ -60,7 +60,7 @@ test('an admin applies alert settings and a schedule range to a few thermostats,
   await expect(adminPage.getByRole('heading', { name: 'One-off change', level: 1 })).toBeVisible();
   await expectNoAxeViolations(adminPage);
   const form = adminPage.getByRole('form', { name: 'One-off change' });
-  await expect(form.getByText(/Passcodes are set per thermostat/)).toBeVisible();
+  await expect(form.getByText(/used for that run only and never stored/)).toBeVisible();
   await expect(form.getByText(/Turning resident mode off resets/)).toBeVisible();
 
   // Alerts: the low temperature alert on at 50 °F.
