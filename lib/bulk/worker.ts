@@ -3,9 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import {
+  type BulkRun,
   claimBulkRun,
   clearBulkRunLeases,
   finishBulkRun,
+  type FinishInput,
   type ItemResult,
   listPendingItems,
   listUnfinishedRuns,
@@ -74,7 +76,8 @@ export function workerId(): string {
   return holder.__setpointWorkerId;
 }
 
-type Stop =
+/** Why a worker stopped working a run before it ran out of work. */
+export type Stop =
   | { kind: 'cancel' }
   | { kind: 'fatal'; reason: string }
   | { kind: 'pause'; until: Date; reason: string }
@@ -131,16 +134,7 @@ export async function workBulkRun(input: {
   const stopWith = (reason: Stop) => {
     stop ??= reason;
   };
-  const renewal = setInterval(
-    () => {
-      renewBulkRunLease({ runId, owner, leaseSeconds }).then(
-        (held) => held || stopWith({ kind: 'lost' }),
-        (error: unknown) => logWarning(`bulk run ${runId}: lease not renewed`, String(error)),
-      );
-    },
-    (leaseSeconds * 1000) / 3,
-  );
-  renewal.unref();
+  const releaseLease = keepLease({ runId, owner, leaseSeconds, onLost: stopWith });
 
   const changes = run.changes as SettingsChanges;
   const send = async ({ thermostatIds }: { thermostatIds: string[] }) => {
@@ -197,29 +191,75 @@ export async function workBulkRun(input: {
       },
     });
   } finally {
-    clearInterval(renewal);
+    releaseLease();
   }
+  const ended = await endLeasedRun({
+    runId,
+    owner,
+    stop: stop as Stop | null,
+    describe: runActivityEntry,
+  });
+  return ended.outcome;
+}
 
-  const ended = stop as Stop | null;
-  if (ended?.kind === 'lost') return 'interrupted';
-  if (ended?.kind === 'interrupted') {
+/**
+ * Keeps a worker's lease on a run while it works, renewing it every third of its length; a
+ * renewal that finds the lease gone calls `onLost`. Returns the function that stops renewing.
+ */
+export function keepLease(input: {
+  runId: string;
+  owner: string;
+  leaseSeconds: number;
+  onLost: (stop: Stop) => void;
+}): () => void {
+  const { runId, owner, leaseSeconds } = input;
+  const renewal = setInterval(
+    () => {
+      renewBulkRunLease({ runId, owner, leaseSeconds }).then(
+        (held) => held || input.onLost({ kind: 'lost' }),
+        (error: unknown) => logWarning(`run ${runId}: lease not renewed`, String(error)),
+      );
+    },
+    (leaseSeconds * 1000) / 3,
+  );
+  renewal.unref();
+  return () => clearInterval(renewal);
+}
+
+/**
+ * How a worker leaves a run, for every kind of run: interrupted (the lease is given up for the
+ * next worker), paused until the budget allows (a job is queued for then), or finished, as
+ * cancelled or done with what is left not sent. A worker whose lease another has taken over,
+ * unnoticed, ends nothing: the run is theirs.
+ */
+export async function endLeasedRun(input: {
+  runId: string;
+  owner: string;
+  stop: Stop | null;
+  describe: FinishInput['describe'];
+}): Promise<{ outcome: WorkOutcome; finished: BulkRun | null }> {
+  const { runId, owner, stop } = input;
+  const interrupted = { outcome: 'interrupted' as const, finished: null };
+  if (stop?.kind === 'lost') return interrupted;
+  if (stop?.kind === 'interrupted') {
     await releaseBulkRunLease({ runId, owner });
-    return 'interrupted';
+    return interrupted;
   }
-  if (ended?.kind === 'pause') {
+  if (stop?.kind === 'pause') {
     await releaseBulkRunLease({
       runId,
       owner,
-      notBefore: ended.until,
-      note: `Waiting: ${ended.reason}`,
+      notBefore: stop.until,
+      note: `Waiting: ${stop.reason}`,
     });
-    await queueBulkRun(runId, ended.until);
-    return 'paused';
+    await queueBulkRun(runId, stop.until);
+    return { outcome: 'paused', finished: null };
   }
-  // A cancel that came after the last request started still cancels what is left (if anything).
   const control = await readBulkRunControl({ runId });
-  if (ended?.kind === 'cancel' || control?.cancelRequested) {
-    await finishBulkRun({
+  if (control?.leaseOwner !== owner) return interrupted;
+  // A cancel that came after the last request started still cancels what is left (if anything).
+  if (stop?.kind === 'cancel' || control.cancelRequested) {
+    const finished = await finishBulkRun({
       runId,
       state: 'cancelled',
       rest: {
@@ -227,19 +267,19 @@ export async function workBulkRun(input: {
         detail: CANCELLED_BEFORE_SENT,
         inFlightDetail: CANCELLED_IN_FLIGHT,
       },
-      describe: runActivityEntry,
+      describe: input.describe,
     });
-    return 'cancelled';
+    return { outcome: 'cancelled', finished };
   }
-  const reason = ended?.kind === 'fatal' ? ended.reason : null;
-  await finishBulkRun({
+  const reason = stop?.kind === 'fatal' ? stop.reason : null;
+  const finished = await finishBulkRun({
     runId,
     state: 'done',
     rest: { outcome: 'not_sent', detail: reason ? `Not sent: ${reason}` : 'Not sent.' },
     note: reason,
-    describe: runActivityEntry,
+    describe: input.describe,
   });
-  return 'finished';
+  return { outcome: 'finished', finished };
 }
 
 /**

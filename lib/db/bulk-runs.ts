@@ -328,16 +328,27 @@ export async function readBulkRunControl(input: { runId: string }): Promise<{
     : null;
 }
 
+export type PendingItem = {
+  thermostatId: string;
+  position: number;
+  attempts: number;
+  /** Planned runs only (null on a configuration run): the plan and how far it got. */
+  plan: Record<string, unknown> | null;
+  doneOps: number;
+  created: Record<string, string> | null;
+};
+
 /** The items still to be done, in selection order. */
-export async function listPendingItems(input: {
-  runId: string;
-}): Promise<{ thermostatId: string; position: number; attempts: number }[]> {
+export async function listPendingItems(input: { runId: string }): Promise<PendingItem[]> {
   const db = await getDb();
   return db
     .select({
       thermostatId: bulkRunItems.thermostatId,
       position: bulkRunItems.position,
       attempts: bulkRunItems.attempts,
+      plan: bulkRunItems.plan,
+      doneOps: bulkRunItems.doneOps,
+      created: bulkRunItems.created,
     })
     .from(bulkRunItems)
     .where(and(eq(bulkRunItems.runId, input.runId), eq(bulkRunItems.outcome, 'pending')))
@@ -802,32 +813,6 @@ export async function confirmPlannedRun(input: {
       );
     return true;
   });
-}
-
-export type ItemToApply = {
-  thermostatId: string;
-  position: number;
-  plan: Record<string, unknown> | null;
-  doneOps: number;
-  created: Record<string, string> | null;
-  attempts: number;
-};
-
-/** The items of a planned run still to apply, in selection order. */
-export async function listItemsToApply(input: { runId: string }): Promise<ItemToApply[]> {
-  const db = await getDb();
-  return db
-    .select({
-      thermostatId: bulkRunItems.thermostatId,
-      position: bulkRunItems.position,
-      plan: bulkRunItems.plan,
-      doneOps: bulkRunItems.doneOps,
-      created: bulkRunItems.created,
-      attempts: bulkRunItems.attempts,
-    })
-    .from(bulkRunItems)
-    .where(and(eq(bulkRunItems.runId, input.runId), eq(bulkRunItems.outcome, 'pending')))
-    .orderBy(asc(bulkRunItems.position));
 }
 
 /**

@@ -1,11 +1,13 @@
 import 'server-only';
 import { CHUNKS_IN_FLIGHT, chunk, resultsOfChunk, runInLanes } from '@/lib/bulk/plan';
-import { CANCELLED_BEFORE_SENT, CANCELLED_IN_FLIGHT, queueBulkRun } from '@/lib/bulk/runs';
 import {
+  endLeasedRun,
   FATAL,
   failureDetail,
+  keepLease,
   LEASE_SECONDS,
   pauseFor,
+  type Stop,
   type WorkOutcome,
   workerId,
 } from '@/lib/bulk/worker';
@@ -13,22 +15,18 @@ import {
   assignTemplate,
   type BulkRun,
   claimBulkRun,
-  finishBulkRun,
   finishPlanning,
-  type ItemToApply,
   listItemPlans,
-  listItemsToApply,
+  listPendingItems,
+  type PendingItem,
   listItemsToPlan,
   markItemsSent,
   readBulkRunControl,
   recordItemPlan,
   recordItemResults,
   recordItemSteps,
-  releaseBulkRunLease,
-  renewBulkRunLease,
 } from '@/lib/db/bulk-runs';
 import { getEnv } from '@/lib/env';
-import { logWarning } from '@/lib/log';
 import { budgetWindows } from '@/lib/thermostat-api/budget';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
@@ -70,13 +68,6 @@ export const PASSCODE_NOT_HERE =
 /** Thermostats read or applied at once within a run (each read is up to five calls). */
 export const LANES = 4;
 
-type Stop =
-  | { kind: 'cancel' }
-  | { kind: 'fatal'; reason: string }
-  | { kind: 'pause'; until: Date; reason: string }
-  | { kind: 'interrupted' }
-  | { kind: 'lost' };
-
 type Context = {
   run: BulkRun;
   owner: string;
@@ -111,21 +102,12 @@ export async function workPlannedRun(input: {
       stop ??= reason;
     },
   };
-  const renewal = setInterval(
-    () => {
-      renewBulkRunLease({ runId, owner, leaseSeconds }).then(
-        (held) => held || context.stopWith({ kind: 'lost' }),
-        (error: unknown) => logWarning(`planned run ${runId}: lease not renewed`, String(error)),
-      );
-    },
-    (leaseSeconds * 1000) / 3,
-  );
-  renewal.unref();
+  const releaseLease = keepLease({ runId, owner, leaseSeconds, onLost: context.stopWith });
   try {
     if (run.state === 'planning') await planRun(context);
     else await applyRun(context);
   } finally {
-    clearInterval(renewal);
+    releaseLease();
   }
   return endRun(context);
 }
@@ -287,7 +269,7 @@ type Progress = {
 
 const nextOf = (item: Progress) => item.operations[item.done];
 
-function progressOf(item: ItemToApply): Progress {
+function progressOf(item: PendingItem): Progress {
   const plan = item.plan as unknown as ThermostatPlan | null;
   return {
     thermostatId: item.thermostatId,
@@ -302,7 +284,7 @@ const changeCount = (n: number) => `${n} change${n === 1 ? '' : 's'}`;
 
 async function applyRun(context: Context): Promise<void> {
   const { run } = context;
-  const items = (await listItemsToApply({ runId: run.id })).map(progressOf);
+  const items = (await listPendingItems({ runId: run.id })).map(progressOf);
   // A thermostat with nothing left (its last step recorded just before a restart) is applied.
   const finished = items.filter((item) => item.done >= item.operations.length);
   await recordApplied(context, finished);
@@ -504,52 +486,16 @@ async function performOnce(
 
 async function endRun(context: Context): Promise<WorkOutcome> {
   const { run, owner } = context;
-  const runId = run.id;
-  if (context.planned) return 'finished';
-  const ended = context.stop();
-  if (ended?.kind === 'lost') return 'interrupted';
-  if (ended?.kind === 'interrupted') {
-    await releaseBulkRunLease({ runId, owner });
-    return 'interrupted';
-  }
-  if (ended?.kind === 'pause') {
-    await releaseBulkRunLease({
-      runId,
-      owner,
-      notBefore: ended.until,
-      note: `Waiting: ${ended.reason}`,
-    });
-    await queueBulkRun(runId, ended.until);
-    return 'paused';
-  }
-  const control = await readBulkRunControl({ runId });
-  // Another worker holds it now (this one's lease ran out unnoticed): the run is theirs to end.
-  if (control?.leaseOwner !== owner) return 'interrupted';
-  if (ended?.kind === 'cancel' || control?.cancelRequested) {
-    forgetPasscode(runId);
-    await finishBulkRun({
-      runId,
-      state: 'cancelled',
-      rest: {
-        outcome: 'cancelled',
-        detail: CANCELLED_BEFORE_SENT,
-        inFlightDetail: CANCELLED_IN_FLIGHT,
-      },
-      describe: plannedRunEntry,
-    });
-    return 'cancelled';
-  }
-  const reason = ended?.kind === 'fatal' ? ended.reason : null;
-  forgetPasscode(runId);
-  const finished = await finishBulkRun({
-    runId,
-    state: 'done',
-    rest: { outcome: 'not_sent', detail: reason ? `Not sent: ${reason}` : 'Not sent.' },
-    note: reason,
+  if (context.planned) return 'finished'; // it waits for a member to apply it
+  const ended = await endLeasedRun({
+    runId: run.id,
+    owner,
+    stop: context.stop(),
     describe: plannedRunEntry,
   });
-  if (finished?.kind === 'template' && finished.templateId) {
-    await assignTemplate({ runId, templateId: finished.templateId });
+  if (ended.finished) forgetPasscode(run.id);
+  if (ended.finished?.kind === 'template' && ended.finished.templateId) {
+    await assignTemplate({ runId: run.id, templateId: ended.finished.templateId });
   }
-  return 'finished';
+  return ended.outcome;
 }
