@@ -65,7 +65,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
           <p className="text-sm text-muted">
-            <Link href="/" className="hover:underline">
+            <Link href="/" prefetch={false} className="hover:underline">
               Overview
             </Link>{' '}
             /
@@ -84,6 +84,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
           {manages ? (
             <Link
               href={`/buildings/${building.buildingId}/new-thermostat`}
+              prefetch={false}
               className={buttonClass('secondary')}
             >
               New thermostat
@@ -172,8 +173,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
       ) : null}
       <p className="text-xs text-muted">
         Readings are kept fresh in the background within the service’s rate limits; each row says
-        how long ago it was read (hover for the time in the building’s time zone), and older ones
-        are read again as you look.
+        how long ago it was read, and older ones are read again as you look.
       </p>
     </div>
   );
