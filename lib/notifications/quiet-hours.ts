@@ -38,8 +38,9 @@ export function inQuietHours(quiet: QuietHours, minute: number): boolean {
 
 /**
  * When a notice held by quiet hours may go: `now` when it is not quiet in `timeZone`, else the
- * moment quiet hours end there (to the minute; the release re-checks, so a clock change that
- * night only moves it on to the true end).
+ * moment quiet hours end there, to the minute. Counted in minutes from now, the end is an hour
+ * off on a night the clocks change (an hour late in spring, early in autumn), so the moment is
+ * read back in the zone and moved by however far its wall clock misses the end.
  */
 export function quietUntil(quiet: QuietHours, timeZone: string, now: Date): Date {
   const minute = minutesIn(timeZone, now);
@@ -47,8 +48,28 @@ export function quietUntil(quiet: QuietHours, timeZone: string, now: Date): Date
   const wait = (quiet.end - minute + MINUTES_PER_DAY) % MINUTES_PER_DAY;
   const start = new Date(now);
   start.setUTCSeconds(0, 0);
-  return new Date(start.getTime() + wait * 60_000);
+  const counted = new Date(start.getTime() + wait * 60_000);
+  const past = (minutesIn(timeZone, counted) - quiet.end + MINUTES_PER_DAY) % MINUTES_PER_DAY;
+  // Minutes to move: back when the wall clock is past the end, on when it is short of it.
+  const shift = past > MINUTES_PER_DAY / 2 ? MINUTES_PER_DAY - past : -past;
+  if (shift === 0 || Math.abs(shift) > MAX_CLOCK_CHANGE_MINUTES) return counted;
+  const moved = new Date(counted.getTime() + shift * 60_000);
+  const quietAt = (at: Date) => inQuietHours(quiet, minutesIn(timeZone, at));
+  if (moved <= now) return counted;
+  if (!quietAt(moved)) return moved;
+  // The end falls in the hour a spring change skips: quiet hours end at the change itself, the
+  // first minute between the two that is not quiet.
+  let [quietMinute, freeMinute] = [moved.getTime() / 60_000, counted.getTime() / 60_000];
+  while (freeMinute - quietMinute > 1) {
+    const middle = Math.floor((quietMinute + freeMinute) / 2);
+    if (quietAt(new Date(middle * 60_000))) quietMinute = middle;
+    else freeMinute = middle;
+  }
+  return new Date(freeMinute * 60_000);
 }
+
+/** The largest clock change any time zone makes (Lord Howe's is half an hour; most are one). */
+const MAX_CLOCK_CHANGE_MINUTES = 120;
 
 /** `22:00` for 1320. */
 export function formatMinutes(minutes: number): string {

@@ -379,6 +379,30 @@ describe('quiet hours', () => {
     expect(quietUntil({ start: 22 * 60, end: 7 * 60 }, 'UTC', NOW)).toEqual(NOW);
     expect(quietUntil({ start: 11 * 60, end: 12 * 60 + 30 }, 'UTC', NOW)).toEqual(minutes(30));
     expect(formatMinutes(parseMinutes('07:05') ?? -1)).toBe('07:05');
+  });
+
+  it('ends quiet hours at the local end on the nights the clocks change', () => {
+    const night = { start: 22 * 60, end: 7 * 60 };
+    // New York springs forward at 02:00 on 2026-03-08: 23:00 EST is 04:00Z, 07:00 EDT is 11:00Z.
+    expect(quietUntil(night, 'America/New_York', new Date('2026-03-08T04:00:00Z'))).toEqual(
+      new Date('2026-03-08T11:00:00Z'),
+    );
+    // It falls back at 02:00 on 2026-11-01: 23:00 EDT is 03:00Z, 07:00 EST is 12:00Z.
+    expect(quietUntil(night, 'America/New_York', new Date('2026-11-01T03:00:00Z'))).toEqual(
+      new Date('2026-11-01T12:00:00Z'),
+    );
+    // An ordinary night: 23:00 EST is 04:00Z, 07:00 EST is 12:00Z.
+    expect(quietUntil(night, 'America/New_York', new Date('2026-01-15T04:00:00Z'))).toEqual(
+      new Date('2026-01-15T12:00:00Z'),
+    );
+    // Quiet hours that end at 02:30, in the hour the spring change skips: free from 03:00 EDT.
+    expect(
+      quietUntil(
+        { start: 22 * 60, end: 2 * 60 + 30 },
+        'America/New_York',
+        new Date('2026-03-08T04:00:00Z'),
+      ),
+    ).toEqual(new Date('2026-03-08T07:00:00Z'));
     expect(parseMinutes('24:00')).toBeNull();
   });
 });
