@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { NAV_ITEMS } from '@/components/shell/nav-items';
 import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
 
 // Layout on a phone and a laptop: nothing wider than the window, forms that keep their fields
@@ -52,6 +53,30 @@ test('every thermostat page fits a phone and a laptop, and the phone’s navigat
   expect(fadeBox.x + fadeBox.width).toBeCloseTo(navBox.x + navBox.width, 0);
   await page.setViewportSize(LAPTOP);
   await expect(fade).toBeHidden();
+});
+
+test('the main navigation prefetches a page once it is pointed at, not when it comes into view', async ({
+  page,
+}) => {
+  await signInWithDemoPortfolio(page);
+  await page.waitForLoadState('networkidle');
+  // Every page is dynamic: a prefetch is a server render. RSC requests carry `_rsc` in the URL.
+  const rendered: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.searchParams.has('_rsc')) rendered.push(url.pathname);
+  });
+  await page.goto('/activity');
+  await page.waitForLoadState('networkidle');
+  const sections: string[] = NAV_ITEMS.map((item) => item.href);
+  expect(rendered.filter((path) => sections.includes(path))).toEqual([]);
+  const members = page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Members' });
+  await members.hover();
+  await expect.poll(() => rendered).toContain('/members');
+  await members.click();
+  await expect(page.getByRole('heading', { name: 'Members', level: 1 })).toBeVisible();
 });
 
 test('the status card ends with its content, and the comfort form keeps Heat and Cool inside its card and in line', async ({

@@ -114,8 +114,11 @@ export default async function OverviewPage() {
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {buildings.map((building) => (
             <li key={building.buildingId}>
+              {/* Not prefetched: one building card per building, and each prefetch of a dynamic
+                  page is a server render (thirty at fleet size, on every view of this page). */}
               <Link
                 href={`/buildings/${building.buildingId}`}
+                prefetch={false}
                 className="block h-full rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow dark:border-slate-800 dark:bg-slate-900"
               >
                 <h2 className="font-medium">{building.name}</h2>

@@ -11,7 +11,13 @@ export function AppHeader({ member, csrfToken }: { member: Member; csrfToken: st
       {/* The logo and the menu on one row, the navigation on its own below (its links do not
           fit beside them even on a wide laptop), scrolling sideways when narrower than its links. */}
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 px-4 sm:px-6">
-        <Link href="/" aria-label="Setpoint home" className="flex-1 rounded-md py-3">
+        {/* Not prefetched: the navigation's Overview link prefetches the same page on hover. */}
+        <Link
+          href="/"
+          prefetch={false}
+          aria-label="Setpoint home"
+          className="flex-1 rounded-md py-3"
+        >
           <Logo className="text-lg" />
         </Link>
         <div className="relative order-last -mx-4 w-[calc(100%+2rem)] min-w-0 border-t border-slate-100 sm:-mx-6 sm:w-[calc(100%+3rem)] dark:border-slate-800">
