@@ -7,9 +7,10 @@ import { NAV_ITEMS } from './nav-items';
 
 /**
  * Every page is dynamic, so a prefetch is a server render with its database reads: prefetched
- * when they came into view, the header's links cost each page view five more renders. A link is
- * prefetched once the pointer is over it or it has the keyboard's focus instead (the Next.js
- * prefetching guide's hover pattern), still ahead of the click.
+ * when they came into view, the header's nine links cost each page view nine more renders,
+ * twice over (again after hydration). A link is prefetched once the pointer is over it or it
+ * has the keyboard's focus instead (the Next.js prefetching guide's hover pattern), still ahead
+ * of the click.
  */
 function NavLink({
   href,
