@@ -77,6 +77,8 @@ type Context = {
   stopWith: (stop: Stop) => void;
   /** Planning finished here: the run waits for a member, nothing more to do. */
   planned?: boolean;
+  /** A passcode was entered when the run was applied (held in memory only, if here at all). */
+  passcodeEntered: boolean;
 };
 
 export async function workPlannedRun(input: {
@@ -101,6 +103,7 @@ export async function workPlannedRun(input: {
     stopWith: (reason) => {
       stop ??= reason;
     },
+    passcodeEntered: runChangesSchema.safeParse(run.changes).data?.passcodeEntered === true,
   };
   const releaseLease = keepLease({ runId, owner, leaseSeconds, onLost: context.stopWith });
   try {
@@ -453,13 +456,8 @@ async function performOnce(
   const on = { orgId: run.orgId, thermostatId: item.thermostatId };
   try {
     const passcode = operation.kind === 'accessControl' ? passcodeFor(run.id) : null;
-    if (
-      operation.kind === 'accessControl' &&
-      operation.changes.enabled &&
-      !passcode &&
-      runChangesSchema.safeParse(run.changes).data?.passcodeEntered
-    ) {
-      item.note = PASSCODE_NOT_HERE;
+    if (operation.kind === 'accessControl' && operation.changes.enabled) {
+      if (!passcode && context.passcodeEntered) item.note = PASSCODE_NOT_HERE;
     }
     return await service.perform({ ...on, operation, created: item.created, passcode });
   } catch (error) {
