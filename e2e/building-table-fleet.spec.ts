@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { expectNoAxeViolations } from './support/axe';
@@ -119,6 +119,47 @@ test.describe('at fleet size, on a stack of its own', () => {
       expect(await labelsOf(plainTable)).toEqual([...ordered].reverse().slice(0, 50));
     } finally {
       await plain.context.close();
+    }
+  });
+
+  test('on a phone, every row lines up under the headings and the unit column stays in view', async () => {
+    // The rows are grid rows that skip their layout out of sight: they must still read as columns.
+    const page = signedIn;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(tower);
+      const table = page.getByRole('table', TABLE);
+      const region = page.getByRole('region', TABLE);
+      const edges = (row: Locator) =>
+        row.locator('th, td').evaluateAll((cells) =>
+          cells.map((cell) => {
+            const box = cell.getBoundingClientRect();
+            return [Math.round(box.left), Math.round(box.width)];
+          }),
+        );
+      const headings = await edges(table.locator('thead tr'));
+      expect(headings).toHaveLength(10);
+      expect(await edges(table.locator('tbody tr').first())).toEqual(headings);
+      const last = table.locator('tbody tr').last();
+      await region.evaluate((element) => {
+        element.scrollIntoView({ block: 'end' });
+        element.scrollTo(0, element.scrollHeight);
+      });
+      await expect(last).toBeInViewport();
+      expect(await edges(last)).toEqual(headings);
+
+      // Sideways, the unit column stays at the window's left edge while the last column comes in.
+      await region.evaluate((element) =>
+        element.scrollTo(element.scrollWidth, element.scrollHeight),
+      );
+      const left = (await region.boundingBox())?.x ?? -99;
+      expect(
+        Math.abs(((await last.getByRole('rowheader').boundingBox())?.x ?? 99) - left),
+      ).toBeLessThan(3);
+      await expect(table.getByRole('columnheader', { name: 'Last read' })).toBeInViewport();
+      await expect(last.locator('td').last()).toBeInViewport();
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 720 });
     }
   });
 

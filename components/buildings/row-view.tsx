@@ -49,7 +49,9 @@ export function RowView({ row, selectionForm }: { row: RowCells; selectionForm: 
           </td>
         </>
       ) : (
-        <td colSpan={7}>Not read yet</td>
+        <td colSpan={7} className="col-span-7">
+          Not read yet
+        </td>
       )}
       <td>
         {row.readAt ? (
