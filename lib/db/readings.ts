@@ -150,33 +150,6 @@ export async function countPolledThermostats(): Promise<number> {
   return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
 }
 
-/** Reading ages of one organisation (or all): for the dashboard's freshness and the bench. */
-export async function readingAges(input: { orgId?: string }): Promise<{
-  count: number;
-  never: number;
-  medianSeconds: number | null;
-  worstSeconds: number | null;
-}> {
-  const db = await getDb();
-  const result = await db.execute(sql`
-    select count(*)::int as count,
-      count(*) filter (where r.read_at is null)::int as never,
-      percentile_cont(0.5) within group (order by extract(epoch from now() - r.read_at)) as median,
-      max(extract(epoch from now() - r.read_at)) as worst
-    from thermostats t
-    left join readings r on r.org_id = t.org_id and r.thermostat_id = t.thermostat_id
-    where ${input.orgId ? sql`t.org_id = ${input.orgId}::uuid` : sql`true`}`);
-  const row = rowsOf<{ count: number; never: number; median: number | null; worst: number | null }>(
-    result,
-  )[0];
-  return {
-    count: Number(row?.count ?? 0),
-    never: Number(row?.never ?? 0),
-    medianSeconds: row?.median == null ? null : Number(row.median),
-    worstSeconds: row?.worst == null ? null : Number(row.worst),
-  };
-}
-
 /** One thermostat's history since `since`, oldest first. */
 export async function listHistory(input: {
   scope: Scope;
