@@ -11,9 +11,13 @@ import { useCallback, useEffect, useState } from 'react';
 function boxesOf(formId: string): HTMLInputElement[] {
   const form = document.getElementById(formId);
   if (!(form instanceof HTMLFormElement)) return [];
+  // Not the copies of rows still streaming in: React keeps them hidden until it swaps them in.
   return [...form.elements].filter(
     (element): element is HTMLInputElement =>
-      element instanceof HTMLInputElement && element.type === 'checkbox' && element.name === 'ids',
+      element instanceof HTMLInputElement &&
+      element.type === 'checkbox' &&
+      element.name === 'ids' &&
+      element.closest('[hidden]') === null,
   );
 }
 
@@ -34,7 +38,13 @@ function useSelection(formId: string): [Counts | null, () => void] {
       if (form?.id === formId) sync();
     };
     document.addEventListener('change', onChange);
-    return () => document.removeEventListener('change', onChange);
+    // A row read again streams in and replaces its earlier copy, unticked: count again.
+    const observer = new MutationObserver(sync);
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      document.removeEventListener('change', onChange);
+      observer.disconnect();
+    };
   }, [formId, sync]);
   return [counts, sync];
 }
