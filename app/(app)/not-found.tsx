@@ -1,5 +1,5 @@
-import Link from 'next/link';
 import { buttonClass } from '@/components/ui/button';
+import { Link } from '@/components/ui/link';
 
 /** Not found inside the app: the header (with the logo) is already on the page. */
 export default function NotFound() {

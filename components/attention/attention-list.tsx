@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { LocalTime } from '@/components/ui/local-time';
 import { type Severity, severityOf } from '@/lib/attention/conditions';
 import type { ListedItem } from '@/lib/attention/list';

@@ -1,7 +1,7 @@
 import Form from 'next/form';
-import Link from 'next/link';
 import { buttonClass } from '@/components/ui/button';
 import { Labelled, SearchField } from '@/components/ui/field';
+import { Link } from '@/components/ui/link';
 import {
   type BuildingView,
   DEFAULT_VIEW,

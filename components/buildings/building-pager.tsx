@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { type BuildingView, viewQuery } from '@/lib/readings/view';
 
 /** Links to the pages of a long table: first, previous, a few around this one, next, last. */

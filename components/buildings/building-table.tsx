@@ -1,5 +1,5 @@
-import Link from 'next/link';
 import type { CSSProperties } from 'react';
+import { Link } from '@/components/ui/link';
 import type { BuildingRow } from '@/lib/readings/row-types';
 import { type BuildingView, type SortKey, viewQuery } from '@/lib/readings/view';
 import { BuildingTableRow, type RowContext } from './building-row';

@@ -1,10 +1,10 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { outcomeClass } from '@/components/ui/outcome-label';
 import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
 import { changesInWords, runStatus } from '@/lib/bulk/words';
 import type { BulkRun } from '@/lib/db/bulk-runs';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { runTitle, skippedOf } from '@/lib/templates/run-words';
+import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import type { TemperatureUnit } from '@/lib/units';
 
 /** Recent bulk runs: when, who, what, how many, and how each is going or ended. */

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { OutcomeLabel } from '@/components/ui/outcome-label';
 import { type Column, ResultTable } from '@/components/ui/result-table';
 import type { BulkRunItemRow } from '@/lib/db/bulk-runs';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { Logo } from '@/components/ui/logo';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/db/queries';

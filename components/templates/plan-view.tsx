@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import type { BulkRunItemRow } from '@/lib/db/bulk-runs';
 import type { PlanSummary, ThermostatPlan } from '@/lib/templates/plan';
 import { durationInWords } from '@/lib/templates/run-words';

@@ -1,7 +1,8 @@
 'use client';
 
-import Link, { useLinkStatus } from 'next/link';
+import { useLinkStatus } from 'next/link';
 import { usePathname } from 'next/navigation';
+import { Link } from '@/components/ui/link';
 
 /** The sections of a thermostat, each a page under /thermostats/[id]. */
 export const THERMOSTAT_TABS = [

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 
 /**
  * The parts of a page's filter form (a GET form to the page itself, so the view lives in the

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { buttonClass } from '@/components/ui/button';
 import { ButtonForm } from '@/components/ui/button-form';
 import { FilterButtons, FilterInput, FilterSelect } from '@/components/ui/filters';
+import { Link } from '@/components/ui/link';
 import { OutcomeLabel } from '@/components/ui/outcome-label';
 import { PageHeader } from '@/components/ui/page-header';
 import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
@@ -17,8 +17,8 @@ import { activityOutcome, outcomeWords } from '@/lib/outcomes';
 import { skippedOf } from '@/lib/templates/run-words';
 import { offersUndo } from '@/lib/templates/runs';
 import { withoutUndo } from '@/lib/undo/entries';
-import { undoEntry } from './actions';
 import { changeLines, failureWords } from '@/lib/words';
+import { undoEntry } from './actions';
 
 export const metadata: Metadata = { title: 'Activity' };
 

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { AttentionList } from '@/components/attention/attention-list';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FilterButtons, FilterSelect } from '@/components/ui/filters';
+import { Link } from '@/components/ui/link';
 import { PageHeader } from '@/components/ui/page-header';
 import {
   ATTENTION_GROUPS,
@@ -20,11 +20,11 @@ import { freshnessLine } from '@/lib/attention/freshness';
 import { listAttention } from '@/lib/attention/list';
 import { attentionHref, pageOf, readAttentionQuery } from '@/lib/attention/query';
 import { formatDuration } from '@/lib/attention/words';
-import { CHECK_EVERY_MS as DRIFT_CHECK_EVERY_MS } from '@/lib/templates/drift';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
+import { CHECK_EVERY_MS as DRIFT_CHECK_EVERY_MS } from '@/lib/templates/drift';
 import { formatDelta, formatTemperature } from '@/lib/units';
 
 export const metadata: Metadata = { title: 'Needs attention' };

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { BulkConfiguration } from '@/components/bulk/bulk-configuration';
-import { buttonClass } from '@/components/ui/button';
 import { RunList } from '@/components/bulk/run-list';
 import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
+import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { GroupForm } from '@/components/groups/group-form';
 import { EMPTY_GROUP } from '@/components/groups/group-values';
 import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { can, refusal } from '@/lib/auth/permissions';

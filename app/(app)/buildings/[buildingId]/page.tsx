@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { BuildingDetailsForm } from '@/components/buildings/building-details-form';
 import { BuildingFilters } from '@/components/buildings/building-filters';
@@ -8,6 +7,7 @@ import { BuildingTable } from '@/components/buildings/building-table';
 import { ReadingStatus } from '@/components/buildings/reading-status';
 import { SelectedCount } from '@/components/buildings/selection';
 import { Button, buttonClass } from '@/components/ui/button';
+import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { TemplateForm } from '@/components/templates/template-form';
 import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { NotAllowed } from '@/components/ui/not-allowed';
 import { PageHeader } from '@/components/ui/page-header';
 import { can, refusal } from '@/lib/auth/permissions';

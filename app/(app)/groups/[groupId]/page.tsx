@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { GroupForm } from '@/components/groups/group-form';
@@ -7,6 +6,7 @@ import { EMPTY_GROUP } from '@/components/groups/group-values';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
+import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { type Column, ResultTable } from '@/components/ui/result-table';

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { ServiceProblem } from '@/components/connection/service-problem';
 import { TemplateForm } from '@/components/templates/template-form';
 import { TemplateWeek } from '@/components/templates/template-week';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { NotAllowed } from '@/components/ui/not-allowed';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
@@ -13,7 +13,7 @@ import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { scopedThermostat } from '@/lib/portfolio/guard';
-import { templateFormValues, type TemplateDraft } from '@/lib/templates/form';
+import { type TemplateDraft, templateFormValues } from '@/lib/templates/form';
 import { type ReadProblem, readTemplateFromThermostat } from '@/lib/templates/from-thermostat';
 import { createTemplateAction } from '../actions';
 

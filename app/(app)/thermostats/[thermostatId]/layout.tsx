@@ -1,7 +1,7 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { UnitToggle } from '@/components/thermostat/thermostat-forms';
 import { ThermostatTabs } from '@/components/thermostat/thermostat-tabs';
+import { Link } from '@/components/ui/link';
 import { can } from '@/lib/auth/permissions';
 import { openThermostatPage } from '@/lib/thermostat-page';
 

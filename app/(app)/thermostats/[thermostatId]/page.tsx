@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { type ReactNode, Suspense } from 'react';
 import { HistoryChart } from '@/components/charts/history-chart';
 import { ServiceProblem } from '@/components/connection/service-problem';
@@ -12,6 +11,7 @@ import {
 } from '@/components/thermostat/thermostat-forms';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
+import { Link } from '@/components/ui/link';
 import { LocalTime } from '@/components/ui/local-time';
 import { can } from '@/lib/auth/permissions';
 import { listBuildings } from '@/lib/db/queries';

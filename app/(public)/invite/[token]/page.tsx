@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 import { AcceptInvitationForm } from '@/components/auth/accept-invitation-form';
 import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { ssoDisplayName } from '@/lib/auth/options';
 import { ROLE_DESCRIPTIONS, ROLE_NAMES } from '@/lib/auth/permissions';

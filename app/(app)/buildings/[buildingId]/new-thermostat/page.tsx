@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { NewThermostatForm } from '@/components/buildings/new-thermostat-form';
 import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { NotAllowed } from '@/components/ui/not-allowed';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';

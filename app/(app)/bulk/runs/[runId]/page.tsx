@@ -1,17 +1,17 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { RunActionForm } from '@/components/bulk/run-action-form';
 import { RunRefresher } from '@/components/bulk/run-refresher';
 import { RunResults } from '@/components/bulk/run-results';
+import { ApplyForm } from '@/components/templates/apply-form';
+import { PlanItems, PlanSummaryView } from '@/components/templates/plan-view';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { outcomeClass } from '@/components/ui/outcome-label';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { ApplyForm } from '@/components/templates/apply-form';
-import { PlanItems, PlanSummaryView } from '@/components/templates/plan-view';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { readRunProgress } from '@/lib/bulk/progress';
@@ -24,8 +24,8 @@ import {
   thermostatCount,
 } from '@/lib/bulk/words';
 import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
-import type { PlanSummary } from '@/lib/templates/plan';
 import { describeTemplate } from '@/lib/templates/describe';
+import type { PlanSummary } from '@/lib/templates/plan';
 import { isOneOff, runChangesSchema, runTitle } from '@/lib/templates/run-words';
 import { templateSchema } from '@/lib/templates/schema';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';

@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { PlanForm } from '@/components/templates/plan-form';
 import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { resolveGroups } from '@/lib/db/groups';
+import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { findTemplate } from '@/lib/db/templates';
 import { describeTemplate } from '@/lib/templates/describe';
 import { planTemplate } from './actions';
