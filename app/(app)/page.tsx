@@ -114,8 +114,8 @@ export default async function OverviewPage() {
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {buildings.map((building) => (
             <li key={building.buildingId}>
-              {/* Not prefetched: one building card per building, and each prefetch of a dynamic
-                  page is a server render (thirty at fleet size, on every view of this page). */}
+              {/* Not prefetched, even on hover: rendering a building reads its stale rows from
+                  the service, and a pointer crossing the cards would spend calls on each. */}
               <Link
                 href={`/buildings/${building.buildingId}`}
                 prefetch={false}

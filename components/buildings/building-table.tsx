@@ -35,8 +35,8 @@ const TABLE_CLASS = [
   '[&_tbody_tr+tr]:border-t [&_tbody_tr+tr]:border-slate-100 dark:[&_tbody_tr+tr]:border-slate-800',
 ].join(' ');
 
-/** The selection's column, when there is one: its checkbox. */
-const SELECT_TRACK = '2.5rem';
+/** The selection's column (rem), when there is one: its checkbox. */
+const SELECT_WIDTH = 2.5;
 
 /**
  * The columns, each with its track: never narrower than its heading (or than its usual values),
@@ -60,8 +60,8 @@ const MIN_WIDTH = COLUMNS.reduce((sum, column) => sum + column.min, 0);
 /** The table's tracks and the width under which it scrolls sideways, with or without selection. */
 function layoutStyle(selects: boolean): CSSProperties {
   return {
-    '--row-columns': selects ? `${SELECT_TRACK} ${TRACKS}` : TRACKS,
-    minWidth: `${MIN_WIDTH + (selects ? Number.parseFloat(SELECT_TRACK) : 0)}rem`,
+    '--row-columns': selects ? `${SELECT_WIDTH}rem ${TRACKS}` : TRACKS,
+    minWidth: `${MIN_WIDTH + (selects ? SELECT_WIDTH : 0)}rem`,
   } as CSSProperties;
 }
 

@@ -28,7 +28,11 @@ function useSelection(formId: string): [Counts | null, () => void] {
   const [counts, setCounts] = useState<Counts | null>(null);
   const sync = useCallback(() => {
     const boxes = boxesOf(formId);
-    setCounts({ checked: boxes.filter((box) => box.checked).length, total: boxes.length });
+    const next = { checked: boxes.filter((box) => box.checked).length, total: boxes.length };
+    // Kept when unchanged: the page's every change counts again, and most change nothing here.
+    setCounts((previous) =>
+      previous?.checked === next.checked && previous.total === next.total ? previous : next,
+    );
   }, [formId]);
   useEffect(() => {
     sync();

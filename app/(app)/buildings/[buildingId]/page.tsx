@@ -65,7 +65,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
           <p className="text-sm text-muted">
-            <Link href="/" prefetch={false} className="hover:underline">
+            <Link href="/" className="hover:underline">
               Overview
             </Link>{' '}
             /
@@ -84,7 +84,6 @@ export default async function BuildingPage({ params, searchParams }: Props) {
           {manages ? (
             <Link
               href={`/buildings/${building.buildingId}/new-thermostat`}
-              prefetch={false}
               className={buttonClass('secondary')}
             >
               New thermostat
