@@ -6,15 +6,18 @@ import { serviceBudget, serviceDemand } from './schema';
 /**
  * The data layer of the one call budget (lib/thermostat-api/budget.ts): every instance takes
  * its calls here, one at a time under a transaction-scoped advisory lock, from sliding windows
- * over the log of calls made. A sliding window never holds more than its cap in any interval of
- * its length, so whatever windows the service counts in (fixed, aligned to its own clock), none
- * of them sees more either.
+ * over the log of calls made. A call holds its place in a window from the moment it is taken
+ * until it has ended (endCalls) and for the window's length after: it reaches the service
+ * somewhere in between, so a call taken in one second and delayed into the next (a slow token,
+ * a busy process or network) is still counted beside that next second's calls. No interval of
+ * a window's length then sees more calls reach the service than its cap, so whatever windows the
+ * service counts in (fixed, aligned to its own clock), none of them sees more either.
  */
 
 export type CallKind = 'api' | 'token';
 export type CallWindow = { seconds: number; cap: number };
 export type Take =
-  | { granted: true }
+  | { granted: true; ids: number[] }
   | {
       granted: false;
       waitMs: number;
@@ -26,6 +29,15 @@ export type Take =
 const BUDGET_LOCK = 727_004;
 // Rows older than the longest window (token calls: two hours) are no longer counted.
 const KEEP_SECONDS = 2 * 3600 + 60;
+/**
+ * A call not ended after this long is counted as ended then: its process died mid-call. Longer
+ * than any call lasts (the longest deadline the configuration allows, 120 s, and a token's wait).
+ */
+const IN_FLIGHT_MAX_SECONDS = 300;
+/** When a call ended: when it said so, or, while it has not, the moment it is taken as ended. */
+const callEnd = sql.raw(
+  `coalesce(c.ended_at, c.at + make_interval(secs => ${IN_FLIGHT_MAX_SECONDS}))`,
+);
 
 type Counts = { now: Date; used: number[] };
 
@@ -57,14 +69,15 @@ export async function takeCalls(input: {
     const longest = Math.max(...input.windows.map((window) => window.seconds));
     const filters = input.windows.map(
       (window) =>
-        sql`count(*) filter (where at > n.now - make_interval(secs => ${window.seconds}))::int`,
+        sql`count(*) filter (where ${callEnd} > n.now - make_interval(secs => ${window.seconds}))::int`,
     );
     const result = await tx.execute(sql`
       with n as (select clock_timestamp() as now)
       select n.now as now,
         array[${sql.join(filters, sql`, `)}] as used
       from n left join service_calls c
-        on c.kind = ${input.kind} and c.at > n.now - make_interval(secs => ${longest})
+        on c.kind = ${input.kind}
+        and c.at > n.now - make_interval(secs => ${longest + IN_FLIGHT_MAX_SECONDS})
       group by n.now`);
     const counts = readCounts(rowsOf(result)[0]);
 
@@ -125,16 +138,32 @@ export async function takeCalls(input: {
       };
     }
 
-    await tx.execute(sql`
+    const inserted = await tx.execute(sql`
       insert into service_calls (kind, org_id, priority)
-      select ${input.kind}, ${input.orgId}, ${input.priority} from generate_series(1, ${input.count})`);
+      select ${input.kind}, ${input.orgId}, ${input.priority} from generate_series(1, ${input.count})
+      returning id`);
     // Now and then, forget calls no window counts any more.
     if (Math.random() < 0.01) {
       await tx.execute(sql`
         delete from service_calls where at < clock_timestamp() - make_interval(secs => ${KEEP_SECONDS})`);
     }
-    return { granted: true };
+    return {
+      granted: true,
+      ids: rowsOf<{ id: number | string }>(inserted).map((r) => Number(r.id)),
+    };
   });
+}
+
+/** Says that calls taken with takeCalls have ended: their windows count them from here. */
+export async function endCalls(ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const db = await getDb();
+  await db.execute(sql`
+    update service_calls set ended_at = clock_timestamp()
+    where id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}) and ended_at is null`);
 }
 
 type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>['transaction']>[0]>[0];
@@ -176,7 +205,11 @@ async function countSince(tx: Tx, kind: CallKind, since: Date): Promise<number> 
   return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
 }
 
-/** How long until `count` more calls fit in the window: until enough of the oldest leave it. */
+/**
+ * How long until `count` more calls fit in the window: until enough of those counted leave it,
+ * the first ended a window's length after their end. One still in flight has no end yet: asked
+ * again shortly.
+ */
 async function waitForRoom(
   tx: Tx,
   kind: CallKind,
@@ -187,12 +220,15 @@ async function waitForRoom(
 ): Promise<number> {
   const leaving = used + count - window.cap;
   const result = await tx.execute(sql`
-    select at from service_calls
-    where kind = ${kind} and at > ${now.toISOString()}::timestamptz - make_interval(secs => ${window.seconds})
-    order by at offset ${Math.max(0, leaving - 1)} limit 1`);
-  const row = rowsOf<{ at: string | Date }>(result)[0];
-  if (!row) return 50;
-  return new Date(row.at).getTime() + window.seconds * 1000 - now.getTime();
+    select ${callEnd} as ends, c.ended_at is null and ${callEnd} > clock_timestamp() as in_flight
+    from service_calls c
+    where c.kind = ${kind}
+      and c.at > ${now.toISOString()}::timestamptz - make_interval(secs => ${window.seconds + IN_FLIGHT_MAX_SECONDS})
+      and ${callEnd} > ${now.toISOString()}::timestamptz - make_interval(secs => ${window.seconds})
+    order by c.ended_at is null, ends offset ${Math.max(0, leaving - 1)} limit 1`);
+  const row = rowsOf<{ ends: string | Date; in_flight: boolean }>(result)[0];
+  if (!row || row.in_flight) return 50;
+  return new Date(row.ends).getTime() + window.seconds * 1000 - now.getTime();
 }
 
 /**

@@ -320,6 +320,8 @@ export const serviceCalls = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     at: timestamp('at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    /** When the call came back (or failed): null while it is in flight. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
     kind: text('kind', { enum: ['api', 'token'] }).notNull(),
     orgId: uuid('org_id'),
     priority: smallint('priority').notNull(),

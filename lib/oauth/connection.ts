@@ -12,7 +12,7 @@ import {
 } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
-import { acquireTokenCall, BudgetExhausted } from '@/lib/thermostat-api/budget';
+import { BudgetExhausted, withTokenCall } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
   ACCESS_TOKEN_REFRESH_MARGIN_MS,
@@ -275,51 +275,53 @@ type Outcome = { ok: AccessToken } | { problem: ConnectionProblem; ended?: strin
 
 async function refreshUnderLock(orgId: string, rejected: string | undefined): Promise<AccessToken> {
   // The token call's budget first: waiting for it must not hold the connection's lock.
+  let outcome: Outcome;
   try {
-    await acquireTokenCall({ orgId, deadline: Date.now() + TOKEN_QUEUE_WAIT_MS });
+    outcome = await withTokenCall({ orgId, deadline: Date.now() + TOKEN_QUEUE_WAIT_MS }, () =>
+      withConnectionLock<Outcome>({ orgId }, async (row, update) => {
+        if (!row) return { problem: 'not_connected' };
+        if (row.status === 'reconnect') return { problem: 'reconnect' };
+        const keys = getEnv().TOKEN_KEYS;
+        let refreshToken: string;
+        try {
+          // Another process may have refreshed while we waited for the lock.
+          const current = await unsealAccess(row);
+          if (!needsRefresh(row, current.token, rejected)) return { ok: current };
+          refreshToken = await unsealToken(
+            row.refreshTokenSealed,
+            { rowId: row.id, field: 'refresh' },
+            keys,
+          );
+        } catch (error) {
+          if (!(error instanceof VaultError)) throw error;
+          // Sealed under a key no longer configured: the tokens are lost to us; start over.
+          const lastError = 'Stored tokens unreadable (encryption key removed)';
+          await update({ status: 'reconnect', lastError });
+          return { problem: 'reconnect', ended: lastError };
+        }
+        try {
+          const result = await refreshAccessToken(refreshToken);
+          // Persist before use: the previous access token is already dead at the service.
+          await update({
+            ...(await tokenFields(row.id, result, { keep: row })),
+            lastRefreshedAt: new Date(),
+          });
+          return { ok: { token: result.tokens.access_token, tokenType: result.tokens.token_type } };
+        } catch (error) {
+          if (error instanceof TokenEndpointError && error.kind === 'refused') {
+            const lastError = `Refresh refused (${error.code ?? error.status})`;
+            await update({ status: 'reconnect', lastError });
+            return { problem: 'reconnect', ended: lastError };
+          }
+          logWarning('token refresh failed', String(error));
+          return { problem: 'unavailable' };
+        }
+      }),
+    );
   } catch (error) {
     if (error instanceof BudgetExhausted) throw new ConnectionError('unavailable');
     throw error;
   }
-  const outcome = await withConnectionLock<Outcome>({ orgId }, async (row, update) => {
-    if (!row) return { problem: 'not_connected' };
-    if (row.status === 'reconnect') return { problem: 'reconnect' };
-    const keys = getEnv().TOKEN_KEYS;
-    let refreshToken: string;
-    try {
-      // Another process may have refreshed while we waited for the lock.
-      const current = await unsealAccess(row);
-      if (!needsRefresh(row, current.token, rejected)) return { ok: current };
-      refreshToken = await unsealToken(
-        row.refreshTokenSealed,
-        { rowId: row.id, field: 'refresh' },
-        keys,
-      );
-    } catch (error) {
-      if (!(error instanceof VaultError)) throw error;
-      // Sealed under a key no longer configured: the tokens are lost to us; start over.
-      const lastError = 'Stored tokens unreadable (encryption key removed)';
-      await update({ status: 'reconnect', lastError });
-      return { problem: 'reconnect', ended: lastError };
-    }
-    try {
-      const result = await refreshAccessToken(refreshToken);
-      // Persist before use: the previous access token is already dead at the service.
-      await update({
-        ...(await tokenFields(row.id, result, { keep: row })),
-        lastRefreshedAt: new Date(),
-      });
-      return { ok: { token: result.tokens.access_token, tokenType: result.tokens.token_type } };
-    } catch (error) {
-      if (error instanceof TokenEndpointError && error.kind === 'refused') {
-        const lastError = `Refresh refused (${error.code ?? error.status})`;
-        await update({ status: 'reconnect', lastError });
-        return { problem: 'reconnect', ended: lastError };
-      }
-      logWarning('token refresh failed', String(error));
-      return { problem: 'unavailable' };
-    }
-  });
   if ('ok' in outcome) return outcome.ok;
   if (outcome.ended) {
     // Recorded once, by the request that found it, after the lock (the log is another query).

@@ -6,7 +6,7 @@ import { safeReturnPath } from '@/lib/auth/return-path';
 import { consumeOAuthState, createOAuthState } from '@/lib/db/queries';
 import { getEnv, serviceRedirectUri } from '@/lib/env';
 import { logWarning } from '@/lib/log';
-import { acquireTokenCall } from '@/lib/thermostat-api/budget';
+import { withTokenCall } from '@/lib/thermostat-api/budget';
 import { storeNewConnection } from './connection';
 import { exchangeCode, TokenEndpointError } from './token-endpoint';
 
@@ -114,11 +114,13 @@ export async function completeAuthorization(input: {
 
   try {
     const { member } = input;
-    await acquireTokenCall({ orgId: member.orgId, deadline: Date.now() + 20_000 });
+    const tokens = await withTokenCall({ orgId: member.orgId, deadline: Date.now() + 20_000 }, () =>
+      exchangeCode(code),
+    );
     const account = await storeNewConnection(
       member.orgId,
       { userId: member.userId, name: member.name },
-      await exchangeCode(code),
+      tokens,
     );
     return { kind: 'connected', returnTo, account };
   } catch (failure) {

@@ -28,8 +28,9 @@ export function budgetWindows(limits: ServiceLimits, priority: Priority): CallWi
   const margin = (limit: number, fraction: number) =>
     Math.max(1, Math.min(limit - 1, Math.floor(limit * (1 - fraction))));
   const budget = [
-    // A fifth under: calls started within one second may reach the service in the next (its
-    // windows are fixed), and the hour, not the second, is what bounds the deployment's pace.
+    // A fifth under: the second is where the service's clock and ours differ most for their
+    // size (calls are counted until they end, lib/db/call-budget.ts, so a late arrival is not
+    // what this covers), and the hour, not the second, is what bounds the deployment's pace.
     { seconds: 1, cap: margin(limits.perSecond, 0.2) },
     { seconds: 60, cap: margin(limits.perMinute, 0.02) },
     { seconds: 3600, cap: margin(limits.perHour, 0.02) },

@@ -2,11 +2,13 @@ import 'server-only';
 import {
   type CallKind,
   type CallWindow,
+  endCalls,
   type FairShare,
   recordServiceLimits,
   takeCalls,
 } from '@/lib/db/call-budget';
 import { getEnv } from '@/lib/env';
+import { logWarning } from '@/lib/log';
 
 /**
  * The one call budget of the deployment. The service limits the whole deployment (per client
@@ -56,19 +58,61 @@ export class BudgetExhausted extends Error {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type CallInput = { orgId: string | null; priority: Priority; deadline: number };
+
 /**
- * Waits for a slot for one call, at most until `deadline` (ms since the epoch): past it, or when
- * the budget says the wait would outlast it, it throws BudgetExhausted at once, with the time a
- * slot is expected, rather than waiting in vain.
+ * Runs `call` (one call to the service) in a slot of the budget: waits for the slot, at most
+ * until `deadline` (ms since the epoch): past it, or when the budget says the wait would outlast
+ * it, it throws BudgetExhausted at once, with the time a slot is expected, rather than waiting
+ * in vain. The slot is counted until the call has ended, however long it took to reach the
+ * service (lib/db/call-budget.ts).
  */
-export async function acquireCall(input: {
-  orgId: string | null;
-  priority: Priority;
-  kind?: CallKind;
-  deadline: number;
-}): Promise<void> {
+export async function withCall<T>(input: CallInput, call: () => Promise<T>): Promise<T> {
+  return inSlots(await takeSlot(input), call);
+}
+
+/**
+ * Runs a token-endpoint call in its slots: one of the API's windows (the service counts those
+ * calls there too) and one of the token endpoint's own (120 per two hours). Both are taken before
+ * `call` runs, so a refresh takes them before it locks the connection (the lock holds PGlite's
+ * only connection).
+ */
+export async function withTokenCall<T>(
+  input: Omit<CallInput, 'priority'>,
+  call: () => Promise<T>,
+): Promise<T> {
+  // The token endpoint's own window first: its wait can be long, and a slot of the API's taken
+  // before it would be held (counted) all that while.
+  const token = await takeSlot({ ...input, priority: 'interactive' }, 'token');
+  const api = await inSlots(token, () => takeSlot({ ...input, priority: 'interactive' }), {
+    endOnSuccess: false,
+  });
+  return inSlots([...token, ...api], call);
+}
+
+/** Runs `call`, then ends the calls `ids` (or only when it failed, with `endOnSuccess` false). */
+async function inSlots<T>(
+  ids: number[],
+  call: () => Promise<T>,
+  { endOnSuccess = true } = {},
+): Promise<T> {
+  let succeeded = false;
+  try {
+    const result = await call();
+    succeeded = true;
+    return result;
+  } finally {
+    // Failing to say so only keeps the slots counted a while longer (IN_FLIGHT_MAX_SECONDS).
+    if (endOnSuccess || !succeeded) {
+      await endCalls(ids).catch((error: unknown) =>
+        logWarning('could not end a call in the budget', String(error)),
+      );
+    }
+  }
+}
+
+async function takeSlot(input: CallInput, kind: CallKind = 'api'): Promise<number[]> {
   const limits = getEnv().SERVICE_RATE_LIMIT;
-  const kind = input.kind ?? 'api';
   const windows = kind === 'token' ? tokenWindows(limits) : budgetWindows(limits, input.priority);
   for (;;) {
     const take = await takeCalls({
@@ -79,7 +123,7 @@ export async function acquireCall(input: {
       windows,
       fairShare: kind === 'api' ? fairShareOf(windows, input.priority) : undefined,
     });
-    if (take.granted) return;
+    if (take.granted) return take.ids;
     const until = take.until?.getTime() ?? Date.now() + take.waitMs;
     if (until > input.deadline) throw new BudgetExhausted(new Date(until), take.reason);
     // A little jitter, so instances that waited for the same slot do not all ask at once.
@@ -120,14 +164,4 @@ export async function observeLimits(response: {
   if (lowMinute !== undefined || lowHour !== undefined) {
     await recordServiceLimits({ minuteRemaining: lowMinute, hourRemaining: lowHour });
   }
-}
-
-/**
- * A token-endpoint call's slots: one of the API's windows (the service counts those calls there
- * too) and one of the token endpoint's own (120 per two hours). Taken before the connection is
- * locked, since the lock holds PGlite's only connection.
- */
-export async function acquireTokenCall(input: { orgId: string | null; deadline: number }) {
-  await acquireCall({ ...input, priority: 'interactive' });
-  await acquireCall({ ...input, priority: 'interactive', kind: 'token' });
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
 import { ConnectionError, getAccessToken, markTokenRefused } from '@/lib/oauth/connection';
-import { acquireCall, BudgetExhausted, observeLimits, type Priority } from './budget';
+import { BudgetExhausted, observeLimits, type Priority, withCall } from './budget';
 import { ServiceError, type ServiceErrorKind } from './errors';
 import {
   Deadline,
@@ -40,16 +40,18 @@ const QUEUE_WAIT_MS: Record<Priority, number> = {
   background: 5 * 60_000,
 };
 
-/** Waits for a budget slot and a concurrency slot, then runs `work`. */
+/**
+ * Waits for a concurrency slot and a budget slot, then runs `work` (a token, then one send); the
+ * budget counts the call until `work` has ended.
+ */
 function scheduled<T>(request: ServiceRequest<unknown>, work: () => Promise<T>): Promise<T> {
   const priority = request.priority ?? 'interactive';
   return limit(async () => {
     try {
-      await acquireCall({
-        orgId: request.orgId,
-        priority,
-        deadline: Date.now() + QUEUE_WAIT_MS[priority],
-      });
+      return await withCall(
+        { orgId: request.orgId, priority, deadline: Date.now() + QUEUE_WAIT_MS[priority] },
+        work,
+      );
     } catch (error) {
       if (!(error instanceof BudgetExhausted)) throw error;
       throw new ServiceError('rate_limited', {
@@ -57,7 +59,6 @@ function scheduled<T>(request: ServiceRequest<unknown>, work: () => Promise<T>):
         retryAfterSeconds: Math.max(1, Math.ceil((error.until.getTime() - Date.now()) / 1000)),
       });
     }
-    return work();
   });
 }
 

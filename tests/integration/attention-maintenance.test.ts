@@ -4,13 +4,10 @@ import { readDueReminders, remindersPerMinute } from '@/lib/attention/maintenanc
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import { addThermostat, ensureBuilding } from '@/lib/db/queries';
-import { storeNewConnection } from '@/lib/oauth/connection';
-import { exchangeCode } from '@/lib/oauth/token-endpoint';
 import { getAlertSettings } from '@/lib/thermostat-api/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
-import { createFirstOwner } from '../support/members';
-import { authorizationCode, callCount, control, startServiceForTests } from '../support/service';
+import { callCount, connectedOwner, control, startServiceForTests } from '../support/service';
 
 // The maintenance reminders' slow cycle against the sandbox: a few alert-settings reads a minute
 // at background priority, each thermostat once a day, a failure kept beside the last good value.
@@ -23,13 +20,8 @@ const ALERTS = 'GET /api/v2/thermostats/:id/alertSettings';
 beforeAll(async () => {
   sandbox = await startServiceForTests({ READINGS_TARGET_MINUTES: '5' });
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
-  const owner = await createFirstOwner('m@example.com');
+  const owner = await connectedOwner(sandbox);
   orgId = owner.orgId;
-  await storeNewConnection(
-    orgId,
-    { userId: owner.userId, name: owner.name },
-    await exchangeCode(await authorizationCode(sandbox)),
-  );
   const demo = await control(sandbox, 'GET', '/portfolio?user=demo');
   const other = await control(sandbox, 'GET', '/portfolio?user=other');
   const picked = [...demo.thermostats.slice(0, 3), other.thermostats[0]] as {

@@ -5,14 +5,11 @@ import { rowsOf } from '@/lib/db/client';
 import { addThermostat, ensureBuilding } from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';
 import { reconcileOrganization } from '@/lib/notifications/incidents';
-import { storeNewConnection } from '@/lib/oauth/connection';
-import { exchangeCode } from '@/lib/oauth/token-endpoint';
 import { refreshReading } from '@/lib/readings/read';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
-import { createFirstOwner } from '../support/members';
 import { subscribe } from '../support/notifications';
-import { authorizationCode, control, startServiceForTests } from '../support/service';
+import { connectedOwner, control, startServiceForTests } from '../support/service';
 
 // Incidents from the device to the notice, against the sandbox's device simulation: a thermostat
 // goes offline and another freezes at the "device", Setpoint reads them as the poller does, and the
@@ -59,13 +56,8 @@ async function notices() {
 beforeAll(async () => {
   sandbox = await startServiceForTests({ READINGS_TARGET_MINUTES: '5' });
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
-  const owner = await createFirstOwner('owner@example.com');
+  const owner = await connectedOwner(sandbox, 'owner@example.com');
   orgId = owner.orgId;
-  await storeNewConnection(
-    orgId,
-    { userId: owner.userId, name: owner.name },
-    await exchangeCode(await authorizationCode(sandbox)),
-  );
   const demo = (await control(sandbox, 'GET', '/portfolio?user=demo')) as {
     thermostats: { thermostatId: string; buildingId: string }[];
   };

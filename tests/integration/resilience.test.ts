@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { storeNewConnection } from '@/lib/oauth/connection';
-import { exchangeCode } from '@/lib/oauth/token-endpoint';
 import { describeServiceError, type ServiceError } from '@/lib/thermostat-api/errors';
 import { BREAKER_COOL_DOWN_MS } from '@/lib/thermostat-api/resilience';
 import * as api from '@/lib/thermostat-api/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
-import { createFirstOwner } from '../support/members';
 import {
-  authorizationCode,
   callCount,
+  connectedOwner,
   control as controlOf,
   serviceFailure,
   startServiceForTests,
@@ -30,13 +27,8 @@ const SCHEDULE = 'GET /api/v2/thermostats/:id/schedule';
 beforeAll(async () => {
   sandbox = await startServiceForTests({ SERVICE_TIMEOUT_MS: '1000' });
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
-  const owner = await createFirstOwner('m@example.com');
+  const owner = await connectedOwner(sandbox);
   orgId = owner.orgId;
-  await storeNewConnection(
-    orgId,
-    { userId: owner.userId, name: owner.name },
-    await exchangeCode(await authorizationCode(sandbox)),
-  );
   ids = (await control('GET', '/portfolio?user=demo')).thermostats.map(
     (t: { thermostatId: string }) => t.thermostatId,
   );

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { storeNewConnection } from '@/lib/oauth/connection';
-import { exchangeCode } from '@/lib/oauth/token-endpoint';
 import * as api from '@/lib/thermostat-api/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
-import { createFirstOwner } from '../support/members';
 import {
-  authorizationCode,
   callCount,
+  connectedOwner,
   control as controlOf,
   serviceFailure,
   startServiceForTests,
@@ -32,13 +29,8 @@ beforeAll(async () => {
   // A read waits out a Retry-After only within its deadline (1.5 times this): 1 s must fit.
   sandbox = await startServiceForTests({ SERVICE_TIMEOUT_MS: '1000' });
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
-  const owner = await createFirstOwner('m@example.com');
+  const owner = await connectedOwner(sandbox);
   orgId = owner.orgId;
-  await storeNewConnection(
-    orgId,
-    { userId: owner.userId, name: owner.name },
-    await exchangeCode(await authorizationCode(sandbox)),
-  );
   const portfolio = await control('GET', '/portfolio?user=demo');
   demo = portfolio.thermostats;
   buildings = portfolio.buildings.map((b: { buildingId: string }) => b.buildingId);

@@ -72,6 +72,23 @@ export async function authorizationCode(
   return code as string;
 }
 
+/**
+ * The first owner of a new organisation, its service account connected to the sandbox's demo
+ * user (tokens from a real code exchange, stored as the callback stores them).
+ */
+export async function connectedOwner(sandbox: RunningSandbox, email = 'm@example.com') {
+  const { createFirstOwner } = await import('./members');
+  const { storeNewConnection } = await import('@/lib/oauth/connection');
+  const { exchangeCode } = await import('@/lib/oauth/token-endpoint');
+  const owner = await createFirstOwner(email);
+  await storeNewConnection(
+    owner.orgId,
+    { userId: owner.userId, name: owner.name },
+    await exchangeCode(await authorizationCode(sandbox)),
+  );
+  return owner;
+}
+
 /** The ServiceError a call fails with; throws when it succeeds or fails otherwise. */
 export async function serviceFailure(promise: Promise<unknown>): Promise<ServiceError> {
   const error = await promise.then(

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordServiceLimits, takeCalls } from '@/lib/db/call-budget';
+import { endCalls, recordServiceLimits, takeCalls } from '@/lib/db/call-budget';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import { createOrganization } from '@/lib/db/queries';
@@ -49,8 +49,12 @@ describe.each(databaseTargets)('the shared call budget on $name', ({ target }) =
     );
   });
 
-  const take = (windows: { seconds: number; cap: number }[], priority = 0) =>
-    takeCalls({ kind: 'api', orgId: null, priority, count: 1, windows });
+  /** Takes a call that ends at once, as a call answered in no time would. */
+  const take = async (windows: { seconds: number; cap: number }[], priority = 0) => {
+    const taken = await takeCalls({ kind: 'api', orgId: null, priority, count: 1, windows });
+    if (taken.granted) await endCalls(taken.ids);
+    return taken;
+  };
 
   it('grants up to a window’s cap, then says how long until a slot frees', async () => {
     const windows = [{ seconds: 60, cap: 3 }];
@@ -88,6 +92,23 @@ describe.each(databaseTargets)('the shared call budget on $name', ({ target }) =
     expect(granted.filter(Boolean).length).toBeGreaterThanOrEqual(10);
   });
 
+  it('counts a call from when it is taken until a window’s length after it ended', async () => {
+    const windows = [{ seconds: 1, cap: 2 }];
+    const slow = await takeCalls({ kind: 'api', orgId: null, priority: 0, count: 1, windows });
+    if (!slow.granted) throw new Error('the first call was refused');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // Taken more than a second ago and still in flight: it may reach the service only now.
+    expect((await take(windows)).granted).toBe(true);
+    // Full: the next slot frees a second after the call that has ended, not the one in flight.
+    const full = await take(windows);
+    expect(full.granted).toBe(false);
+    if (!full.granted) expect(full.waitMs).toBeGreaterThan(900);
+    await endCalls(slow.ids);
+    expect((await take(windows)).granted).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await take(windows)).granted).toBe(true);
+  });
+
   it('holds every call until the time the service gave, and caps at what it said was left', async () => {
     const windows = [{ seconds: 60, cap: 100 }];
     await recordServiceLimits({ holdUntil: new Date(Date.now() + 450_000) });
@@ -110,7 +131,8 @@ describe.each(databaseTargets)('the shared call budget on $name', ({ target }) =
       count: 1,
       windows: [{ seconds: 7200, cap: 1 }],
     });
-    expect((await take([{ seconds: 60, cap: 1 }])).granted).toBe(true);
+    const api = await take([{ seconds: 60, cap: 1 }]);
+    expect(api).toMatchObject({ granted: true });
     const second = await takeCalls({
       kind: 'token',
       orgId: null,

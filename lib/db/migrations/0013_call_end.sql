@@ -1,0 +1,1 @@
+ALTER TABLE "service_calls" ADD COLUMN "ended_at" timestamp with time zone;
