@@ -219,6 +219,32 @@ test.describe('at fleet size, on a stack of its own', () => {
     await expectNoAxeViolations(page);
   });
 
+  test('a row ticked while it is read again keeps its tick when the new reading streams in', async () => {
+    const page = signedIn;
+    await page.goto(`${tower}?per=25`);
+    const table = page.getByRole('table', TABLE);
+    await expect(
+      table.getByRole('checkbox', { name: 'Select every thermostat on this page' }),
+    ).toBeEnabled();
+    // Each thermostat takes 3 s to answer: meanwhile the rows show what was known.
+    await control('PUT', '/latency', {
+      endpoints: { 'GET /api/v2/thermostats/:id/status': 3000 },
+    });
+    try {
+      await page.getByRole('button', { name: 'Refresh statuses' }).click();
+      const row = table.locator('tbody tr').first();
+      await expect(row).toHaveAttribute('aria-busy', 'true');
+      await row.getByRole('checkbox').check();
+      await expect(page.getByText('1 selected', { exact: true })).toBeVisible();
+      await expect(row).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
+      await expect(row).toHaveAttribute('data-state', 'read');
+      await expect(row.getByRole('checkbox')).toBeChecked();
+      await expect(page.getByText('1 selected', { exact: true })).toBeVisible();
+    } finally {
+      await control('PUT', '/latency', { endpoints: {} });
+    }
+  });
+
   test('with the connection ended, the page says so once and offers to reconnect', async () => {
     const page = signedIn;
     // A month on at the service: the refresh token has expired.

@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 /**
  * The rows' checkboxes belong to the bulk-selection form through their `form` attribute, so
@@ -26,9 +26,23 @@ type Counts = { checked: number; total: number };
 /** How many of the form's checkboxes are ticked (null before hydration), kept up to date. */
 function useSelection(formId: string): [Counts | null, () => void] {
   const [counts, setCounts] = useState<Counts | null>(null);
+  // The boxes as last counted, and the ids ticked among them.
+  const last = useRef({ boxes: new WeakSet<HTMLInputElement>(), ticked: new Set<string>() });
   const sync = useCallback(() => {
     const boxes = boxesOf(formId);
-    const next = { checked: boxes.filter((box) => box.checked).length, total: boxes.length };
+    for (const box of boxes) {
+      // A row read again streams in as a new copy of itself, unticked: it keeps the earlier
+      // copy's tick. (A box unticked by hand was counted first, by its change event.)
+      if (!box.checked && !last.current.boxes.has(box) && last.current.ticked.has(box.value)) {
+        box.checked = true;
+      }
+    }
+    const ticked = boxes.filter((box) => box.checked);
+    last.current = {
+      boxes: new WeakSet(boxes),
+      ticked: new Set(ticked.map((box) => box.value)),
+    };
+    const next = { checked: ticked.length, total: boxes.length };
     // Kept when unchanged: the page's every change counts again, and most change nothing here.
     setCounts((previous) =>
       previous?.checked === next.checked && previous.total === next.total ? previous : next,
@@ -42,7 +56,7 @@ function useSelection(formId: string): [Counts | null, () => void] {
       if (form?.id === formId) sync();
     };
     document.addEventListener('change', onChange);
-    // A row read again streams in and replaces its earlier copy, unticked: count again.
+    // A row read again streams in and replaces its earlier copy: count again.
     const observer = new MutationObserver(sync);
     observer.observe(document.body, { childList: true, subtree: true });
     return () => {
