@@ -25,6 +25,12 @@ export async function expectNoAxeViolations(
 ): Promise<void> {
   const themes = options.themes ?? ['light', 'dark'];
   const found: string[] = [];
+  // After a client-side navigation Next.js streams the new page's metadata behind its body: for
+  // a moment the document has no title. Axe samples the page once the title is there (a page
+  // that never gets one still fails, on axe's document-title rule).
+  await page
+    .waitForFunction(() => document.title.trim() !== '', undefined, { timeout: 5000 })
+    .catch(() => undefined);
   try {
     for (const theme of themes) {
       await page.emulateMedia({ colorScheme: theme });
