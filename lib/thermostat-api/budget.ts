@@ -82,32 +82,21 @@ export async function withTokenCall<T>(
   call: () => Promise<T>,
 ): Promise<T> {
   // The token endpoint's own window first: its wait can be long, and a slot of the API's taken
-  // before it would be held (counted) all that while.
-  const token = await takeSlot({ ...input, priority: 'interactive' }, 'token');
-  const api = await inSlots(token, () => takeSlot({ ...input, priority: 'interactive' }), {
-    endOnSuccess: false,
-  });
-  return inSlots([...token, ...api], call);
+  // before it would be held (counted) all that while. Both end once `call` has.
+  return inSlots(await takeSlot({ ...input, priority: 'interactive' }, 'token'), async () =>
+    inSlots(await takeSlot({ ...input, priority: 'interactive' }), call),
+  );
 }
 
-/** Runs `call`, then ends the calls `ids` (or only when it failed, with `endOnSuccess` false). */
-async function inSlots<T>(
-  ids: number[],
-  call: () => Promise<T>,
-  { endOnSuccess = true } = {},
-): Promise<T> {
-  let succeeded = false;
+/** Runs `call`, then says the calls `ids` have ended, however it went. */
+async function inSlots<T>(ids: number[], call: () => Promise<T>): Promise<T> {
   try {
-    const result = await call();
-    succeeded = true;
-    return result;
+    return await call();
   } finally {
     // Failing to say so only keeps the slots counted a while longer (IN_FLIGHT_MAX_SECONDS).
-    if (endOnSuccess || !succeeded) {
-      await endCalls(ids).catch((error: unknown) =>
-        logWarning('could not end a call in the budget', String(error)),
-      );
-    }
+    await endCalls(ids).catch((error: unknown) =>
+      logWarning('could not end a call in the budget', String(error)),
+    );
   }
 }
 
