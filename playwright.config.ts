@@ -116,6 +116,8 @@ export default defineConfig({
         // No background polling: specs count the service's calls. Pages read what they show.
         READINGS_TARGET_MINUTES: '0',
         SERVICE_RATE_LIMIT: E2E_RATE_LIMIT,
+        // e2e/notifications.spec.ts sends webhooks to a receiver on 127.0.0.1.
+        WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
       },
     },
   ],

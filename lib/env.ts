@@ -151,6 +151,14 @@ const envSchema = z
       .enum(['true', 'false'])
       .default('true')
       .transform((value) => value === 'true'),
+    /**
+     * Tests and local development only: let webhooks reach private, loopback and link-local
+     * addresses (a receiver on 127.0.0.1). Off, they reach the public internet only.
+     */
+    WEBHOOK_ALLOW_PRIVATE_HOSTS: z
+      .enum(['true', 'false', '1', '0'], 'WEBHOOK_ALLOW_PRIVATE_HOSTS must be true or false.')
+      .default('false')
+      .transform((value) => value === 'true' || value === '1'),
     /** Development against a local sandbox only: allow a port in the redirect URI. */
     SERVICE_ALLOW_REDIRECT_PORT: z
       .enum(['true', 'false', '1', '0'])

@@ -33,6 +33,8 @@ const children = [
         NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? appUrl,
         SERVICE_BASE_URL: process.env.SERVICE_BASE_URL ?? `http://127.0.0.1:${SANDBOX_PORT}`,
         SERVICE_ALLOW_REDIRECT_PORT: 'true',
+        // Local development: a webhook may go to a receiver on this machine.
+        WEBHOOK_ALLOW_PRIVATE_HOSTS: process.env.WEBHOOK_ALLOW_PRIVATE_HOSTS ?? 'true',
       },
     },
   ),

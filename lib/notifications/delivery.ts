@@ -25,9 +25,10 @@ import { notificationEmail, testEmail, webhookPayload } from './words';
 /**
  * Delivering notices: each is a row of the delivery log, carried by a `deliver-notification` job
  * (a member's notices of one round in one email; one request per webhook notice). A failed
- * attempt is counted on the row and the job retried with backoff, until MAX_ATTEMPTS; a webhook
- * endpoint that fails WEBHOOK_PAUSE_AFTER times in a row is paused, and its notices wait for an
- * owner or admin to resume it. Before an email goes, the member's role, buildings and
+ * attempt is counted on the row and the job retried with backoff, until MAX_ATTEMPTS (a webhook
+ * refused because its address is not public fails at once); a webhook endpoint that fails
+ * WEBHOOK_PAUSE_AFTER times in a row is paused, and its notices wait for an owner or admin to
+ * resume it. Before an email goes, the member's role, buildings and
  * subscription are read again, so no one is told of a building that is no longer theirs.
  */
 
@@ -287,6 +288,7 @@ async function deliverWebhookNotice(row: DeliveryRow): Promise<Partial<DeliveryO
       incident: row.incident,
       appUrl: appUrl(),
     }),
+    allowPrivateHosts: getEnv().WEBHOOK_ALLOW_PRIVATE_HOSTS,
   });
   if (test) {
     // A test says how the endpoint answers now; it neither counts towards pausing nor resumes.
@@ -317,7 +319,8 @@ async function deliverWebhookNotice(row: DeliveryRow): Promise<Partial<DeliveryO
     });
     return { reasons: [result.reason] };
   }
-  return failedAttempt([row], result.reason, false);
+  // Refused (an address that is not public): failed at once, since trying again sends nothing.
+  return failedAttempt([row], result.reason, !result.ok && result.refused === true);
 }
 
 /**

@@ -20,7 +20,7 @@ import { queueNotices, sendTestWebhook } from './delivery';
 import { displayUrl } from './fan-out';
 import { INCIDENT_KIND_NAMES, type IncidentKind, isIncidentKind, MAX_DELAY_MINUTES } from './kinds';
 import { parseMinutes } from './quiet-hours';
-import { newWebhookSecret, webhookUrlProblem } from './webhooks';
+import { newWebhookSecret, webhookHostProblem, webhookUrlProblem } from './webhooks';
 
 /**
  * The notifications page's forms: a member's own email subscription, the organisation's rules,
@@ -207,7 +207,11 @@ export const webhookSchema = z.object({
     .min(1, 'Enter the endpoint’s address.')
     .max(2000, 'Use an address of at most 2,000 characters.')
     .superRefine((url, ctx) => {
-      const problem = webhookUrlProblem(url, getEnv().NODE_ENV === 'production');
+      const env = getEnv();
+      const problem = webhookUrlProblem(url, {
+        production: env.NODE_ENV === 'production',
+        allowPrivateHosts: env.WEBHOOK_ALLOW_PRIVATE_HOSTS,
+      });
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   description: z
@@ -232,7 +236,8 @@ export function webhookInput(form: FormData) {
 
 /**
  * Adds a webhook endpoint with a new signing secret, sealed in the database (bound to its row)
- * and returned once to show to the person who added it.
+ * and returned once to show to the person who added it. Refused when its name resolves to an
+ * address that is not public (unless WEBHOOK_ALLOW_PRIVATE_HOSTS).
  */
 export async function addWebhook(input: {
   orgId: string;
@@ -243,6 +248,11 @@ export async function addWebhook(input: {
   | { ok: false; fieldErrors: Record<string, string[]> }
 > {
   const { endpoint } = input;
+  if (!getEnv().WEBHOOK_ALLOW_PRIVATE_HOSTS) {
+    // The schema read the address; here its name, as DNS has it now.
+    const problem = await webhookHostProblem(endpoint.url);
+    if (problem) return { ok: false, fieldErrors: { url: [problem] } };
+  }
   if (endpoint.buildings) {
     const known = new Set(
       (await listOrganizationBuildings({ orgId: input.orgId })).map((b) => b.buildingId),

@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import {
+  hostProblem,
+  NonPublicAddressError,
+  nonPublicAddressKind,
+  publicOnlyLookup,
+  resolvedAddressProblem,
+} from './public-addresses';
 
 /**
  * Webhooks as the Standard Webhooks specification has them, signed by its own package: a secret
@@ -15,15 +25,30 @@ export function newWebhookSecret(): string {
 /** How long an endpoint has to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
-export type WebhookResult = { ok: true; status: number } | { ok: false; reason: string };
+/**
+ * How an endpoint answered. `refused`: Setpoint did not send it at all (an address that is not
+ * the public internet's), and trying again will not change that.
+ */
+export type WebhookResult =
+  | { ok: true; status: number }
+  | { ok: false; reason: string; refused?: boolean };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Said after each refusal of an address that is not public. */
+const PUBLIC_ONLY = 'Setpoint sends webhooks only to public internet addresses.';
+
 /**
  * Why an address cannot be a webhook endpoint, or null when it can: http or https only (https
- * in production, but for this machine's own address), with no user name or password in it.
+ * in production, but for this machine's own address when private hosts are allowed), with no
+ * user name or password in it, and (unless `allowPrivateHosts`) a host that is not this machine,
+ * a private or link-local address or a local network's name. Read from the address alone:
+ * `webhookHostProblem` asks DNS, and delivery checks the address it connects to.
  */
-export function webhookUrlProblem(url: string, production: boolean): string | null {
+export function webhookUrlProblem(
+  url: string,
+  options: { production: boolean; allowPrivateHosts: boolean },
+): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -36,16 +61,32 @@ export function webhookUrlProblem(url: string, production: boolean): string | nu
   if (parsed.username || parsed.password) {
     return 'Leave the user name and password out of the address: requests are signed instead.';
   }
-  if (production && parsed.protocol === 'http:' && !LOOPBACK.has(parsed.hostname)) {
+  if (!options.allowPrivateHosts) {
+    const problem = hostProblem(parsed.hostname);
+    if (problem) return `Use a public internet address: ${problem}. ${PUBLIC_ONLY}`;
+  }
+  if (options.production && parsed.protocol === 'http:' && !LOOPBACK.has(parsed.hostname)) {
     return 'Use an https:// address: notices must not cross the network unencrypted.';
   }
   return null;
 }
 
 /**
+ * Why a webhook address's host, as DNS resolves it now, cannot be an endpoint (one of its
+ * addresses is not public), or null. A name that does not resolve yet passes: delivery checks
+ * again on every connection.
+ */
+export async function webhookHostProblem(url: string): Promise<string | null> {
+  const problem = await resolvedAddressProblem(new URL(url).hostname);
+  return problem ? `Use a public internet address: ${problem}. ${PUBLIC_ONLY}` : null;
+}
+
+/**
  * Sends one signed request and says how the endpoint answered: any 2xx is delivered; a
  * redirect is not followed (the signed request is for this address only); the body of the
- * answer is never read or kept.
+ * answer is never read or kept. Unless `allowPrivateHosts`, only to the public internet: an IP
+ * address in the URL is checked before, and a name's addresses as the connection is made (so
+ * DNS that changed since the endpoint was saved is caught); a refusal is `refused`.
  */
 export async function postWebhook(input: {
   url: string;
@@ -53,43 +94,94 @@ export async function postWebhook(input: {
   msgId: string;
   payload: string;
   timeoutMs?: number;
+  allowPrivateHosts?: boolean;
 }): Promise<WebhookResult> {
+  const timeoutMs = input.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    return { ok: false, refused: true, reason: 'Not sent: the address is not a valid URL.' };
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+    return {
+      ok: false,
+      refused: true,
+      reason: 'Not sent: only http(s) addresses without a user name or password are used.',
+    };
+  }
+  const allowPrivate = input.allowPrivateHosts ?? false;
+  if (!allowPrivate && isIP(url.hostname.replace(/^\[(.*)\]$/, '$1'))) {
+    // An address in the URL is connected to as it is, never looked up: checked here.
+    const kind = nonPublicAddressKind(url.hostname);
+    if (kind) {
+      return {
+        ok: false,
+        refused: true,
+        reason: `Not sent: ${url.hostname} is ${kind}. ${PUBLIC_ONLY}`,
+      };
+    }
+  }
   const timestamp = new Date();
   const signature = new Webhook(input.secret).sign(input.msgId, timestamp, input.payload);
-  try {
-    const response = await fetch(input.url, {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<WebhookResult>((resolve) => {
+    const request = send(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
+        'content-length': Buffer.byteLength(input.payload),
         'user-agent': 'Setpoint-Webhooks/1.0',
         'webhook-id': input.msgId,
         'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
         'webhook-signature': signature,
       },
-      body: input.payload,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(input.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+      // One connection per request, closed after it: never a pooled socket.
+      agent: false,
+      ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
     });
-    await response.body?.cancel().catch(() => {});
-    if (response.status >= 200 && response.status < 300)
-      return { ok: true, status: response.status };
-    const redirect = response.status >= 300 && response.status < 400;
-    return {
-      ok: false,
-      reason: `The endpoint answered ${response.status}${redirect ? ' (a redirect, which is not followed)' : ''}.`,
-    };
-  } catch (error) {
-    const name = error instanceof Error ? error.name : '';
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      return {
+    const timer = setTimeout(() => {
+      request.destroy(Object.assign(new Error('timed out'), { name: 'TimeoutError' }));
+    }, timeoutMs);
+    request.on('response', (response) => {
+      clearTimeout(timer);
+      const status = response.statusCode ?? 0;
+      // The body is never read: the connection goes with it.
+      response.destroy();
+      request.destroy();
+      if (status >= 200 && status < 300) return resolve({ ok: true, status });
+      const redirect = status >= 300 && status < 400;
+      resolve({
         ok: false,
-        reason: `The endpoint did not answer within ${Math.round((input.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 1000)} s.`,
-      };
-    }
-    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+        reason: `The endpoint answered ${status}${redirect ? ' (a redirect, which is not followed)' : ''}.`,
+      });
+    });
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      resolve(failure(error, timeoutMs));
+    });
+    request.end(input.payload);
+  });
+}
+
+/** A request that ended in an error, in words. */
+function failure(error: Error, timeoutMs: number): WebhookResult {
+  if (error instanceof NonPublicAddressError) {
     return {
       ok: false,
-      reason: `Could not reach the endpoint${typeof code === 'string' ? ` (${code.replace(/[^\w-]/g, '')})` : ''}.`,
+      refused: true,
+      reason: `Not sent: ${error.message}. ${PUBLIC_ONLY}`,
     };
   }
+  if (error.name === 'TimeoutError' || error.name === 'AbortError') {
+    return {
+      ok: false,
+      reason: `The endpoint did not answer within ${Math.round(timeoutMs / 1000)} s.`,
+    };
+  }
+  const code = (error as { code?: unknown }).code;
+  return {
+    ok: false,
+    reason: `Could not reach the endpoint${typeof code === 'string' ? ` (${code.replace(/[^\w-]/g, '')})` : ''}.`,
+  };
 }

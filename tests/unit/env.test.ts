@@ -127,4 +127,17 @@ describe('configuration', () => {
       parseEnv({ ...local, SERVICE_BASE_URL: 'https://api.thermostats.example.com' }),
     ).toThrow(/local sandbox only/);
   });
+
+  it('lets webhooks reach private addresses only when WEBHOOK_ALLOW_PRIVATE_HOSTS says so', () => {
+    expect(parseEnv(production).WEBHOOK_ALLOW_PRIVATE_HOSTS).toBe(false);
+    expect(parseEnv({ ...production, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' })).toMatchObject({
+      WEBHOOK_ALLOW_PRIVATE_HOSTS: true,
+    });
+    expect(parseEnv({ ...production, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'false' })).toMatchObject({
+      WEBHOOK_ALLOW_PRIVATE_HOSTS: false,
+    });
+    expect(() => parseEnv({ ...production, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'yes' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_HOSTS must be true or false/,
+    );
+  });
 });

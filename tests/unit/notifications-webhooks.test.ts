@@ -18,6 +18,9 @@ Object.assign(process.env, {
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'setpoint-hooks-')),
   READINGS_TARGET_MINUTES: '5',
   NEXTAUTH_URL: APP,
+  // The receiver listens on 127.0.0.1; tests/unit/notifications-webhook-addresses.test.ts has
+  // the setting off.
+  WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true',
 });
 
 const { findWebhookEndpoint, resumeWebhookEndpoint, listDeliveryLog, recordEndpointAttempt } =

@@ -192,7 +192,8 @@ export default async function NotificationsPage({
           <p className="text-sm text-muted">
             Each incident opened or resolved is POSTed as JSON, signed per Standard Webhooks with
             the endpoint’s own secret. A failed delivery is retried with backoff for about an hour;
-            after 10 failures in a row the endpoint is paused until you resume it.
+            after 10 failures in a row the endpoint is paused until you resume it. Endpoints must be
+            on the public internet: a private, loopback or link-local address is refused.
           </p>
           {endpoints.length === 0 ? (
             <p className="text-sm">No webhooks yet.</p>
