@@ -430,10 +430,14 @@ export async function findSubscription(input: {
   return row ?? null;
 }
 
+/** Why a notice waiting for its member was not sent: they turned email off. */
+const EMAIL_TURNED_OFF = 'Email notifications were turned off.';
+
 /**
  * Saves a member's subscription. Notices waiting for their digest or the end of quiet hours
- * follow the new choice: sent now when they chose immediate email without quiet hours, dropped
- * (logged as not sent) when they turned email off. Returns the notices to queue now.
+ * follow the new choice: sent now when they chose immediate email without quiet hours, moved
+ * into the digest when they chose one, dropped (logged as not sent) when they turned email off.
+ * Returns the notices to queue now. (Releasing held notices reads the choice again.)
  */
 export async function saveSubscription(
   input: Omit<Subscription, 'updatedAt' | 'lastDigestDate'>,
@@ -464,17 +468,20 @@ export async function saveSubscription(
     if (input.mode === 'off') {
       await tx
         .update(notifications)
-        .set({ status: 'skipped', lastError: 'Email notifications were turned off.' })
+        .set({ status: 'skipped', lastError: EMAIL_TURNED_OFF })
         .where(and(mine, inArray(notifications.status, ['digest', 'held'])));
       return [];
     }
+    if (input.mode === 'digest') {
+      // Held for quiet hours as immediate email: they go in the digest now.
+      await tx
+        .update(notifications)
+        .set({ status: 'digest', notBefore: null })
+        .where(and(mine, eq(notifications.status, 'held')));
+      return [];
+    }
     const waiting: NotificationStatus[] =
-      input.mode === 'immediate'
-        ? input.quietStart === null
-          ? ['digest', 'held']
-          : ['digest']
-        : [];
-    if (waiting.length === 0) return [];
+      input.quietStart === null ? ['digest', 'held'] : ['digest'];
     return tx
       .update(notifications)
       .set({ status: 'pending', notBefore: null, queuedAt: new Date() })
@@ -813,19 +820,37 @@ export async function markNoticesQueued(input: {
     .where(inArray(notifications.id, input.ids));
 }
 
-/** Notices held by quiet hours whose time has come: pending again, to queue. */
+/**
+ * Notices held by quiet hours whose time has come, released as their member's choice is now
+ * (it may have changed while they were held): into the digest for a member who takes one, not
+ * sent for one who turned email off, and otherwise pending again, returned to queue.
+ */
 export async function releaseHeldNotices(input: { now: Date }): Promise<QueuedNotice[]> {
   const db = await getDb();
-  return db
-    .update(notifications)
-    .set({ status: 'pending', notBefore: null, queuedAt: input.now })
-    .where(
-      and(
-        eq(notifications.status, 'held'),
-        sql`${notifications.notBefore} <= ${input.now.toISOString()}::timestamptz`,
-      ),
-    )
-    .returning(queuedColumns);
+  const due = and(
+    eq(notifications.status, 'held'),
+    sql`${notifications.notBefore} <= ${input.now.toISOString()}::timestamptz`,
+  );
+  const chose = (mode: Subscription['mode']) =>
+    sql`exists (select 1 from ${notificationSubscriptions} s
+      where s.user_id = ${notifications}.user_id and s.org_id = ${notifications}.org_id
+        and s.mode = ${mode})`;
+  return db.transaction(async (tx) => {
+    await tx
+      .update(notifications)
+      .set({ status: 'skipped', notBefore: null, lastError: EMAIL_TURNED_OFF })
+      .where(and(due, chose('off')));
+    await tx
+      .update(notifications)
+      .set({ status: 'digest', notBefore: null })
+      .where(and(due, chose('digest')));
+    // Immediate email, or no longer a member (the delivery says so in the log).
+    return tx
+      .update(notifications)
+      .set({ status: 'pending', notBefore: null, queuedAt: input.now })
+      .where(due)
+      .returning(queuedColumns);
+  });
 }
 
 /**
