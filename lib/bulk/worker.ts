@@ -48,6 +48,11 @@ import { runActivityEntry } from './words';
 export const LEASE_SECONDS = 30;
 /** Requests that may carry one item before it is failed instead of sent again. */
 export const MAX_SENDS = 3;
+/** Said of an item left unsent after a request carrying it was in flight when Setpoint stopped. */
+const NOT_SENT_IN_FLIGHT =
+  'A request carrying it was in flight when Setpoint stopped earlier, so it may have been applied; check it.';
+/** Why an item was failed instead of sent a fourth time. */
+export const SENT_TOO_OFTEN = `Sent ${MAX_SENDS} times without an answer reaching Setpoint (it stopped each time while the request was in flight); check it and retry.`;
 
 /** One request's ids, checked again right before the call: 1..25 well-formed, no repeats. */
 export const chunkIdsSchema = z
@@ -74,6 +79,14 @@ const holder = globalThis as typeof globalThis & { __setpointWorkerId?: string }
 export function workerId(): string {
   holder.__setpointWorkerId ??= `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   return holder.__setpointWorkerId;
+}
+
+/**
+ * The name one job of this process holds a lease by. Per job, not per process: two jobs for the
+ * same run in one process (a duplicate from the sweep, a retry) must not both hold its lease.
+ */
+export function jobOwner(): string {
+  return `${workerId()}:${randomUUID().slice(0, 8)}`;
 }
 
 /** Why a worker stopped working a run before it ran out of work. */
@@ -123,7 +136,7 @@ export async function workBulkRun(input: {
   signal?: AbortSignal;
   leaseSeconds?: number;
 }): Promise<WorkOutcome> {
-  const owner = input.owner ?? workerId();
+  const owner = input.owner ?? jobOwner();
   const apply = input.apply ?? applyAtRefreshPriority;
   const leaseSeconds = input.leaseSeconds ?? LEASE_SECONDS;
   const { runId } = input;
@@ -144,10 +157,7 @@ export async function workBulkRun(input: {
     if (worn.length > 0) {
       await recordItemResults({
         runId,
-        results: failChunk(
-          worn,
-          `Sent ${MAX_SENDS} times without an answer reaching Setpoint (it stopped each time while the request was in flight); check it and retry.`,
-        ),
+        results: failChunk(worn, SENT_TOO_OFTEN),
       });
     }
     const ids = thermostatIds.filter((id) => sends.has(id) && !worn.includes(id));
@@ -275,7 +285,11 @@ export async function endLeasedRun(input: {
   const finished = await finishBulkRun({
     runId,
     state: 'done',
-    rest: { outcome: 'not_sent', detail: reason ? `Not sent: ${reason}` : 'Not sent.' },
+    rest: {
+      outcome: 'not_sent',
+      detail: reason ? `Not sent: ${reason}` : 'Not sent.',
+      inFlightDetail: `Not sent again${reason ? `: ${reason}` : '.'} ${NOT_SENT_IN_FLIGHT}`,
+    },
     note: reason,
     describe: input.describe,
   });

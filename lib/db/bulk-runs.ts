@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ActivityAction } from '@/lib/activity-actions';
+import { summariseItemPlans } from '@/lib/templates/summary';
 import { type Database, getDb, rowsOf } from './client';
 import type { Scope } from './queries';
 import {
@@ -98,24 +99,88 @@ export async function createBulkRun(input: {
   });
 }
 
-export async function findBulkRun(input: { scope: Scope; runId: string }): Promise<BulkRun | null> {
+/**
+ * A run as a scope sees it. Where the scope sees only part of it (a building manager, someone
+ * else's run), its counts (`total`, `applied`, `failed`, `notSent`, `cancelled`) and its plan's
+ * summary are those of the items in view only, never the whole run's; `partView` says so.
+ */
+export type RunInView = BulkRun & { partView: boolean };
+
+async function inView(scope: Scope, runs: readonly BulkRun[]): Promise<RunInView[]> {
+  const part = runs.filter((run) => itemsInView(scope, run) !== undefined);
+  if (part.length === 0) return runs.map((run) => ({ ...run, partView: false }));
+  const db = await getDb();
+  const inScope = inBuildings(bulkRunItems.buildingId, scope);
+  const counted = await db
+    .select({ runId: bulkRunItems.runId, outcome: bulkRunItems.outcome, n: count() })
+    .from(bulkRunItems)
+    .where(
+      and(
+        inArray(
+          bulkRunItems.runId,
+          part.map((run) => run.id),
+        ),
+        inScope,
+      ),
+    )
+    .groupBy(bulkRunItems.runId, bulkRunItems.outcome);
+  const planned = part.filter((run) => run.planSummary !== null).map((run) => run.id);
+  const plans =
+    planned.length === 0
+      ? []
+      : await db
+          .select({
+            runId: bulkRunItems.runId,
+            thermostatId: bulkRunItems.thermostatId,
+            plan: bulkRunItems.plan,
+          })
+          .from(bulkRunItems)
+          .where(and(inArray(bulkRunItems.runId, planned), inScope))
+          .orderBy(asc(bulkRunItems.position));
+  const partIds = new Set(part.map((run) => run.id));
+  return runs.map((run) => {
+    if (!partIds.has(run.id)) return { ...run, partView: false };
+    const mine = counted.filter((row) => row.runId === run.id);
+    const n = (outcome: BulkItemOutcome) => mine.find((row) => row.outcome === outcome)?.n ?? 0;
+    return {
+      ...run,
+      total: mine.reduce((sum, row) => sum + row.n, 0),
+      applied: n('applied'),
+      failed: n('failed'),
+      notSent: n('not_sent'),
+      cancelled: n('cancelled'),
+      planSummary:
+        run.planSummary === null
+          ? null
+          : { ...summariseItemPlans(plans.filter((item) => item.runId === run.id)) },
+      partView: true,
+    };
+  });
+}
+
+export async function findBulkRun(input: {
+  scope: Scope;
+  runId: string;
+}): Promise<RunInView | null> {
   const db = await getDb();
   const [run] = await db
     .select()
     .from(bulkRuns)
     .where(and(eq(bulkRuns.id, input.runId), visibleRuns(input.scope)));
-  return run ?? null;
+  if (!run) return null;
+  const [seen] = await inView(input.scope, [run]);
+  return seen ?? null;
 }
 
-/** The scope's runs, newest first. */
+/** The scope's runs, newest first, each as the scope sees it. */
 export async function listBulkRuns(input: {
   scope: Scope;
   /** Only the retries of this run. */
   retryOf?: string;
   limit?: number;
-}): Promise<BulkRun[]> {
+}): Promise<RunInView[]> {
   const db = await getDb();
-  return db
+  const runs = await db
     .select()
     .from(bulkRuns)
     .where(
@@ -126,19 +191,21 @@ export async function listBulkRuns(input: {
     )
     .orderBy(desc(bulkRuns.createdAt), desc(bulkRuns.id))
     .limit(input.limit ?? 20);
+  return inView(input.scope, runs);
 }
 
-/** The runs with these ids that the scope may see (to describe activity entries). */
+/** The runs with these ids that the scope may see, as it sees them (for activity entries). */
 export async function listBulkRunsById(input: {
   scope: Scope;
   runIds: string[];
-}): Promise<BulkRun[]> {
+}): Promise<RunInView[]> {
   if (input.runIds.length === 0) return [];
   const db = await getDb();
-  return db
+  const runs = await db
     .select()
     .from(bulkRuns)
     .where(and(inArray(bulkRuns.id, input.runIds), visibleRuns(input.scope)));
+  return inView(input.scope, runs);
 }
 
 export type BulkRunItemRow = BulkRunItem & {
@@ -468,6 +535,7 @@ async function finishInTransaction(tx: Tx, input: FinishInput): Promise<BulkRun 
       outcome: rest.outcome,
       // A planned run's thermostat may be part way through its changes (`done_ops`).
       detail: sql`case
+        when ${bulkRunItems.doneOps} > 0 and ${bulkRunItems.attempts} > 0 then 'Partly applied: ' || ${bulkRunItems.doneOps} || ' of its changes were made before the run stopped, and the next may have been too (it was in flight when Setpoint stopped); the rest not sent. Undo puts them back.'
         when ${bulkRunItems.doneOps} > 0 then 'Partly applied: ' || ${bulkRunItems.doneOps} || ' of its changes were made before the run stopped, the rest not sent. Undo puts them back.'
         when ${bulkRunItems.attempts} > 0 then ${rest.inFlightDetail ?? rest.detail}
         else ${rest.detail} end`,
@@ -832,6 +900,8 @@ export async function recordItemSteps(input: {
     .set({
       // Never backwards: a worker whose lease ran out unnoticed may report an older step.
       doneOps: sql`greatest(${bulkRunItems.doneOps}, ${input.doneOps})`,
+      // A planned item's `attempts` count the calls carrying its next operation: a new one now.
+      attempts: sql`case when ${bulkRunItems.doneOps} < ${input.doneOps} then 0 else ${bulkRunItems.attempts} end`,
       ...(input.created ? { created: input.created } : {}),
     })
     .where(
@@ -873,15 +943,21 @@ export async function readBulkRunKind(input: { runId: string }): Promise<BulkRun
   return row?.kind ?? null;
 }
 
+/** A planned item that may have changed something: an operation applied, or one in flight. */
+const mayHaveChanged = sql`(${bulkRunItems.doneOps} > 0 or ${bulkRunItems.attempts} > 0)`;
+
 /**
  * The items of a finished planned run that the scope sees (as `listBulkRunItems` decides) and
- * that changed something: applied, or failed after some of their operations.
+ * that may have changed something: applied, failed after some of their operations, or stopped
+ * with an operation in flight. `mayHaveDone` counts that one too: it may have been applied.
  */
 export async function listUndoableItems(input: {
   scope: Scope;
   run: Pick<BulkRun, 'id' | 'startedBy'>;
 }): Promise<
-  Pick<BulkRunItem, 'thermostatId' | 'buildingId' | 'plan' | 'before' | 'target' | 'doneOps'>[]
+  (Pick<BulkRunItem, 'thermostatId' | 'buildingId' | 'plan' | 'before' | 'target'> & {
+    mayHaveDone: number;
+  })[]
 > {
   const db = await getDb();
   return db
@@ -891,14 +967,14 @@ export async function listUndoableItems(input: {
       plan: bulkRunItems.plan,
       before: bulkRunItems.before,
       target: bulkRunItems.target,
-      doneOps: bulkRunItems.doneOps,
+      mayHaveDone: sql<number>`(${bulkRunItems.doneOps} + case when ${bulkRunItems.attempts} > 0 then 1 else 0 end)::int`,
     })
     .from(bulkRunItems)
     .where(
       and(
         eq(bulkRunItems.runId, input.run.id),
         itemsInView(input.scope, input.run),
-        sql`${bulkRunItems.doneOps} > 0`,
+        mayHaveChanged,
       ),
     )
     .orderBy(asc(bulkRunItems.position));
@@ -911,7 +987,7 @@ export async function countPlanStates(input: {
 }): Promise<
   Record<(typeof PLAN_STATES)[number], number> & {
     warnings: number;
-    /** Thermostats at least one of whose changes was made (what an undo can put back). */
+    /** Thermostats at least one of whose changes was made, or may have been (what an undo can put back). */
     changed: number;
   }
 > {
@@ -921,7 +997,7 @@ export async function countPlanStates(input: {
       state: bulkRunItems.planState,
       n: count(),
       warnings: sql<number>`count(${bulkRunItems.warning})::int`,
-      changed: sql<number>`count(*) filter (where ${bulkRunItems.doneOps} > 0)::int`,
+      changed: sql<number>`count(*) filter (where ${mayHaveChanged})::int`,
     })
     .from(bulkRunItems)
     .where(and(eq(bulkRunItems.runId, input.run.id), itemsInView(input.scope, input.run)))

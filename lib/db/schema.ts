@@ -501,7 +501,9 @@ export const bulkRuns = pgTable(
 /**
  * Each thermostat of a bulk run and how it ended. `position` orders the selection, and request
  * k of the run always carries positions 25k to 25k+24 (those still pending). `attempts` counts
- * the requests that carried it: more than one only when Setpoint stopped while one was in flight.
+ * the requests that carried it (a planned run's item: that carried its next operation, counted
+ * before each call), more than one only when Setpoint stopped while one was in flight; left
+ * above 0 on an unfinished item, the call may have been applied.
  * The outcome leaves `pending` once, so every thermostat's result is recorded exactly once.
  */
 export const bulkRunItems = pgTable(

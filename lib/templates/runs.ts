@@ -206,7 +206,8 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     const undo = undoTargetOf({
       title,
       plan: item.plan as unknown as ThermostatPlan,
-      doneOps: item.doneOps,
+      // An operation in flight when Setpoint stopped may have been applied: it is put back too.
+      doneOps: item.mayHaveDone,
       before: (item.before ?? {}) as ThermostatState,
       applied: item.target ? parseTemplate(item.target) : runTemplate,
     });

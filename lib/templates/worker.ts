@@ -4,12 +4,13 @@ import {
   endLeasedRun,
   FATAL,
   failureDetail,
+  jobOwner,
   keepLease,
   LEASE_SECONDS,
+  MAX_SENDS,
   pauseFor,
   type Stop,
   type WorkOutcome,
-  workerId,
 } from '@/lib/bulk/worker';
 import {
   assignTemplate,
@@ -26,16 +27,12 @@ import {
   recordItemResults,
   recordItemSteps,
 } from '@/lib/db/bulk-runs';
-import { getEnv } from '@/lib/env';
-import { budgetWindows } from '@/lib/thermostat-api/budget';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import {
   changesKey,
-  type PlannedThermostat,
   planTemplate,
   readsFor,
-  summarisePlan,
   type TemplateOperation,
   type ThermostatPlan,
   wantsLocks,
@@ -44,6 +41,7 @@ import { plannedRunEntry, runChangesSchema } from './run-words';
 import { type Template, templateSchema } from './schema';
 import { forgetPasscode, passcodeFor } from './passcodes';
 import { serviceForTemplates, type TemplateService } from './service';
+import { summariseItemPlans } from './summary';
 
 /**
  * The job of a planned run (a template, an undo), in two phases with a member's confirmation
@@ -57,10 +55,21 @@ import { serviceForTemplates, type TemplateService } from './service';
  *   goes first, then comfort settings and schedule, configuration that goes last, then alerts and
  *   access control. Each thermostat's progress (`done_ops`) is stored after every call, so a run
  *   resumed after a restart goes on from the next operation; its result is recorded once.
+ *   Before every call the thermostat is marked as sent (`attempts`, the calls that carried its
+ *   next operation): should Setpoint stop while the call is in flight, the operation may have
+ *   been applied, so a resumed run sends it again (every write sets absolute values; a comfort
+ *   setting already created is found by its name), a cancel says it may have been applied, and
+ *   an undo includes it. After `MAX_SENDS` such calls it is failed instead of sent again.
  *
  * The lease, the pause on a spent budget, cancel and the fatal stop are those of bulk runs
  * (lib/bulk/worker.ts).
  */
+
+/**
+ * Why a thermostat was failed instead of sent its next change a fourth time: each of the last
+ * `MAX_SENDS` calls carrying it was in flight when Setpoint stopped.
+ */
+export const SENT_TOO_OFTEN = `Its next change was sent ${MAX_SENDS} times without an answer reaching Setpoint (Setpoint stopped each time while the call was in flight), so it was not sent again. It may have been applied; check the thermostat.`;
 
 export const PASSCODE_NOT_HERE =
   'The passcode entered for the run was not available where it was applied (after a restart, or in a separate worker; Setpoint never stores one), so it keeps its own passcode.';
@@ -88,7 +97,7 @@ export async function workPlannedRun(input: {
   signal?: AbortSignal;
   leaseSeconds?: number;
 }): Promise<WorkOutcome> {
-  const owner = input.owner ?? workerId();
+  const owner = input.owner ?? jobOwner();
   const leaseSeconds = input.leaseSeconds ?? LEASE_SECONDS;
   const { runId } = input;
   const run = await claimBulkRun({ runId, owner, leaseSeconds });
@@ -204,11 +213,7 @@ async function planRun(context: Context): Promise<void> {
     context.stopWith({ kind: 'interrupted' }); // not all read: the sweep takes it up again
     return;
   }
-  const planned: PlannedThermostat[] = plans.map((item) => ({
-    thermostatId: item.thermostatId,
-    plan: item.plan as unknown as ThermostatPlan,
-  }));
-  const summary = summarisePlan(planned, budgetWindows(getEnv().SERVICE_RATE_LIMIT, 'refresh'));
+  const summary = summariseItemPlans(plans);
   if (await finishPlanning({ runId: run.id, owner: context.owner, summary: { ...summary } })) {
     context.planned = true;
     return;
@@ -337,6 +342,32 @@ async function stepped(context: Context, items: readonly Progress[]): Promise<vo
   );
 }
 
+/**
+ * Marks these thermostats as carried by a call about to be made (before it is made, so that a
+ * call in flight when Setpoint stops is known to have perhaps been applied) and returns those to
+ * send: still pending, and not yet sent `MAX_SENDS` times without an answer (those are failed).
+ */
+async function markSent(context: Context, items: readonly Progress[]): Promise<Progress[]> {
+  const runId = context.run.id;
+  const marked = await markItemsSent({
+    runId,
+    thermostatIds: items.map((item) => item.thermostatId),
+  });
+  const sends = new Map(marked.map((item) => [item.thermostatId, item.attempts]));
+  const worn = items.filter((item) => (sends.get(item.thermostatId) ?? 0) > MAX_SENDS);
+  for (const item of items) if (!sends.has(item.thermostatId)) item.ended = true;
+  for (const item of worn) item.ended = true;
+  await recordItemResults({
+    runId,
+    results: worn.map((item) => ({
+      thermostatId: item.thermostatId,
+      outcome: 'failed',
+      detail: failedAfter(item, SENT_TOO_OFTEN),
+    })),
+  });
+  return items.filter((item) => !item.ended);
+}
+
 /** Identical configuration changes of one stage share bulk requests of at most 25. */
 async function applyConfiguration(context: Context, active: readonly Progress[]): Promise<void> {
   const { run, service } = context;
@@ -355,17 +386,26 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
   await runInLanes(requests, {
     concurrency: CHUNKS_IN_FLIGHT,
     shouldStop: () => shouldStop(context),
-    work: async ({ changes, items }) => {
+    work: async ({ changes, items: carried }) => {
+      const items = await markSent(context, carried);
+      if (items.length === 0) return;
       const ids = items.map((item) => item.thermostatId);
-      await markItemsSent({ runId: run.id, thermostatIds: ids });
       let results: ReturnType<typeof resultsOfChunk>;
+      /** The ones the service answered it refused: not applied, so not in flight any more. */
+      let refused: string[] = [];
       try {
-        results = resultsOfChunk(
-          ids,
-          await service.configuration({ orgId: run.orgId, thermostatIds: ids, changes }),
-        );
+        const answer = await service.configuration({
+          orgId: run.orgId,
+          thermostatIds: ids,
+          changes,
+        });
+        results = resultsOfChunk(ids, answer);
+        refused = answer.results.filter((r) => r.status !== 'success').map((r) => r.thermostatId);
       } catch (error) {
-        await markItemsSent({ runId: run.id, thermostatIds: ids, delta: -1 });
+        // Known to have changed nothing: not in flight any more (and a pause does not count).
+        if (changedNothing(error)) {
+          await markItemsSent({ runId: run.id, thermostatIds: ids, delta: -1 });
+        }
         if (stopsRun(context, error)) return;
         for (const item of items) item.ended = true;
         results = ids.map((thermostatId) => ({
@@ -374,6 +414,7 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
           detail: failureDetail(error),
         }));
       }
+      await markItemsSent({ runId: run.id, thermostatIds: refused, delta: -1 });
       const byId = new Map(items.map((item) => [item.thermostatId, item]));
       const applied: Progress[] = [];
       const failed: { thermostatId: string; outcome: 'failed'; detail: string }[] = [];
@@ -408,12 +449,17 @@ async function applyEach(
       for (let next = nextOf(item); next && stageOf(next) === stage; next = nextOf(item)) {
         if (next.kind === 'configuration') return; // never here: stages 1, 3 and 4 hold none
         if (item.done > 0 && (await shouldStop(context))) return;
+        if ((await markSent(context, [item])).length === 0) return;
         try {
           const answer = await performOnce(context, item, next);
           if (answer.createdRef && next.kind === 'createComfortSetting') {
             item.created.set(next.fields.name.trim().toLowerCase(), answer.createdRef);
           }
         } catch (error) {
+          // Known to have changed nothing: not in flight any more (and a pause does not count).
+          if (changedNothing(error)) {
+            await markItemsSent({ runId: run.id, thermostatIds: [item.thermostatId], delta: -1 });
+          }
           if (stopsRun(context, error)) return;
           item.ended = true;
           await recordItemResults({

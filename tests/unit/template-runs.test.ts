@@ -1,8 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelBulkRun } from '@/lib/bulk/runs';
-import { type BulkRun, findBulkRun, listBulkRunItems, listItemPlans } from '@/lib/db/bulk-runs';
+import { CANCELLED_IN_FLIGHT, cancelBulkRun } from '@/lib/bulk/runs';
+import { MAX_SENDS } from '@/lib/bulk/worker';
+import { readRunProgress } from '@/lib/bulk/progress';
+import {
+  type BulkRun,
+  clearBulkRunLeases,
+  findBulkRun,
+  listBulkRunItems,
+  listBulkRuns,
+  listBulkRunsById,
+  listItemPlans,
+} from '@/lib/db/bulk-runs';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
 import {
@@ -16,10 +26,11 @@ import { stopBoss } from '@/lib/jobs/queue';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { forgetPasscode } from '@/lib/templates/passcodes';
 import { scheduleUpdateOf, type PlanSummary, type ThermostatPlan } from '@/lib/templates/plan';
+import { skippedOf } from '@/lib/templates/run-words';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
-import { workPlannedRun } from '@/lib/templates/worker';
+import { SENT_TOO_OFTEN, workPlannedRun } from '@/lib/templates/worker';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import {
@@ -168,6 +179,49 @@ function fakeService() {
       const abort = new AbortController();
       stopAfterWrites = { count: calls.write + count, abort };
       return abort.signal;
+    },
+  };
+}
+
+/**
+ * The service, but the alert-settings calls to one thermostat never answer (until `release`):
+ * each worker that makes one stops there, as a process that dies with a call in flight. With
+ * `lands`, the change reaches the thermostat first (only the answer is lost).
+ */
+function diesInFlight(
+  fake: ReturnType<typeof fakeService>,
+  thermostatId: string,
+  options: { lands: boolean },
+) {
+  const held: ((error: Error) => void)[] = [];
+  let sent = 0;
+  let waiting: (() => void) | null = null;
+  const service: TemplateService = {
+    ...fake.service,
+    async perform(input) {
+      if (input.thermostatId !== thermostatId || input.operation.kind !== 'alerts') {
+        return fake.service.perform(input);
+      }
+      if (options.lands) await fake.service.perform(input);
+      sent += 1;
+      waiting?.();
+      return new Promise((_, reject) => held.push(reject));
+    },
+  };
+  return {
+    service,
+    /** Resolves once the `n`th call to it is in flight. */
+    inFlight(n: number): Promise<void> {
+      if (sent >= n) return Promise.resolve();
+      return new Promise((resolve) => {
+        waiting = () => {
+          if (sent >= n) resolve();
+        };
+      });
+    },
+    /** The stopped workers' calls end at last (their runs have moved on without them). */
+    release() {
+      for (const reject of held) reject(new Error('the process is gone'));
     },
   };
 }
@@ -529,6 +583,206 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     ]);
     expect(dump).not.toContain('4821');
     expect(dump).not.toContain('5555');
+  });
+
+  it('shows a building manager the plan, progress and result of their buildings only', async () => {
+    const fake = fakeService();
+    // One thermostat outside Alder House cannot be read: blocked in the whole run's plan.
+    fake.faults.set(id(12), {
+      kind: 'read',
+      error: () => new ServiceError('unavailable', { status: 503 }),
+    });
+    const run = await plan(owner, fake.service);
+    const whole = run.planSummary as unknown as PlanSummary;
+    expect(whole).toMatchObject({ thermostats: 30, changing: 29, blocked: 1 });
+    expect(whole.callsByKind.configuration).toBe(2);
+
+    // The manager of Alder House (10 of the 30) sees the plan of those 10, wherever it is read.
+    const seen = await findBulkRun({ scope: managerA, runId: run.id });
+    expect(seen).toMatchObject({ total: 10, partView: true });
+    const summary = seen?.planSummary as unknown as PlanSummary;
+    expect(summary).toMatchObject({ thermostats: 10, changing: 10, blocked: 0, unchanged: 0 });
+    expect(summary.callsByKind.configuration).toBe(1);
+    expect(summary.calls).toBeLessThan(whole.calls);
+    expect(summary.seconds).toBeLessThanOrEqual(whole.seconds);
+    const listed = (await listBulkRuns({ scope: managerA, limit: 100 })).find(
+      (r) => r.id === run.id,
+    );
+    expect(listed).toMatchObject({ total: 10, planSummary: summary });
+    // The owner still sees the whole run.
+    expect(await findBulkRun({ scope: owner, runId: run.id })).toMatchObject({
+      total: 30,
+      partView: false,
+      planSummary: whole,
+    });
+
+    // Applied: the result and progress the manager sees count their thermostats only.
+    expect(await apply(owner, run, fake.service)).toBe('finished');
+    const done = await findBulkRun({ scope: managerA, runId: run.id });
+    expect(done).toMatchObject({ state: 'done', total: 10, applied: 10, failed: 0, notSent: 0 });
+    expect(skippedOf(done as BulkRun)).toEqual({ skipped: 0, blocked: 0 });
+    const [byId] = await listBulkRunsById({ scope: managerA, runIds: [run.id] });
+    expect(byId).toMatchObject({ total: 10, applied: 10 });
+    expect((await readRunProgress(managerA, run.id))?.counts).toMatchObject({
+      total: 10,
+      applied: 10,
+      blocked: 0,
+    });
+    expect(await findBulkRun({ scope: owner, runId: run.id })).toMatchObject({
+      total: 30,
+      applied: 29,
+    });
+  });
+
+  const FROST_WATCH = {
+    name: 'Frost watch',
+    configuration: { fanMinimumOnTime: 20 },
+    alerts: { lowTemperatureAlert: { enabled: true, value: 41 } },
+  };
+  const FROST_ALERT = {
+    name: 'Frost alert',
+    alerts: { lowTemperatureAlert: { enabled: true, value: 41 } },
+  };
+
+  async function templateOf(body: { name: string }): Promise<string> {
+    const [found] = await db.select().from(templates).where(eq(templates.name, body.name));
+    if (found) return found.id;
+    const [row] = await db
+      .insert(templates)
+      .values({ orgId: owner.orgId, name: body.name, body, updatedByName: owner.name })
+      .returning({ id: templates.id });
+    return row?.id ?? '';
+  }
+
+  /** A planned and confirmed run (Frost watch: configuration, then alerts; Frost alert: alerts). */
+  async function confirmed(
+    fake: ReturnType<typeof fakeService>,
+    ids: string[],
+    body: { name: string } = FROST_WATCH,
+  ) {
+    const planned = await planTemplateRun({
+      member: owner,
+      templateId: await templateOf(body),
+      thermostatIds: ids,
+    });
+    if (!planned.ok) throw new Error(planned.message);
+    await workPlannedRun({ runId: planned.run.id, service: fake.service, owner: 'planner' });
+    expect((await applyPlannedRun({ member: owner, runId: planned.run.id })).ok).toBe(true);
+    return planned.run.id;
+  }
+
+  it('fails a thermostat whose call was in flight each time Setpoint stopped, instead of sending it forever', async () => {
+    const fake = fakeService();
+    const runId = await confirmed(fake, [id(26), id(21)]);
+    const dying = diesInFlight(fake, id(26), { lands: false });
+    const stopped: Promise<unknown>[] = [];
+    for (let crash = 1; crash <= MAX_SENDS; crash += 1) {
+      stopped.push(
+        workPlannedRun({
+          runId,
+          service: dying.service,
+          owner: `dies-${crash}`,
+          leaseSeconds: 3600,
+        }),
+      );
+      await dying.inFlight(crash);
+      // The process starts again: on the embedded database every lease is a dead process's.
+      await clearBulkRunLeases();
+    }
+    const before = fake.calls.write;
+    expect(await workPlannedRun({ runId, service: fake.service, owner: 'last' })).toBe('finished');
+    // Not sent a fourth time.
+    expect(fake.calls.write).toBe(before);
+    const run = (await findBulkRun({ scope: owner, runId })) as BulkRun;
+    expect(run).toMatchObject({ state: 'done', applied: 1, failed: 1, notSent: 0 });
+    const [stuck] = await listBulkRunItems({ scope: owner, run, outcomes: ['failed'] });
+    expect(stuck?.thermostatId).toBe(id(26));
+    expect(stuck?.detail).toBe(`Failed after 1 of 2 changes: ${SENT_TOO_OFTEN}`);
+    expect(stuck?.detail).toMatch(/sent 3 times without an answer.*may have been applied/i);
+    dying.release();
+    // The stopped workers' calls end at last: they record nothing over the run's results.
+    expect(await Promise.all(stopped)).toEqual(stopped.map(() => 'interrupted'));
+    expect(await findBulkRun({ scope: owner, runId })).toMatchObject({ applied: 1, failed: 1 });
+  });
+
+  it('a call in flight when Setpoint stopped may have landed: cancel says so, undo puts it back, resume sends it again', async () => {
+    const fake = fakeService();
+    const original = structuredClone(fake.states.get(id(27)) as FullState);
+    const runId = await confirmed(fake, [id(27)]);
+    // The alert settings reach the thermostat, and Setpoint stops before the answer comes.
+    const dying = diesInFlight(fake, id(27), { lands: true });
+    const stopped = workPlannedRun({ runId, service: dying.service, owner: 'dies' });
+    await dying.inFlight(1);
+    expect(fake.states.get(id(27))?.alerts.lowTemperatureAlert?.value).toBe(41);
+    await clearBulkRunLeases();
+
+    // Cancelled at once (no worker holds it): never "not sent" for what may have landed.
+    expect(await cancelBulkRun({ member: owner, runId })).toMatchObject({ ok: true });
+    const run = (await findBulkRun({ scope: owner, runId })) as BulkRun;
+    const [item] = await listBulkRunItems({ scope: owner, run });
+    expect(item?.outcome).toBe('cancelled');
+    expect(item?.detail).toMatch(/^Partly applied: 1 of its changes.*the next may have been too/);
+
+    // Undo puts back both: the configuration made and the alerts that may have been.
+    const undo = await planUndoOfRun({ member: owner, runId });
+    if (!undo.ok) throw new Error(undo.message);
+    await workPlannedRun({ runId: undo.run.id, service: fake.service, owner: 'u' });
+    await apply(
+      owner,
+      (await findBulkRun({ scope: owner, runId: undo.run.id })) as BulkRun,
+      fake.service,
+    );
+    const after = fake.states.get(id(27)) as FullState;
+    expect(after.alerts).toEqual(original.alerts);
+    expect(after.configuration).toEqual(original.configuration);
+    dying.release();
+    expect(await stopped).toBe('interrupted');
+
+    // Nothing done yet but a call in flight: a cancel says it may have been applied.
+    const second = await confirmed(fake, [id(28)], FROST_ALERT);
+    const alone = diesInFlight(fake, id(28), { lands: false });
+    const gone = workPlannedRun({ runId: second, service: alone.service, owner: 'dies-again' });
+    await alone.inFlight(1);
+    await clearBulkRunLeases();
+    // Resumed: the call that may not have landed is sent again, and the result recorded once.
+    expect(await workPlannedRun({ runId: second, service: fake.service, owner: 'next' })).toBe(
+      'finished',
+    );
+    expect(await findBulkRun({ scope: owner, runId: second })).toMatchObject({
+      state: 'done',
+      applied: 1,
+    });
+    expect(fake.states.get(id(28))?.alerts.lowTemperatureAlert?.value).toBe(41);
+    alone.release();
+    expect(await gone).toBe('interrupted');
+
+    const third = await confirmed(fake, [id(9)], FROST_ALERT);
+    const once = diesInFlight(fake, id(9), { lands: false });
+    const lost = workPlannedRun({ runId: third, service: once.service, owner: 'dies-once' });
+    await once.inFlight(1);
+    await clearBulkRunLeases();
+    expect(await cancelBulkRun({ member: owner, runId: third })).toMatchObject({ ok: true });
+    const [cancelled] = await listBulkRunItems({
+      scope: owner,
+      run: (await findBulkRun({ scope: owner, runId: third })) as BulkRun,
+    });
+    expect(cancelled).toMatchObject({ outcome: 'cancelled', detail: CANCELLED_IN_FLIGHT });
+    once.release();
+    expect(await lost).toBe('interrupted');
+  });
+
+  it('two jobs of one process for the same run: one holds it, each call made once', async () => {
+    const fake = fakeService();
+    const runId = await confirmed(fake, [id(13), id(14)], FROST_ALERT);
+    const before = fake.calls.write;
+    // No owner given: each job names its own lease (as the queue's jobs do).
+    const outcomes = await Promise.all([
+      workPlannedRun({ runId, service: fake.service }),
+      workPlannedRun({ runId, service: fake.service }),
+    ]);
+    expect(outcomes.sort()).toEqual(['finished', 'held']);
+    expect(fake.calls.write - before).toBe(2);
+    expect(await findBulkRun({ scope: owner, runId })).toMatchObject({ state: 'done', applied: 2 });
   });
 
   it('refuses to apply a plan read more than an hour ago', async () => {

@@ -82,7 +82,8 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
   const shown = items.slice(0, PAGE_SIZE);
   const words = describeRun(run, member.temperatureUnit);
   const done = counts.total - counts.pending;
-  const partial = counts.total !== run.total;
+  // A building manager sees only their buildings' share of someone else's run (lib/db).
+  const partial = run.partView;
   const confirm = one(query.confirm);
   const cancellable =
     !progress.finished && !progress.cancelRequested && mayCancel(member, run) && !planning;
