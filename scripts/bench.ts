@@ -609,9 +609,14 @@ async function main() {
   const allIds = fleet.map((t) => t.thermostatId);
   await timeBulk(allIds.slice(0, 1), cookie); // the route's code loaded, as for the pages
   const bulk = await timeBulk(allIds, cookie);
-  if (bulk.applied !== allIds.length) {
-    console.warn(`bulk applied ${bulk.applied} of ${allIds.length}`);
-  }
+  // The fleet fixture keeps a few thermostats offline, which the service refuses: the run
+  // reports them as failed, as it should, so the table says how many were applied.
+  record(
+    `Bulk configuration of ${allIds.length}: thermostats applied`,
+    bulk.applied,
+    'thermostats',
+    allIds.length,
+  );
   const requests = Math.ceil(allIds.length / MAX_PER_REQUEST);
   record(
     `Bulk configuration of ${allIds.length}: wall time`,
