@@ -101,16 +101,30 @@ export const RESULT_FILTERS: Record<string, { label: string; outcomes?: BulkItem
   },
 };
 
-/** The run's one activity entry, as it finished. */
-export function runActivityEntry(run: BulkRun, buildingIds: string[]): RunEntry {
+/**
+ * The thermostats of a building manager's share of someone else's run (`partView`, from
+ * lib/db/bulk-runs.ts): said to be theirs, so the share never reads as the whole run.
+ */
+export const IN_YOUR_BUILDINGS = ' in your buildings';
+
+/**
+ * The run's one activity entry, as it finished. Written with the whole run's counts; a run seen
+ * in part (`partView`) is described from its share alone when a building manager reads the log
+ * (lib/activity-view.ts).
+ */
+export function runActivityEntry(
+  run: BulkRun & { partView?: boolean },
+  buildingIds: string[],
+): RunEntry {
   const changes = run.changes as SettingsChanges;
   const status = runStatus(run);
   const words = describeSettingsChanges(changes).join(', ');
   const retry = run.retryOf ? ' (a retry of the failed ones)' : '';
+  const share = run.partView ? IN_YOUR_BUILDINGS : '';
   const failures = run.failed + run.notSent;
   return {
     action: 'configuration.bulk_update',
-    summary: `Bulk configuration of ${thermostatCount(run.total)}${retry}: ${words}. ${status.label}: ${countsInWords(run)}`,
+    summary: `Bulk configuration of ${thermostatCount(run.total)}${share}${retry}: ${words}. ${status.label}: ${countsInWords(run)}`,
     thermostatId: null,
     buildingId: buildingIds.length === 1 ? (buildingIds[0] ?? null) : null,
     changes: {

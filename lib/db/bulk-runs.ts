@@ -292,6 +292,46 @@ export async function countBulkRunBuildings(
     .groupBy(bulkRunItems.buildingId);
 }
 
+/**
+ * The buildings of each run's thermostats that the scope sees (the items `itemsInView` allows):
+ * for a building manager's share of someone else's run, only their buildings.
+ */
+export async function listRunBuildingsInView(input: {
+  scope: Scope;
+  runs: readonly Pick<BulkRun, 'id' | 'startedBy'>[];
+}): Promise<Map<string, string[]>> {
+  const buildingsOf = new Map<string, string[]>(input.runs.map((run) => [run.id, []]));
+  if (input.runs.length === 0) return buildingsOf;
+  const whole = input.runs.filter((run) => itemsInView(input.scope, run) === undefined);
+  const part = input.runs.filter((run) => itemsInView(input.scope, run) !== undefined);
+  const db = await getDb();
+  const rows = await db
+    .selectDistinct({ runId: bulkRunItems.runId, buildingId: bulkRunItems.buildingId })
+    .from(bulkRunItems)
+    .where(
+      or(
+        whole.length > 0
+          ? inArray(
+              bulkRunItems.runId,
+              whole.map((run) => run.id),
+            )
+          : undefined,
+        part.length > 0
+          ? and(
+              inArray(
+                bulkRunItems.runId,
+                part.map((run) => run.id),
+              ),
+              inBuildings(bulkRunItems.buildingId, input.scope),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(bulkRunItems.buildingId));
+  for (const row of rows) buildingsOf.get(row.runId)?.push(row.buildingId);
+  return buildingsOf;
+}
+
 // --- The worker's side ------------------------------------------------------------------------
 
 /**

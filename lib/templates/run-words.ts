@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { countsInWords, runStatus, thermostatCount } from '@/lib/bulk/words';
+import {
+  countsInWords,
+  IN_YOUR_BUILDINGS,
+  runActivityEntry,
+  runStatus,
+  thermostatCount,
+} from '@/lib/bulk/words';
 import type { BulkRun, RunEntry } from '@/lib/db/bulk-runs';
 import type { Template } from './schema';
 
@@ -75,21 +81,49 @@ export function oneOffTitle(template: Omit<Template, 'name'>): string {
   return title.length <= 64 ? title : `${title.slice(0, 63).trimEnd()}…`;
 }
 
-/** The run's one activity entry, as it finished. */
-export function plannedRunEntry(run: BulkRun, buildingIds: string[]): RunEntry {
+/** An undo's stored title ends with the count its planner saw ("… on 30 thermostats"). */
+const COUNTED_TITLE = / (?:on|of) \d[\d,]* thermostats?$/;
+
+/**
+ * A building manager's share of someone else's run (`partView`) by name: the thermostats in
+ * their buildings. An undo's stored title counts the thermostats its planner saw, so only what
+ * it undid is kept of it.
+ */
+function shareTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'>): {
+  title: string | null;
+  words: string;
+} {
+  const share = `${thermostatCount(run.total)}${IN_YOUR_BUILDINGS}`;
+  if (run.kind !== 'undo')
+    return { title: run.title, words: `${runTitle(run)}${IN_YOUR_BUILDINGS}` };
+  const title =
+    run.title && COUNTED_TITLE.test(run.title) ? run.title.replace(COUNTED_TITLE, '') : null;
+  return { title, words: `${title ?? 'Undo'} on ${share}` };
+}
+
+/**
+ * The run's one activity entry, as it finished. Written with the whole run's counts; a run seen
+ * in part (`partView`) is described from its share alone when a building manager reads the log
+ * (lib/activity-view.ts).
+ */
+export function plannedRunEntry(
+  run: BulkRun & { partView?: boolean },
+  buildingIds: string[],
+): RunEntry {
   const { skipped, blocked } = skippedOf(run);
   const status = runStatus({ ...run, skipped, blocked });
   const failures = run.failed + run.notSent + blocked;
   const unchanged = countsInWords({ ...run, unchanged: skipped - blocked, blocked });
+  const named = run.partView ? shareTitle(run) : { title: run.title, words: runTitle(run) };
   return {
     action: run.kind === 'undo' ? 'change.undo' : 'template.apply',
-    summary: `${runTitle(run)}. ${status.label}: ${unchanged}`,
+    summary: `${named.words}. ${status.label}: ${unchanged}`,
     thermostatId: null,
     buildingId: buildingIds.length === 1 ? (buildingIds[0] ?? null) : null,
     changes: {
       runId: run.id,
       kind: run.kind,
-      title: run.title,
+      title: named.title,
       ...(run.templateId ? { templateId: run.templateId } : {}),
       ...(run.undoOf ? { undoOf: run.undoOf } : {}),
       ...(run.undoOfEntry ? { undoOfEntry: run.undoOfEntry } : {}),
@@ -115,6 +149,13 @@ export function plannedRunEntry(run: BulkRun, buildingIds: string[]): RunEntry {
             ? 'failed'
             : `${failures} failed`,
   };
+}
+
+/** A finished run's one activity entry, whatever its kind (a configuration run's is its own). */
+export function runEntryOf(run: BulkRun & { partView?: boolean }, buildingIds: string[]): RunEntry {
+  return run.kind === 'configuration'
+    ? runActivityEntry(run, buildingIds)
+    : plannedRunEntry(run, buildingIds);
 }
 
 /** "under a second", "45 seconds", "6 minutes", "1 hour 20 minutes": a plan's time, rounded up. */

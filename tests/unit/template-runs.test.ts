@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listActivityAsSeen } from '@/lib/activity-view';
+import { readRunProgress } from '@/lib/bulk/progress';
 import { CANCELLED_IN_FLIGHT, cancelBulkRun } from '@/lib/bulk/runs';
 import { MAX_SENDS } from '@/lib/bulk/worker';
-import { readRunProgress } from '@/lib/bulk/progress';
 import {
   type BulkRun,
   clearBulkRunLeases,
@@ -25,7 +26,7 @@ import {
 import { stopBoss } from '@/lib/jobs/queue';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { forgetPasscode } from '@/lib/templates/passcodes';
-import { scheduleUpdateOf, type PlanSummary, type ThermostatPlan } from '@/lib/templates/plan';
+import { type PlanSummary, scheduleUpdateOf, type ThermostatPlan } from '@/lib/templates/plan';
 import { skippedOf } from '@/lib/templates/run-words';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
@@ -632,6 +633,64 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
       total: 30,
       applied: 29,
     });
+  });
+
+  it('shows a building manager their share of a run’s activity entry, and of its undo', async () => {
+    const fake = fakeService();
+    // One thermostat outside Alder House cannot be read: the whole run is not clean.
+    fake.faults.set(id(12), {
+      kind: 'read',
+      error: () => new ServiceError('unavailable', { status: 503 }),
+    });
+    const run = await plan(owner, fake.service);
+    expect(await apply(owner, run, fake.service)).toBe('finished');
+    const entryOf = async (member: Member, runId: string) => {
+      const { entries } = await listActivityAsSeen({ scope: member });
+      const entry = entries.find((e) => e.runId === runId);
+      if (!entry) throw new Error('the run’s entry is not listed');
+      return entry;
+    };
+
+    // The owner and a viewer read the whole run, as it was stored.
+    const whole =
+      'Template “Vacant unit” on 30 thermostats. Done with 1 failure: 29 done, 0 failed, 0 not sent, 1 blocked (of 30).';
+    for (const member of [owner, viewer]) {
+      expect(await entryOf(member, run.id)).toMatchObject({
+        summary: whole,
+        outcome: 'failure',
+        error: '1 failed',
+      });
+    }
+    // The manager of Alder House reads the 10 of theirs, in the words and the details alike.
+    const mine = await entryOf(managerA, run.id);
+    expect(mine).toMatchObject({
+      summary:
+        'Template “Vacant unit” on 10 thermostats in your buildings. Done: 10 done, 0 failed, 0 not sent (of 10).',
+      outcome: 'success',
+      error: null,
+      buildingId: A,
+    });
+    expect(mine.changes).toMatchObject({ total: 10, applied: 10, blocked: 0, buildings: 1 });
+
+    // Its undo, planned by the owner, is titled with the 30 the owner saw: not for the manager.
+    const undo = await planUndoOfRun({ member: owner, runId: run.id });
+    if (!undo.ok) throw new Error(undo.message);
+    expect(undo.run.title).toBe('Undo of template “Vacant unit” on 30 thermostats');
+    await workPlannedRun({ runId: undo.run.id, service: fake.service, owner: 'u' });
+    await apply(
+      owner,
+      (await findBulkRun({ scope: owner, runId: undo.run.id })) as BulkRun,
+      fake.service,
+    );
+    expect((await entryOf(owner, undo.run.id)).summary).toMatch(
+      /^Undo of template “Vacant unit” on 30 thermostats\. /,
+    );
+    const undone = await entryOf(managerA, undo.run.id);
+    expect(undone.summary).toMatch(
+      /^Undo of template “Vacant unit” on 10 thermostats in your buildings\. Done: 10 done.*\(of 10\)\.$/,
+    );
+    expect(undone.changes).toMatchObject({ title: 'Undo of template “Vacant unit”', total: 10 });
+    expect(JSON.stringify([undone.summary, undone.changes])).not.toMatch(/\b(29|30)\b/);
   });
 
   const FROST_WATCH = {

@@ -8,11 +8,11 @@ import { PageHeader } from '@/components/ui/page-header';
 import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
 import { ACTIVITY_ACTION_NAMES, ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { activityHref, cursorOf, readActivityQuery } from '@/lib/activity-query';
+import { listActivityAsSeen } from '@/lib/activity-view';
 import { requireMember } from '@/lib/auth/session';
 import { runStatus, thermostatCount } from '@/lib/bulk/words';
-import { listBulkRunsById } from '@/lib/db/bulk-runs';
 import type { ActivityEntry } from '@/lib/db/queries';
-import { listActivity, listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
+import { listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome, outcomeWords } from '@/lib/outcomes';
 import { skippedOf } from '@/lib/templates/run-words';
 import { offersUndo } from '@/lib/templates/runs';
@@ -34,8 +34,10 @@ const PAGE_SIZE = 50;
 export default async function ActivityPage({ searchParams }: Props) {
   const member = await requireMember();
   const query = await readActivityQuery(member, await searchParams);
-  const [rows, people, buildings] = await Promise.all([
-    listActivity({
+  // A bulk run is one entry; its state and a result per thermostat are the run's, and a building
+  // manager's share of someone else's run is described from that share (lib/activity-view.ts).
+  const [{ entries: rows, runs }, people, buildings] = await Promise.all([
+    listActivityAsSeen({
       scope: member,
       filter: query.filter,
       before: query.before,
@@ -47,15 +49,10 @@ export default async function ActivityPage({ searchParams }: Props) {
   const entries = rows.slice(0, PAGE_SIZE);
   const last = entries.at(-1);
   const older = rows.length > PAGE_SIZE && last ? cursorOf(last) : null;
-  const [named, runList] = await Promise.all([
-    listThermostats({
-      scope: member,
-      thermostatIds: [...new Set(entries.flatMap((entry) => entry.thermostatId ?? []))],
-    }),
-    // A bulk run is one entry; its state and a result per thermostat are the run's.
-    listBulkRunsById({ scope: member, runIds: entries.flatMap((entry) => entry.runId ?? []) }),
-  ]);
-  const runs = new Map(runList.map((run) => [run.id, run]));
+  const named = await listThermostats({
+    scope: member,
+    thermostatIds: [...new Set(entries.flatMap((entry) => entry.thermostatId ?? []))],
+  });
   const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
   const labels = new Map(named.map((t) => [t.thermostatId, t.unitLabel]));
   const filtered = Object.values(query.values).some(Boolean);

@@ -2,8 +2,9 @@ import { stringify } from 'csv-stringify/sync';
 import { type NextRequest, NextResponse } from 'next/server';
 import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { readActivityQuery } from '@/lib/activity-query';
+import { listActivityAsSeen } from '@/lib/activity-view';
 import { getCurrentMember } from '@/lib/auth/session';
-import { type ActivityEntry, listActivity, listBuildings, listThermostats } from '@/lib/db/queries';
+import { type ActivityEntry, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome } from '@/lib/outcomes';
 import { withoutUndo } from '@/lib/undo/entries';
 
@@ -25,7 +26,13 @@ export async function GET(request: NextRequest) {
   const entries: ActivityEntry[] = [];
   let before = query.before;
   while (entries.length < MAX_ROWS) {
-    const page = await listActivity({ scope: member, filter: query.filter, before, limit: PAGE });
+    // A building manager's share of someone else's run reads as that share, not the whole run.
+    const { entries: page } = await listActivityAsSeen({
+      scope: member,
+      filter: query.filter,
+      before,
+      limit: PAGE,
+    });
     entries.push(...page);
     const last = page.at(-1);
     if (page.length < PAGE || !last) break;

@@ -1,0 +1,173 @@
+import { parse } from 'csv-parse/sync';
+import { NextRequest } from 'next/server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { listActivityAsSeen } from '@/lib/activity-view';
+import { startBulkRun } from '@/lib/bulk/runs';
+import type { Apply } from '@/lib/bulk/worker';
+import { workBulkRun } from '@/lib/bulk/worker';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
+import { stopBoss } from '@/lib/jobs/queue';
+import type { BulkResult } from '@/lib/thermostat-api/schemas';
+import { databaseTargets, useDatabase } from '../support/database';
+import { createFirstOwner, inviteAndAccept } from '../support/members';
+
+// The export route asks the session who is signed in; here, whoever the test says.
+const session = vi.hoisted(() => ({ member: null as Member | null }));
+vi.mock('@/lib/auth/session', () => ({ getCurrentMember: async () => session.member }));
+const { GET: exportActivity } = await import('@/app/(app)/activity/export/route');
+
+/**
+ * The activity log as each member reads it: a bulk run over 3 buildings is one entry written
+ * with the whole run's counts; the manager of one building reads it, on the page and in the CSV
+ * export, as their share only. Owners, viewers and whoever started the run read the whole.
+ */
+
+const A = '00000000000000000000a0c1';
+const B = '00000000000000000000b0c1';
+const C = '00000000000000000000c0c1';
+const id = (n: number) => String(500000000000 + n);
+const BUILDING_OF = (n: number) => (n < 10 ? A : n < 20 ? B : C);
+const IDS = Array.from({ length: 30 }, (_, n) => id(n));
+
+/** The service: applies all but `failing`. */
+const applyAllBut =
+  (failing: Set<string>): Apply =>
+  async ({ thermostatIds }) => {
+    const results = thermostatIds.map((thermostatId) =>
+      failing.has(thermostatId)
+        ? { thermostatId, status: 'error' as const, code: 'thermostat_offline' }
+        : { thermostatId, status: 'success' as const, data: {} },
+    );
+    return {
+      succeeded: results.filter((r) => r.status === 'success').length,
+      failed: results.filter((r) => r.status !== 'success').length,
+      results,
+    } satisfies BulkResult;
+  };
+
+describe.each(databaseTargets)(
+  'the activity log as each member reads it on $name',
+  ({ target }) => {
+    let handle: DatabaseHandle;
+    let owner: Member;
+    let managerA: Member;
+    let viewer: Member;
+    let runId: string;
+
+    beforeAll(async () => {
+      handle = await useDatabase(await target());
+      owner = await createFirstOwner('owner@activity.example', 'Activity Property');
+      for (const [buildingId, name] of [
+        [A, 'Alder House'],
+        [B, 'Birch Court'],
+        [C, 'Cedar Lofts'],
+      ] as const) {
+        await ensureBuilding({ orgId: owner.orgId, buildingId, name, timeZone: 'America/Denver' });
+      }
+      for (const [n, thermostatId] of IDS.entries()) {
+        await addThermostat({
+          orgId: owner.orgId,
+          thermostatId,
+          buildingId: BUILDING_OF(n),
+          unitLabel: `Unit ${n + 1}`,
+        });
+      }
+      managerA = await inviteAndAccept(owner.orgId, 'alder@activity.example', 'building_manager', [
+        A,
+      ]);
+      viewer = await inviteAndAccept(owner.orgId, 'viewer@activity.example', 'viewer');
+
+      // The owner's run over all 30; two thermostats outside Alder House fail.
+      const started = await startBulkRun({
+        member: owner,
+        thermostatIds: IDS,
+        values: { fanMinimumOnTime: '40' },
+      });
+      if (!started.ok) throw new Error(started.message);
+      runId = started.run.id;
+      const failing = new Set([id(12), id(25)]);
+      expect(await workBulkRun({ runId, apply: applyAllBut(failing) })).toBe('finished');
+    });
+
+    afterAll(async () => {
+      await stopBoss();
+      await handle.close();
+    });
+
+    const WHOLE =
+      'Bulk configuration of 30 thermostats: fan minimum on-time 40 min/h. Done with 2 failures: 28 done, 2 failed, 0 not sent (of 30).';
+    const SHARE =
+      'Bulk configuration of 10 thermostats in your buildings: fan minimum on-time 40 min/h. Done: 10 done, 0 failed, 0 not sent (of 10).';
+
+    const entryOf = async (scope: Parameters<typeof listActivityAsSeen>[0]['scope']) => {
+      const { entries, runs } = await listActivityAsSeen({ scope });
+      const entry = entries.find((e) => e.runId === runId);
+      if (!entry) throw new Error('the run’s entry is not listed');
+      return { entry, run: runs.get(runId) };
+    };
+
+    it('stores the whole run once, as it finished', async () => {
+      const stored = (await listActivity({ scope: owner })).filter((e) => e.runId === runId);
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({ summary: WHOLE, outcome: 'failure', error: '2 failed' });
+    });
+
+    it('shows the manager of one building their share only: words, details, outcome', async () => {
+      const { entry, run } = await entryOf(managerA);
+      expect(run).toMatchObject({ partView: true, total: 10 });
+      expect(entry.summary).toBe(SHARE);
+      expect(entry).toMatchObject({ outcome: 'success', error: null, buildingId: A });
+      expect(entry.changes).toMatchObject({
+        runId,
+        total: 10,
+        applied: 10,
+        failed: 0,
+        notSent: 0,
+        cancelled: 0,
+        buildings: 1,
+      });
+      // Nothing of the other buildings' 20 thermostats, their 2 failures or the run's 30.
+      const words = JSON.stringify([entry.summary, entry.changes, entry.error]);
+      expect(words).not.toMatch(/\b(30|28|20|2 failed)\b/);
+    });
+
+    it('shows owners, viewers and whoever started the run the whole', async () => {
+      for (const member of [owner, viewer]) {
+        const { entry, run } = await entryOf(member);
+        expect(run).toMatchObject({ partView: false, total: 30 });
+        expect(entry).toMatchObject({ summary: WHOLE, error: '2 failed', buildingId: null });
+        expect(entry.changes).toMatchObject({ total: 30, applied: 28, failed: 2, buildings: 3 });
+      }
+      // Its starter with a narrower scope (say, moved to managing Alder House only) still does.
+      const { entry } = await entryOf({ ...owner, buildingIds: [A] });
+      expect(entry.summary).toBe(WHOLE);
+    });
+
+    it('exports the manager’s share, not the whole run, as CSV', async () => {
+      const csvOf = async (member: Member) => {
+        session.member = member;
+        const response = await exportActivity(
+          new NextRequest('http://localhost/activity/export?action=configuration.bulk_update'),
+        );
+        expect(response.status).toBe(200);
+        const rows: string[][] = parse((await response.text()).replace(/^\uFEFF/, ''));
+        const [header, ...body] = rows;
+        const column = (name: string) => header?.indexOf(name) ?? -1;
+        const row = body.find((r) => r[column('details')]?.includes(runId));
+        if (!row) throw new Error('the run’s entry is not exported');
+        return {
+          summary: row[column('summary')],
+          error: row[column('error')],
+          details: JSON.parse(row[column('details')] ?? '{}') as Record<string, unknown>,
+        };
+      };
+      const mine = await csvOf(managerA);
+      expect(mine).toMatchObject({ summary: SHARE, error: '' });
+      expect(mine.details).toMatchObject({ total: 10, applied: 10, failed: 0, buildings: 1 });
+      const whole = await csvOf(owner);
+      expect(whole).toMatchObject({ summary: WHOLE, error: '2 failed' });
+      expect(whole.details).toMatchObject({ total: 30, applied: 28, failed: 2, buildings: 3 });
+    });
+  },
+);
