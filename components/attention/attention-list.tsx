@@ -37,6 +37,8 @@ function momentOf(item: ListedItem): { label: string; at: Date } | null {
       return item.readAt ? { label: 'Last read', at: item.readAt } : null;
     case 'connection_expiring':
       return { label: 'Expires', at: item.expiresAt };
+    case 'template_drift':
+      return item.since ? { label: 'First found', at: item.since } : null;
     default:
       return null;
   }

@@ -1,5 +1,6 @@
 import type { HVAC_MODES, ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { todayIn } from '@/lib/time-format';
+import type { TemperatureUnit } from '@/lib/units';
 
 /**
  * What needs a property manager's attention, computed from what Setpoint already knows: the
@@ -136,9 +137,10 @@ export type AttentionItem =
       kind: 'template_drift';
       templateId: string;
       templateName: string;
-      /** What differs, in words, as the last check found it (lib/templates/drift.ts). */
-      differs: string[];
-      since: null;
+      /** What differs, in words in each unit, as the last check found it (lib/templates/drift). */
+      differs: DriftWords;
+      /** When a check first found it differing (it began since the check before); null: unknown. */
+      since: Date | null;
     })
   | (Whole & { kind: 'connection_ended' | 'not_connected'; since: null })
   | (Whole & { kind: 'connection_expiring'; expiresAt: Date; since: null });
@@ -364,7 +366,19 @@ export function staleCondition(input: {
 
 // --- Template drift ------------------------------------------------------------------------------
 
-export type DriftFacts = { templateId: string; templateName: string; differs: string[] } | null;
+/**
+ * What differs from a template, in words in each unit a member may read (°F and °C): the same
+ * plan in either, so a member reads their own unit wherever the item goes (page, email, webhook).
+ */
+export type DriftWords = Record<TemperatureUnit, string[]>;
+
+export type DriftFacts = {
+  templateId: string;
+  templateName: string;
+  differs: DriftWords;
+  /** When a check first found it differing; null when not known. */
+  since: Date | null;
+} | null;
 
 /**
  * The template a run last applied to the thermostat no longer matches it, as the slow-cycle check
@@ -375,14 +389,14 @@ export function driftCondition(input: {
   drift: DriftFacts;
 }): AttentionItem | null {
   const { drift } = input;
-  if (!drift || drift.differs.length === 0) return null;
+  if (!drift || drift.differs.F.length === 0) return null;
   return {
     ...input.thermostat,
     kind: 'template_drift',
     templateId: drift.templateId,
     templateName: drift.templateName,
     differs: drift.differs,
-    since: null,
+    since: drift.since,
   };
 }
 

@@ -79,9 +79,9 @@ export async function listAttention(input: {
   }
   const failedBy = new Map(failed.map((entry) => [entry.thermostatId, entry]));
   const driftBy = new Map(
-    drift.map(({ thermostatId, templateId, templateName, differs }) => [
+    drift.map(({ thermostatId, templateId, templateName, differs, since }) => [
       thermostatId,
-      { templateId, templateName, differs },
+      { templateId, templateName, differs, since },
     ]),
   );
 

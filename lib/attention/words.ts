@@ -9,6 +9,7 @@ import { modeName as plainModeName } from '@/lib/words';
 import {
   type AttentionItem,
   COMFORT_MARGIN_F,
+  type DriftWords,
   FREEZE_BELOW_F,
   OVERHEAT_ABOVE_F,
 } from './conditions';
@@ -89,6 +90,15 @@ export const TITLES: Record<AttentionItem['kind'], string> = {
 /** How many of the differences an item's sentence names before saying how many more. */
 export const DRIFT_SHOWN = 4;
 
+/**
+ * A drift's lines in the reader's unit. An incident stored before drift was kept in both units
+ * holds one list, in °F: that is all there is of it.
+ */
+function driftIn(differs: DriftWords | readonly string[], unit: TemperatureUnit): string[] {
+  if (Array.isArray(differs)) return differs.map(String);
+  return (differs as DriftWords)[unit] ?? [];
+}
+
 /** The item's title and its sentence. */
 export function describeItem(
   item: AttentionItem,
@@ -166,11 +176,13 @@ export function describeItem(
       };
     }
     case 'template_drift': {
-      const shown = item.differs.slice(0, DRIFT_SHOWN);
-      const more = item.differs.length - shown.length;
+      const lines = driftIn(item.differs, unit);
+      const shown = lines.slice(0, DRIFT_SHOWN);
+      const more = lines.length - shown.length;
+      const found = item.since ? ` First found ${ago(item.since)} ago.` : '';
       return {
         title,
-        detail: `Not as “${item.templateName}” sets it (now → the template’s): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}.`,
+        detail: `Not as “${item.templateName}” sets it (now → the template’s): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}.${found}`,
       };
     }
     case 'connection_ended':

@@ -1,5 +1,7 @@
 import 'server-only';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DriftWords } from '@/lib/attention/conditions';
 import { getDb, rowsOf } from './client';
 import type { Scope } from './queries';
 import { templateAssignments, templates, thermostats } from './schema';
@@ -48,17 +50,24 @@ export async function listDueDriftChecks(input: {
 }
 
 /**
- * Keeps what a check found: what differs from the template in words, or null when it matches.
- * Only for the assignment that was checked: one a newer run made meanwhile is left alone.
+ * Keeps what a check found: what differs from the template in words in each unit, or null when
+ * it matches. When it already differed, it keeps when that was first found. Only for the
+ * assignment that was checked: one a newer run made meanwhile is left alone.
  */
 export async function saveDriftCheck(
-  input: DueDriftCheck & { drift: string[] | null; at?: Date },
+  input: DueDriftCheck & { drift: DriftWords | null; at?: Date },
 ): Promise<void> {
   const db = await getDb();
-  await db
-    .update(templateAssignments)
-    .set({ checkedAt: input.at ?? new Date(), drift: input.drift })
-    .where(sameAssignment(input));
+  const at = input.at ?? new Date();
+  // A list kept before drift had its moment (a JSON array) has no 'foundAt': found now, then.
+  const drift =
+    input.drift === null
+      ? null
+      : sql`jsonb_build_object(
+          'foundAt', coalesce(${templateAssignments.drift} -> 'foundAt',
+            to_jsonb(${at.toISOString()}::text)),
+          'lines', ${JSON.stringify({ F: input.drift.F, C: input.drift.C })}::jsonb)`;
+  await db.update(templateAssignments).set({ checkedAt: at, drift }).where(sameAssignment(input));
 }
 
 /**
@@ -87,8 +96,28 @@ export type DriftRow = {
   buildingId: string;
   templateId: string;
   templateName: string;
-  differs: string[];
+  differs: DriftWords;
+  /** When a check first found it differing; null for a drift kept before that was recorded. */
+  since: Date | null;
 };
+
+const linesSchema = z.array(z.string());
+const storedDriftSchema = z.union([
+  z.object({
+    foundAt: z.iso.datetime({ offset: true }),
+    lines: z.object({ F: linesSchema, C: linesSchema }),
+  }),
+  // Kept before drift was kept in each unit: lines in °F, all there is until the next check.
+  linesSchema.transform((lines) => ({ foundAt: null, lines: { F: lines, C: lines } })),
+]);
+
+/** A stored drift as its words in each unit and when it was found; null when nothing differs. */
+function readDrift(stored: unknown): { differs: DriftWords; since: Date | null } | null {
+  const parsed = storedDriftSchema.safeParse(stored);
+  if (!parsed.success || parsed.data.lines.F.length === 0) return null;
+  const { foundAt, lines } = parsed.data;
+  return { differs: lines, since: foundAt ? new Date(foundAt) : null };
+}
 
 /** The thermostats in scope (by the building each is in now) that differ from their template. */
 export async function listDrift(input: { scope: Scope }): Promise<DriftRow[]> {
@@ -125,7 +154,8 @@ export async function listDrift(input: { scope: Scope }): Promise<DriftRow[]> {
       ),
     )
     .orderBy(asc(templateAssignments.thermostatId));
-  return rows.flatMap(({ drift, ...row }) =>
-    Array.isArray(drift) && drift.length > 0 ? [{ ...row, differs: drift.map(String) }] : [],
-  );
+  return rows.flatMap(({ drift, ...row }) => {
+    const found = readDrift(drift);
+    return found ? [{ ...row, ...found }] : [];
+  });
 }

@@ -606,7 +606,9 @@ export const thermostatGroupMembers = pgTable(
 
 /**
  * The template a thermostat was last given (by a template run that applied there), and whether
- * it still matches it: `drift` lists what differs when it was last checked (null: it matched).
+ * it still matches it: `drift` is what differed when it was last checked (null: it matched),
+ * in words in each unit and when a check first found it (lib/db/drift.ts); rows checked before
+ * that hold a list of lines in °F.
  */
 export const templateAssignments = pgTable(
   'template_assignments',
@@ -619,7 +621,9 @@ export const templateAssignments = pgTable(
     runId: uuid('run_id').references(() => bulkRuns.id, { onDelete: 'set null' }),
     assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
     checkedAt: timestamp('checked_at', { withTimezone: true }),
-    drift: jsonb('drift').$type<string[]>(),
+    drift: jsonb('drift').$type<
+      { foundAt: string; lines: { F: string[]; C: string[] } } | string[]
+    >(),
   },
   (table) => [
     ...thermostatRowKey(table),

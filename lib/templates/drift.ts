@@ -1,5 +1,6 @@
 import 'server-only';
 import pLimit from 'p-limit';
+import type { DriftWords } from '@/lib/attention/conditions';
 import {
   type DueDriftCheck,
   listDueDriftChecks,
@@ -18,12 +19,13 @@ import { serviceForTemplates, type TemplateService } from './service';
 
 /**
  * Drift: a thermostat a template run applied to (or found matching) is read again on a slow
- * cycle and planned against its template; what would change is what differs, kept in words for
- * the needs-attention page. Reads are at background priority, a few a minute, like the
- * maintenance reminders (lib/attention/maintenance.ts): a template's full read is 5 calls, so
- * 1,500 assigned thermostats every 6 hours cost about 1,250 calls an hour at most, and the cap
- * below holds it to 5 % of the hourly background budget (about 465) however many are due. The
- * oldest check goes first, so a large portfolio is checked in turn, less often than 6 hours.
+ * cycle and planned against its template; what would change is what differs, kept in words in
+ * each unit for the needs-attention page, with when it was first found. Reads are at background
+ * priority, a few a minute, like the maintenance reminders (lib/attention/maintenance.ts): a
+ * template's full read is 5 calls, so 1,500 assigned thermostats every 6 hours cost about 1,250
+ * calls an hour at most, and the cap below holds it to 5 % of the hourly background budget (about
+ * 465) however many are due. The oldest check goes first, so a large portfolio is checked in
+ * turn, less often than 6 hours. Planning in both units costs CPU only, never a call.
  *
  * Access control has no read at the service: Setpoint knows only the locks it set itself, not
  * what the thermostat has now. So it is left out of the check.
@@ -69,6 +71,20 @@ export function driftLines(plan: ThermostatPlan): string[] | null {
   });
   for (const problem of plan.problems) lines.push(`Cannot be applied as it is: ${problem}`);
   return lines.length > 0 ? lines : null;
+}
+
+/**
+ * What differs, in words in each unit a member may read: the template planned on the thermostat
+ * once in °F and once in °C, so whoever reads it reads their own unit (the needs-attention page
+ * and the notices it sends); null when nothing differs.
+ */
+export function driftWords(
+  template: Template,
+  state: Parameters<typeof planTemplate>[1],
+): DriftWords | null {
+  const F = driftLines(planTemplate(template, state, { unit: 'F' }));
+  if (!F) return null;
+  return { F, C: driftLines(planTemplate(template, state, { unit: 'C' })) ?? F };
 }
 
 export type DriftRound = { due: number; checked: number; drifted: number; failed: number };
@@ -125,7 +141,7 @@ export async function checkDrift(
     round.map(({ check, template }) =>
       limit(async (): Promise<'same' | 'drifted' | string> => {
         const reads = readsFor(template);
-        let drift: string[] | null;
+        let drift: DriftWords | null;
         try {
           const state =
             reads.length > 0
@@ -137,7 +153,7 @@ export async function checkDrift(
                   priority: 'background',
                 })
               : {};
-          drift = driftLines(planTemplate(template, state));
+          drift = driftWords(template, state);
         } catch (caught) {
           await saveDriftFailure({ ...check, at: input.now });
           return caught instanceof ServiceError ? caught.kind : 'unavailable';

@@ -23,6 +23,8 @@ const { listDrift } = await import('@/lib/db/drift');
 const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
 const { templates } = await import('@/lib/db/schema');
 const { incidentKindOf, INCIDENT_KINDS } = await import('@/lib/notifications/kinds');
+const { causesOfItems } = await import('@/lib/notifications/reconcile');
+const { incidentWords } = await import('@/lib/notifications/words');
 const { CHECK_EVERY_MS, checkDrift, driftCallsPerMinute } = await import('@/lib/templates/drift');
 const { planTemplate } = await import('@/lib/templates/plan');
 const { templateSchema } = await import('@/lib/templates/schema');
@@ -149,7 +151,12 @@ describe.each(databaseTargets)('template drift on $name', ({ target }) => {
       where org_id = ${owner.orgId}::uuid and thermostat_id = ${thermostatId}`);
     const row = (result as unknown as { rows: { checkedAt: string | Date; drift: unknown }[] })
       .rows[0];
-    return row ? { checkedAt: new Date(row.checkedAt), drift: row.drift as string[] | null } : null;
+    return row
+      ? {
+          checkedAt: new Date(row.checkedAt),
+          drift: row.drift as { foundAt: string; lines: { F: string[]; C: string[] } } | null,
+        }
+      : null;
   }
 
   const driftItems = async (member: Member) =>
@@ -227,7 +234,7 @@ describe.each(databaseTargets)('template drift on $name', ({ target }) => {
       checked: 2,
       drifted: 1,
     });
-    const drift = (await assignment(N2))?.drift ?? [];
+    const drift = (await assignment(N2))?.drift?.lines.F ?? [];
     expect(drift).toContain('Configuration: Fan minimum on-time 25 min/h → 10 min/h');
     expect(drift.some((line) => /^Alerts: Low temperature alert threshold 40/.test(line))).toBe(
       true,
@@ -266,6 +273,73 @@ describe.each(databaseTargets)('template drift on $name', ({ target }) => {
     expect(await driftItems(owner)).toEqual([]);
   });
 
+  it('says what differs in the reader’s unit, and since when it was found', async () => {
+    const fake = fakeService();
+    const changed = fake.states.get(N2) as FullState;
+    changed.alerts = { ...changed.alerts, lowTemperatureAlert: { enabled: true, value: 40 } };
+    await assign(N2, 7 * HOUR);
+    const foundAt = now;
+    await checkDrift({ service: fake.service, now });
+
+    // Kept without a unit of its own: the words in each, and when it was first found.
+    const stored = (await assignment(N2))?.drift;
+    expect(stored?.foundAt && new Date(stored.foundAt)).toEqual(foundAt);
+    expect(stored?.lines.F).toContain('Alerts: Low temperature alert threshold 40 °F → 45 °F');
+    expect(stored?.lines.C).toContain('Alerts: Low temperature alert threshold 4.4 °C → 7.2 °C');
+
+    // Still differing at the next check: found when it was first found, not at the latest check.
+    now = new Date(now.getTime() + CHECK_EVERY_MS + 1);
+    await checkDrift({ service: fake.service, now });
+    expect((await assignment(N2))?.checkedAt).toEqual(now);
+    const [item] = await driftItems(owner);
+    expect(item).toMatchObject({ thermostatId: N2, since: foundAt });
+
+    const celsius = describeItem(item as ListedItem, { unit: 'C', now });
+    expect(celsius.detail).toContain('Low temperature alert threshold 4.4 °C → 7.2 °C');
+    expect(celsius.detail).not.toContain('°F');
+    expect(celsius.detail).toMatch(/First found 6 h ago\.$/);
+    const fahrenheit = describeItem(item as ListedItem, { unit: 'F', now });
+    expect(fahrenheit.detail).toContain('Low temperature alert threshold 40 °F → 45 °F');
+    expect(fahrenheit.detail).not.toContain('°C');
+
+    // A notice of it, stored as JSON, reads in each recipient's unit too.
+    const [cause] = causesOfItems([item as ListedItem]);
+    const notice = { kind: 'template_drift', facts: cause?.facts ?? {} };
+    expect(incidentWords(notice, { unit: 'C', now }).detail).toContain('4.4 °C → 7.2 °C');
+    expect(incidentWords(notice, { unit: 'F', now }).detail).toContain('40 °F → 45 °F');
+
+    // Set right, then drifting again: found anew.
+    fake.states.set(N2, matching());
+    now = new Date(now.getTime() + CHECK_EVERY_MS + 1);
+    await checkDrift({ service: fake.service, now });
+    expect((await assignment(N2))?.drift).toBeNull();
+    fake.states.set(N2, changed);
+    now = new Date(now.getTime() + CHECK_EVERY_MS + 1);
+    await checkDrift({ service: fake.service, now });
+    expect((await driftItems(owner))[0]?.since).toEqual(now);
+  });
+
+  it('still lists a drift kept as °F lines before, until its next check', async () => {
+    await assign(N1, 7 * HOUR);
+    await handle.db.execute(sql`
+      update template_assignments set drift = ${JSON.stringify(['Configuration: Fan minimum on-time 30 min/h → 10 min/h'])}::jsonb
+      where org_id = ${owner.orgId}::uuid and thermostat_id = ${N1}`);
+    const [item] = await driftItems(owner);
+    expect(item).toMatchObject({ thermostatId: N1, since: null });
+    expect(describeItem(item as ListedItem, { unit: 'C', now }).detail).toBe(
+      'Not as “Office hours” sets it (now → the template’s): Configuration: Fan minimum on-time 30 min/h → 10 min/h.',
+    );
+
+    // Its next check keeps it in each unit, found then.
+    const fake = fakeService();
+    const state = fake.states.get(N1) as FullState;
+    state.configuration = { ...state.configuration, fanMinimumOnTime: 30 };
+    await checkDrift({ service: fake.service, now });
+    const stored = (await assignment(N1))?.drift;
+    expect(stored?.foundAt && new Date(stored.foundAt)).toEqual(now);
+    expect(stored?.lines.C).toEqual(['Configuration: Fan minimum on-time 30 min/h → 10 min/h']);
+  });
+
   it('never counts access control, which the service cannot read', async () => {
     const fake = fakeService();
     // Its locks unknown or changed: nothing to say, as nothing can be read.
@@ -291,7 +365,7 @@ describe.each(databaseTargets)('template drift on $name', ({ target }) => {
     await assign(N3, 7 * HOUR);
     await checkDrift({ service: fake.service, now });
     const found = (await assignment(N3))?.drift;
-    expect(found?.length).toBeGreaterThan(0);
+    expect(found?.lines.F.length).toBeGreaterThan(0);
 
     // Set right meanwhile, but offline when it is checked again: the drift found stays.
     fake.states.set(N3, matching());
