@@ -40,7 +40,7 @@ const BENCH_LIMITS = {
 };
 const settleArgument = process.argv.indexOf('--settle-minutes');
 const SETTLE_MINUTES = settleArgument === -1 ? 20 : Number(process.argv[settleArgument + 1]);
-/** Lines per import: the add form takes 500; fewer keep each import inside a minute's budget. */
+/** Lines per import: the add form takes 2,000; fewer keep each import inside a minute's budget. */
 const IMPORT_BATCH = 200;
 const MANAGER = {
   name: 'Bench Manager',

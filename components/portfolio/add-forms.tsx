@@ -14,7 +14,8 @@ import { ImportResults } from './import-results';
 
 const idle: AddState = { status: 'idle' };
 
-type Progress = { total: number; rows: ReportRow[] };
+/** Lines so far, and how many seconds are left of a wait for the service's rate limit. */
+type Progress = { total: number; rows: ReportRow[]; waitSeconds?: number };
 
 /**
  * One add form's state. Without JavaScript the form posts to its server action and the page
@@ -90,10 +91,11 @@ async function streamImport(
       if (!line) continue;
       const event = JSON.parse(line) as ImportEvent;
       if ('done' in event) return event.done;
-      progress =
-        'total' in event
-          ? { ...progress, total: event.total }
-          : { ...progress, rows: [...progress.rows, event.row] };
+      if ('total' in event) progress = { ...progress, total: event.total };
+      // A wait's last word is 0 s: it has ended.
+      else if ('waiting' in event)
+        progress = { ...progress, waitSeconds: event.waiting.seconds || undefined };
+      else progress = { ...progress, rows: [...progress.rows, event.row] };
     }
     if (done) break;
     onProgress(progress);
@@ -110,6 +112,9 @@ function Checking({ progress }: { progress: Progress }) {
         {progress.total
           ? `Checked ${progress.rows.length} of ${progress.total} lines with the service…`
           : 'Reading the list…'}
+        {progress.waitSeconds
+          ? ` Waiting for the service’s rate limit, about ${progress.waitSeconds} s, before checking the other ${progress.total - progress.rows.length}.`
+          : ''}
       </p>
       {rows.length ? (
         <ImportResults rows={rows} caption="Result for each thermostat so far" />

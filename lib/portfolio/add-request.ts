@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { Actor } from '@/lib/activity';
 import type { FormState, ReportRow } from '@/lib/forms';
-import { addToPortfolio, type KnownBuilding } from './add';
+import { addToPortfolio, type ImportWait, type KnownBuilding } from './add';
 import { type EntryProblem, type PortfolioEntry, parseCsv, parsePastedList } from './entries';
 import { fetchSandboxDemoPortfolio } from './sandbox-demo';
 
@@ -16,8 +16,15 @@ export type AddSource = (typeof ADD_SOURCES)[number];
 export type AddField = 'list' | 'csv';
 export type AddState = FormState<AddField>;
 
-/** One line of the streamed import's answer (NDJSON): the count, each line's result, the end. */
-export type ImportEvent = { total: number } | { row: ReportRow } | { done: AddState };
+/**
+ * One line of the streamed import's answer (NDJSON): the count, each line's result, a wait for
+ * the service's rate limit (when it begins and every few seconds while it lasts), the end.
+ */
+export type ImportEvent =
+  | { total: number }
+  | { row: ReportRow }
+  | { waiting: ImportWait }
+  | { done: AddState };
 
 export type AddRequest = {
   entries: PortfolioEntry[];
@@ -31,7 +38,7 @@ const listSchema = z
   .string()
   .trim()
   .min(1, 'Paste at least one thermostat id.')
-  .max(100_000, 'That list is too long.');
+  .max(250_000, 'That list is too long.');
 
 /** The form's entries, or the state that says what is wrong with it (nothing checked yet). */
 export async function readAddRequest(
@@ -80,13 +87,17 @@ export function lineCount(request: AddRequest): number {
   return request.entries.length + request.problems.length;
 }
 
-/** Checks and adds every entry; `onRow` hears each line's result as soon as it is known. */
+/**
+ * Checks and adds every entry; `onRow` hears each line's result as soon as it is known, `onWait`
+ * when the lines left wait for the service's rate limit.
+ */
 export async function runAddRequest(
   actor: Actor,
   request: AddRequest,
   onRow?: (row: ReportRow) => void,
+  onWait?: (wait: ImportWait) => void,
 ): Promise<AddState> {
-  const report = await addToPortfolio({ actor, ...request, onRow });
+  const report = await addToPortfolio({ actor, ...request, onRow, onWait });
   const added = report.filter((row) => row.outcome === 'done').length;
   const problems = report.filter(
     (row) => row.outcome === 'failed' || row.outcome === 'not_attempted',

@@ -3,13 +3,44 @@ import { type Actor, logActivity } from '@/lib/activity';
 import { addThermostat, ensureBuilding, findKnownThermostats } from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/forms';
 import { storeStatus } from '@/lib/readings/read';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { describeServiceError, ServiceError, untilPhrase } from '@/lib/thermostat-api/errors';
 import { getSchedule, getStatus } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import type { EntryProblem, PortfolioEntry } from './entries';
 
 /** What the sandbox (or a manager) knows about a building that is new to the portfolio. */
 export type KnownBuilding = { name: string; timeZone: string; address?: string };
+
+/** Lines checked with the service at once: a few, as the service asks, never the whole list. */
+const CONCURRENCY = 6;
+/**
+ * How long an import may wait, in all, for the call budget: long enough for the most lines an
+ * import takes (MAX_ENTRIES_PER_IMPORT, about four minutes of the service's 500 calls a minute),
+ * short enough for a request to hold. Lines the budget cannot fit by then are reported, not sent.
+ */
+export const IMPORT_WAIT_LIMIT_MS = 6 * 60_000;
+/** While it waits, the import says so this often: progress stays honest, the stream stays open. */
+const WAIT_NOTICE_MS = 10_000;
+
+/**
+ * The import is waiting for the call budget: about `seconds` more (0: the wait is over), `lines`
+ * still to check.
+ */
+export type ImportWait = { seconds: number; lines: number };
+
+/** A line the call budget could not fit yet: it is tried again once `until` has passed. */
+class WaitForBudget {
+  constructor(readonly until: number) {}
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** When a rate-limited check may be tried again: reads are safe to repeat. */
+function budgetWait(error: unknown): WaitForBudget | null {
+  if (!(error instanceof ServiceError) || error.kind !== 'rate_limited') return null;
+  const until = error.retryAt?.getTime() ?? Date.now() + (error.retryAfterSeconds ?? 5) * 1000;
+  return new WaitForBudget(until);
+}
 
 /**
  * Adds thermostats to the organisation's portfolio after checking each with the service: an id
@@ -18,6 +49,12 @@ export type KnownBuilding = { name: string; timeZone: string; address?: string }
  * id. Each row names the thermostat's building, and goes to `onRow` the moment it is decided (a
  * long import shows its lines as they are checked). The caller has checked that the member may
  * manage the portfolio.
+ *
+ * More lines than the call budget has room for wait for its next window rather than fail:
+ * `onWait` hears how long and for how many lines, when the wait begins, every few seconds while
+ * it lasts, and when it is over. The checks run at the budget's `page` priority, so a long
+ * import leaves the top of each window to a person's single clicks. A line the budget has no
+ * room for within `waitLimitMs` of the start is not sent, and says so and when to add it again.
  */
 export async function addToPortfolio(input: {
   actor: Actor;
@@ -25,9 +62,12 @@ export async function addToPortfolio(input: {
   problems?: EntryProblem[];
   known?: Map<string, KnownBuilding>;
   onRow?: (row: ReportRow) => void;
+  onWait?: (wait: ImportWait) => void;
+  waitLimitMs?: number;
 }): Promise<ReportRow[]> {
   const { actor, onRow } = input;
   const { orgId } = actor;
+  const priority = 'page' as const;
   const notAttempted = (input.problems ?? []).map(
     (problem): ReportRow => ({
       line: problem.line,
@@ -42,6 +82,8 @@ export async function addToPortfolio(input: {
     thermostatIds: input.entries.map((entry) => entry.thermostatId),
   });
   const buildingNames = new Map<string, Promise<string>>();
+  // A line that waits for its building's lookup keeps its status: it is not asked for twice.
+  const statuses = new Map<string, ThermostatStatus>();
 
   const check = async (entry: PortfolioEntry): Promise<ReportRow> => {
     const base = { line: entry.line, subject: entry.thermostatId };
@@ -53,16 +95,19 @@ export async function addToPortfolio(input: {
         detail: `Already in the portfolio, in ${knownBuilding}.`,
       };
     }
-    let status: ThermostatStatus;
+    let status = statuses.get(entry.thermostatId);
     try {
-      status = await getStatus({ orgId, thermostatId: entry.thermostatId });
+      status ??= await getStatus({ orgId, priority, thermostatId: entry.thermostatId });
     } catch (error) {
+      const wait = budgetWait(error);
+      if (wait) throw wait;
       const detail =
         error instanceof ServiceError && (error.kind === 'not_found' || error.kind === 'forbidden')
           ? 'The service does not know this thermostat, or your account may not see it.'
           : describeServiceError(error);
       return { ...base, outcome: 'failed', detail };
     }
+    statuses.set(entry.thermostatId, status);
     const buildingId = status.buildingId;
     if (!buildingId) {
       return {
@@ -80,6 +125,12 @@ export async function addToPortfolio(input: {
     try {
       buildingName = await building;
     } catch (error) {
+      const wait = budgetWait(error);
+      if (wait) {
+        // The building is asked about again by whichever of its lines is tried next.
+        if (buildingNames.get(buildingId) === building) buildingNames.delete(buildingId);
+        throw wait;
+      }
       return { ...base, outcome: 'failed', detail: describeServiceError(error) };
     }
     const unitLabel = entry.unitLabel || status.name || '';
@@ -104,22 +155,70 @@ export async function addToPortfolio(input: {
     };
   };
 
-  const results = await Promise.all(
-    input.entries.map(async (entry) => {
-      // A line that fails in Setpoint (its database) fails alone: the others are kept, reported
-      // and logged.
-      const row = await check(entry).catch(
-        (error: unknown): ReportRow => ({
-          line: entry.line,
-          subject: entry.thermostatId,
-          outcome: 'failed',
-          detail: describeServiceError(error),
-        }),
-      );
+  // One pause for every worker: the first line the budget refuses starts it, later refusals
+  // only move its end, and it tells onWait how it stands until it ends.
+  const waitUntil = Date.now() + (input.waitLimitMs ?? IMPORT_WAIT_LIMIT_MS);
+  let undecided = input.entries.length;
+  let pauseEnd = 0;
+  let pause: Promise<void> | null = null;
+  const waitOut = async () => {
+    for (let left = pauseEnd - Date.now(); left > 0; left = pauseEnd - Date.now()) {
+      input.onWait?.({ seconds: Math.ceil(left / 1000), lines: undecided });
+      await sleep(Math.min(left, WAIT_NOTICE_MS));
+    }
+  };
+  const pauseUntil = (until: number): Promise<void> => {
+    pauseEnd = Math.max(pauseEnd, until);
+    if (pause) return pause;
+    if (pauseEnd <= Date.now()) return Promise.resolve();
+    pause = waitOut().finally(() => {
+      pause = null;
+      input.onWait?.({ seconds: 0, lines: undecided });
+    });
+    return pause;
+  };
+
+  const decide = async (entry: PortfolioEntry): Promise<ReportRow> => {
+    for (;;) {
+      if (pause) await pause;
+      try {
+        return await check(entry);
+      } catch (error) {
+        if (!(error instanceof WaitForBudget)) {
+          // A line that fails in Setpoint (its database) fails alone: the others are kept,
+          // reported and logged.
+          return {
+            line: entry.line,
+            subject: entry.thermostatId,
+            outcome: 'failed',
+            detail: describeServiceError(error),
+          };
+        }
+        if (error.until > waitUntil) {
+          return {
+            line: entry.line,
+            subject: entry.thermostatId,
+            outcome: 'not_attempted',
+            detail: `Not checked: the service’s rate limit has no room for it before ${untilPhrase(new Date(error.until))}. Add it again then.`,
+          };
+        }
+        await pauseUntil(error.until);
+      }
+    }
+  };
+
+  const results: ReportRow[] = [];
+  const queue = [...input.entries];
+  const worker = async () => {
+    for (let entry = queue.shift(); entry; entry = queue.shift()) {
+      const row = await decide(entry);
+      undecided -= 1;
+      results.push(row);
       onRow?.(row);
-      return row;
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+
   const added = results.filter((result) => result.outcome === 'done');
   if (added.length > 0) {
     await logActivity({
@@ -139,7 +238,8 @@ async function addBuilding(
   known?: KnownBuilding,
 ): Promise<string> {
   // The service has no building endpoint; a thermostat's schedule says its building's zone.
-  const timeZone = known?.timeZone ?? (await getSchedule({ orgId, thermostatId })).timeZone;
+  const timeZone =
+    known?.timeZone ?? (await getSchedule({ orgId, priority: 'page', thermostatId })).timeZone;
   if (!timeZone) throw new ServiceError('invalid_response');
   return ensureBuilding({
     orgId,

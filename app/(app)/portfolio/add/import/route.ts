@@ -22,7 +22,8 @@ const json = (status: number, state: AddState) =>
  * after the same checks as the forms' actions, the answer streams as NDJSON, first how many lines
  * there are, then each line's result the moment the service has answered for it, then the
  * summary. A long import shows its progress line by line instead of one "Importing…" for a
- * minute. The work does not depend on the page staying open: it finishes, and is logged, either way.
+ * minute; lines beyond the service's rate limit wait for its next minute, and the stream says so
+ * (how long, how many lines) when the wait begins and every few seconds until it ends. The work does not depend on the page staying open: it finishes, and is logged, either way.
  */
 export async function POST(request: NextRequest) {
   if (!fromOwnOrigin(request.headers, getEnv().NEXTAUTH_URL)) {
@@ -55,7 +56,12 @@ export async function POST(request: NextRequest) {
         }
       };
       send({ total: lineCount(read.request) });
-      runAddRequest(member, read.request, (row) => send({ row }))
+      runAddRequest(
+        member,
+        read.request,
+        (row) => send({ row }),
+        (waiting) => send({ waiting }),
+      )
         .then((state) => send({ done: state }))
         .catch((error: unknown) => {
           logWarning('import stopped', String(error));
