@@ -210,8 +210,13 @@ export const serviceConnections = pgTable('service_connections', {
   refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }).notNull(),
   connectedAt: timestamp('connected_at', { withTimezone: true }).notNull(),
   lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true }),
-  /** A short, secret-free reason for the last refresh failure. */
+  /** A short, secret-free reason for the last refresh failure, for the server's records. */
   lastError: text('last_error'),
+  /**
+   * Why the connection needs reconnecting (null while it is active): the service refused the
+   * refresh token, or the stored tokens can no longer be unsealed. lib/oauth/ended.ts words it.
+   */
+  endedReason: text('ended_reason', { enum: ['refresh_refused', 'tokens_unreadable'] }),
 });
 
 /**

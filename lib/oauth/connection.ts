@@ -21,6 +21,7 @@ import {
   refreshTokenLifetimeMs,
 } from './lifetimes';
 import { refreshAccessToken, TokenEndpointError, type TokenResult } from './token-endpoint';
+import type { ConnectionEndedReason } from './ended';
 import { sealToken, unsealToken, VaultError } from './vault';
 
 export type ConnectionProblem = 'not_connected' | 'reconnect' | 'unavailable';
@@ -46,7 +47,8 @@ export type ConnectionSummary = {
   accessTokenExpiresAt: Date;
   refreshTokenExpiresAt: Date;
   refreshTokenExpiresSoon: boolean;
-  lastError: string | null;
+  /** Why it needs reconnecting, when it does (lib/oauth/ended.ts words it). */
+  endedReason: ConnectionEndedReason | null;
 };
 
 export async function getConnectionSummary(orgId: string): Promise<ConnectionSummary | null> {
@@ -64,7 +66,7 @@ export async function getConnectionSummary(orgId: string): Promise<ConnectionSum
     accessTokenExpiresAt: row.accessTokenExpiresAt,
     refreshTokenExpiresAt: row.refreshTokenExpiresAt,
     refreshTokenExpiresSoon: row.refreshTokenExpiresAt.getTime() - now < REFRESH_TOKEN_WARNING_MS,
-    lastError: row.lastError,
+    endedReason: row.status === 'reconnect' ? row.endedReason : null,
   };
 }
 
@@ -104,6 +106,7 @@ async function tokenFields(
     accessTokenSealed: await sealToken(tokens.access_token, { rowId, field: 'access' }, keys),
     accessTokenExpiresAt: new Date(now.getTime() + tokens.expires_in * 1000),
     lastError: null,
+    endedReason: null,
   };
   const refreshTokenSealed = await sealToken(
     tokens.refresh_token,
@@ -296,7 +299,7 @@ async function refreshUnderLock(orgId: string, rejected: string | undefined): Pr
           if (!(error instanceof VaultError)) throw error;
           // Sealed under a key no longer configured: the tokens are lost to us; start over.
           const lastError = 'Stored tokens unreadable (encryption key removed)';
-          await update({ status: 'reconnect', lastError });
+          await update({ status: 'reconnect', lastError, endedReason: 'tokens_unreadable' });
           return { problem: 'reconnect', ended: lastError };
         }
         try {
@@ -310,7 +313,7 @@ async function refreshUnderLock(orgId: string, rejected: string | undefined): Pr
         } catch (error) {
           if (error instanceof TokenEndpointError && error.kind === 'refused') {
             const lastError = `Refresh refused (${error.code ?? error.status})`;
-            await update({ status: 'reconnect', lastError });
+            await update({ status: 'reconnect', lastError, endedReason: 'refresh_refused' });
             return { problem: 'reconnect', ended: lastError };
           }
           logWarning('token refresh failed', String(error));

@@ -312,10 +312,44 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     await expect(getAccessToken(member.orgId, { rejected: token })).rejects.toMatchObject({
       kind: 'reconnect',
     });
-    expect((await getConnectionSummary(member.orgId))?.status).toBe('reconnect');
+    expect(await getConnectionSummary(member.orgId)).toMatchObject({
+      status: 'reconnect',
+      endedReason: 'refresh_refused',
+    });
     const calls = await tokenCalls();
     await expect(getAccessToken(member.orgId)).rejects.toBeInstanceOf(ConnectionError);
     expect(await tokenCalls()).toBe(calls);
+
+    // Reconnecting clears the reason.
+    const again = await authorize();
+    await completeAuthorization({
+      member,
+      cookie: again.cookie,
+      params: new URLSearchParams({ code: again.code, state: again.state }),
+    });
+    expect(await getConnectionSummary(member.orgId)).toMatchObject({
+      status: 'active',
+      endedReason: null,
+    });
+  });
+
+  it('says the stored tokens are unreadable when they can no longer be unsealed', async () => {
+    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { getAccessToken, getConnectionSummary } = await import('@/lib/oauth/connection');
+    const { cookie, state, code } = await authorize();
+    await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
+    // As if sealed under a key since removed from TOKEN_KEYS.
+    await handle.db.execute(sql`
+      update service_connections set access_token_sealed = 'Fe26.2**gone',
+        refresh_token_sealed = 'Fe26.2**gone'
+      where org_id = ${member.orgId}`);
+    const calls = await tokenCalls();
+    await expect(getAccessToken(member.orgId)).rejects.toMatchObject({ kind: 'reconnect' });
+    expect(await tokenCalls()).toBe(calls);
+    expect(await getConnectionSummary(member.orgId)).toMatchObject({
+      status: 'reconnect',
+      endedReason: 'tokens_unreadable',
+    });
   });
 
   it('leaves the connection alone when the token endpoint is only unavailable', async () => {

@@ -331,7 +331,10 @@ describe.each(databaseTargets)('the organisations migration on $name', ({ target
       connectedBy: BEN,
       status: 'reconnect',
       refreshTokenSealed: 'Fe26.2**ben-refresh',
+      // 0014: a connection that had ended keeps why, as a reason of its own.
+      endedReason: 'refresh_refused',
     });
+    expect(await findConnection({ orgId: ANA })).toMatchObject({ endedReason: null });
     const ben = await findSessionMember({ sessionId: 'session-ben' });
     expect((await listActivity({ scope: ben ?? ana })).map((entry) => entry.action)).toEqual([
       'alert_settings.update',

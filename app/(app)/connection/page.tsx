@@ -12,6 +12,7 @@ import { safeReturnPath } from '@/lib/auth/return-path';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { type ConnectionSummary, getConnectionSummary } from '@/lib/oauth/connection';
+import { connectionEndedInWords } from '@/lib/oauth/ended';
 import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
 import { scopeNames } from '@/lib/words';
 import { disconnectService } from './actions';
@@ -44,30 +45,6 @@ const FAILURES: Record<string, string> = {
   service_unavailable:
     'The thermostat service is not responding right now. Nothing was changed. Try again in a few minutes.',
 };
-
-const REFUSALS: Record<string, string> = {
-  invalid_grant:
-    'it would not renew Setpoint’s access: the approval given at the service expired or was withdrawn there',
-  invalid_client: 'it no longer recognises Setpoint’s app credentials',
-  unauthorized_client: 'it no longer lets Setpoint’s app renew access',
-  invalid_scope: 'it no longer grants the access Setpoint asked for',
-};
-
-/**
- * Why the connection ended, as a manager reads it. The recorded reason ("Refresh refused
- * (invalid_grant)") stays in the disclosure below, for a technician.
- */
-function endedInWords(lastError: string | null): string {
-  if (lastError && /^Stored tokens unreadable/i.test(lastError))
-    return 'Setpoint can no longer use this connection: the access it saved cannot be read (the key it was stored with was removed from the server).';
-  const code = lastError ? (/^Refresh refused \((.+)\)$/.exec(lastError)?.[1] ?? lastError) : '';
-  const reason = Object.hasOwn(REFUSALS, code)
-    ? REFUSALS[code]
-    : lastError
-      ? 'it would not renew Setpoint’s access'
-      : '';
-  return `The service no longer accepts this connection${reason ? `: ${reason}` : ''}.`;
-}
 
 export default async function ConnectionPage({
   searchParams,
@@ -226,7 +203,7 @@ function ConnectionDetails({
       </div>
       {!active ? (
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          {endedInWords(connection.lastError)}{' '}
+          {connectionEndedInWords(connection.endedReason)}{' '}
           {manages ? 'Reconnect to continue.' : 'An owner or admin must reconnect it.'}
         </p>
       ) : null}
@@ -246,12 +223,6 @@ function ConnectionDetails({
           <dd>{connection.scope || '—'}</dd>
           <dt className="text-muted">token format</dt>
           <dd>{connection.tokenFormat === 'jwt' ? 'JWT' : 'opaque'}</dd>
-          {connection.lastError ? (
-            <>
-              <dt className="text-muted">last error</dt>
-              <dd className="break-all">{connection.lastError}</dd>
-            </>
-          ) : null}
         </dl>
       </details>
       {manages ? <ConnectionControls active={active} /> : null}
