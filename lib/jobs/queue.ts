@@ -48,6 +48,8 @@ export const QUEUES = {
   },
   /** Notifications: each member's daily digest, at their hour. */
   'send-digests': { policy: 'stately', retryLimit: 1, expireInSeconds: 300 },
+  /** PGlite only (no autovacuum there): vacuums and analyses the hot tables, hourly. */
+  'vacuum-database': { policy: 'stately', retryLimit: 0, expireInSeconds: 1800 },
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

@@ -11,6 +11,7 @@ import { pollOnce } from '@/lib/readings/poller';
 import { checkDrift } from '@/lib/templates/drift';
 import { workPlannedRun } from '@/lib/templates/worker';
 import { getBoss } from './queue';
+import { startUpkeep } from './upkeep';
 
 /**
  * The job runner: the workers of every queue and the schedules. It runs in the app's process in
@@ -77,6 +78,8 @@ export async function startJobRunner(): Promise<void> {
   await boss.schedule('resume-bulk-runs', '* * * * *', {}, { singletonKey: 'resume' });
   await boss.schedule('reconcile-incidents', '* * * * *', {}, { singletonKey: 'incidents' });
   await boss.schedule('send-digests', '*/15 * * * *', {}, { singletonKey: 'digests' });
+  // The embedded database's vacuum and statistics (PostgreSQL's autovacuum does this there).
+  await startUpkeep(boss);
   // Runs a restart interrupted go on now, not at the next minute (the schedule retries a failure).
   await resumeBulkRuns({ atStartUp: true }).catch((error: unknown) =>
     logWarning('bulk runs: not resumed at start-up', String(error)),
