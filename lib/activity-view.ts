@@ -2,6 +2,7 @@ import 'server-only';
 import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { listBulkRunsById, listRunBuildingsInView, type RunInView } from '@/lib/db/bulk-runs';
 import { type ActivityEntry, listActivity } from '@/lib/db/queries';
+import { connectionEndChangesInWords } from '@/lib/oauth/ended';
 import { runEntryOf } from '@/lib/templates/run-words';
 
 /**
@@ -10,11 +11,18 @@ import { runEntryOf } from '@/lib/templates/run-words';
  * manager who sees only part of someone else's run (`partView`, lib/db/bulk-runs.ts) reads that
  * entry described anew from their share: its words, details, buildings, outcome and error, never
  * the stored whole-run ones. Everyone else, and whoever started the run, reads it as stored.
+ * A "connection ended" entry reads its reason in words (lib/oauth/ended.ts), never the service's
+ * error text an older entry kept.
  */
 export async function listActivityAsSeen(
   input: Parameters<typeof listActivity>[0],
 ): Promise<{ entries: ActivityEntry[]; runs: Map<string, RunInView> }> {
-  const rows = await listActivity(input);
+  const rows = (await listActivity(input)).map(
+    (entry): ActivityEntry =>
+      entry.action === 'connection.end'
+        ? { ...entry, changes: connectionEndChangesInWords(entry.changes) }
+        : entry,
+  );
   const runIds = [...new Set(rows.flatMap((entry) => entry.runId ?? []))];
   const runs = new Map(
     (await listBulkRunsById({ scope: input.scope, runIds })).map((run) => [run.id, run]),

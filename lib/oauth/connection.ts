@@ -21,7 +21,7 @@ import {
   refreshTokenLifetimeMs,
 } from './lifetimes';
 import { refreshAccessToken, TokenEndpointError, type TokenResult } from './token-endpoint';
-import type { ConnectionEndedReason } from './ended';
+import { type ConnectionEndedReason, connectionEndChanges } from './ended';
 import { sealToken, unsealToken, VaultError } from './vault';
 
 export type ConnectionProblem = 'not_connected' | 'reconnect' | 'unavailable';
@@ -274,7 +274,7 @@ function unsealAccess(row: ServiceConnection): Promise<AccessToken> {
   return token;
 }
 
-type Outcome = { ok: AccessToken } | { problem: ConnectionProblem; ended?: string };
+type Outcome = { ok: AccessToken } | { problem: ConnectionProblem; ended?: ConnectionEndedReason };
 
 async function refreshUnderLock(orgId: string, rejected: string | undefined): Promise<AccessToken> {
   // The token call's budget first: waiting for it must not hold the connection's lock.
@@ -300,7 +300,7 @@ async function refreshUnderLock(orgId: string, rejected: string | undefined): Pr
           // Sealed under a key no longer configured: the tokens are lost to us; start over.
           const lastError = 'Stored tokens unreadable (encryption key removed)';
           await update({ status: 'reconnect', lastError, endedReason: 'tokens_unreadable' });
-          return { problem: 'reconnect', ended: lastError };
+          return { problem: 'reconnect', ended: 'tokens_unreadable' };
         }
         try {
           const result = await refreshAccessToken(refreshToken);
@@ -314,7 +314,7 @@ async function refreshUnderLock(orgId: string, rejected: string | undefined): Pr
           if (error instanceof TokenEndpointError && error.kind === 'refused') {
             const lastError = `Refresh refused (${error.code ?? error.status})`;
             await update({ status: 'reconnect', lastError, endedReason: 'refresh_refused' });
-            return { problem: 'reconnect', ended: lastError };
+            return { problem: 'reconnect', ended: 'refresh_refused' };
           }
           logWarning('token refresh failed', String(error));
           return { problem: 'unavailable' };
@@ -332,7 +332,9 @@ async function refreshUnderLock(orgId: string, rejected: string | undefined): Pr
       actor: { orgId, userId: null, name: 'Setpoint' },
       action: 'connection.end',
       summary: 'The thermostat service ended the connection; an owner or admin must reconnect',
-      changes: { reason: outcome.ended },
+      // Why, as stored with the connection: the refresh's error text (the service's code) stays
+      // in `last_error` for the server's records, never in the log members read.
+      changes: connectionEndChanges(outcome.ended),
       error: new ServiceError('reconnect'),
     });
   }

@@ -19,3 +19,29 @@ const ENDED: Record<ConnectionEndedReason, string> = {
 export function connectionEndedInWords(reason: ConnectionEndedReason | null): string {
   return reason ? ENDED[reason] : 'The service no longer accepts this connection.';
 }
+
+const isReason = (value: unknown): value is ConnectionEndedReason =>
+  typeof value === 'string' && Object.hasOwn(ENDED, value);
+
+/** What a "connection ended" activity entry stores: the reason, never the service's text. */
+export const connectionEndChanges = (reason: ConnectionEndedReason) => ({ endedReason: reason });
+
+/**
+ * A "connection ended" activity entry's details as a member reads them (the page and the CSV
+ * export): its reason in words. An entry written before the reason was kept holds the refresh's
+ * error text, service code and all ("Refresh refused (invalid_grant)"): its reason is told from
+ * how Setpoint began that text, and the text itself is never shown.
+ */
+export function connectionEndChangesInWords(changes: Record<string, unknown>): {
+  reason: string;
+} {
+  const text = typeof changes.reason === 'string' ? changes.reason : '';
+  const reason = isReason(changes.endedReason)
+    ? changes.endedReason
+    : text.startsWith('Refresh refused')
+      ? 'refresh_refused'
+      : text.startsWith('Stored tokens unreadable')
+        ? 'tokens_unreadable'
+        : null;
+  return { reason: connectionEndedInWords(reason) };
+}

@@ -6,8 +6,15 @@ import { startBulkRun } from '@/lib/bulk/runs';
 import type { Apply } from '@/lib/bulk/worker';
 import { workBulkRun } from '@/lib/bulk/worker';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
+import {
+  addThermostat,
+  ensureBuilding,
+  listActivity,
+  type Member,
+  recordActivity,
+} from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';
+import { connectionEndChanges, connectionEndedInWords } from '@/lib/oauth/ended';
 import type { BulkResult } from '@/lib/thermostat-api/schemas';
 import { databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, inviteAndAccept } from '../support/members';
@@ -168,6 +175,41 @@ describe.each(databaseTargets)(
       const whole = await csvOf(owner);
       expect(whole).toMatchObject({ summary: WHOLE, error: '2 failed' });
       expect(whole.details).toMatchObject({ total: 30, applied: 28, failed: 2, buildings: 3 });
+    });
+
+    it('says why the connection ended in words, never the service’s error code', async () => {
+      const ended = {
+        orgId: owner.orgId,
+        userId: null,
+        actorName: 'Setpoint',
+        action: 'connection.end' as const,
+        summary: 'The thermostat service ended the connection; an owner or admin must reconnect',
+        outcome: 'failure' as const,
+        error: 'reconnect',
+      };
+      // One written before the reason was kept (the refresh's error text), one as written now.
+      await recordActivity({ ...ended, changes: { reason: 'Refresh refused (invalid_grant)' } });
+      await recordActivity({ ...ended, changes: connectionEndChanges('tokens_unreadable') });
+      const words = [
+        connectionEndedInWords('tokens_unreadable'),
+        connectionEndedInWords('refresh_refused'),
+      ];
+      const { entries } = await listActivityAsSeen({
+        scope: owner,
+        filter: { action: 'connection.end' },
+      });
+      expect(entries.map((entry) => entry.changes)).toEqual(words.map((reason) => ({ reason })));
+
+      session.member = owner;
+      const response = await exportActivity(
+        new NextRequest('http://localhost/activity/export?action=connection.end'),
+      );
+      expect(response.status).toBe(200);
+      const csv = await response.text();
+      const [header, ...body] = parse(csv.replace(/^\uFEFF/, '')) as string[][];
+      const details = body.map((row) => JSON.parse(row[header?.indexOf('details') ?? -1] ?? '{}'));
+      expect(details).toEqual(words.map((reason) => ({ reason })));
+      expect(csv).not.toMatch(/invalid_grant|refused \(|_unreadable|endedReason/);
     });
   },
 );
