@@ -3,13 +3,16 @@ import { outcomeClass } from '@/components/ui/outcome-label';
 import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
 import { changesInWords, runStatus } from '@/lib/bulk/words';
 import type { BulkRun } from '@/lib/db/bulk-runs';
-import { runTitle, skippedOf } from '@/lib/templates/run-words';
+
+/** A run as the member sees it (`partView`: their share of someone else's run). */
+type SeenRun = BulkRun & { partView?: boolean };
+import { runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import type { TemperatureUnit } from '@/lib/units';
 
 /** Recent bulk runs: when, who, what, how many, and how each is going or ended. */
-export function RunList({ runs, unit }: { runs: BulkRun[]; unit: TemperatureUnit }) {
-  const columns: Column<BulkRun>[] = [
+export function RunList({ runs, unit }: { runs: SeenRun[]; unit: TemperatureUnit }) {
+  const columns: Column<SeenRun>[] = [
     timeColumn('Started', (run) => run.createdAt),
     { header: 'By', cell: (run) => run.startedByName },
     {
@@ -18,7 +21,7 @@ export function RunList({ runs, unit }: { runs: BulkRun[]; unit: TemperatureUnit
         <>
           {run.kind === 'configuration'
             ? changesInWords(run.changes as SettingsChanges, unit).join('; ')
-            : runTitle(run)}
+            : runTitleAsSeen(run)}
           {run.retryOf ? (
             <span className="block text-xs text-muted">Retry of the failed ones</span>
           ) : null}

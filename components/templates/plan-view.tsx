@@ -2,6 +2,8 @@ import { Link } from '@/components/ui/link';
 import type { BulkRunItemRow } from '@/lib/db/bulk-runs';
 import type { PlanSummary, ThermostatPlan } from '@/lib/templates/plan';
 import { durationInWords } from '@/lib/templates/run-words';
+import { problemsIn } from '@/lib/templates/words';
+import type { TemperatureUnit } from '@/lib/units';
 
 /**
  * A planned run's plan as a manager reads it before applying: how many thermostats change, need
@@ -63,12 +65,13 @@ const STATE_WORDS = {
   pending: 'Reading…',
 } as const;
 
-/** Each thermostat of a page of the plan: what changes, or why not. */
-export function PlanItems({ items }: { items: BulkRunItemRow[] }) {
+/** Each thermostat of a page of the plan: what changes, or why not (in the reader's `unit`). */
+export function PlanItems({ items, unit }: { items: BulkRunItemRow[]; unit: TemperatureUnit }) {
   return (
     <ul className="grid gap-2">
       {items.map((item) => {
         const plan = item.plan as unknown as ThermostatPlan | null;
+        const problems = plan ? problemsIn(plan, unit) : [];
         const state = item.planState ?? 'pending';
         return (
           <li
@@ -101,9 +104,9 @@ export function PlanItems({ items }: { items: BulkRunItemRow[] }) {
             {item.warning ? (
               <p className="mt-1 text-amber-800 dark:text-amber-300">{item.warning}</p>
             ) : null}
-            {plan?.problems.length ? (
+            {problems.length ? (
               <ul className="mt-1 list-disc pl-5">
-                {plan.problems.map((problem) => (
+                {problems.map((problem) => (
                   <li key={problem}>{problem}</li>
                 ))}
               </ul>

@@ -35,6 +35,8 @@ import {
   configurationLines,
   type DiffLine,
   type LockState,
+  type PlanProblem,
+  problemWords,
   scheduleLines,
 } from './words';
 
@@ -47,7 +49,7 @@ import {
  * every operation is derived from a difference, and each removes its difference.
  */
 
-export type { DiffLine, LockState } from './words';
+export type { DiffLine, LockState, PlanProblem } from './words';
 
 /** One thermostat as read before planning; a section the template leaves out need not be read. */
 export type ThermostatState = {
@@ -140,8 +142,13 @@ export type ThermostatPlan = {
   /** Sections that change, in the template's order of sections. */
   diff: SectionDiff[];
   unchanged: boolean;
-  /** Why the template cannot be applied to this thermostat as it is; nothing runs then. */
+  /**
+   * Why the template cannot be applied to this thermostat as it is; nothing runs then. In words,
+   * in the unit it was planned in; a reader in another unit reads `problemFacts` (`problemsIn`).
+   */
   problems: string[];
+  /** The same problems without a unit, in the same order (absent when none, and in older plans). */
+  problemFacts?: PlanProblem[];
   /** What applying does beyond the diff, said loudly (resident mode off resets its settings). */
   warnings?: string[];
   /** Whether no shorter list of schedule updates exists (true without a schedule). */
@@ -154,7 +161,7 @@ export function planTemplate(
   options: { unit?: TemperatureUnit; nodeLimit?: number } = {},
 ): ThermostatPlan {
   const unit = options.unit ?? 'F';
-  const problems: string[] = [];
+  const problems: PlanProblem[] = [];
   const comfort = comfortPart(template, current, unit, problems);
   const configuration = configurationPart(template, current, comfort?.match, unit, problems);
   const schedule = template.schedule
@@ -187,7 +194,8 @@ export function planTemplate(
     operations: problems.length > 0 ? [] : operations,
     diff,
     unchanged: problems.length === 0 && operations.length === 0,
-    problems,
+    problems: problems.map((problem) => problemWords(problem, unit)),
+    ...(problems.length > 0 ? { problemFacts: problems } : {}),
     ...(resident?.warnings.length ? { warnings: resident.warnings } : {}),
     scheduleProvenFewest: schedule?.provenFewest ?? true,
   };
@@ -219,7 +227,7 @@ function comfortPart(
   template: Template,
   current: ThermostatState,
   unit: TemperatureUnit,
-  problems: string[],
+  problems: PlanProblem[],
 ) {
   // The schedule needs the thermostat's names even when the template defines no settings.
   if (!template.comfortSettings && !template.schedule && !template.scheduleRanges) return undefined;
@@ -235,9 +243,10 @@ function comfortPart(
   });
   const creates = match.changes.filter((change) => change.kind === 'create').length;
   if (existing.length + creates > MAX_COMFORT_SETTINGS) {
-    problems.push(
-      `It has ${existing.length} comfort settings; creating ${creates} more would pass the limit of ${MAX_COMFORT_SETTINGS}.`,
-    );
+    problems.push({
+      kind: 'said',
+      text: `It has ${existing.length} comfort settings; creating ${creates} more would pass the limit of ${MAX_COMFORT_SETTINGS}.`,
+    });
   }
   if (template.comfortSettings) {
     const delta = need(current.heatCoolMinDelta, 'heatCoolMinDelta');
@@ -245,9 +254,13 @@ function comfortPart(
       const fields = change.kind === 'create' ? change.fields : undefined;
       const updated = change.kind === 'update' ? { ...change.before, ...change.changes } : fields;
       if (updated && updated.desiredCool - updated.desiredHeat < delta) {
-        problems.push(
-          `“${change.name}” would heat to ${updated.desiredHeat} °F and cool to ${updated.desiredCool} °F; this thermostat keeps them at least ${delta} °F apart.`,
-        );
+        problems.push({
+          kind: 'comfortGap',
+          name: change.name,
+          heat: updated.desiredHeat,
+          cool: updated.desiredCool,
+          gap: delta,
+        });
       }
     }
   }
@@ -284,7 +297,7 @@ function schedulePart(
   current: ThermostatState,
   match: ComfortMatch | undefined,
   nodeLimit: number | undefined,
-  problems: string[],
+  problems: PlanProblem[],
 ) {
   const now = need(current.week, 'week');
   const existing = need(current.comfortSettings, 'comfortSettings');
@@ -313,9 +326,10 @@ function schedulePart(
   );
   if (missing.size > 0) {
     const names = [...missing].map((name) => `“${name}”`).join(', ');
-    problems.push(
-      `The schedule uses ${names}, which this thermostat does not have and the template does not define.`,
-    );
+    problems.push({
+      kind: 'said',
+      text: `The schedule uses ${names}, which this thermostat does not have and the template does not define.`,
+    });
     return {
       operations: [],
       provenFewest: true,
@@ -365,7 +379,7 @@ function rangesPart(
   ranges: readonly TemplateScheduleRange[],
   current: ThermostatState,
   match: ComfortMatch | undefined,
-  problems: string[],
+  problems: PlanProblem[],
 ) {
   const now = need(current.week, 'week');
   const existing = need(current.comfortSettings, 'comfortSettings');
@@ -378,9 +392,10 @@ function rangesPart(
   });
   if (missing.size > 0) {
     const names = [...missing].map((name) => `“${name}”`).join(', ');
-    problems.push(
-      `The schedule ranges use ${names}, which this thermostat does not have and the change does not create.`,
-    );
+    problems.push({
+      kind: 'said',
+      text: `The schedule ranges use ${names}, which this thermostat does not have and the change does not create.`,
+    });
     return {
       operations: [],
       section: {
@@ -502,7 +517,7 @@ function configurationPart(
   current: ThermostatState,
   match: ComfortMatch | undefined,
   unit: TemperatureUnit,
-  problems: string[],
+  problems: PlanProblem[],
 ) {
   if (!template.configuration && !template.comfortSettings) return undefined;
   const now = need(current.configuration, 'configuration');
@@ -515,9 +530,14 @@ function configurationPart(
   const after = match ? settingsAfter(existing, match) : existing;
   for (const setting of after) {
     if (!fits([setting], final)) {
-      problems.push(
-        `“${setting.name}” (heat ${setting.desiredHeat} °F, cool ${setting.desiredCool} °F) would be outside the heat range ${final.heatRange.min}–${final.heatRange.max} °F or the cool range ${final.coolRange.min}–${final.coolRange.max} °F.`,
-      );
+      problems.push({
+        kind: 'outsideRanges',
+        name: setting.name,
+        heat: setting.desiredHeat,
+        cool: setting.desiredCool,
+        heatRange: { ...final.heatRange },
+        coolRange: { ...final.coolRange },
+      });
     }
   }
   const changed = (match?.changes ?? []).flatMap((change): Setpoints[] =>
@@ -597,7 +617,7 @@ function alertsPart(
   wanted: TemplateAlerts,
   current: ThermostatState,
   unit: TemperatureUnit,
-  problems: string[],
+  problems: PlanProblem[],
 ) {
   const now = need(current.alerts, 'alerts');
   const changes: AlertChanges = {};
@@ -625,27 +645,21 @@ function alertGapProblems(
   now: AlertSettings,
   changes: AlertChanges,
   current: ThermostatState,
-  problems: string[],
+  problems: PlanProblem[],
 ) {
   const value = (name: ThresholdName) => changes[name]?.value ?? now[name]?.value;
-  const pairs = [
-    [
-      'lowTemperatureAlert',
-      'highTemperatureAlert',
-      need(current.heatCoolMinDelta, 'heatCoolMinDelta'),
-      '°F',
-    ],
-    ['lowHumidityAlert', 'highHumidityAlert', HUMIDITY_MIN_GAP, '%'],
-  ] as const;
-  for (const [low, high, gap, sign] of pairs) {
-    const lowValue = value(low);
-    const highValue = value(high);
-    if (lowValue !== undefined && highValue !== undefined && highValue - lowValue < gap) {
-      problems.push(
-        `Its ${low === 'lowTemperatureAlert' ? 'temperature' : 'humidity'} alerts would be ${lowValue} and ${highValue} ${sign}, closer than the ${gap} ${sign} it requires.`,
-      );
-    }
-  }
+  const low = value('lowTemperatureAlert');
+  const high = value('highTemperatureAlert');
+  const gap = need(current.heatCoolMinDelta, 'heatCoolMinDelta');
+  if (low !== undefined && high !== undefined && high - low < gap)
+    problems.push({ kind: 'temperatureAlertGap', low, high, gap });
+  const dry = value('lowHumidityAlert');
+  const humid = value('highHumidityAlert');
+  if (dry !== undefined && humid !== undefined && humid - dry < HUMIDITY_MIN_GAP)
+    problems.push({
+      kind: 'said',
+      text: `Its humidity alerts would be ${dry} and ${humid} %, closer than the ${HUMIDITY_MIN_GAP} % it requires.`,
+    });
 }
 
 // ---------------------------------------------------------------------------------------------

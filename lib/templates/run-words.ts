@@ -102,6 +102,17 @@ function shareTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'>):
 }
 
 /**
+ * What the run is called to the member reading it: `runTitle`, or for a building manager's share
+ * of someone else's run (`partView`) the thermostats in their buildings, never the whole run's
+ * count (an undo's stored title carries the count its planner saw). For headings and lists.
+ */
+export function runTitleAsSeen(
+  run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'> & { partView?: boolean },
+): string {
+  return run.partView ? shareTitle(run).words : runTitle(run);
+}
+
+/**
  * The run's one activity entry, as it finished. Written with the whole run's counts; a run seen
  * in part (`partView`) is described from its share alone when a building manager reads the log
  * (lib/activity-view.ts).

@@ -210,6 +210,7 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
       doneOps: item.mayHaveDone,
       before: (item.before ?? {}) as ThermostatState,
       applied: item.target ? parseTemplate(item.target) : runTemplate,
+      unit: member.temperatureUnit,
     });
     if (!undo.ok) {
       notUndoable += 1;

@@ -8,6 +8,7 @@ import {
 } from '@/lib/undo/sections';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
+import { formatDelta, type TemperatureUnit } from '@/lib/units';
 import type { TemplateOperation, ThermostatPlan, ThermostatState } from './plan';
 import { type Template, type TemplateSection, templateSchema } from './schema';
 
@@ -60,6 +61,8 @@ export function undoTargetOf(input: {
   before: ThermostatState;
   /** What the run set: its template, or the target of the undo being undone. */
   applied: Template | null;
+  /** The unit the notes are worded in: the planning member's (°F when not given). */
+  unit?: TemperatureUnit;
 }): UndoTarget {
   const operations = input.plan.operations.slice(0, input.doneOps);
   if (operations.length === 0) return { ok: false, reason: 'Nothing was changed here.' };
@@ -73,7 +76,7 @@ export function undoTargetOf(input: {
   );
   if (resident && !resident.changes.isResidentMode) {
     // Off reset everything (and stands alone in its change): back to the whole state before.
-    body = stateBeforeReset(before, notes);
+    body = stateBeforeReset(before, notes, input.unit ?? 'F');
   } else if (resident) {
     notes.push(RESIDENT_ON_KEPT);
   }
@@ -138,7 +141,11 @@ export const RESIDENT_ON_KEPT =
  * Everything turning resident mode off reset, as read just before (the plan read it all), and
  * resident mode back on. Turning it on resets nothing, so it goes last, after the rest is back.
  */
-function stateBeforeReset(before: ThermostatState, notes: string[]): Omit<Template, 'name'> {
+function stateBeforeReset(
+  before: ThermostatState,
+  notes: string[],
+  unit: TemperatureUnit,
+): Omit<Template, 'name'> {
   const body: Omit<Template, 'name'> = { residentMode: true };
   const settings = before.comfortSettings ?? [];
   const comfort = settings.map(comfortSettingOf);
@@ -172,7 +179,7 @@ function stateBeforeReset(before: ThermostatState, notes: string[]): Omit<Templa
   }
   if (before.heatCoolMinDelta !== undefined && before.heatCoolMinDelta !== 5) {
     notes.push(
-      `Its heat–cool gap was ${before.heatCoolMinDelta} °F; the reset made it 5 °F, and no request sets it back.`,
+      `Its heat–cool gap was ${formatDelta(before.heatCoolMinDelta, unit)}; the reset made it ${formatDelta(5, unit)}, and no request sets it back.`,
     );
   }
   return body;

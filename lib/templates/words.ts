@@ -4,7 +4,7 @@ import type { AlertChanges } from '@/lib/settings/alerts';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import type { ComfortSettingFields, SettingsChanges } from '@/lib/thermostat-api/resources';
 import { type AlertSettings, DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
-import { formatRange, formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { formatDelta, formatRange, formatTemperature, type TemperatureUnit } from '@/lib/units';
 import type { ComfortSettingChange } from './comfort-match';
 import type { Week } from './schedule-diff';
 
@@ -15,6 +15,52 @@ import type { Week } from './schedule-diff';
  */
 
 export type DiffLine = { field: string; before: string; after: string };
+
+/**
+ * Why a template cannot be applied to a thermostat, as facts without a unit (temperatures in the
+ * service's °F), so that each reader reads it in their own unit (`problemWords`). A reason with no
+ * temperature in it is kept as its words (`said`).
+ */
+export type PlanProblem =
+  | { kind: 'comfortGap'; name: string; heat: number; cool: number; gap: number }
+  | {
+      kind: 'outsideRanges';
+      name: string;
+      heat: number;
+      cool: number;
+      heatRange: { min: number; max: number };
+      coolRange: { min: number; max: number };
+    }
+  | { kind: 'temperatureAlertGap'; low: number; high: number; gap: number }
+  | { kind: 'said'; text: string };
+
+/** A problem in words, temperatures in `unit`. */
+export function problemWords(problem: PlanProblem, unit: TemperatureUnit): string {
+  const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
+  switch (problem.kind) {
+    case 'comfortGap':
+      return `${quoted(problem.name)} would heat to ${degrees(problem.heat)} and cool to ${degrees(problem.cool)}; this thermostat keeps them at least ${formatDelta(problem.gap, unit)} apart.`;
+    case 'outsideRanges':
+      return `${quoted(problem.name)} (heat ${degrees(problem.heat)}, cool ${degrees(problem.cool)}) would be outside the heat range ${formatRange(problem.heatRange, unit)} or the cool range ${formatRange(problem.coolRange, unit)}.`;
+    case 'temperatureAlertGap':
+      return `Its temperature alerts would be ${degrees(problem.low)} and ${degrees(problem.high)}, closer than the ${formatDelta(problem.gap, unit)} it requires.`;
+    case 'said':
+      return problem.text;
+  }
+}
+
+/**
+ * A stored plan's problems in the reader's unit: worded now from its facts, or (a plan stored
+ * before they were kept, or a reason given without a plan) as they were worded when planned.
+ */
+export function problemsIn(
+  plan: { problems: readonly string[]; problemFacts?: readonly PlanProblem[] },
+  unit: TemperatureUnit,
+): string[] {
+  return plan.problemFacts
+    ? plan.problemFacts.map((problem) => problemWords(problem, unit))
+    : [...plan.problems];
+}
 
 export type LockState = { enabled: boolean; settings: Record<LockArea, boolean> };
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkRun } from '@/lib/db/bulk-runs';
-import { durationInWords, plannedRunEntry, runTitle, skippedOf } from '@/lib/templates/run-words';
+import {
+  durationInWords,
+  plannedRunEntry,
+  runTitle,
+  runTitleAsSeen,
+  skippedOf,
+} from '@/lib/templates/run-words';
 
 /** A planned run in words: its time, its title, what it skipped, and its one activity entry. */
 
@@ -53,6 +59,17 @@ describe('a planned run in words', () => {
     );
     expect(runTitle(run({ kind: 'configuration', total: 1 }))).toBe(
       'Bulk configuration of 1 thermostat',
+    );
+  });
+
+  it('names a building manager’s share of a run by their thermostats, never the whole count', () => {
+    const undo = run({ kind: 'undo', title: 'Undo of template “Vacant unit” on 30 thermostats' });
+    expect(runTitleAsSeen(undo)).toBe('Undo of template “Vacant unit” on 30 thermostats');
+    expect(runTitleAsSeen({ ...undo, total: 10, partView: true })).toBe(
+      'Undo of template “Vacant unit” on 10 thermostats in your buildings',
+    );
+    expect(runTitleAsSeen({ ...run({}), total: 10, partView: true })).toBe(
+      'Template “Vacant unit” on 10 thermostats in your buildings',
     );
   });
 

@@ -27,7 +27,7 @@ import { stopBoss } from '@/lib/jobs/queue';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { forgetPasscode } from '@/lib/templates/passcodes';
 import { type PlanSummary, scheduleUpdateOf, type ThermostatPlan } from '@/lib/templates/plan';
-import { skippedOf } from '@/lib/templates/run-words';
+import { runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
@@ -691,6 +691,32 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     );
     expect(undone.changes).toMatchObject({ title: 'Undo of template “Vacant unit”', total: 10 });
     expect(JSON.stringify([undone.summary, undone.changes])).not.toMatch(/\b(29|30)\b/);
+
+    // The undo's page heading and the bulk page's list of runs: the owner reads the stored
+    // title, the manager their share, never the 30 of the whole run.
+    const ownersUndo = (await findBulkRun({ scope: owner, runId: undo.run.id })) as BulkRun;
+    expect(runTitleAsSeen(ownersUndo)).toBe('Undo of template “Vacant unit” on 30 thermostats');
+    const managersUndo = await findBulkRun({ scope: managerA, runId: undo.run.id });
+    expect(managersUndo).toMatchObject({ partView: true, total: 10 });
+    expect(runTitleAsSeen(managersUndo as BulkRun)).toBe(
+      'Undo of template “Vacant unit” on 10 thermostats in your buildings',
+    );
+    const { createElement } = await import('react');
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { RunList } = await import('@/components/bulk/run-list');
+    const listed = (member: Member) =>
+      listBulkRuns({ scope: member }).then((runs) =>
+        renderToStaticMarkup(
+          createElement(RunList, { runs: runs.filter((r) => r.id === undo.run.id), unit: 'F' }),
+        ),
+      );
+    expect(await listed(owner)).toContain('Undo of template “Vacant unit” on 30 thermostats');
+    const managersList = await listed(managerA);
+    expect(managersList).toContain(
+      'Undo of template “Vacant unit” on 10 thermostats in your buildings',
+    );
+    // (Not the whole HTML: its time of day may hold a 30.)
+    expect(managersList).not.toMatch(/\b(29|30) thermostats|>(29|30)</);
   });
 
   const FROST_WATCH = {

@@ -26,7 +26,7 @@ import {
 import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
 import { describeTemplate } from '@/lib/templates/describe';
 import type { PlanSummary } from '@/lib/templates/plan';
-import { isOneOff, runChangesSchema, runTitle } from '@/lib/templates/run-words';
+import { isOneOff, runChangesSchema, runTitleAsSeen } from '@/lib/templates/run-words';
 import { templateSchema } from '@/lib/templates/schema';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { applyPlan, cancelRun, retryRun, undoRun } from '../../actions';
@@ -112,7 +112,7 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
         <Link href={fromTemplates ? '/templates' : '/bulk'} className="text-sm hover:underline">
           {fromTemplates ? '← Templates' : '← Bulk changes'}
         </Link>
-        <h1 className="mt-1 text-2xl font-semibold tracking-tight">{runTitle(run)}</h1>
+        <h1 className="mt-1 text-2xl font-semibold tracking-tight">{runTitleAsSeen(run)}</h1>
         <p className="mt-1 text-sm text-muted">
           {planning ? 'Planned' : 'Started'} by {run.startedByName},{' '}
           <LocalTime value={run.createdAt.toISOString()} />
@@ -368,7 +368,7 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
         {shown.length === 0 ? (
           <p className="text-sm text-muted">None.</p>
         ) : planning ? (
-          <PlanItems items={shown} />
+          <PlanItems items={shown} unit={member.temperatureUnit} />
         ) : (
           <RunResults items={shown} caption="Result for each thermostat" />
         )}

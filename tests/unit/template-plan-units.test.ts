@@ -1,0 +1,136 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { PlanItems } from '@/components/templates/plan-view';
+import type { BulkRunItemRow } from '@/lib/db/bulk-runs';
+import { driftWords } from '@/lib/templates/drift';
+import { planTemplate } from '@/lib/templates/plan';
+import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';
+import { undoTargetOf } from '@/lib/templates/undo';
+import { problemsIn } from '@/lib/templates/words';
+import {
+  defaultAccessControl,
+  defaultAlertSettings,
+  defaultComfortSettings,
+  defaultSettings,
+  residentialSchedule,
+} from '@/sandbox/src/store';
+import type { FullState } from '../support/template-service';
+
+/**
+ * Why a template cannot be applied is read in the reader's unit, like the rest of the plan: when
+ * planned in °C, and when a plan stored in one unit is read by a member who reads the other.
+ */
+
+const thermostat = (overrides: Partial<FullState> = {}): FullState => ({
+  heatCoolMinDelta: 5,
+  comfortSettings: defaultComfortSettings().map((setting) => ({ ...setting })),
+  week: residentialSchedule(),
+  configuration: defaultSettings(),
+  alerts: { ...defaultAlertSettings() },
+  accessControl: { enabled: false, settings: { ...defaultAccessControl().settings } },
+  ...overrides,
+});
+
+const template = (input: Omit<TemplateInput, 'name'>): Template =>
+  templateSchema.parse({ name: 'Test template', ...input });
+
+/** Heat and cool 3 °F apart where the thermostat keeps 5 °F. */
+const tooClose = template({
+  comfortSettings: [{ name: 'Home', desiredHeat: 72, desiredCool: 75 }],
+});
+/** A heat range the thermostat's Away (heats to 62 °F) would be outside of. */
+const narrow = template({ configuration: { heatRange: { min: 68, max: 75 } } });
+/** Temperature alerts closer than the thermostat's gap. */
+const closeAlerts = template({
+  alerts: { lowTemperatureAlert: { value: 45 }, highTemperatureAlert: { value: 48 } },
+});
+
+describe('a plan’s problems in the member’s unit', () => {
+  it('are worded in °C when planned in °C', () => {
+    const plan = planTemplate(tooClose, thermostat(), { unit: 'C' });
+    expect(plan.problems).toEqual([
+      '“Home” would heat to 22.2 °C and cool to 23.9 °C; this thermostat keeps them at least 2.8 °C apart.',
+    ]);
+
+    const ranges = planTemplate(narrow, thermostat(), { unit: 'C' }).problems;
+    expect(ranges.length).toBeGreaterThan(0);
+    for (const problem of ranges) {
+      expect(problem).toContain('the heat range 20 °C to 23.9 °C');
+      expect(problem).not.toContain('°F');
+    }
+
+    expect(planTemplate(closeAlerts, thermostat(), { unit: 'C' }).problems).toEqual([
+      'Its temperature alerts would be 7.2 °C and 8.9 °C, closer than the 2.8 °C it requires.',
+    ]);
+  });
+
+  it('keep their °F words when planned in °F', () => {
+    expect(planTemplate(tooClose, thermostat()).problems).toEqual([
+      '“Home” would heat to 72 °F and cool to 75 °F; this thermostat keeps them at least 5 °F apart.',
+    ]);
+    expect(planTemplate(closeAlerts, thermostat(), { unit: 'F' }).problems).toEqual([
+      'Its temperature alerts would be 45 °F and 48 °F, closer than the 5 °F it requires.',
+    ]);
+  });
+
+  it('are worded again in the reader’s unit from a plan stored in the other', () => {
+    const stored = JSON.parse(JSON.stringify(planTemplate(tooClose, thermostat(), { unit: 'F' })));
+    expect(problemsIn(stored, 'C')).toEqual([
+      '“Home” would heat to 22.2 °C and cool to 23.9 °C; this thermostat keeps them at least 2.8 °C apart.',
+    ]);
+    expect(problemsIn(stored, 'F')).toEqual(stored.problems);
+    // A plan stored before the facts were kept reads as it was worded.
+    expect(problemsIn({ problems: ['Not planned.'] }, 'C')).toEqual(['Not planned.']);
+  });
+
+  it('read in the viewer’s unit on a run’s plan', () => {
+    const plan = planTemplate(tooClose, thermostat(), { unit: 'F' });
+    const item = {
+      thermostatId: 't-1',
+      unitLabel: 'Apt 1',
+      buildingId: 'b-1',
+      buildingName: 'Building',
+      planState: 'blocked',
+      plan: JSON.parse(JSON.stringify(plan)),
+      warning: null,
+    } as unknown as BulkRunItemRow;
+    const html = (unit: 'F' | 'C') =>
+      renderToStaticMarkup(createElement(PlanItems, { items: [item], unit }));
+    expect(html('C')).toContain('would heat to 22.2 °C and cool to 23.9 °C');
+    // (The before → after lines stay as they were worded when planned.)
+    expect(html('C')).not.toContain('would heat to 72 °F');
+    expect(html('F')).toContain('would heat to 72 °F and cool to 75 °F');
+  });
+
+  it('in the template drift check, in each unit', () => {
+    const words = driftWords(tooClose, thermostat());
+    expect(words?.F.some((line) => line.includes('at least 5 °F apart'))).toBe(true);
+    expect(words?.C).toContain(
+      'Cannot be applied as it is: “Home” would heat to 22.2 °C and cool to 23.9 °C; this thermostat keeps them at least 2.8 °C apart.',
+    );
+    expect(words?.C.join('\n')).not.toContain('°F');
+  });
+
+  it('in an undo’s note of what it cannot put back, in the planning member’s unit', () => {
+    const before = thermostat({ heatCoolMinDelta: 3, isResidentMode: true });
+    const plan = planTemplate(template({ residentMode: false }), before);
+    const notes = (unit: 'F' | 'C') => {
+      const undo = undoTargetOf({
+        title: 'Off',
+        plan,
+        doneOps: plan.operations.length,
+        before,
+        applied: null,
+        unit,
+      });
+      return undo.ok ? undo.notes : [];
+    };
+    expect(notes('C')).toContain(
+      'Its heat–cool gap was 1.7 °C; the reset made it 2.8 °C, and no request sets it back.',
+    );
+    expect(notes('F')).toContain(
+      'Its heat–cool gap was 3 °F; the reset made it 5 °F, and no request sets it back.',
+    );
+  });
+});
