@@ -24,8 +24,8 @@ import {
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';
-import { plannedRunEntry } from '@/lib/templates/run-words';
-import { changesInWords, runActivityEntry, thermostatCount } from './words';
+import { runEntryOf } from '@/lib/templates/run-words';
+import { changesInWords, thermostatCount } from './words';
 
 /**
  * Starting, reviewing, cancelling and retrying bulk runs for a member. Every check happens here,
@@ -300,11 +300,8 @@ export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Re
         detail: CANCELLED_BEFORE_SENT,
         inFlightDetail: CANCELLED_IN_FLIGHT,
       },
-      // A template or an undo is described as one (lib/templates/run-words.ts).
-      describe: (run, buildingIds) =>
-        run.kind === 'configuration'
-          ? runActivityEntry(run, buildingIds)
-          : plannedRunEntry(run, buildingIds),
+      // Each kind of run is described as its own (lib/templates/run-words.ts).
+      describe: runEntryOf,
     },
   });
   switch (answer) {

@@ -46,14 +46,23 @@ export function skippedOf(run: Pick<BulkRun, 'state' | 'kind' | 'planSummary'>):
   return { skipped: count(summary.unchanged) + blocked, blocked };
 }
 
-/** "Template “Vacant unit”", "One-off: alert settings" or "Undo of …": what the run is called. */
+/**
+ * What a planned run is called, without how many thermostats: "Template “Vacant unit”", "One-off:
+ * alert settings" or "Undo of …" (an undo's stored title). Null for a configuration run.
+ */
+export function runName(run: Pick<BulkRun, 'kind' | 'title' | 'changes'>): string | null {
+  if (run.kind === 'template' && isOneOff(run)) return run.title ?? 'One-off change';
+  if (run.kind === 'template') return `Template “${run.title ?? 'untitled'}”`;
+  if (run.kind === 'undo') return run.title ?? 'Undo';
+  return null;
+}
+
+/** "Template “Vacant unit” on 60 thermostats", "Bulk configuration of 1 thermostat": the run. */
 export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'>): string {
-  if (run.kind === 'template' && isOneOff(run))
-    return `${run.title ?? 'One-off change'} on ${thermostatCount(run.total)}`;
-  if (run.kind === 'template')
-    return `Template “${run.title ?? 'untitled'}” on ${thermostatCount(run.total)}`;
-  if (run.kind === 'undo') return run.title ?? `Undo on ${thermostatCount(run.total)}`;
-  return `Bulk configuration of ${thermostatCount(run.total)}`;
+  const name = runName(run);
+  return name === null
+    ? `Bulk configuration of ${thermostatCount(run.total)}`
+    : `${name} on ${thermostatCount(run.total)}`;
 }
 
 /** Whether a template run is a one-off change (`changes.oneOff`), not a saved template's. */
@@ -81,35 +90,15 @@ export function oneOffTitle(template: Omit<Template, 'name'>): string {
   return title.length <= 64 ? title : `${title.slice(0, 63).trimEnd()}…`;
 }
 
-/** An undo's stored title ends with the count its planner saw ("… on 30 thermostats"). */
-const COUNTED_TITLE = / (?:on|of) \d[\d,]* thermostats?$/;
-
 /**
- * A building manager's share of someone else's run (`partView`) by name: the thermostats in
- * their buildings. An undo's stored title counts the thermostats its planner saw, so only what
- * it undid is kept of it.
- */
-function shareTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'>): {
-  title: string | null;
-  words: string;
-} {
-  const share = `${thermostatCount(run.total)}${IN_YOUR_BUILDINGS}`;
-  if (run.kind !== 'undo')
-    return { title: run.title, words: `${runTitle(run)}${IN_YOUR_BUILDINGS}` };
-  const title =
-    run.title && COUNTED_TITLE.test(run.title) ? run.title.replace(COUNTED_TITLE, '') : null;
-  return { title, words: `${title ?? 'Undo'} on ${share}` };
-}
-
-/**
- * What the run is called to the member reading it: `runTitle`, or for a building manager's share
- * of someone else's run (`partView`) the thermostats in their buildings, never the whole run's
- * count (an undo's stored title carries the count its planner saw). For headings and lists.
+ * What the run is called to the member reading it: `runTitle`, said to be their share for a
+ * building manager seeing part of someone else's run (`partView`: its counts are that share's).
+ * For headings, lists and the activity log.
  */
 export function runTitleAsSeen(
   run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'> & { partView?: boolean },
 ): string {
-  return run.partView ? shareTitle(run).words : runTitle(run);
+  return `${runTitle(run)}${run.partView ? IN_YOUR_BUILDINGS : ''}`;
 }
 
 /**
@@ -125,16 +114,15 @@ export function plannedRunEntry(
   const status = runStatus({ ...run, skipped, blocked });
   const failures = run.failed + run.notSent + blocked;
   const unchanged = countsInWords({ ...run, unchanged: skipped - blocked, blocked });
-  const named = run.partView ? shareTitle(run) : { title: run.title, words: runTitle(run) };
   return {
     action: run.kind === 'undo' ? 'change.undo' : 'template.apply',
-    summary: `${named.words}. ${status.label}: ${unchanged}`,
+    summary: `${runTitleAsSeen(run)}. ${status.label}: ${unchanged}`,
     thermostatId: null,
     buildingId: buildingIds.length === 1 ? (buildingIds[0] ?? null) : null,
     changes: {
       runId: run.id,
       kind: run.kind,
-      title: named.title,
+      title: run.title,
       ...(run.templateId ? { templateId: run.templateId } : {}),
       ...(run.undoOf ? { undoOf: run.undoOf } : {}),
       ...(run.undoOfEntry ? { undoOfEntry: run.undoOfEntry } : {}),

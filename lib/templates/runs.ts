@@ -16,7 +16,7 @@ import { findTemplate } from '@/lib/db/templates';
 import { undoOf } from '@/lib/undo/entries';
 import { forgetPasscode, holdPasscode, passcodeSchema } from './passcodes';
 import type { ThermostatPlan, ThermostatState } from './plan';
-import { oneOffTitle, runChangesSchema, runTitle } from './run-words';
+import { oneOffTitle, runChangesSchema, runName, runTitle } from './run-words';
 import { type Template, templateSchema } from './schema';
 import { undoTargetOf } from './undo';
 
@@ -247,7 +247,8 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     startedBy: member.userId,
     startedByName: member.name,
     kind: 'undo',
-    title: `Undo of ${lowerFirst(title)}`,
+    // Without a count: the undo's own is added wherever it is named (runTitle).
+    title: `Undo of ${lowerFirst(runName(run) ?? title)}`,
     undoOf: run.id,
     // What cannot be put back, once for the run (each thermostat's are alike).
     changes: { unit: member.temperatureUnit, notes: [...notes] },

@@ -55,7 +55,7 @@ describe('a planned run in words', () => {
   it('names a template run, an undo and a configuration run', () => {
     expect(runTitle(run({}))).toBe('Template “Vacant unit” on 60 thermostats');
     expect(runTitle(run({ kind: 'undo', title: 'Undo of template “Vacant unit”' }))).toBe(
-      'Undo of template “Vacant unit”',
+      'Undo of template “Vacant unit” on 60 thermostats',
     );
     expect(runTitle(run({ kind: 'configuration', total: 1 }))).toBe(
       'Bulk configuration of 1 thermostat',
@@ -63,7 +63,7 @@ describe('a planned run in words', () => {
   });
 
   it('names a building manager’s share of a run by their thermostats, never the whole count', () => {
-    const undo = run({ kind: 'undo', title: 'Undo of template “Vacant unit” on 30 thermostats' });
+    const undo = run({ kind: 'undo', title: 'Undo of template “Vacant unit”', total: 30 });
     expect(runTitleAsSeen(undo)).toBe('Undo of template “Vacant unit” on 30 thermostats');
     expect(runTitleAsSeen({ ...undo, total: 10, partView: true })).toBe(
       'Undo of template “Vacant unit” on 10 thermostats in your buildings',

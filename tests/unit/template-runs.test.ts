@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listActivityAsSeen } from '@/lib/activity-view';
 import { readRunProgress } from '@/lib/bulk/progress';
@@ -27,7 +28,7 @@ import { stopBoss } from '@/lib/jobs/queue';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { forgetPasscode } from '@/lib/templates/passcodes';
 import { type PlanSummary, scheduleUpdateOf, type ThermostatPlan } from '@/lib/templates/plan';
-import { runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
+import { runTitle, runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
@@ -672,10 +673,24 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     });
     expect(mine.changes).toMatchObject({ total: 10, applied: 10, blocked: 0, buildings: 1 });
 
-    // Its undo, planned by the owner, is titled with the 30 the owner saw: not for the manager.
+    // Its undo, planned by the owner, puts back the 29 the run changed (1 was blocked); the
+    // manager reads only their 10 of it.
     const undo = await planUndoOfRun({ member: owner, runId: run.id });
     if (!undo.ok) throw new Error(undo.message);
-    expect(undo.run.title).toBe('Undo of template “Vacant unit” on 30 thermostats');
+    // Stored without a count: each reader's count is added where the run is named.
+    expect(undo.run.title).toBe('Undo of template “Vacant unit”');
+    expect(runTitle(undo.run)).toBe('Undo of template “Vacant unit” on 29 thermostats');
+    // An undo stored with its planner's count before (migration 0015 takes it off).
+    await db
+      .update(bulkRuns)
+      .set({ title: 'Undo of template “Vacant unit” on 1,030 thermostats' })
+      .where(eq(bulkRuns.id, undo.run.id));
+    await db.execute(
+      sql.raw(readFileSync('lib/db/migrations/0015_undo_titles_without_count.sql', 'utf8')),
+    );
+    expect((await findBulkRun({ scope: owner, runId: undo.run.id }))?.title).toBe(
+      'Undo of template “Vacant unit”',
+    );
     await workPlannedRun({ runId: undo.run.id, service: fake.service, owner: 'u' });
     await apply(
       owner,
@@ -683,7 +698,7 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
       fake.service,
     );
     expect((await entryOf(owner, undo.run.id)).summary).toMatch(
-      /^Undo of template “Vacant unit” on 30 thermostats\. /,
+      /^Undo of template “Vacant unit” on 29 thermostats\. /,
     );
     const undone = await entryOf(managerA, undo.run.id);
     expect(undone.summary).toMatch(
@@ -692,10 +707,10 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     expect(undone.changes).toMatchObject({ title: 'Undo of template “Vacant unit”', total: 10 });
     expect(JSON.stringify([undone.summary, undone.changes])).not.toMatch(/\b(29|30)\b/);
 
-    // The undo's page heading and the bulk page's list of runs: the owner reads the stored
-    // title, the manager their share, never the 30 of the whole run.
+    // The undo's page heading and the bulk page's list of runs: the owner reads the whole undo,
+    // the manager their share, never the 29 of the whole.
     const ownersUndo = (await findBulkRun({ scope: owner, runId: undo.run.id })) as BulkRun;
-    expect(runTitleAsSeen(ownersUndo)).toBe('Undo of template “Vacant unit” on 30 thermostats');
+    expect(runTitleAsSeen(ownersUndo)).toBe('Undo of template “Vacant unit” on 29 thermostats');
     const managersUndo = await findBulkRun({ scope: managerA, runId: undo.run.id });
     expect(managersUndo).toMatchObject({ partView: true, total: 10 });
     expect(runTitleAsSeen(managersUndo as BulkRun)).toBe(
@@ -710,7 +725,7 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
           createElement(RunList, { runs: runs.filter((r) => r.id === undo.run.id), unit: 'F' }),
         ),
       );
-    expect(await listed(owner)).toContain('Undo of template “Vacant unit” on 30 thermostats');
+    expect(await listed(owner)).toContain('Undo of template “Vacant unit” on 29 thermostats');
     const managersList = await listed(managerA);
     expect(managersList).toContain(
       'Undo of template “Vacant unit” on 10 thermostats in your buildings',
