@@ -1,4 +1,5 @@
 import 'server-only';
+import pLimit from 'p-limit';
 import { type Actor, logActivity } from '@/lib/activity';
 import { addThermostat, ensureBuilding, findKnownThermostats } from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/forms';
@@ -207,17 +208,17 @@ export async function addToPortfolio(input: {
     }
   };
 
-  const results: ReportRow[] = [];
-  const queue = [...input.entries];
-  const worker = async () => {
-    for (let entry = queue.shift(); entry; entry = queue.shift()) {
-      const row = await decide(entry);
-      undecided -= 1;
-      results.push(row);
-      onRow?.(row);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+  const limit = pLimit(CONCURRENCY);
+  const results = await Promise.all(
+    input.entries.map((entry) =>
+      limit(async () => {
+        const row = await decide(entry);
+        undecided -= 1;
+        onRow?.(row);
+        return row;
+      }),
+    ),
+  );
 
   const added = results.filter((result) => result.outcome === 'done');
   if (added.length > 0) {
