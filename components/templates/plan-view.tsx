@@ -1,6 +1,6 @@
 import { Link } from '@/components/ui/link';
 import type { BulkRunItemRow } from '@/lib/db/bulk-runs';
-import type { PlanSummary, ThermostatPlan } from '@/lib/templates/plan';
+import { type PlanSummary, sectionLines, type ThermostatPlan } from '@/lib/templates/plan';
 import { durationInWords } from '@/lib/templates/run-words';
 import { problemsIn } from '@/lib/templates/words';
 import type { TemperatureUnit } from '@/lib/units';
@@ -123,7 +123,7 @@ export function PlanItems({ items, unit }: { items: BulkRunItemRow[]; unit: Temp
                         {section.title}: <span className="font-normal">{section.summary}</span>
                       </p>
                       <ul className="mt-1 grid gap-1">
-                        {section.lines.map((line) => (
+                        {sectionLines(section, unit).map((line) => (
                           <li
                             key={`${line.field}:${line.before}:${line.after}`}
                             className="break-words"

@@ -13,8 +13,10 @@ import { logWarning } from '@/lib/log';
 import { freshnessTargetMs } from '@/lib/readings/read';
 import { budgetWindows } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
-import { planTemplate, readsFor, type ThermostatPlan } from './plan';
+import type { TemperatureUnit } from '@/lib/units';
+import { planTemplate, readsFor, sectionLines, type ThermostatPlan } from './plan';
 import type { Template } from './schema';
+import { problemsIn } from './words';
 import { serviceForTemplates, type TemplateService } from './service';
 
 /**
@@ -52,39 +54,41 @@ export function checkedPart(template: Template): Template {
 }
 
 /**
- * What differs, in words, from a plan of the template on the thermostat as it is now (`before`
- * is the thermostat, `after` the template), or null when nothing does. A few lines per section,
- * then how many more; then any reason the template could not be applied as it is.
+ * What differs, in words in the reader's unit, from a plan of the template on the thermostat as
+ * it is now (`before` is the thermostat, `after` the template), or null when nothing does. A few
+ * lines per section, then how many more; then any reason the template could not be applied as
+ * it is.
  */
-export function driftLines(plan: ThermostatPlan): string[] | null {
+export function driftLines(plan: ThermostatPlan, unit: TemperatureUnit): string[] | null {
   const lines = plan.diff.flatMap((section) => {
-    const shown = section.lines
+    const all = sectionLines(section, unit);
+    const shown = all
       .slice(0, LINES_PER_SECTION)
       .map((line) =>
         line.field
           ? `${section.title}: ${line.field} ${line.before} → ${line.after}`
           : `${section.title}: ${line.before} → ${line.after}`,
       );
-    const more = section.lines.length - shown.length;
+    const more = all.length - shown.length;
     if (more > 0) shown.push(`${section.title}: ${more} more`);
     return shown.length > 0 ? shown : [`${section.title}: ${section.summary}`];
   });
-  for (const problem of plan.problems) lines.push(`Cannot be applied as it is: ${problem}`);
+  for (const problem of problemsIn(plan, unit))
+    lines.push(`Cannot be applied as it is: ${problem}`);
   return lines.length > 0 ? lines : null;
 }
 
 /**
- * What differs, in words in each unit a member may read: the template planned on the thermostat
- * once in °F and once in °C, so whoever reads it reads their own unit (the needs-attention page
- * and the notices it sends); null when nothing differs.
+ * What differs, in words in each unit a member may read (the needs-attention page and the
+ * notices it sends), from one plan of the template on the thermostat; null when nothing differs.
  */
 export function driftWords(
   template: Template,
   state: Parameters<typeof planTemplate>[1],
 ): DriftWords | null {
-  const F = driftLines(planTemplate(template, state, { unit: 'F' }));
-  if (!F) return null;
-  return { F, C: driftLines(planTemplate(template, state, { unit: 'C' })) ?? F };
+  const plan = planTemplate(template, state);
+  const F = driftLines(plan, 'F');
+  return F ? { F, C: driftLines(plan, 'C') ?? F } : null;
 }
 
 export type DriftRound = { due: number; checked: number; drifted: number; failed: number };

@@ -133,8 +133,29 @@ export type SectionDiff = {
   title: string;
   /** One sentence: what changes in the section, or why it cannot. */
   summary: string;
+  /** In the unit the plan was made in. */
   lines: DiffLine[];
+  /**
+   * The same lines in each unit, where they name temperatures, so that every reader reads their
+   * own (`sectionLines`); absent where no line does, and in plans stored before.
+   */
+  linesIn?: Record<TemperatureUnit, DiffLine[]>;
 };
+
+/** A section's lines in the reader's unit (as planned, where they name no temperature). */
+export function sectionLines(section: SectionDiff, unit: TemperatureUnit): DiffLine[] {
+  return section.linesIn?.[unit] ?? section.lines;
+}
+
+/** Lines that name temperatures: in the plan's unit, and in each unit for later readers. */
+function linesInUnits(
+  unit: TemperatureUnit,
+  linesOf: (unit: TemperatureUnit) => DiffLine[],
+): Pick<SectionDiff, 'lines' | 'linesIn'> {
+  const linesIn = { F: linesOf('F'), C: linesOf('C') };
+  const same = JSON.stringify(linesIn.F) === JSON.stringify(linesIn.C);
+  return same ? { lines: linesIn[unit] } : { lines: linesIn[unit], linesIn };
+}
 
 export type ThermostatPlan = {
   /** In the order they must run. Empty when unchanged, or when there are problems. */
@@ -264,13 +285,12 @@ function comfortPart(
       }
     }
   }
-  const lines = comfortLines(match.changes, unit);
   const updates = match.changes.filter((change) => change.kind === 'update').length;
   const section: SectionDiff = {
     section: 'comfortSettings',
     title: 'Comfort settings',
     summary: `${count(creates, 'comfort setting')} to create, ${updates} to change.`,
-    lines,
+    ...linesInUnits(unit, (inUnit) => comfortLines(match.changes, inUnit)),
   };
   return { match, operations, section };
 }
@@ -553,7 +573,7 @@ function configurationPart(
         section: 'configuration',
         title: 'Configuration',
         summary: `${count(Object.keys(changes).length, 'setting')} to change.`,
-        lines: configurationLines(now, changes, unit),
+        ...linesInUnits(unit, (inUnit) => configurationLines(now, changes, inUnit)),
       }
     : undefined;
   return { ...staged, section };
@@ -635,7 +655,7 @@ function alertsPart(
       section: 'alerts',
       title: 'Alerts',
       summary: hasChanges ? 'Alert settings to change.' : 'No change.',
-      lines: alertLines(now, changes, unit),
+      ...linesInUnits(unit, (inUnit) => alertLines(now, changes, inUnit)),
     } satisfies SectionDiff,
   };
 }

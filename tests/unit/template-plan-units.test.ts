@@ -98,9 +98,53 @@ describe('a plan’s problems in the member’s unit', () => {
     const html = (unit: 'F' | 'C') =>
       renderToStaticMarkup(createElement(PlanItems, { items: [item], unit }));
     expect(html('C')).toContain('would heat to 22.2 °C and cool to 23.9 °C');
-    // (The before → after lines stay as they were worded when planned.)
-    expect(html('C')).not.toContain('would heat to 72 °F');
+    expect(html('C')).not.toContain('°F');
     expect(html('F')).toContain('would heat to 72 °F and cool to 75 °F');
+  });
+
+  it('shows a run’s before → after lines in the viewer’s unit, whoever planned it', () => {
+    // A change that applies: comfort settings, a range and an alert, planned by a °F member.
+    const change = template({
+      comfortSettings: [{ name: 'Home', desiredHeat: 71, desiredCool: 77 }],
+      configuration: { coolRange: { min: 66, max: 90 } },
+      alerts: { lowTemperatureAlert: { value: 50 } },
+    });
+    const plan = planTemplate(change, thermostat(), { unit: 'F' });
+    expect(plan.problems).toEqual([]);
+    expect(plan.diff.map((section) => section.section)).toEqual([
+      'comfortSettings',
+      'configuration',
+      'alerts',
+    ]);
+    const item = (stored: unknown) =>
+      ({
+        thermostatId: 't-1',
+        unitLabel: 'Apt 1',
+        buildingId: 'b-1',
+        buildingName: 'Building',
+        planState: 'changes',
+        plan: stored,
+        warning: null,
+      }) as unknown as BulkRunItemRow;
+    const html = (stored: unknown, unit: 'F' | 'C') =>
+      renderToStaticMarkup(createElement(PlanItems, { items: [item(stored)], unit }));
+    const stored = JSON.parse(JSON.stringify(plan));
+
+    const inC = html(stored, 'C');
+    expect(inC).toContain('21.7 °C'); // Home heats to 71 °F
+    expect(inC).toContain('10 °C'); // the low temperature alert at 50 °F
+    expect(inC).not.toContain('°F');
+    const inF = html(stored, 'F');
+    expect(inF).toContain('71 °F');
+    expect(inF).toContain('50 °F');
+    expect(inF).not.toContain('°C');
+
+    // A plan stored before each unit's lines were kept reads as it was worded.
+    const older = {
+      ...stored,
+      diff: stored.diff.map(({ linesIn: _, ...section }: Record<string, unknown>) => section),
+    };
+    expect(html(older, 'C')).toContain('71 °F');
   });
 
   it('in the template drift check, in each unit', () => {
