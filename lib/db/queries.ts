@@ -17,6 +17,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { ActivityAction } from '@/lib/activity-actions';
+import { canManageMember, type MemberScope } from '@/lib/auth/permissions';
 import { type Database, getDb } from './client';
 import {
   activityLog,
@@ -612,25 +613,30 @@ export async function listInvitations({
     .limit(200);
 }
 
-/** Revokes a pending invitation of this organisation; null when there is none to revoke. */
+/**
+ * Revokes a pending invitation of the actor's organisation: 'gone' when there is none to revoke,
+ * 'owner' when it would make an owner and the actor may not change owners (an admin).
+ */
 export async function revokeInvitation(input: {
-  orgId: string;
+  actor: MemberScope & { orgId: string };
   id: string;
-}): Promise<Invitation | null> {
+}): Promise<{ ok: true; invitation: Invitation } | { ok: false; reason: 'gone' | 'owner' }> {
   const db = await getDb();
+  const pending = and(
+    eq(invitations.orgId, input.actor.orgId),
+    eq(invitations.id, input.id),
+    isNull(invitations.acceptedAt),
+    isNull(invitations.revokedAt),
+  );
+  const [found] = await db.select({ role: invitations.role }).from(invitations).where(pending);
+  if (!found) return { ok: false, reason: 'gone' };
+  if (!canManageMember(input.actor, found)) return { ok: false, reason: 'owner' };
   const [row] = await db
     .update(invitations)
     .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(invitations.orgId, input.orgId),
-        eq(invitations.id, input.id),
-        isNull(invitations.acceptedAt),
-        isNull(invitations.revokedAt),
-      ),
-    )
+    .where(pending)
     .returning();
-  return row ?? null;
+  return row ? { ok: true, invitation: row } : { ok: false, reason: 'gone' };
 }
 
 export async function findInvitationByToken({

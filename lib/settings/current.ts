@@ -6,6 +6,7 @@ import type { Member } from '@/lib/auth/session';
 import type { ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
 import type { FormState } from '@/lib/forms';
 import { getStatus } from '@/lib/thermostat-api/resources';
+import type { TemperatureUnit } from '@/lib/units';
 
 /**
  * What checking a change needs from the service before anything is written: the thermostat's
@@ -36,11 +37,31 @@ export async function readBeforeSave<T, Field extends string>(input: {
       thermostatId: thermostat.thermostatId,
       buildingId: thermostat.buildingId,
       summary: `Failed to change ${input.subject} of ${labelOf(thermostat)} (its current settings could not be read)`,
-      changes: { requested: values },
+      changes: { requested: requestedOf(values, member.temperatureUnit) },
       error,
     });
     return { ok: false, state: serviceFailure(error, { values }) };
   }
+}
+
+/** The longest value any of these forms accepts (a comfort setting's name); longer is cut. */
+const LONGEST_VALUE = 64;
+
+/**
+ * What a member asked for and could not be checked (its thermostat could not be read), as the
+ * activity log keeps it: each value as typed, cut to a length no field accepts beyond, and the
+ * unit its temperatures were typed in, so that a reader in the other unit reads them right.
+ */
+export function requestedOf(
+  values: Partial<Record<string, string>>,
+  unit: TemperatureUnit,
+): Record<string, string> {
+  const kept = Object.entries(values).flatMap(([field, value]) => {
+    const typed = value?.trim() ?? '';
+    if (typed === '') return [];
+    return [[field, typed.length > LONGEST_VALUE ? `${typed.slice(0, LONGEST_VALUE)}…` : typed]];
+  });
+  return { ...Object.fromEntries(kept), unit: `°${unit}` };
 }
 
 /** How a thermostat is named in messages and the activity log. */

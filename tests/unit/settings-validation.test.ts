@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { passcodeProblem, validateAccessControl } from '@/lib/settings/access-control';
 import { validateAlerts } from '@/lib/settings/alerts';
 import { type CurrentSettings, validateConfiguration } from '@/lib/settings/configuration';
+import { requestedOf } from '@/lib/settings/current';
 import { toDisplay } from '@/lib/units';
+import { changeLines } from '@/lib/words';
 
 const current: CurrentSettings = {
   heatRange: { min: 45, max: 79 },
@@ -288,5 +290,23 @@ describe('alert settings', () => {
   it('never mentions an AC maintenance reminder', () => {
     const result = validateAlerts(input({ lastMaintenanceDate: '2025-01-01' }), options);
     expect(JSON.stringify(result)).not.toMatch(/"acMaintenance/i);
+  });
+});
+
+describe('a change that could not be checked, as the activity log keeps it', () => {
+  it('keeps what was typed with the unit it was typed in, bounded, and nothing left empty', () => {
+    const requested = requestedOf(
+      { heatMin: ' 18.5 ', heatMax: '', holdAction: 'x'.repeat(500_000), fanMinimumOnTime: '20' },
+      'C',
+    );
+    expect(requested).toEqual({
+      heatMin: '18.5',
+      holdAction: `${'x'.repeat(64)}…`,
+      fanMinimumOnTime: '20',
+      unit: '°C',
+    });
+    // A reader in °F reads the °C it was typed in.
+    const [line] = changeLines({ requested: requestedOf({ heatMin: '18.5' }, 'C') });
+    expect(line).toEqual(['Requested', 'heat min 18.5, unit °C']);
   });
 });

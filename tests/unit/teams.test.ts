@@ -171,6 +171,9 @@ async function twoOrganisations(): Promise<{ a: Fixture; b: Fixture }> {
 
 const sorted = (values: Iterable<string>) => [...values].sort();
 
+/** An owner of the organisation, as the invitation calls take the one who acts. */
+const ownerOf = (orgId: string) => ({ orgId, role: 'owner' as const, buildingIds: null });
+
 describe.each(databaseTargets)('organisations on $name', ({ target }) => {
   let handle: DatabaseHandle;
 
@@ -311,7 +314,12 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
           to: SHARED,
         }),
       ).toBe(false);
-      expect(await revokeInvitation({ orgId: a.owner.orgId, id: b.invitationId })).toBeNull();
+      expect(await revokeInvitation({ actor: ownerOf(a.owner.orgId), id: b.invitationId })).toEqual(
+        {
+          ok: false,
+          reason: 'gone',
+        },
+      );
       expect(
         await updateMembership({
           orgId: a.owner.orgId,
@@ -574,12 +582,31 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
     it('cannot be used once revoked', async () => {
       const owner = await createFirstOwner();
       const invitation = await invite(owner.orgId, 'revoked@example.com', 'viewer');
-      expect(
-        (await revokeInvitation({ orgId: owner.orgId, id: invitation.id }))?.revokedAt,
-      ).not.toBeNull();
-      expect(await revokeInvitation({ orgId: owner.orgId, id: invitation.id })).toBeNull();
+      const revoked = await revokeInvitation({ actor: ownerOf(owner.orgId), id: invitation.id });
+      expect(revoked.ok && revoked.invitation.revokedAt).toBeInstanceOf(Date);
+      expect(await revokeInvitation({ actor: ownerOf(owner.orgId), id: invitation.id })).toEqual({
+        ok: false,
+        reason: 'gone',
+      });
       expect(await accept(invitation.tokenHash)).toEqual({ ok: false, problem: 'revoked' });
       expect(await findUserByEmail({ email: 'revoked@example.com' })).toBeNull();
+    });
+
+    it('is withdrawn by an admin unless it makes an owner, which only an owner withdraws', async () => {
+      const owner = await createFirstOwner();
+      const admin = { orgId: owner.orgId, role: 'admin' as const, buildingIds: null };
+      const toOwner = await invite(owner.orgId, 'co-owner@example.com', 'owner');
+      const toAdmin = await invite(owner.orgId, 'helper@example.com', 'admin');
+      expect(await revokeInvitation({ actor: admin, id: toOwner.id })).toEqual({
+        ok: false,
+        reason: 'owner',
+      });
+      expect((await findInvitationByToken({ tokenHash: toOwner.tokenHash }))?.revokedAt).toBeNull();
+      expect((await revokeInvitation({ actor: admin, id: toAdmin.id })).ok).toBe(true);
+      expect((await revokeInvitation({ actor: ownerOf(owner.orgId), id: toOwner.id })).ok).toBe(
+        true,
+      );
+      expect(await accept(toOwner.tokenHash)).toEqual({ ok: false, problem: 'revoked' });
     });
 
     it('refuses an email that is a member elsewhere, and leaves their account alone', async () => {
@@ -743,7 +770,7 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
         expiresAt: new Date(Date.now() - 1000),
       });
       const revoked = await invite(owner.orgId, 'revoked@example.com', 'admin');
-      await revokeInvitation({ orgId: owner.orgId, id: revoked.id });
+      await revokeInvitation({ actor: ownerOf(owner.orgId), id: revoked.id });
       const before = await countUsers();
 
       expect(await sso('stranger@elsewhere.example')).toBeNull();

@@ -126,19 +126,27 @@ export async function withdrawInvitation(
   if (!opened.ok) return opened.state;
   const { member } = opened;
   const id = z.uuid().safeParse(invitationId);
-  const revoked = id.success ? await revokeInvitation({ orgId: member.orgId, id: id.data }) : null;
-  if (!revoked) {
-    return { status: 'error', message: 'That invitation is no longer pending.' };
+  const revoked = id.success
+    ? await revokeInvitation({ actor: member, id: id.data })
+    : ({ ok: false, reason: 'gone' } as const);
+  if (!revoked.ok) {
+    return {
+      status: 'error',
+      message:
+        revoked.reason === 'owner'
+          ? refusal(member.role, 'manage_owners')
+          : 'That invitation is no longer pending.',
+    };
   }
   await logActivity({
     actor: member,
     action: 'member.invite_revoke',
-    summary: `Withdrew the invitation of ${revoked.email}`,
-    changes: { email: revoked.email, role: revoked.role },
+    summary: `Withdrew the invitation of ${revoked.invitation.email}`,
+    changes: { email: revoked.invitation.email, role: revoked.invitation.role },
   });
   revalidatePath('/members');
   // Its row changes with it: the page says what was done.
-  redirect(`/members?withdrawn=${encodeURIComponent(revoked.email)}`);
+  redirect(`/members?withdrawn=${encodeURIComponent(revoked.invitation.email)}`);
 }
 
 /** An action on another member: the session and role, and a member of this organisation. */

@@ -191,7 +191,7 @@ export default async function MembersPage({
                         )}
                       </p>
                     </div>
-                    {problem ? null : (
+                    {problem || !canManageMember(member, invitation) ? null : (
                       <ConfirmForm
                         action={withdrawInvitation.bind(null, invitation.id)}
                         label={`Withdraw the invitation of ${invitation.email}`}

@@ -17,7 +17,7 @@ import type { ScopedThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
-import { labelOf } from '@/lib/settings/current';
+import { labelOf, requestedOf } from '@/lib/settings/current';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
   createComfortSetting,
@@ -103,7 +103,7 @@ async function unreadRules(
     action: entry.action,
     thermostatId: thermostat.thermostatId,
     buildingId: thermostat.buildingId,
-    changes: { ...entry.changes, requested: values },
+    changes: { ...entry.changes, requested: requestedOf(values, member.temperatureUnit) },
     summary: entry.summary(values),
     error,
   });
