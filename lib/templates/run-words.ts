@@ -7,12 +7,31 @@ import {
   thermostatCount,
 } from '@/lib/bulk/words';
 import type { BulkRun, RunEntry } from '@/lib/db/bulk-runs';
+import { formatDelta, type TemperatureUnit } from '@/lib/units';
 import type { Template } from './schema';
 
 /**
  * A planned run (a template, an undo) in words: what it stores about itself, and its one
  * activity entry once it has finished.
  */
+
+/** The heat–cool gap a reset leaves (the service's default), which no request sets back. */
+export const RESET_GAP = 5;
+
+/**
+ * A note of what an undo cannot put back: in words, or, where it names temperatures, as facts
+ * worded in each reader's unit (`noteWords`).
+ */
+export const undoNoteSchema = z.union([
+  z.string(),
+  z.object({ kind: z.literal('gapReset'), was: z.number() }),
+]);
+export type UndoNote = z.output<typeof undoNoteSchema>;
+
+export function noteWords(note: UndoNote, unit: TemperatureUnit): string {
+  if (typeof note === 'string') return note;
+  return `Its heat–cool gap was ${formatDelta(note.was, unit)}; the reset made it ${formatDelta(RESET_GAP, unit)}, and no request sets it back.`;
+}
 
 /**
  * What a planned run stores in `changes`: the template (a template run; an undo's items each
@@ -23,8 +42,8 @@ export const runChangesSchema = z.object({
   unit: z.enum(['F', 'C']).default('F'),
   /** A passcode was entered when it was applied (never the passcode itself). */
   passcodeEntered: z.boolean().default(false),
-  /** What an undo cannot put back, in words (shown with its plan). */
-  notes: z.array(z.string()).default([]),
+  /** What an undo cannot put back (shown with its plan). */
+  notes: z.array(undoNoteSchema).default([]),
   /** A one-off change: a template body planned without saving a template (no templateId). */
   oneOff: z.boolean().default(false),
 });

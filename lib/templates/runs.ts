@@ -16,7 +16,7 @@ import { findTemplate } from '@/lib/db/templates';
 import { undoOf } from '@/lib/undo/entries';
 import { forgetPasscode, holdPasscode, passcodeSchema } from './passcodes';
 import type { ThermostatPlan, ThermostatState } from './plan';
-import { oneOffTitle, runChangesSchema, runName, runTitle } from './run-words';
+import { oneOffTitle, runChangesSchema, runName, runTitle, type UndoNote } from './run-words';
 import { type Template, templateSchema } from './schema';
 import { undoTargetOf } from './undo';
 
@@ -199,7 +199,8 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     changes.success && changes.data.template ? parseTemplate(changes.data.template) : null;
   const title = runTitle(run);
   const items: PlannedItemInput[] = [];
-  const notes = new Set<string>();
+  // Each note once (those of thermostats alike are alike), by what it says.
+  const notes = new Map<string, UndoNote>();
   let notUndoable = 0;
   let firstReason: string | null = null;
   for (const item of await listUndoableItems({ scope: member, run })) {
@@ -210,14 +211,13 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
       doneOps: item.mayHaveDone,
       before: (item.before ?? {}) as ThermostatState,
       applied: item.target ? parseTemplate(item.target) : runTemplate,
-      unit: member.temperatureUnit,
     });
     if (!undo.ok) {
       notUndoable += 1;
       firstReason ??= undo.reason;
       continue;
     }
-    for (const note of undo.notes) notes.add(note);
+    for (const note of undo.notes) notes.set(JSON.stringify(note), note);
     items.push({
       thermostatId: item.thermostatId,
       buildingId: item.buildingId,
@@ -238,7 +238,8 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
   );
   if (!targets.ok) return targets;
   if (notUndoable > 0) {
-    notes.add(
+    notes.set(
+      'notUndoable',
       `${notUndoable === 1 ? '1 thermostat it changed cannot' : `${notUndoable} thermostats it changed cannot`} be put back automatically (${firstReason}); they are left as they are.`,
     );
   }
@@ -251,7 +252,7 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     title: `Undo of ${lowerFirst(runName(run) ?? title)}`,
     undoOf: run.id,
     // What cannot be put back, once for the run (each thermostat's are alike).
-    changes: { unit: member.temperatureUnit, notes: [...notes] },
+    changes: { unit: member.temperatureUnit, notes: [...notes.values()] },
     items,
   });
   await queueBulkRun(undo.id);

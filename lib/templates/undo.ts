@@ -8,8 +8,8 @@ import {
 } from '@/lib/undo/sections';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
-import { formatDelta, type TemperatureUnit } from '@/lib/units';
 import type { TemplateOperation, ThermostatPlan, ThermostatState } from './plan';
+import { RESET_GAP, type UndoNote } from './run-words';
 import { type Template, type TemplateSection, templateSchema } from './schema';
 
 /**
@@ -25,7 +25,7 @@ import { type Template, type TemplateSection, templateSchema } from './schema';
  */
 
 export type UndoTarget =
-  | { ok: true; target: Template; expected: Template | null; notes: string[] }
+  | { ok: true; target: Template; expected: Template | null; notes: UndoNote[] }
   | { ok: false; reason: string };
 
 const MAX_NAME = 64;
@@ -61,13 +61,11 @@ export function undoTargetOf(input: {
   before: ThermostatState;
   /** What the run set: its template, or the target of the undo being undone. */
   applied: Template | null;
-  /** The unit the notes are worded in: the planning member's (°F when not given). */
-  unit?: TemperatureUnit;
 }): UndoTarget {
   const operations = input.plan.operations.slice(0, input.doneOps);
   if (operations.length === 0) return { ok: false, reason: 'Nothing was changed here.' };
   const { before } = input;
-  const notes: string[] = [];
+  const notes: UndoNote[] = [];
   let body: Omit<Template, 'name'> = {};
 
   const resident = operations.find(
@@ -76,7 +74,7 @@ export function undoTargetOf(input: {
   );
   if (resident && !resident.changes.isResidentMode) {
     // Off reset everything (and stands alone in its change): back to the whole state before.
-    body = stateBeforeReset(before, notes, input.unit ?? 'F');
+    body = stateBeforeReset(before, notes);
   } else if (resident) {
     notes.push(RESIDENT_ON_KEPT);
   }
@@ -123,7 +121,7 @@ export function undoTargetOf(input: {
       ok: false,
       reason:
         Object.keys(body).length === 0
-          ? (notes[0] ?? 'Nothing here can be put back.')
+          ? (notes.find((note) => typeof note === 'string') ?? 'Nothing here can be put back.')
           : `The earlier state cannot be sent back as it was: ${parsed.error.issues[0]?.message ?? 'it is not valid'}`,
     };
   }
@@ -141,11 +139,7 @@ export const RESIDENT_ON_KEPT =
  * Everything turning resident mode off reset, as read just before (the plan read it all), and
  * resident mode back on. Turning it on resets nothing, so it goes last, after the rest is back.
  */
-function stateBeforeReset(
-  before: ThermostatState,
-  notes: string[],
-  unit: TemperatureUnit,
-): Omit<Template, 'name'> {
+function stateBeforeReset(before: ThermostatState, notes: UndoNote[]): Omit<Template, 'name'> {
   const body: Omit<Template, 'name'> = { residentMode: true };
   const settings = before.comfortSettings ?? [];
   const comfort = settings.map(comfortSettingOf);
@@ -177,10 +171,8 @@ function stateBeforeReset(
         'The reset cleared the passcode, and Setpoint never stores one: the locks come back without it. Set a passcode on the thermostat’s access-control page.',
       );
   }
-  if (before.heatCoolMinDelta !== undefined && before.heatCoolMinDelta !== 5) {
-    notes.push(
-      `Its heat–cool gap was ${formatDelta(before.heatCoolMinDelta, unit)}; the reset made it ${formatDelta(5, unit)}, and no request sets it back.`,
-    );
+  if (before.heatCoolMinDelta !== undefined && before.heatCoolMinDelta !== RESET_GAP) {
+    notes.push({ kind: 'gapReset', was: before.heatCoolMinDelta });
   }
   return body;
 }
@@ -188,7 +180,7 @@ function stateBeforeReset(
 function configurationBefore(
   operations: readonly TemplateOperation[],
   before: ThermostatState,
-  notes: string[],
+  notes: UndoNote[],
 ): Template['configuration'] {
   const changed = new Set<keyof SettingsChanges>();
   for (const operation of operations) {
@@ -219,7 +211,7 @@ const fan = (value: string) => FAN_VALUES.find((known) => known === value) ?? 'a
 function comfortBefore(
   operations: readonly TemplateOperation[],
   before: ThermostatState,
-  notes: string[],
+  notes: UndoNote[],
 ): NonNullable<Template['comfortSettings']> {
   const settings = before.comfortSettings ?? [];
   const restored: NonNullable<Template['comfortSettings']> = [];

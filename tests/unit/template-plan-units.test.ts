@@ -5,6 +5,7 @@ import { PlanItems } from '@/components/templates/plan-view';
 import type { BulkRunItemRow } from '@/lib/db/bulk-runs';
 import { driftWords } from '@/lib/templates/drift';
 import { planTemplate } from '@/lib/templates/plan';
+import { noteWords, runChangesSchema } from '@/lib/templates/run-words';
 import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';
 import { undoTargetOf } from '@/lib/templates/undo';
 import { problemsIn } from '@/lib/templates/words';
@@ -156,25 +157,28 @@ describe('a plan’s problems in the member’s unit', () => {
     expect(words?.C.join('\n')).not.toContain('°F');
   });
 
-  it('in an undo’s note of what it cannot put back, in the planning member’s unit', () => {
+  it('in an undo’s note of what it cannot put back, in each reader’s unit', () => {
     const before = thermostat({ heatCoolMinDelta: 3, isResidentMode: true });
     const plan = planTemplate(template({ residentMode: false }), before);
-    const notes = (unit: 'F' | 'C') => {
-      const undo = undoTargetOf({
-        title: 'Off',
-        plan,
-        doneOps: plan.operations.length,
-        before,
-        applied: null,
-        unit,
-      });
-      return undo.ok ? undo.notes : [];
-    };
-    expect(notes('C')).toContain(
+    const undo = undoTargetOf({
+      title: 'Off',
+      plan,
+      doneOps: plan.operations.length,
+      before,
+      applied: null,
+    });
+    if (!undo.ok) throw new Error(undo.reason);
+    // Stored with the undo run as it is, and worded for whoever reads the run.
+    const { notes } = runChangesSchema.parse(JSON.parse(JSON.stringify({ notes: undo.notes })));
+    const words = (unit: 'F' | 'C') => notes.map((note) => noteWords(note, unit));
+    expect(words('C')).toContain(
       'Its heat–cool gap was 1.7 °C; the reset made it 2.8 °C, and no request sets it back.',
     );
-    expect(notes('F')).toContain(
+    expect(words('C').join(' ')).not.toContain('°F');
+    expect(words('F')).toContain(
       'Its heat–cool gap was 3 °F; the reset made it 5 °F, and no request sets it back.',
     );
+    // A note stored in words before reads as it was worded.
+    expect(noteWords('Its heat–cool gap was 3 °F.', 'C')).toBe('Its heat–cool gap was 3 °F.');
   });
 });

@@ -26,7 +26,7 @@ import {
 import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
 import { describeTemplate } from '@/lib/templates/describe';
 import type { PlanSummary } from '@/lib/templates/plan';
-import { isOneOff, runChangesSchema, runTitleAsSeen } from '@/lib/templates/run-words';
+import { isOneOff, noteWords, runChangesSchema, runTitleAsSeen } from '@/lib/templates/run-words';
 import { templateSchema } from '@/lib/templates/schema';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { applyPlan, cancelRun, retryRun, undoRun } from '../../actions';
@@ -406,7 +406,7 @@ function describeRun(
     const notes = runChangesSchema.safeParse(run.changes).data?.notes ?? [];
     return [
       'Puts back, on each thermostat, what the undone change replaced (as far as it can).',
-      ...notes,
+      ...notes.map((note) => noteWords(note, unit)),
     ];
   }
   const changes = runChangesSchema.safeParse(run.changes);
