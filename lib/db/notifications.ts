@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { NewNotification } from '@/lib/notifications/fan-out';
+import { quietUntil } from '@/lib/notifications/quiet-hours';
 import type { FailedRun, OpenIncident, ReconcilePlan } from '@/lib/notifications/reconcile';
 import { type Database, getDb, rowsOf } from './client';
 import {
@@ -435,8 +436,9 @@ const EMAIL_TURNED_OFF = 'Email notifications were turned off.';
 
 /**
  * Saves a member's subscription. Notices waiting for their digest or the end of quiet hours
- * follow the new choice: sent now when they chose immediate email without quiet hours, moved
- * into the digest when they chose one, dropped (logged as not sent) when they turned email off.
+ * follow the new choice: sent now when they chose immediate email (held to the end of quiet
+ * hours, where they chose those and it is quiet now), moved into the digest when they chose one,
+ * dropped (logged as not sent) when they turned email off.
  * Returns the notices to queue now. (Releasing held notices reads the choice again.)
  */
 export async function saveSubscription(
@@ -480,13 +482,42 @@ export async function saveSubscription(
         .where(and(mine, eq(notifications.status, 'held')));
       return [];
     }
-    const waiting: NotificationStatus[] =
-      input.quietStart === null ? ['digest', 'held'] : ['digest'];
-    return tx
-      .update(notifications)
-      .set({ status: 'pending', notBefore: null, queuedAt: new Date() })
-      .where(and(mine, inArray(notifications.status, waiting)))
-      .returning(queuedColumns);
+    const sendNow = (ids: SQL) =>
+      tx
+        .update(notifications)
+        .set({ status: 'pending', notBefore: null, queuedAt: new Date() })
+        .where(and(mine, ids))
+        .returning(queuedColumns);
+    if (input.quietStart === null || input.quietEnd === null) {
+      return sendNow(inArray(notifications.status, ['digest', 'held']));
+    }
+    // Immediate email with quiet hours: what waited for the digest goes now, or, where it is quiet
+    // now (in the zone of the notice's building, as for a new notice), when quiet hours end.
+    const quiet = { start: input.quietStart, end: input.quietEnd };
+    const now = new Date();
+    const waiting = await tx
+      .select({ id: notifications.id, zone: buildings.timeZone })
+      .from(notifications)
+      .leftJoin(incidents, eq(incidents.id, notifications.incidentId))
+      .leftJoin(
+        buildings,
+        and(eq(buildings.orgId, incidents.orgId), eq(buildings.buildingId, incidents.buildingId)),
+      )
+      .where(and(mine, eq(notifications.status, 'digest')));
+    const due: string[] = [];
+    const heldUntil = new Map<number, string[]>();
+    for (const notice of waiting) {
+      const until = quietUntil(quiet, notice.zone ?? input.timeZone, now);
+      if (until <= now) due.push(notice.id);
+      else heldUntil.set(until.getTime(), [...(heldUntil.get(until.getTime()) ?? []), notice.id]);
+    }
+    for (const [until, ids] of heldUntil) {
+      await tx
+        .update(notifications)
+        .set({ status: 'held', notBefore: new Date(until) })
+        .where(and(mine, inArray(notifications.id, ids)));
+    }
+    return due.length > 0 ? sendNow(inArray(notifications.id, due)) : [];
   });
 }
 

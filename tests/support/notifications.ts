@@ -32,8 +32,8 @@ export function databaseWithQueue(target: () => Promise<DatabaseTarget>) {
 export async function subscribe(
   member: { orgId: string; userId: string },
   choice: Partial<Omit<Subscription, 'userId' | 'orgId' | 'updatedAt' | 'lastDigestDate'>> = {},
-): Promise<void> {
-  await saveSubscription({
+): Promise<Awaited<ReturnType<typeof saveSubscription>>> {
+  return saveSubscription({
     userId: member.userId,
     orgId: member.orgId,
     mode: 'immediate',

@@ -285,6 +285,45 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     ]);
   });
 
+  it('keeps what waited for the digest to the end of quiet hours when the member switches to email at once during them', async () => {
+    await subscribe(owner, { mode: 'digest', digestHour: 0 });
+    await offline('100000000001');
+    await reconcileOrganization({ orgId: owner.orgId });
+    const opened = async () => (await notices()).filter((n) => n.event === 'opened');
+    expect((await opened()).map((n) => n.status)).toEqual(['digest']);
+
+    // Email at once from now on, with quiet hours that hold now in the building's zone (the
+    // member's own zone, UTC, may not be quiet): nothing is queued, the notice waits for the end.
+    const local = minutesIn('America/New_York', new Date());
+    const queued = await subscribe(owner, {
+      quietStart: (local - 60 + 1440) % 1440,
+      quietEnd: (local + 60) % 1440,
+    });
+    expect(queued).toEqual([]);
+    expect((await opened()).map((n) => n.status)).toEqual(['held']);
+    const [{ notBefore }] = rowsOf<{ notBefore: string }>(
+      await db.handle.db.execute(sql`select not_before as "notBefore" from notifications`),
+    ) as [{ notBefore: string }];
+    const waits = new Date(notBefore).getTime() - Date.now();
+    expect(waits).toBeGreaterThan(55 * 60_000);
+    expect(waits).toBeLessThanOrEqual(61 * 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(smtp.inbox).toHaveLength(0);
+
+    // When quiet hours end, it goes as the email at once it now is.
+    await runNotificationRound(minutesOn(61));
+    const [sent] = await smtp.waitFor(1);
+    expect(sent?.subject).toBe('Offline: Unit 1, North House');
+  });
+
+  it('sends what waited for the digest at once when the member switches to email at once without quiet hours', async () => {
+    await subscribe(owner, { mode: 'digest', digestHour: 0 });
+    await offline('100000000001');
+    await reconcileOrganization({ orgId: owner.orgId });
+    const queued = await subscribe(owner);
+    expect(queued.map((notice) => notice.status)).toEqual(['pending']);
+  });
+
   it('sends one daily digest per member, each with only what their buildings hold', async () => {
     const admin = await inviteAndAccept(owner.orgId, 'admin@example.com', 'admin');
     const manager = await inviteAndAccept(owner.orgId, 'south@example.com', 'building_manager', [
