@@ -113,6 +113,12 @@ test('bulk configuration over 60 thermostats: ask first, a job with progress, a 
       page.getByText(`Desert Palms Residences: ${desert.thermostats.length + 25} thermostats`),
     ).toBeVisible();
     await expect(page.getByText('Sent in 3 requests of at most 25')).toBeVisible();
+    // Said before it starts: this way has no undo, and where the way with one is.
+    await expect(page.getByText(/so the run cannot be undone/)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'one-off change' })).toHaveAttribute(
+      'href',
+      '/bulk/change',
+    );
     await expectNoAxeViolations(page);
     // Going back keeps the selection and the settings.
     await page.getByRole('button', { name: 'Go back and change' }).click();

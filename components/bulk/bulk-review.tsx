@@ -2,6 +2,7 @@
 
 import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
+import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import type { BulkFormState } from '@/lib/bulk/form';
 import type { FormAction } from '@/lib/forms';
@@ -64,6 +65,15 @@ export function BulkReviewPanel({
       <p className="text-sm text-muted">
         Sent in {review.requests} request{review.requests === 1 ? '' : 's'} of at most 25, a few at
         a time, as a job: you can leave this page, and every member can follow the run on its page.
+      </p>
+      <p className="text-sm">
+        Sent this way, the settings it replaces are not read first, so the run cannot be undone. To
+        keep an undo, plan the same change as a{' '}
+        <Link href="/bulk/change" className="font-medium underline">
+          one-off change
+        </Link>{' '}
+        instead: it reads each thermostat first (one more call each) and shows every change before
+        it is sent.
       </p>
       {state.status === 'error' && state.message ? (
         <Notice tone="error">{state.message}</Notice>
