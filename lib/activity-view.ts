@@ -3,7 +3,10 @@ import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { listBulkRunsById, listRunBuildingsInView, type RunInView } from '@/lib/db/bulk-runs';
 import { type ActivityEntry, listActivity } from '@/lib/db/queries';
 import { connectionEndChangesInWords } from '@/lib/oauth/ended';
+import { describeSettingsChanges } from '@/lib/settings/configuration';
 import { runEntryOf } from '@/lib/templates/run-words';
+import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import type { TemperatureUnit } from '@/lib/units';
 
 /**
  * The activity log as a member may read it, for the page and its CSV export alike. A bulk or
@@ -12,9 +15,18 @@ import { runEntryOf } from '@/lib/templates/run-words';
  * entry described anew from their share: its words, details, buildings, outcome and error, never
  * the stored whole-run ones. Everyone else, and whoever started the run, reads it as stored.
  * A "connection ended" entry reads its reason in words (lib/oauth/ended.ts), never the service's
- * error text an older entry kept.
+ * error text an older entry kept. A configuration entry's summary, stored in °F, reads in the
+ * reader's unit (`unit`).
  */
 export async function listActivityAsSeen(
+  input: Parameters<typeof listActivity>[0] & { unit: TemperatureUnit },
+): Promise<{ entries: ActivityEntry[]; runs: Map<string, RunInView> }> {
+  const { unit, ...query } = input;
+  const seen = await listActivityInScope(query);
+  return { ...seen, entries: seen.entries.map((entry) => summaryIn(entry, unit)) };
+}
+
+async function listActivityInScope(
   input: Parameters<typeof listActivity>[0],
 ): Promise<{ entries: ActivityEntry[]; runs: Map<string, RunInView> }> {
   const rows = (await listActivity(input)).map(
@@ -43,4 +55,40 @@ export async function listActivityAsSeen(
     return { ...entry, ...seen };
   });
   return { entries, runs };
+}
+
+/**
+ * The settings a configuration entry changed, from what it recorded: a thermostat's change keeps
+ * each setting as `{ from, to }`, a bulk run's entry the settings it sent.
+ */
+function settingsOf(entry: ActivityEntry): SettingsChanges | null {
+  const changes = entry.changes as Record<string, unknown>;
+  if (entry.action === 'configuration.bulk_update') {
+    const settings = changes.settings;
+    return settings && typeof settings === 'object' ? (settings as SettingsChanges) : null;
+  }
+  if (entry.action !== 'configuration.update') return null;
+  const to = (key: keyof SettingsChanges) => {
+    const change = changes[key] as { to?: unknown } | undefined;
+    return change && typeof change === 'object' && 'to' in change ? { [key]: change.to } : {};
+  };
+  return { ...to('heatRange'), ...to('coolRange'), ...to('holdAction'), ...to('fanMinimumOnTime') };
+}
+
+/**
+ * A configuration entry's summary in the reader's unit: the words it stored (°F) worded again,
+ * where the summary holds them as written; any other entry, or one that does not, as stored.
+ */
+function summaryIn(entry: ActivityEntry, unit: TemperatureUnit): ActivityEntry {
+  const settings = unit === 'F' ? null : settingsOf(entry);
+  if (!settings) return entry;
+  try {
+    const stored = describeSettingsChanges(settings).join(', ');
+    if (stored === '' || !entry.summary.includes(stored)) return entry;
+    const read = describeSettingsChanges(settings, unit).join(', ');
+    return { ...entry, summary: entry.summary.replace(stored, read) };
+  } catch {
+    // Not the shape it should have (an entry written by hand): as stored.
+    return entry;
+  }
 }

@@ -5,7 +5,7 @@
  */
 
 import { dateTimeFormat } from '@/lib/time-format';
-import { formatTemperature } from '@/lib/units';
+import { formatTemperature, type TemperatureUnit } from '@/lib/units';
 
 const MODE_NAMES: Record<string, string> = {
   heat: 'Heat',
@@ -112,38 +112,45 @@ const FIELD_UNITS: Record<string, 'F' | '%'> = {
   highHumidityAlert: '%',
 };
 
-function numberWords(value: number, unit: 'F' | '%' | undefined): string {
-  if (unit === 'F') return formatTemperature(value, 'F');
-  if (unit === '%') return `${value} %`;
-  return String(value);
-}
-
-function valueWords(key: string, value: unknown, unit = FIELD_UNITS[key]): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'boolean') return value ? 'on' : 'off';
-  if (typeof value === 'string') return /mode$/i.test(key) ? modeName(value) : value;
-  if (typeof value === 'number') return numberWords(value, unit);
-  if (Array.isArray(value)) return value.map((item) => valueWords(key, item, unit)).join(', ');
-  const record = value as Record<string, unknown>;
-  if ('min' in record && 'max' in record) {
-    return `${valueWords(key, record.min, unit)} to ${valueWords(key, record.max, unit)}`;
-  }
-  if ('from' in record && 'to' in record) {
-    return `${valueWords(key, record.from, unit)} → ${valueWords(key, record.to, unit)}`;
-  }
-  return Object.entries(record)
-    .map(
-      ([inner, item]) =>
-        `${fieldName(inner).toLowerCase()} ${valueWords(inner, item, FIELD_UNITS[inner] ?? unit)}`,
-    )
-    .join(', ');
+/** Recorded values in words, temperatures in the reader's unit. */
+function wordsIn(reader: TemperatureUnit) {
+  const numberWords = (value: number, unit: 'F' | '%' | undefined): string => {
+    if (unit === 'F') return formatTemperature(value, reader);
+    if (unit === '%') return `${value} %`;
+    return String(value);
+  };
+  const valueWords = (key: string, value: unknown, unit = FIELD_UNITS[key]): string => {
+    if (value === null || value === undefined || value === '') return '—';
+    if (typeof value === 'boolean') return value ? 'on' : 'off';
+    if (typeof value === 'string') return /mode$/i.test(key) ? modeName(value) : value;
+    if (typeof value === 'number') return numberWords(value, unit);
+    if (Array.isArray(value)) return value.map((item) => valueWords(key, item, unit)).join(', ');
+    const record = value as Record<string, unknown>;
+    if ('min' in record && 'max' in record) {
+      return `${valueWords(key, record.min, unit)} to ${valueWords(key, record.max, unit)}`;
+    }
+    if ('from' in record && 'to' in record) {
+      return `${valueWords(key, record.from, unit)} → ${valueWords(key, record.to, unit)}`;
+    }
+    return Object.entries(record)
+      .map(
+        ([inner, item]) =>
+          `${fieldName(inner).toLowerCase()} ${valueWords(inner, item, FIELD_UNITS[inner] ?? unit)}`,
+      )
+      .join(', ');
+  };
+  return valueWords;
 }
 
 /**
  * An activity entry's recorded changes as lines a person reads ("Heat range: 60 °F to 72 °F →
- * 62 °F to 72 °F"), not JSON. Temperatures are as the service holds them (°F), each with its
- * unit.
+ * 62 °F to 72 °F"), not JSON. Temperatures are recorded in °F, as the service holds them, and
+ * read in the reader's unit, each with its unit.
  */
-export function changeLines(changes: Record<string, unknown>): [string, string][] {
+export function changeLines(
+  changes: Record<string, unknown>,
+  unit: TemperatureUnit = 'F',
+): [string, string][] {
+  const valueWords = wordsIn(unit);
   return Object.entries(changes).map(([key, value]) => [fieldName(key), valueWords(key, value)]);
 }

@@ -242,12 +242,18 @@ export function configurationFieldOf(path: string): ConfigurationField | 'form' 
   return map[path] ?? 'form';
 }
 
-/** What a change does, in words and °F values, for the activity log. */
-export function describeSettingsChanges(changes: SettingsChanges): string[] {
+/**
+ * What a change does, in words, for the activity log: stored in °F, the service's unit, and
+ * worded again in a reader's own when the log is read (lib/activity-view.ts).
+ */
+export function describeSettingsChanges(
+  changes: SettingsChanges,
+  unit: TemperatureUnit = 'F',
+): string[] {
   const parts: string[] = [];
   // Each end a temperature with its own unit: "heat range 60 °F to 75 °F".
-  if (changes.heatRange) parts.push(`heat range ${formatRange(changes.heatRange, 'F')}`);
-  if (changes.coolRange) parts.push(`cool range ${formatRange(changes.coolRange, 'F')}`);
+  if (changes.heatRange) parts.push(`heat range ${formatRange(changes.heatRange, unit)}`);
+  if (changes.coolRange) parts.push(`cool range ${formatRange(changes.coolRange, unit)}`);
   if (changes.holdAction) parts.push(`hold action ${describeHoldAction(changes.holdAction)}`);
   if (changes.fanMinimumOnTime !== undefined)
     parts.push(`fan minimum on-time ${changes.fanMinimumOnTime} min/h`);

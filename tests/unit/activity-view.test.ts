@@ -14,6 +14,9 @@ import {
   recordActivity,
 } from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';
+import { describeSettingsChanges } from '@/lib/settings/configuration';
+import { changeLines } from '@/lib/words';
+import type { ActivityAction } from '@/lib/activity-actions';
 import { connectionEndChanges, connectionEndedInWords } from '@/lib/oauth/ended';
 import type { BulkResult } from '@/lib/thermostat-api/schemas';
 import { databaseTargets, useDatabase } from '../support/database';
@@ -108,7 +111,7 @@ describe.each(databaseTargets)(
       'Bulk configuration of 10 thermostats in your buildings: fan minimum on-time 40 min/h. Done: 10 done, 0 failed, 0 not sent (of 10).';
 
     const entryOf = async (scope: Parameters<typeof listActivityAsSeen>[0]['scope']) => {
-      const { entries, runs } = await listActivityAsSeen({ scope });
+      const { entries, runs } = await listActivityAsSeen({ scope, unit: 'F' });
       const entry = entries.find((e) => e.runId === runId);
       if (!entry) throw new Error('the run’s entry is not listed');
       return { entry, run: runs.get(runId) };
@@ -177,6 +180,53 @@ describe.each(databaseTargets)(
       expect(whole.details).toMatchObject({ total: 30, applied: 28, failed: 2, buildings: 3 });
     });
 
+    it('reads a configuration change in the reader’s unit, one thermostat’s and a bulk run’s', async () => {
+      const changes = { heatRange: { min: 50, max: 77 } };
+      const words = describeSettingsChanges(changes).join(', ');
+      await recordActivity({
+        orgId: owner.orgId,
+        userId: owner.userId,
+        actorName: owner.name,
+        action: 'configuration.update',
+        thermostatId: id(1),
+        buildingId: A,
+        summary: `Changed configuration of Unit 2: ${words}`,
+        changes: { heatRange: { from: { min: 45, max: 79 }, to: changes.heatRange } },
+        outcome: 'success',
+        error: null,
+      });
+      const bulk = await startBulkRun({
+        member: owner,
+        thermostatIds: IDS.slice(0, 3),
+        values: { heatMin: '50', heatMax: '77' },
+      });
+      if (!bulk.ok) throw new Error(bulk.message);
+      expect(await workBulkRun({ runId: bulk.run.id, apply: applyAllBut(new Set()) })).toBe(
+        'finished',
+      );
+      const summaries = async (unit: 'F' | 'C', action: ActivityAction) =>
+        (await listActivityAsSeen({ scope: owner, unit, filter: { action } })).entries.map(
+          (entry) => entry.summary,
+        );
+
+      expect(await summaries('F', 'configuration.update')).toEqual([
+        'Changed configuration of Unit 2: heat range 50 °F to 77 °F',
+      ]);
+      expect(await summaries('C', 'configuration.update')).toEqual([
+        'Changed configuration of Unit 2: heat range 10 °C to 25 °C',
+      ]);
+      expect(await summaries('F', 'configuration.bulk_update')).toContain(
+        'Bulk configuration of 3 thermostats: heat range 50 °F to 77 °F. Done: 3 done, 0 failed, 0 not sent (of 3).',
+      );
+      expect(await summaries('C', 'configuration.bulk_update')).toContain(
+        'Bulk configuration of 3 thermostats: heat range 10 °C to 25 °C. Done: 3 done, 0 failed, 0 not sent (of 3).',
+      );
+      // The details too: recorded in °F, read in °C.
+      expect(
+        changeLines({ heatRange: { from: { min: 45, max: 79 }, to: changes.heatRange } }, 'C'),
+      ).toEqual([['Heat range', '7.2 °C to 26.1 °C → 10 °C to 25 °C']]);
+    });
+
     it('says why the connection ended in words, never the service’s error code', async () => {
       const ended = {
         orgId: owner.orgId,
@@ -196,6 +246,7 @@ describe.each(databaseTargets)(
       ];
       const { entries } = await listActivityAsSeen({
         scope: owner,
+        unit: 'F',
         filter: { action: 'connection.end' },
       });
       expect(entries.map((entry) => entry.changes)).toEqual(words.map((reason) => ({ reason })));

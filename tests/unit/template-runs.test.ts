@@ -646,7 +646,7 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     const run = await plan(owner, fake.service);
     expect(await apply(owner, run, fake.service)).toBe('finished');
     const entryOf = async (member: Member, runId: string) => {
-      const { entries } = await listActivityAsSeen({ scope: member });
+      const { entries } = await listActivityAsSeen({ scope: member, unit: 'F' });
       const entry = entries.find((e) => e.runId === runId);
       if (!entry) throw new Error('the run’s entry is not listed');
       return entry;

@@ -39,6 +39,7 @@ export default async function ActivityPage({ searchParams }: Props) {
   const [{ entries: rows, runs }, people, buildings] = await Promise.all([
     listActivityAsSeen({
       scope: member,
+      unit: member.temperatureUnit,
       filter: query.filter,
       before: query.before,
       limit: PAGE_SIZE + 1,
@@ -86,12 +87,14 @@ export default async function ActivityPage({ searchParams }: Props) {
             <details className="mt-1 text-xs text-muted">
               <summary className="cursor-pointer">Details</summary>
               <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
-                {changeLines(withoutUndo(entry.changes)).map(([field, words]) => (
-                  <div key={field} className="contents">
-                    <dt>{field}</dt>
-                    <dd className="break-words">{words}</dd>
-                  </div>
-                ))}
+                {changeLines(withoutUndo(entry.changes), member.temperatureUnit).map(
+                  ([field, words]) => (
+                    <div key={field} className="contents">
+                      <dt>{field}</dt>
+                      <dd className="break-words">{words}</dd>
+                    </div>
+                  ),
+                )}
                 {entry.error ? (
                   <div className="contents">
                     <dt>Service said</dt>

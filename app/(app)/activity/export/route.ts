@@ -29,6 +29,7 @@ export async function GET(request: NextRequest) {
     // A building manager's share of someone else's run reads as that share, not the whole run.
     const { entries: page } = await listActivityAsSeen({
       scope: member,
+      unit: member.temperatureUnit,
       filter: query.filter,
       before,
       limit: PAGE,
