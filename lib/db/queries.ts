@@ -17,7 +17,6 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { ActivityAction } from '@/lib/activity-actions';
-import { canManageMember, type MemberScope } from '@/lib/auth/permissions';
 import { type Database, getDb } from './client';
 import {
   activityLog,
@@ -614,23 +613,25 @@ export async function listInvitations({
 }
 
 /**
- * Revokes a pending invitation of the actor's organisation: 'gone' when there is none to revoke,
- * 'owner' when it would make an owner and the actor may not change owners (an admin).
+ * Revokes a pending invitation of this organisation when `mayRevoke` allows its role: 'gone' when
+ * there is none to revoke, 'role' when the caller may not revoke one of that role
+ * (lib/members/invitations.ts `withdrawMemberInvitation` asks lib/auth/permissions.ts).
  */
 export async function revokeInvitation(input: {
-  actor: MemberScope & { orgId: string };
+  orgId: string;
   id: string;
-}): Promise<{ ok: true; invitation: Invitation } | { ok: false; reason: 'gone' | 'owner' }> {
+  mayRevoke: (role: Role) => boolean;
+}): Promise<{ ok: true; invitation: Invitation } | { ok: false; reason: 'gone' | 'role' }> {
   const db = await getDb();
   const pending = and(
-    eq(invitations.orgId, input.actor.orgId),
+    eq(invitations.orgId, input.orgId),
     eq(invitations.id, input.id),
     isNull(invitations.acceptedAt),
     isNull(invitations.revokedAt),
   );
   const [found] = await db.select({ role: invitations.role }).from(invitations).where(pending);
   if (!found) return { ok: false, reason: 'gone' };
-  if (!canManageMember(input.actor, found)) return { ok: false, reason: 'owner' };
+  if (!input.mayRevoke(found.role)) return { ok: false, reason: 'role' };
   const [row] = await db
     .update(invitations)
     .set({ revokedAt: new Date() })

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import { ROLE_NAMES } from '@/lib/auth/permissions';
+import { canManageMember, type MemberScope, ROLE_NAMES } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/db/queries';
 import {
   createInvitation,
@@ -8,6 +8,7 @@ import {
   type Invitation,
   type InvitationProblem,
   invitationProblem,
+  revokeInvitation,
 } from '@/lib/db/queries';
 import { type Email, emailEnabled, escapeHtml, sendEmail } from '@/lib/email';
 import { getEnv } from '@/lib/env';
@@ -21,6 +22,21 @@ export const hashInvitationToken = (token: string) =>
 
 export const invitationLink = (token: string) =>
   new URL(`/invite/${token}`, getEnv().NEXTAUTH_URL).toString();
+
+/**
+ * Withdraws a pending invitation of the actor's organisation: an owner or admin may, except that
+ * one which would make an owner only an owner may withdraw ('role'), as only an owner makes one.
+ */
+export function withdrawMemberInvitation(input: {
+  actor: MemberScope & { orgId: string };
+  id: string;
+}) {
+  return revokeInvitation({
+    orgId: input.actor.orgId,
+    id: input.id,
+    mayRevoke: (role) => canManageMember(input.actor, { role }),
+  });
+}
 
 /**
  * Creates an invitation and its link; emails it when email is on. The link is returned once to

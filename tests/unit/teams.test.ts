@@ -33,7 +33,6 @@ import {
   removeThermostat,
   replaceConnection,
   resolveSsoMember,
-  revokeInvitation,
   searchThermostats,
   startMove,
   updateMembership,
@@ -41,6 +40,7 @@ import {
   updateThermostatLabel,
 } from '@/lib/db/queries';
 import { memberships, sessions, thermostats } from '@/lib/db/schema';
+import { withdrawMemberInvitation } from '@/lib/members/invitations';
 import { databaseTargets, useDatabase } from '../support/database';
 import {
   createFirstOwner,
@@ -314,12 +314,12 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
           to: SHARED,
         }),
       ).toBe(false);
-      expect(await revokeInvitation({ actor: ownerOf(a.owner.orgId), id: b.invitationId })).toEqual(
-        {
-          ok: false,
-          reason: 'gone',
-        },
-      );
+      expect(
+        await withdrawMemberInvitation({ actor: ownerOf(a.owner.orgId), id: b.invitationId }),
+      ).toEqual({
+        ok: false,
+        reason: 'gone',
+      });
       expect(
         await updateMembership({
           orgId: a.owner.orgId,
@@ -582,9 +582,14 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
     it('cannot be used once revoked', async () => {
       const owner = await createFirstOwner();
       const invitation = await invite(owner.orgId, 'revoked@example.com', 'viewer');
-      const revoked = await revokeInvitation({ actor: ownerOf(owner.orgId), id: invitation.id });
+      const revoked = await withdrawMemberInvitation({
+        actor: ownerOf(owner.orgId),
+        id: invitation.id,
+      });
       expect(revoked.ok && revoked.invitation.revokedAt).toBeInstanceOf(Date);
-      expect(await revokeInvitation({ actor: ownerOf(owner.orgId), id: invitation.id })).toEqual({
+      expect(
+        await withdrawMemberInvitation({ actor: ownerOf(owner.orgId), id: invitation.id }),
+      ).toEqual({
         ok: false,
         reason: 'gone',
       });
@@ -597,15 +602,15 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
       const admin = { orgId: owner.orgId, role: 'admin' as const, buildingIds: null };
       const toOwner = await invite(owner.orgId, 'co-owner@example.com', 'owner');
       const toAdmin = await invite(owner.orgId, 'helper@example.com', 'admin');
-      expect(await revokeInvitation({ actor: admin, id: toOwner.id })).toEqual({
+      expect(await withdrawMemberInvitation({ actor: admin, id: toOwner.id })).toEqual({
         ok: false,
-        reason: 'owner',
+        reason: 'role',
       });
       expect((await findInvitationByToken({ tokenHash: toOwner.tokenHash }))?.revokedAt).toBeNull();
-      expect((await revokeInvitation({ actor: admin, id: toAdmin.id })).ok).toBe(true);
-      expect((await revokeInvitation({ actor: ownerOf(owner.orgId), id: toOwner.id })).ok).toBe(
-        true,
-      );
+      expect((await withdrawMemberInvitation({ actor: admin, id: toAdmin.id })).ok).toBe(true);
+      expect(
+        (await withdrawMemberInvitation({ actor: ownerOf(owner.orgId), id: toOwner.id })).ok,
+      ).toBe(true);
       expect(await accept(toOwner.tokenHash)).toEqual({ ok: false, problem: 'revoked' });
     });
 
@@ -770,7 +775,7 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
         expiresAt: new Date(Date.now() - 1000),
       });
       const revoked = await invite(owner.orgId, 'revoked@example.com', 'admin');
-      await revokeInvitation({ actor: ownerOf(owner.orgId), id: revoked.id });
+      await withdrawMemberInvitation({ actor: ownerOf(owner.orgId), id: revoked.id });
       const before = await countUsers();
 
       expect(await sso('stranger@elsewhere.example')).toBeNull();

@@ -13,13 +13,12 @@ import {
   listOrganizationBuildings,
   ROLES,
   removeMembership,
-  revokeInvitation,
   unlockSignIn,
   updateMembership,
   updateOrganization,
 } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { createMemberInvitation } from '@/lib/members/invitations';
+import { createMemberInvitation, withdrawMemberInvitation } from '@/lib/members/invitations';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 
 const roleSchema = z.enum(ROLES, 'Choose a role.');
@@ -127,13 +126,13 @@ export async function withdrawInvitation(
   const { member } = opened;
   const id = z.uuid().safeParse(invitationId);
   const revoked = id.success
-    ? await revokeInvitation({ actor: member, id: id.data })
+    ? await withdrawMemberInvitation({ actor: member, id: id.data })
     : ({ ok: false, reason: 'gone' } as const);
   if (!revoked.ok) {
     return {
       status: 'error',
       message:
-        revoked.reason === 'owner'
+        revoked.reason === 'role'
           ? refusal(member.role, 'manage_owners')
           : 'That invitation is no longer pending.',
     };
