@@ -186,16 +186,20 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
   });
 
   it('records each thermostat’s result once, however often it is reported', async () => {
-    const run = await createBulkRun({
-      orgId: owner.orgId,
-      startedBy: owner.userId,
-      startedByName: owner.name,
-      changes: { fanMinimumOnTime: 5 },
-      items: [
-        { thermostatId: id(0), buildingId: A },
-        { thermostatId: id(1), buildingId: A },
-      ],
-    });
+    const newRun = () =>
+      createBulkRun({
+        orgId: owner.orgId,
+        startedBy: owner.userId,
+        startedByName: owner.name,
+        changes: { fanMinimumOnTime: 5 },
+        items: [
+          { thermostatId: id(0), buildingId: A },
+          { thermostatId: id(1), buildingId: A },
+        ],
+      });
+    const run = await newRun();
+    // Another run of the same thermostats, there while this run's results are recorded.
+    const other = await newRun();
     const first = await recordItemResults({
       runId: run.id,
       results: [
@@ -214,9 +218,17 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
       ['failed', 'The thermostat is offline.'],
     ]);
     expect(await reload(run.id)).toMatchObject({ applied: 1, failed: 1 });
-    // Another run's items are untouched by this run's results.
+    // Items with a result are not sent again.
     expect(await markItemsSent({ runId: run.id, thermostatIds: [id(0), id(1)] })).toEqual([]);
+    // Another run's items are untouched by this run's results: still pending, never sent.
+    const others = await itemsOf(other.id);
+    expect(others.map((i) => [i.thermostatId, i.outcome, i.detail, i.attempts])).toEqual([
+      [id(0), 'pending', '', 0],
+      [id(1), 'pending', '', 0],
+    ]);
+    expect(await reload(other.id)).toMatchObject({ applied: 0, failed: 0 });
     await cancelBulkRun({ member: owner, runId: run.id });
+    await cancelBulkRun({ member: owner, runId: other.id });
   });
 
   it('applies a run in requests of at most 25, 3 in flight, and finishes it with one entry', async () => {

@@ -638,6 +638,8 @@ describe('group forms, as served before any JavaScript runs', () => {
     expect(names(html)).toEqual(['allIn', 'groupIds', 'thermostatIds']);
     const box = (id: string) => html.match(new RegExp(`<input[^>]*value="${id}"[^>]*>`))?.[0] ?? '';
     expect(box('g-one')).toContain('checked');
+    // Rendered, so that "not checked" cannot pass for a box that is missing.
+    expect(box('g-both')).toMatch(/^<input/);
     expect(box('g-both')).not.toContain('checked');
     expect(box('g-none')).toContain('disabled');
     // Without groups, no chooser: the templates form gets the picker as it was.

@@ -922,9 +922,19 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     expect(foreign).toMatchObject({ ok: false, code: 'forbidden' });
 
     const mine = await plan(managerA, fake.service, [id(0), id(1)]);
-    // Another building manager's plan is not theirs to apply; the owner may.
+    // Another building manager of the same building may not apply it (only whoever planned it,
+    // an owner or an admin), nor may a viewer; the owner may.
+    const otherManager = await inviteAndAccept(
+      owner.orgId,
+      'alder-too@templates.example',
+      'building_manager',
+      [A],
+    );
+    const byOther = await applyPlannedRun({ member: otherManager, runId: mine.id });
+    expect(byOther).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(byOther.ok ? '' : byOther.message).toMatch(/Only whoever planned this/);
     const byViewerApply = await applyPlannedRun({ member: viewer, runId: mine.id });
-    expect(byViewerApply.ok).toBe(false);
+    expect(byViewerApply).toMatchObject({ ok: false, code: 'forbidden' });
     expect(await apply(owner, mine, fake.service)).toBe('finished');
     const twice = await applyPlannedRun({ member: managerA, runId: mine.id });
     expect(twice).toMatchObject({ ok: false, code: 'invalid' });
