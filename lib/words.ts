@@ -5,7 +5,6 @@
  */
 
 import { dateTimeFormat } from '@/lib/time-format';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
 
 const MODE_NAMES: Record<string, string> = {
   heat: 'Heat',
@@ -82,75 +81,3 @@ const FAILURE_WORDS: Record<string, string> = {
 
 /** Why a change failed, from its recorded ServiceError kind: `validation` → "the service refused the values". */
 export const failureWords = (kind: string): string => FAILURE_WORDS[kind] ?? 'something went wrong';
-
-const FIELD_NAMES: Record<string, string> = {
-  hvacMode: 'HVAC mode',
-  isResidentMode: 'Resident mode',
-  fanMinimumOnTime: 'Fan minimum on-time (minutes per hour)',
-};
-
-/** `coolRange` → "Cool range"; a few by name. */
-const fieldName = (key: string) => {
-  if (FIELD_NAMES[key]) return FIELD_NAMES[key];
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
-/**
- * Recorded fields whose numbers carry a unit: temperatures are °F, as the service holds them (and
- * as every change is recorded), humidities are %. Fields inside one inherit its unit
- * (`lowTemperatureAlert.value`).
- */
-const FIELD_UNITS: Record<string, 'F' | '%'> = {
-  heatRange: 'F',
-  coolRange: 'F',
-  desiredHeat: 'F',
-  desiredCool: 'F',
-  lowTemperatureAlert: 'F',
-  highTemperatureAlert: 'F',
-  lowHumidityAlert: '%',
-  highHumidityAlert: '%',
-};
-
-/** Recorded values in words, temperatures in the reader's unit. */
-function wordsIn(reader: TemperatureUnit) {
-  const numberWords = (value: number, unit: 'F' | '%' | undefined): string => {
-    if (unit === 'F') return formatTemperature(value, reader);
-    if (unit === '%') return `${value} %`;
-    return String(value);
-  };
-  const valueWords = (key: string, value: unknown, unit = FIELD_UNITS[key]): string => {
-    if (value === null || value === undefined || value === '') return '—';
-    if (typeof value === 'boolean') return value ? 'on' : 'off';
-    if (typeof value === 'string') return /mode$/i.test(key) ? modeName(value) : value;
-    if (typeof value === 'number') return numberWords(value, unit);
-    if (Array.isArray(value)) return value.map((item) => valueWords(key, item, unit)).join(', ');
-    const record = value as Record<string, unknown>;
-    if ('min' in record && 'max' in record) {
-      return `${valueWords(key, record.min, unit)} to ${valueWords(key, record.max, unit)}`;
-    }
-    if ('from' in record && 'to' in record) {
-      return `${valueWords(key, record.from, unit)} → ${valueWords(key, record.to, unit)}`;
-    }
-    return Object.entries(record)
-      .map(
-        ([inner, item]) =>
-          `${fieldName(inner).toLowerCase()} ${valueWords(inner, item, FIELD_UNITS[inner] ?? unit)}`,
-      )
-      .join(', ');
-  };
-  return valueWords;
-}
-
-/**
- * An activity entry's recorded changes as lines a person reads ("Heat range: 60 °F to 72 °F →
- * 62 °F to 72 °F"), not JSON. Temperatures are recorded in °F, as the service holds them, and
- * read in the reader's unit, each with its unit.
- */
-export function changeLines(
-  changes: Record<string, unknown>,
-  unit: TemperatureUnit = 'F',
-): [string, string][] {
-  const valueWords = wordsIn(unit);
-  return Object.entries(changes).map(([key, value]) => [fieldName(key), valueWords(key, value)]);
-}

@@ -1,6 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import type { BuildingRowRecord } from '@/lib/db/readings';
 import { type TemperatureUnit, toDisplay } from '@/lib/units';
+import { modeName } from '@/lib/words';
+import { problemWords } from './words';
 
 /**
  * A building's rows as CSV, as the table shows them from the store (no service call): the same
@@ -39,7 +41,7 @@ export function buildingRowsCsv(input: {
     'resident mode',
     'connection',
     'last seen (UTC)',
-    'comfort setting',
+    'comfort setting ref',
     'read at (UTC)',
     'age (minutes)',
     'last read failed',
@@ -51,8 +53,8 @@ export function buildingRowsCsv(input: {
       row.thermostatId,
       read ? temperature(row.temperature) : null,
       read ? row.humidity : null,
-      read ? row.hvacMode : null,
-      read ? row.pendingHvacMode : null,
+      read ? modeName(row.hvacMode, '') : null,
+      read ? modeName(row.pendingHvacMode, '') : null,
       read ? temperature(row.desiredHeat) : null,
       read ? temperature(row.desiredCool) : null,
       read ? yesNo(row.isResidentMode) : null,
@@ -61,7 +63,7 @@ export function buildingRowsCsv(input: {
       read ? row.comfortSetting : null,
       read ? read.toISOString() : null,
       read ? Math.max(0, Math.floor((now - read.getTime()) / 60_000)) : null,
-      row.failure,
+      row.failure ? problemWords(row.failure) : null,
     ].map(neutralizeCell);
   });
   // A byte-order mark, so spreadsheets read the file as UTF-8 (°, accented labels).

@@ -15,7 +15,8 @@ import {
 } from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
-import { changeLines } from '@/lib/words';
+import { changeLines } from '@/lib/activity-words';
+import { failureWords } from '@/lib/words';
 import type { ActivityAction } from '@/lib/activity-actions';
 import { connectionEndChanges, connectionEndedInWords } from '@/lib/oauth/ended';
 import type { BulkResult } from '@/lib/thermostat-api/schemas';
@@ -261,6 +262,40 @@ describe.each(databaseTargets)(
       const details = body.map((row) => JSON.parse(row[header?.indexOf('details') ?? -1] ?? '{}'));
       expect(details).toEqual(words.map((reason) => ({ reason })));
       expect(csv).not.toMatch(/invalid_grant|refused \(|_unreadable|endedReason/);
+      // The error column too: the words the page says, not the recorded kind.
+      const errors = body.map((row) => row[header?.indexOf('error') ?? -1]);
+      expect(errors).toEqual([failureWords('reconnect'), failureWords('reconnect')]);
+    });
+
+    it('exports why a change failed in the words the page uses, never the recorded code', async () => {
+      const failed = {
+        orgId: owner.orgId,
+        userId: owner.userId,
+        actorName: owner.name,
+        action: 'resident_mode.update' as const,
+        thermostatId: id(1),
+        buildingId: A,
+        summary: 'Turned resident mode on for Unit 2',
+        changes: { isResidentMode: true },
+        outcome: 'failure' as const,
+      };
+      await recordActivity({ ...failed, error: 'rate_limited' });
+      await recordActivity({ ...failed, error: 'internal_error' });
+
+      session.member = owner;
+      const response = await exportActivity(
+        new NextRequest('http://localhost/activity/export?action=resident_mode.update'),
+      );
+      expect(response.status).toBe(200);
+      const csv = await response.text();
+      const [header, ...body] = parse(csv.replace(/^\uFEFF/, '')) as string[][];
+      const errors = body.map((row) => row[header?.indexOf('error') ?? -1]);
+      expect(errors.sort()).toEqual(['something went wrong', 'the service was busy']);
+      expect(errors).toEqual(expect.arrayContaining([failureWords('rate_limited')]));
+      expect(csv).not.toMatch(/rate_limited|internal_error/);
+      // The details stay the recorded change, nothing added.
+      const details = body.map((row) => JSON.parse(row[header?.indexOf('details') ?? -1] ?? '{}'));
+      expect(details).toEqual([{ isResidentMode: true }, { isResidentMode: true }]);
     });
   },
 );

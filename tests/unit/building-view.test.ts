@@ -269,19 +269,35 @@ describe('the CSV of a building', () => {
       readAt: null,
       failure: null,
     };
+    // Modes and a failed read in words, as the table says them; never the service's codes.
+    const aux: BuildingRowRecord = {
+      ...row,
+      thermostatId: '100000000003',
+      unitLabel: 'Unit 3',
+      hvacMode: 'auxHeatOnly',
+      pendingHvacMode: 'cool',
+      failure: 'rate_limited',
+    };
     const csv = buildingRowsCsv({
-      rows: [row, never],
+      rows: [row, never, aux],
       unit: 'C',
       now: new Date('2026-11-23T12:00:00Z'),
     });
-    const [header, first, second] = csv
+    const [header, first, second, third] = csv
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\n');
     expect(header).toContain('temperature (°C)');
+    // The status holds the comfort setting's reference, not its name: the header says so.
+    expect(header?.split(',')).toContain('comfort setting ref');
+    expect(header?.split(',')).not.toContain('comfort setting');
     expect(first).toBe(
-      "'=Unit 1,100000000001,-5,41,heat,,20,24.4,on,offline,2026-11-23T11:00:00Z,home,2026-11-23T11:30:00.000Z,30,unavailable",
+      "'=Unit 1,100000000001,-5,41,Heat,,20,24.4,on,offline,2026-11-23T11:00:00Z,home,2026-11-23T11:30:00.000Z,30,not responding",
     );
+    expect(third).toBe(
+      'Unit 3,100000000003,-5,41,Auxiliary heat only,Cool,20,24.4,on,offline,2026-11-23T11:00:00Z,home,2026-11-23T11:30:00.000Z,30,service busy',
+    );
+    expect(csv).not.toMatch(/auxHeatOnly|rate_limited|unavailable/);
     expect(second).toBe('Unit 2,100000000002,,,,,,,,,,,,,');
   });
 });

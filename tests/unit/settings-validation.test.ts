@@ -4,7 +4,7 @@ import { validateAlerts } from '@/lib/settings/alerts';
 import { type CurrentSettings, validateConfiguration } from '@/lib/settings/configuration';
 import { requestedOf } from '@/lib/settings/current';
 import { toDisplay } from '@/lib/units';
-import { changeLines } from '@/lib/words';
+import { changeLines } from '@/lib/activity-words';
 
 const current: CurrentSettings = {
   heatRange: { min: 45, max: 79 },

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
-import {
-  changeLines,
-  equipmentNames,
-  failureWords,
-  modeName,
-  scopeNames,
-  timeZoneName,
-} from '@/lib/words';
+import { changeLines } from '@/lib/activity-words';
+import { equipmentNames, failureWords, modeName, scopeNames, timeZoneName } from '@/lib/words';
 
 describe('the service’s codes in words', () => {
   it('names modes, equipment and scopes as a manager says them', () => {
@@ -61,6 +55,89 @@ describe('the service’s codes in words', () => {
       // As typed, in the manager's unit: not a °F value, so no unit is guessed.
       ['Requested', 'heat min 18.5'],
     ]);
+  });
+
+  it('words the codes a change recorded: hold action, roles, a run’s state, buildings', () => {
+    expect(
+      changeLines({
+        holdAction: { from: 'nextTransition', to: 'useEndTime2hour' },
+        settings: { holdAction: 'indefinite' },
+        email: 'ada@example.com',
+        role: { from: 'viewer', to: 'building_manager' },
+        ssoDefaultRole: 'viewer',
+        buildingIds: { from: [], to: ['00000000000000000000a0c1', '00000000000000000000b0c1'] },
+      }),
+    ).toEqual([
+      ['Hold action', 'Until the next transition (older devices) → Hold for 2 hours'],
+      ['Settings', 'hold action Indefinitely'],
+      ['Email', 'ada@example.com'],
+      ['Role', 'Viewer → Building manager'],
+      ['Company SSO default role', 'Viewer'],
+      ['Buildings', 'none → 2 buildings'],
+    ]);
+    expect(changeLines({ role: 'admin', buildingIds: ['00000000000000000000a0c1'] })).toEqual([
+      ['Role', 'Admin'],
+      ['Buildings', '1 building'],
+    ]);
+    expect(changeLines({ buildingIds: 'all' })).toEqual([['Buildings', 'all buildings']]);
+  });
+
+  it('leaves out Setpoint’s own identifiers, and says a run’s state as its lists do', () => {
+    const uuid = '3f2b8c4e-9d1a-4f6b-8e2c-7a5d9b0c1e2f';
+    const lines = changeLines({
+      runId: uuid,
+      kind: 'template',
+      title: 'Winter comfort',
+      templateId: uuid,
+      undoOf: uuid,
+      undoOfEntry: 412,
+      retryOf: uuid,
+      jobId: 'job-17',
+      state: 'done',
+      total: 30,
+      applied: 28,
+      failed: 2,
+      notSent: 0,
+      cancelled: 0,
+      unchanged: 0,
+      blocked: 0,
+      buildings: 3,
+      owner: uuid,
+      moved: { from: uuid, to: null },
+    });
+    expect(lines).toEqual([
+      ['Kind', 'template'],
+      ['Title', 'Winter comfort'],
+      ['State', 'Done with 2 failures'],
+      ['Total', '30'],
+      ['Applied', '28'],
+      ['Failed', '2'],
+      ['Not sent', '0'],
+      ['Cancelled', '0'],
+      ['Unchanged', '0'],
+      ['Blocked', '0'],
+      ['Buildings', '3'],
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}|job-17|412/);
+    expect(
+      changeLines({
+        state: 'cancelled',
+        total: 10,
+        applied: 4,
+        failed: 0,
+        notSent: 0,
+        cancelled: 6,
+      }),
+    ).toEqual([
+      ['State', 'Cancelled after 4 of 10 applied'],
+      ['Total', '10'],
+      ['Applied', '4'],
+      ['Failed', '0'],
+      ['Not sent', '0'],
+      ['Cancelled', '6'],
+    ]);
+    // A state without a run's counts has no words to read in: left out, never shown as a code.
+    expect(changeLines({ state: 'queued' })).toEqual([]);
   });
 
   it('states both ends of a configured range with the unit', () => {

@@ -17,7 +17,8 @@ import { activityOutcome, outcomeWords } from '@/lib/outcomes';
 import { skippedOf } from '@/lib/templates/run-words';
 import { offersUndo } from '@/lib/templates/runs';
 import { withoutUndo } from '@/lib/undo/entries';
-import { changeLines, failureWords } from '@/lib/words';
+import { changeLines, errorWords } from '@/lib/activity-words';
+import { failureWords } from '@/lib/words';
 import { undoEntry } from './actions';
 
 export const metadata: Metadata = { title: 'Activity' };
@@ -97,10 +98,10 @@ export default async function ActivityPage({ searchParams }: Props) {
                 )}
                 {entry.error ? (
                   <div className="contents">
-                    <dt>Service said</dt>
-                    <dd className="font-mono">
-                      {entry.error}
-                      {entry.serviceStatus ? ` (HTTP ${entry.serviceStatus})` : ''}
+                    <dt>Why</dt>
+                    <dd>
+                      {errorWords(entry)}
+                      {entry.serviceStatus ? ` (the service answered ${entry.serviceStatus})` : ''}
                     </dd>
                   </div>
                 ) : null}

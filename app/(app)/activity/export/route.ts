@@ -3,6 +3,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { readActivityQuery } from '@/lib/activity-query';
 import { listActivityAsSeen } from '@/lib/activity-view';
+import { errorWords } from '@/lib/activity-words';
 import { getCurrentMember } from '@/lib/auth/session';
 import { type ActivityEntry, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome } from '@/lib/outcomes';
@@ -61,7 +62,7 @@ export async function GET(request: NextRequest) {
       entry.thermostatId ? (label.get(entry.thermostatId) ?? '') : '',
       entry.buildingId ? (buildingName.get(entry.buildingId) ?? entry.buildingId) : '',
       activityOutcome(entry.outcome),
-      entry.error ?? '',
+      errorWords(entry),
       Object.keys(details).length ? JSON.stringify(details) : '',
     ];
   });
