@@ -167,6 +167,9 @@ test.describe('needs attention, from the device to the page', () => {
       const total = /^Nothing/.test(summary)
         ? 0
         : Number(summary.replace(/,/g, '').match(/^(\d+) items?/)?.[1]);
+      // Both read as numbers (NaN would equal NaN and prove nothing).
+      expect(Number.isInteger(count), `dashboard count in “${text}”`).toBe(true);
+      expect(Number.isInteger(total), `page total in “${summary}”`).toBe(true);
       expect(total).toBe(count);
     }).toPass({ timeout: 30_000 });
     return count;
