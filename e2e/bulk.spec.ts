@@ -76,7 +76,7 @@ test('bulk configuration over 60 thermostats: ask first, a job with progress, a 
 
   try {
     await page.goto('/bulk');
-    await expect(page.getByRole('heading', { name: 'Bulk configuration' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Bulk changes', level: 1 })).toBeVisible();
     // Nothing selected: nothing to apply.
     await expect(page.getByRole('button', { name: 'Apply to 0 thermostats…' })).toBeDisabled();
     await page.getByLabel(/^Select all in Desert Palms Residences/).check();

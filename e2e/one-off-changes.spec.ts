@@ -140,7 +140,9 @@ test('an admin applies alert settings and a schedule range to a few thermostats,
       .getByText(/Turning resident mode off resets/)
       .first(),
   ).toBeVisible();
+  await adminPage.getByRole('link', { name: 'Discard the plan…' }).click();
   await adminPage.getByRole('button', { name: 'Discard the plan' }).click();
+  await expect(adminPage.getByRole('link', { name: 'Discard the plan…' })).toHaveCount(0);
   const status = await service(token, 'GET', `/${created[0]}/status`);
   expect(status.isResidentMode).toBe(true);
 });

@@ -1224,6 +1224,7 @@ test.describe('teams: two organisations, a member of each role', () => {
 
     // Withdrawn, by the owner on the members page.
     await pages.owner.goto('/members');
+    await pages.owner.getByText(`Withdraw the invitation of ${PENDING_A}…`).click();
     await pages.owner
       .getByRole('button', { name: `Withdraw the invitation of ${PENDING_A}` })
       .click();
@@ -1341,6 +1342,7 @@ test.describe('teams: two organisations, a member of each role', () => {
     await expect(viewer.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await owner.goto('/members');
     await owner.getByText(`Change ${PEOPLE.viewer.name.split(' ')[0]}…`).click();
+    await owner.getByText(`Remove ${PEOPLE.viewer.name}…`).click();
     await owner.getByRole('button', { name: `Remove ${PEOPLE.viewer.name}` }).click();
     // The page says so, and they are gone from the list.
     await expect(

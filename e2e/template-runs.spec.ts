@@ -99,6 +99,9 @@ test('a template on 60 thermostats in 3 buildings: planned, applied with faults,
     .fill(created.map((id, i) => `${id}, ${label(i)}`).join('\n'));
   await page.getByRole('button', { name: 'Add thermostats' }).click();
   await expect(page.getByText(`${created.length} added.`)).toBeVisible({ timeout: 60_000 });
+  // What the undo must put back on the first thermostat: its fan time before the template.
+  const fanBefore = (await service(token, 'GET', `/${created[0]}/settings`)).fanMinimumOnTime;
+  expect(fanBefore).not.toBe(20);
 
   // The template: a comfort setting to create, a fan time, and the temperature locked.
   const name = `Vacant unit ${Date.now()}`;
@@ -158,6 +161,7 @@ test('a template on 60 thermostats in 3 buildings: planned, applied with faults,
     // A passcode for the thermostats it locks, for this run only (never stored, never shown).
     await applyPlan(page, '4821');
     await expect(page.getByRole('heading', { name: 'Done with 2 failures' })).toBeVisible();
+    expect((await service(token, 'GET', `/${created[0]}/settings`)).fanMinimumOnTime).toBe(20);
     // Not in any field, nor as a number of its own in what the page says (thermostat ids are
     // digits too, so not a substring test).
     await expect(page.locator('input[value="4821"]')).toHaveCount(0);
@@ -189,7 +193,11 @@ test('a template on 60 thermostats in 3 buildings: planned, applied with faults,
     await expect(
       page.getByText('Nothing to change: every thermostat already matches.'),
     ).toBeVisible();
+    // Discarding is asked first, like every other step that ends something.
+    await page.getByRole('link', { name: 'Discard the plan…' }).click();
+    await expect(page.getByText('Discard this plan? Nothing has been sent')).toBeVisible();
     await page.getByRole('button', { name: 'Discard the plan' }).click();
+    await expect(page.getByRole('link', { name: 'Discard the plan…' })).toHaveCount(0);
 
     // Someone changes unit 2 at the device; the undo of the first run warns about it there.
     const changedSince = created[1] as string;
@@ -210,7 +218,7 @@ test('a template on 60 thermostats in 3 buildings: planned, applied with faults,
     await expect(page.getByText(/comfort setting it created is kept/).first()).toBeVisible();
     await applyPlan(page);
     const settings = await service(token, 'GET', `/${created[0]}/settings`);
-    expect(settings.fanMinimumOnTime).not.toBe(20);
+    expect(settings.fanMinimumOnTime).toBe(fanBefore);
     const comfort = await service(token, 'GET', `/${created[0]}/comfortSettings`);
     expect(comfort.some((setting: { name: string }) => setting.name === 'Vacant')).toBe(true);
   } finally {

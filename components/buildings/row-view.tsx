@@ -43,10 +43,7 @@ export function RowView({ row, selectionForm }: { row: RowCells; selectionForm: 
           <td>{status.heat}</td>
           <td>{status.cool}</td>
           <td>{status.resident}</td>
-          <td data-tone={status.online ? 'ok' : 'warn'}>
-            {status.connection}
-            {status.comfortSetting ? <small>{status.comfortSetting}</small> : null}
-          </td>
+          <td data-tone={status.online ? 'ok' : 'warn'}>{status.connection}</td>
         </>
       ) : (
         <td colSpan={7} className="col-span-7">

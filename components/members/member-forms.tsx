@@ -2,7 +2,6 @@
 
 import { useActionState, useState } from 'react';
 import { type BuildingChoice, BuildingCheckboxes } from '@/components/ui/building-checkboxes';
-import { ButtonForm } from '@/components/ui/button-form';
 import { CopyField } from '@/components/ui/copy-field';
 import { ErrorList, FormMessage } from '@/components/ui/form-parts';
 import { Field, SelectField } from '@/components/ui/field';
@@ -146,20 +145,6 @@ export function MemberRoleForm({
       </div>
     </form>
   );
-}
-
-/**
- * One confirmed action with a button (remove a member, withdraw an invitation, leave): the
- * question is asked in words next to the button, and the answer shows in place.
- */
-export function ConfirmForm(props: {
-  action: FormAction;
-  label: string;
-  question: string;
-  pending: string;
-  variant?: 'danger' | 'secondary';
-}) {
-  return <ButtonForm variant="danger" {...props} once />;
 }
 
 /** The organisation's name and its company SSO sign-up rule. */

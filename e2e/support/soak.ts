@@ -36,7 +36,7 @@ export const BROKEN_VIEWS: ViewOutcome[] = [
 
 /** The sentences the app uses for an unavailable or busy service (lib/thermostat-api/errors.ts). */
 const DEGRADED_TEXT =
-  /not responding right now|service is busy|could not read|Could not read|Try again later|Reconnect to continue/;
+  /not responding right now|service is busy|could not read|Could not read|Try again later|must reconnect it/;
 
 /** A server-side render error that reached the page: React's digest of an error boundary. */
 const RENDER_ERROR = /data-dgst="\d+"|\\"digest\\":\\"\d+\\"|"digest":"\d+"/;

@@ -184,7 +184,7 @@ async function deliverEmailNotices(
 ): Promise<Partial<DeliveryOutcome>> {
   const first = rows[0];
   if (!first?.userId) return skip(rows, 'No one to send it to.');
-  if (!emailEnabled()) return skip(rows, 'Email is not set up on this Setpoint (SMTP_URL).');
+  if (!emailEnabled()) return skip(rows, 'Email is not set up on this Setpoint.');
   const outcome = emptyOutcome();
   const tests = rows.filter((row) => row.event === 'test');
   const notices = rows.filter((row) => row.event !== 'test');
@@ -345,7 +345,7 @@ export async function sendTestEmail(member: {
   if (!emailEnabled()) {
     return {
       ok: false,
-      message: 'Email is not set up on this Setpoint (SMTP_URL), so nothing was sent.',
+      message: 'Email is not set up on this Setpoint, so nothing was sent.',
     };
   }
   const id = await createTestNotice({

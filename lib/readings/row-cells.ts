@@ -29,7 +29,6 @@ export type RowCells = {
     resident: string;
     online: boolean;
     connection: string;
-    comfortSetting: string | null;
   } | null;
   /** When the status was read (ISO), for the `<time>` element. */
   readAt: string | null;
@@ -75,7 +74,6 @@ export function rowCells(
             status.connected === false
               ? `Offline${status.lastSeen ? ` since ${timeOf(status.lastSeen, format.timeZone)}` : ''}`
               : 'Online',
-          comfortSetting: status.comfortSetting,
         }
       : null,
     readAt: readAt ? readAt.toISOString() : null,

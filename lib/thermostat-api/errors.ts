@@ -82,10 +82,11 @@ export function describeServiceError(error: unknown): string {
   }
   switch (error.kind) {
     case 'not_connected':
-      return 'Connect your thermostat service account first.';
+      // Said to every role: only an owner or admin can connect, and the Connection page says how.
+      return 'The thermostat service account is not connected yet: an owner or admin connects it on the Connection page.';
     case 'reconnect':
     case 'unauthorized':
-      return 'Your thermostat service connection has ended. Reconnect to continue.';
+      return 'The connection to the thermostat service has ended: an owner or admin must reconnect it on the Connection page.';
     case 'forbidden':
       return 'Your service account is not allowed to do that for this thermostat.';
     case 'not_found':

@@ -41,7 +41,6 @@ describe('a building row in words', () => {
         resident: 'On',
         online: true,
         connection: 'Online',
-        comfortSetting: 'home',
       },
       readAt: '2026-11-24T11:56:00.000Z',
       age: '4 min ago',

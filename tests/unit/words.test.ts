@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
+import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import { changeLines } from '@/lib/activity-words';
 import { equipmentNames, failureWords, modeName, scopeNames, timeZoneName } from '@/lib/words';
 
@@ -154,5 +155,17 @@ describe('the service’s codes in words', () => {
       'hold action Until the next scheduled period',
       'fan minimum on-time 10 min/h',
     ]);
+  });
+});
+
+describe('a service error in words, to whoever reads it', () => {
+  it('says who can connect or reconnect, since most roles cannot', () => {
+    for (const kind of ['not_connected', 'reconnect', 'unauthorized'] as const) {
+      const words = describeServiceError(new ServiceError(kind));
+      expect(words).toMatch(
+        /an owner or admin (connects|must reconnect) it on the Connection page/,
+      );
+      expect(words).not.toMatch(/^Connect |Reconnect to continue/);
+    }
   });
 });

@@ -93,18 +93,30 @@ export default async function AttentionPage({ searchParams }: Props) {
         <EmptyState
           icon="M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Zm-4-9 3 3 5-6"
           iconClassName="text-emerald-600"
-          title={filtered ? 'Nothing matches these filters' : 'Nothing needs attention'}
+          title={
+            filtered
+              ? 'Nothing matches these filters'
+              : buildings.length === 0
+                ? 'No thermostats yet'
+                : 'Nothing needs attention'
+          }
           action={
             filtered ? (
               <Link href="/attention" className="text-sm font-medium underline">
                 Show everything
+              </Link>
+            ) : buildings.length === 0 && can(member, 'manage_portfolio') ? (
+              <Link href="/portfolio/add" className="text-sm font-medium underline">
+                Add thermostats
               </Link>
             ) : null
           }
         >
           {filtered
             ? `Nothing${query.kind ? ` under “${ATTENTION_GROUPS[query.kind]}”` : ''}${buildingName ? ` in ${buildingName}` : ''} right now.`
-            : 'Every thermostat’s latest reading is within its comfort band, online and up to date, and no maintenance, failed change or connection problem is waiting.'}
+            : buildings.length === 0
+              ? 'Once thermostats are in the portfolio, what needs attention across them shows here.'
+              : 'Every thermostat’s latest reading is within its comfort band, online and up to date, and no maintenance, failed change or connection problem is waiting.'}
         </EmptyState>
       ) : (
         <AttentionList

@@ -16,7 +16,7 @@ import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
 import { formatDelta, formatRange } from '@/lib/units';
 import { reviewBulk, startBulk } from './actions';
 
-export const metadata: Metadata = { title: 'Bulk configuration' };
+export const metadata: Metadata = { title: 'Bulk changes' };
 
 const RECENT = 20;
 
@@ -56,12 +56,12 @@ export default async function BulkPage({ searchParams }: Props) {
   return (
     <div className="grid gap-6">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Bulk configuration</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">Bulk changes</h1>
         <p className="mt-1 max-w-3xl text-sm text-muted">
-          Apply the same configuration settings to many thermostats at once. Each change runs as a
-          job: the service takes 25 per request, so larger selections are sent in several requests,
-          a few at a time; every thermostat gets a result, the run goes on if you close the page,
-          and every member can follow it here.
+          Apply the same configuration settings to many thermostats at once, or any other change as
+          a one-off change (below). Each change runs as a job: the service takes 25 per request, so
+          larger selections are sent in several requests, a few at a time; every thermostat gets a
+          result, the run goes on if you close the page, and every member can follow it here.
         </p>
       </div>
 
@@ -78,7 +78,7 @@ export default async function BulkPage({ searchParams }: Props) {
 
       <section id="new-change" aria-labelledby="new-run-heading" className="grid gap-3">
         <h2 id="new-run-heading" className="text-lg font-medium">
-          New change
+          New configuration change
         </h2>
         <Card>
           {!mayChange ? (

@@ -1,12 +1,13 @@
 import type { Metadata } from 'next';
 import {
-  ConfirmForm,
   InviteForm,
   MemberRoleForm,
   OrganizationForm,
   type RoleChoice,
 } from '@/components/members/member-forms';
+import { ButtonForm } from '@/components/ui/button-form';
 import { Card } from '@/components/ui/card';
+import { ConfirmForm } from '@/components/ui/confirm-form';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { ssoDisplayName } from '@/lib/auth/options';
@@ -140,12 +141,12 @@ export default async function MembersPage({
                         role={person.role}
                         buildingIds={person.buildingIds}
                       />
-                      <ConfirmForm
+                      <ButtonForm
                         action={unlockMemberSignIn.bind(null, person.id)}
                         label={`Let ${person.name} sign in again`}
                         question="If failed sign-in attempts (someone guessing) have locked this account, this lets its owner in again at once."
                         pending="Unlocking…"
-                        variant="secondary"
+                        once
                       />
                       {person.role === 'owner' && owners < 2 ? null : (
                         <ConfirmForm
@@ -197,7 +198,6 @@ export default async function MembersPage({
                         label={`Withdraw the invitation of ${invitation.email}`}
                         question="Its link will stop working."
                         pending="Withdrawing…"
-                        variant="secondary"
                       />
                     )}
                   </li>

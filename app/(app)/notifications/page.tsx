@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { ButtonForm } from '@/components/ui/button-form';
+import { ConfirmForm } from '@/components/ui/confirm-form';
 import type { KindChoice } from '@/components/notifications/choices';
 import { DeliveryLog } from '@/components/notifications/delivery-log';
 import { IncidentList } from '@/components/notifications/incident-list';
@@ -110,8 +111,11 @@ export default async function NotificationsPage({
       ) : null}
       {emailEnabled() ? null : (
         <Notice tone="warning">
-          Email is not set up on this Setpoint (SMTP_URL), so no email is sent: notices are logged
-          as not sent. Webhooks and the list below work without it.
+          Email is not set up on this Setpoint, so no email is sent: notices are logged as not sent.
+          Webhooks and the list below work without it.{' '}
+          {manages
+            ? 'Whoever runs Setpoint sets it up with the SMTP_URL setting.'
+            : 'Ask an owner or admin if you want email.'}
         </Notice>
       )}
 
@@ -160,9 +164,11 @@ export default async function NotificationsPage({
             quietEnd: subscription?.quietEnd != null ? formatMinutes(subscription.quietEnd) : '',
           }}
         />
-        <div className="border-t border-slate-100 pt-4 dark:border-slate-800">
-          <ButtonForm action={sendMeATestEmail} label="Send me a test email" pending="Sending…" />
-        </div>
+        {emailEnabled() ? (
+          <div className="border-t border-slate-100 pt-4 dark:border-slate-800">
+            <ButtonForm action={sendMeATestEmail} label="Send me a test email" pending="Sending…" />
+          </div>
+        ) : null}
       </Card>
 
       {manages ? (
@@ -251,13 +257,11 @@ export default async function NotificationsPage({
                         />
                       )}
                     </div>
-                    <ButtonForm
+                    <ConfirmForm
                       action={removeWebhookAction.bind(null, endpoint.id)}
                       label={`Remove ${where}`}
                       question="Nothing more is sent to it, and its lines of the delivery log go with it."
                       pending="Removing…"
-                      variant="danger"
-                      once
                     />
                   </li>
                 );

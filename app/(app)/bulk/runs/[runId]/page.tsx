@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import type { ReactNode } from 'react';
 import { RunActionForm } from '@/components/bulk/run-action-form';
 import { RunRefresher } from '@/components/bulk/run-refresher';
 import { RunResults } from '@/components/bulk/run-results';
@@ -178,23 +179,40 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
           ) : null}
           {progress.note ? <Notice tone="warning">{progress.note}</Notice> : null}
           {appliable ? (
-            confirm === 'apply' ? (
-              <div className="grid gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
-                <p className="text-sm font-medium">
-                  Apply this plan to the {thermostatCount(summary?.changing ?? 0)} that change? It
-                  runs as a job: every member can follow it here, and it can be cancelled and
-                  undone.
-                </p>
-                <div className="flex flex-wrap items-start gap-3">
-                  <ApplyForm
-                    action={applyPlan.bind(null, run.id)}
-                    askPasscode={(summary?.callsByKind.accessControl ?? 0) > 0}
-                  />
-                  <Link href={href({ page })} className={buttonClass('secondary')}>
-                    Not now
-                  </Link>
-                </div>
-              </div>
+            confirm === 'discard' ? (
+              <ConfirmStep
+                back={href({ page })}
+                backLabel="Keep it"
+                question={
+                  <>
+                    Discard this plan? Nothing has been sent; to make the change later, plan it
+                    again (Setpoint reads every thermostat again).
+                  </>
+                }
+              >
+                <RunActionForm
+                  action={cancelRun.bind(null, run.id)}
+                  label="Discard the plan"
+                  pending="Discarding…"
+                  variant="danger"
+                />
+              </ConfirmStep>
+            ) : confirm === 'apply' ? (
+              <ConfirmStep
+                back={href({ page })}
+                question={
+                  <>
+                    Apply this plan to the {thermostatCount(summary?.changing ?? 0)} that change? It
+                    runs as a job: every member can follow it here, and it can be cancelled and
+                    undone.
+                  </>
+                }
+              >
+                <ApplyForm
+                  action={applyPlan.bind(null, run.id)}
+                  askPasscode={(summary?.callsByKind.accessControl ?? 0) > 0}
+                />
+              </ConfirmStep>
             ) : (
               <div className="flex flex-wrap gap-3">
                 {(summary?.changing ?? 0) > 0 ? (
@@ -204,12 +222,12 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
                 ) : (
                   <p className="text-sm">Nothing to change: every thermostat already matches.</p>
                 )}
-                <RunActionForm
-                  action={cancelRun.bind(null, run.id)}
-                  label="Discard the plan"
-                  pending="Discarding…"
-                  variant="secondary"
-                />
+                <Link
+                  href={href({ page, confirm: 'discard' })}
+                  className={buttonClass('secondary')}
+                >
+                  Discard the plan…
+                </Link>
               </div>
             )
           ) : null}
@@ -250,23 +268,24 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
 
           {cancellable ? (
             confirm === 'cancel' ? (
-              <div className="grid gap-3 rounded-lg border border-amber-300 p-4 dark:border-amber-800">
-                <p className="text-sm font-medium">
-                  Cancel this run? The requests already in flight finish and are recorded; the{' '}
-                  {thermostatCount(counts.pending)} still to do are not sent.
-                </p>
-                <div className="flex flex-wrap items-start gap-3">
-                  <RunActionForm
-                    action={cancelRun.bind(null, run.id)}
-                    label="Yes, cancel the run"
-                    pending="Cancelling…"
-                    variant="danger"
-                  />
-                  <Link href={href({ page })} className={buttonClass('secondary')}>
-                    Keep it running
-                  </Link>
-                </div>
-              </div>
+              <ConfirmStep
+                tone="warn"
+                back={href({ page })}
+                backLabel="Keep it running"
+                question={
+                  <>
+                    Cancel this run? The requests already in flight finish and are recorded; the{' '}
+                    {thermostatCount(counts.pending)} still to do are not sent.
+                  </>
+                }
+              >
+                <RunActionForm
+                  action={cancelRun.bind(null, run.id)}
+                  label="Yes, cancel the run"
+                  pending="Cancelling…"
+                  variant="danger"
+                />
+              </ConfirmStep>
             ) : (
               <div>
                 <Link href={href({ page, confirm: 'cancel' })} className={buttonClass('secondary')}>
@@ -278,22 +297,21 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
 
           {retryable.length > 0 ? (
             confirm === 'retry' ? (
-              <div className="grid gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
-                <p className="text-sm font-medium">
-                  Apply to {thermostatCount(retryable.length)} again? The same change (
-                  {words.join('; ')}) goes to the ones that failed or were not sent, as a new run.
-                </p>
-                <div className="flex flex-wrap items-start gap-3">
-                  <RunActionForm
-                    action={retryRun.bind(null, run.id)}
-                    label={`Retry ${thermostatCount(retryable.length)}`}
-                    pending="Starting…"
-                  />
-                  <Link href={href({ page })} className={buttonClass('secondary')}>
-                    Not now
-                  </Link>
-                </div>
-              </div>
+              <ConfirmStep
+                back={href({ page })}
+                question={
+                  <>
+                    Apply to {thermostatCount(retryable.length)} again? The same change (
+                    {words.join('; ')}) goes to the ones that failed or were not sent, as a new run.
+                  </>
+                }
+              >
+                <RunActionForm
+                  action={retryRun.bind(null, run.id)}
+                  label={`Retry ${thermostatCount(retryable.length)}`}
+                  pending="Starting…"
+                />
+              </ConfirmStep>
             ) : (
               <div>
                 <Link href={href({ page, confirm: 'retry' })} className={buttonClass('primary')}>
@@ -305,23 +323,22 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
 
           {undoable ? (
             confirm === 'undo' ? (
-              <div className="grid gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
-                <p className="text-sm font-medium">
-                  Plan an undo? Setpoint reads each thermostat this run changed and plans putting
-                  back what it replaced; you see that plan, and any thermostat that changed since,
-                  before anything is sent.
-                </p>
-                <div className="flex flex-wrap items-start gap-3">
-                  <RunActionForm
-                    action={undoRun.bind(null, run.id)}
-                    label="Plan the undo"
-                    pending="Planning…"
-                  />
-                  <Link href={href({ page })} className={buttonClass('secondary')}>
-                    Not now
-                  </Link>
-                </div>
-              </div>
+              <ConfirmStep
+                back={href({ page })}
+                question={
+                  <>
+                    Plan an undo? Setpoint reads each thermostat this run changed and plans putting
+                    back what it replaced; you see that plan, and any thermostat that changed since,
+                    before anything is sent.
+                  </>
+                }
+              >
+                <RunActionForm
+                  action={undoRun.bind(null, run.id)}
+                  label="Plan the undo"
+                  pending="Planning…"
+                />
+              </ConfirmStep>
             ) : (
               <div>
                 <Link href={href({ page, confirm: 'undo' })} className={buttonClass('secondary')}>
@@ -416,4 +433,34 @@ function describeRun(
         (section) => `${section.title}: ${section.lines.join('; ')}`,
       )
     : [];
+}
+
+/** A step of the page that asks before it acts: the question, what acts, and the way back. */
+function ConfirmStep({
+  question,
+  back,
+  backLabel = 'Not now',
+  tone,
+  children,
+}: {
+  question: ReactNode;
+  back: string;
+  backLabel?: string;
+  /** Said with a warning's colour (cancelling work under way). */
+  tone?: 'warn';
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className={`grid gap-3 rounded-lg border p-4 ${tone === 'warn' ? 'border-amber-300 dark:border-amber-800' : 'border-slate-300 dark:border-slate-700'}`}
+    >
+      <p className="text-sm font-medium">{question}</p>
+      <div className="flex flex-wrap items-start gap-3">
+        {children}
+        <Link href={back} className={buttonClass('secondary')}>
+          {backLabel}
+        </Link>
+      </div>
+    </div>
+  );
 }
