@@ -36,19 +36,41 @@ const ITEM_CODES: Record<string, string> = {
 
 type Item = BulkResult['results'][number];
 
+const SETTING_NAMES: Record<string, string> = {
+  heatRange: 'Heat range',
+  coolRange: 'Cool range',
+  holdAction: 'Hold action',
+  fanMinimumOnTime: 'Fan minimum on-time',
+};
+
+/**
+ * The service's reasons for refusing settings (by field, in its words), each under the setting's
+ * name, and what to do where a range was refused (a comfort setting outside it); null for none.
+ */
+export function refusedDetail(reasons: Record<string, unknown>): string | null {
+  const entries = Object.entries(reasons);
+  if (entries.length === 0) return null;
+  const said = entries.map(
+    ([field, message]) =>
+      `${SETTING_NAMES[field.split('.')[0] ?? ''] ?? field}: ${String(message).replace(/\.$/, '')}`,
+  );
+  const range = entries.some(([field]) => /^(heat|cool)Range/.test(field));
+  const next = range
+    ? ' Change the comfort setting outside it on the thermostat’s page, or choose a wider range, then retry the failed ones.'
+    : '';
+  return `Refused. ${said.join('; ')}.${next}`;
+}
+
 /** One item of the service's answer, in words. */
 export function describeItem(item: Item): BulkItemResult {
   const { thermostatId } = item;
   if (item.status === 'success') return { thermostatId, outcome: 'applied', detail: 'Applied.' };
   if (item.status === 'fail') {
     const data = item.data && typeof item.data === 'object' ? item.data : {};
-    const reasons = Object.entries(data as Record<string, unknown>).map(
-      ([field, message]) => `${field}: ${String(message)}`,
-    );
     return {
       thermostatId,
       outcome: 'failed',
-      detail: reasons.length ? `Refused: ${reasons.join('; ')}` : 'Refused by the service.',
+      detail: refusedDetail(data as Record<string, unknown>) ?? 'Refused by the service.',
     };
   }
   const known = item.code ? ITEM_CODES[item.code] : undefined;

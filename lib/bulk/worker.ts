@@ -28,6 +28,7 @@ import {
   CHUNKS_IN_FLIGHT,
   failChunk,
   MAX_PER_REQUEST,
+  refusedDetail,
   requestsOf,
   resultsOfChunk,
   runInLanes,
@@ -113,10 +114,7 @@ export function pauseFor(error: unknown): Date | null {
 
 export function failureDetail(error: unknown): string {
   if (error instanceof ServiceError && error.kind === 'validation') {
-    const reasons = Object.entries(error.fieldErrors).map(
-      ([field, message]) => `${field}: ${message}`,
-    );
-    return reasons.length ? `Refused: ${reasons.join('; ')}` : describeServiceError(error);
+    return refusedDetail(error.fieldErrors) ?? describeServiceError(error);
   }
   if (!(error instanceof ServiceError)) {
     return 'Something went wrong on our side; whether it applied is not known. Retry it.';

@@ -3,6 +3,7 @@ import {
   chunk,
   failChunk,
   MAX_PER_REQUEST,
+  refusedDetail,
   requestsOf,
   resultsOfChunk,
   runInLanes,
@@ -36,8 +37,18 @@ describe('results per thermostat', () => {
     });
     expect(results.map((r) => r.outcome)).toEqual(['applied', 'failed', 'failed', 'failed']);
     expect(results[1]?.detail).toMatch(/offline/);
-    expect(results[2]?.detail).toMatch(/heatRange: outside/);
+    // The setting by name, the service's reason, and what to do about a refused range.
+    expect(results[2]?.detail).toBe(
+      'Refused. Heat range: outside the new range. Change the comfort setting outside it on the thermostat’s page, or choose a wider range, then retry the failed ones.',
+    );
     expect(results[3]?.detail).toMatch(/did not report/);
+  });
+
+  it('names a refused setting other than a range without advice that would not fit', () => {
+    expect(refusedDetail({ fanMinimumOnTime: 'must be 0 to 55.' })).toBe(
+      'Refused. Fan minimum on-time: must be 0 to 55.',
+    );
+    expect(refusedDetail({})).toBeNull();
   });
 
   it('a request that failed as a whole fails each of its ids, with the reason', () => {
