@@ -444,10 +444,12 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     const run = await reload(started.run.id);
     expect(run).toMatchObject({ state: 'done', applied: 0, notSent: 50 });
     expect(runStatus(run)).toEqual({ label: 'Failed', outcome: 'failed' });
-    expect(run.note).toMatch(/Reconnect/);
+    expect(run.note).toMatch(
+      /connection to the thermostat service has ended: an owner or admin must reconnect it/,
+    );
     const items = await itemsOf(run.id);
     expect(items.every((i) => i.outcome === 'not_sent' && i.attempts === 0)).toBe(true);
-    expect(items[0]?.detail).toMatch(/^Not sent: .*Reconnect/);
+    expect(items[0]?.detail).toMatch(/^Not sent: .*an owner or admin must reconnect it/);
   });
 
   it('a spent call budget pauses the run until then, with nothing counted as sent', async () => {
