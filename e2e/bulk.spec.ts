@@ -115,7 +115,7 @@ test('bulk configuration over 60 thermostats: ask first, a job with progress, a 
     await expect(page.getByText('Sent in 3 requests of at most 25')).toBeVisible();
     // Said before it starts: this way has no undo, and where the way with one is.
     await expect(page.getByText(/so the run cannot be undone/)).toBeVisible();
-    await expect(page.getByRole('link', { name: 'one-off change' })).toHaveAttribute(
+    await expect(page.getByRole('link', { name: 'one-off change', exact: true })).toHaveAttribute(
       'href',
       '/bulk/change',
     );
