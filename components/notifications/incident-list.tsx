@@ -33,7 +33,7 @@ export function IncidentList({
         return (
           <li key={incident.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:gap-4">
             <span
-              className={`inline-flex w-fit shrink-0 justify-center rounded-full px-2 py-0.5 text-xs font-semibold sm:w-24 ${open ? SEVERITY[incident.severity] : SEVERITY.notice}`}
+              className={`inline-flex w-fit shrink-0 justify-center self-start rounded-full px-2 py-0.5 text-xs font-semibold sm:w-24 ${open ? SEVERITY[incident.severity] : SEVERITY.notice}`}
             >
               {open ? 'Open' : 'Resolved'}
             </span>
