@@ -21,11 +21,7 @@ export function ConfirmDisclosure({
 }) {
   return (
     <details className="group">
-      <summary className="list-none [&::-webkit-details-marker]:hidden">
-        <span className="inline-flex min-h-10 cursor-pointer items-center rounded-lg px-4 text-sm font-medium text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950">
-          {label}
-        </span>
-      </summary>
+      <ConfirmSummary>{label}</ConfirmSummary>
       <form
         action={action}
         className="mt-3 grid gap-3 rounded-lg border border-red-200 p-4 dark:border-red-900"
@@ -38,5 +34,16 @@ export function ConfirmDisclosure({
         </div>
       </form>
     </details>
+  );
+}
+
+/** The summary that opens a confirmation ("Remove…"): it only opens, it never acts. */
+export function ConfirmSummary({ children }: { children: ReactNode }) {
+  return (
+    <summary className="list-none [&::-webkit-details-marker]:hidden">
+      <span className="inline-flex min-h-10 cursor-pointer items-center rounded-lg px-4 text-sm font-medium text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950">
+        {children}
+      </span>
+    </summary>
   );
 }

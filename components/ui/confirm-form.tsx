@@ -2,6 +2,7 @@
 
 import type { FormAction } from '@/lib/forms';
 import { ButtonForm } from './button-form';
+import { ConfirmSummary } from './confirm-disclosure';
 
 /**
  * An action that ends something (remove, withdraw, leave) behind a second step, with or without
@@ -21,9 +22,7 @@ export function ConfirmForm({
 }) {
   return (
     <details className="group">
-      <summary className="inline-flex min-h-10 cursor-pointer list-none items-center rounded-lg px-3 text-sm font-medium text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950 [&::-webkit-details-marker]:hidden">
-        {label}…
-      </summary>
+      <ConfirmSummary>{label}…</ConfirmSummary>
       <div className="mt-2 rounded-lg border border-red-200 p-3 dark:border-red-900">
         <ButtonForm
           action={action}

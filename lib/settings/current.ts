@@ -44,7 +44,7 @@ export async function readBeforeSave<T, Field extends string>(input: {
   }
 }
 
-/** The longest value any of these forms accepts (a comfort setting's name); longer is cut. */
+/** Longer than any value these forms accept (a comfort setting's name takes 32); longer is cut. */
 const LONGEST_VALUE = 64;
 
 /**
