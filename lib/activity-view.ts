@@ -1,7 +1,7 @@
 import 'server-only';
 import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { listBulkRunsById, listRunBuildingsInView, type RunInView } from '@/lib/db/bulk-runs';
-import { type ActivityEntry, listActivity } from '@/lib/db/queries';
+import { type ActivityEntry, listActivity, listBuildings } from '@/lib/db/queries';
 import { connectionEndChangesInWords } from '@/lib/oauth/ended';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
 import { runEntryOf } from '@/lib/templates/run-words';
@@ -16,14 +16,38 @@ import type { TemperatureUnit } from '@/lib/units';
  * the stored whole-run ones. Everyone else, and whoever started the run, reads it as stored.
  * A "connection ended" entry reads its reason in words (lib/oauth/ended.ts), never the service's
  * error text an older entry kept. A configuration entry's summary, stored in °F, reads in the
- * reader's unit (`unit`).
+ * reader's unit (`unit`). A move's buildings read by name, not by the service's ids it recorded.
  */
 export async function listActivityAsSeen(
   input: Parameters<typeof listActivity>[0] & { unit: TemperatureUnit },
 ): Promise<{ entries: ActivityEntry[]; runs: Map<string, RunInView> }> {
   const { unit, ...query } = input;
   const seen = await listActivityInScope(query);
-  return { ...seen, entries: seen.entries.map((entry) => summaryIn(entry, unit)) };
+  const entries = await movesByName(seen.entries, query.scope);
+  return { ...seen, entries: entries.map((entry) => summaryIn(entry, unit)) };
+}
+
+/**
+ * A move records the two buildings' service ids (`buildingId: { from, to }`); the reader sees
+ * their names as they are now. A building the reader does not look after is "another building",
+ * so that a building manager learns no name outside their scope; one removed from the portfolio
+ * since is said to be.
+ */
+async function movesByName(
+  entries: ActivityEntry[],
+  scope: Parameters<typeof listActivity>[0]['scope'],
+): Promise<ActivityEntry[]> {
+  if (!entries.some((entry) => entry.action === 'thermostat.move')) return entries;
+  const names = new Map((await listBuildings({ scope })).map((b) => [b.buildingId, b.name]));
+  const gone = scope.buildingIds === null ? 'a building since removed' : 'another building';
+  const nameOf = (id: unknown) => (typeof id === 'string' && names.get(id)) || gone;
+  return entries.map((entry) => {
+    const moved = (entry.changes as Record<string, unknown>).buildingId;
+    if (entry.action !== 'thermostat.move' || !moved || typeof moved !== 'object') return entry;
+    const { buildingId: _ids, ...rest } = entry.changes as Record<string, unknown>;
+    const { from, to } = moved as { from?: unknown; to?: unknown };
+    return { ...entry, changes: { ...rest, building: { from: nameOf(from), to: nameOf(to) } } };
+  });
 }
 
 async function listActivityInScope(

@@ -228,6 +228,36 @@ describe.each(databaseTargets)(
       ).toEqual([['Heat range', '7.2 °C to 26.1 °C → 10 °C to 25 °C']]);
     });
 
+    it('names a move’s buildings, and none outside the reader’s scope', async () => {
+      const moved = (from: string, to: string) => ({
+        orgId: owner.orgId,
+        userId: owner.userId,
+        actorName: owner.name,
+        action: 'thermostat.move' as const,
+        thermostatId: id(2),
+        buildingId: to,
+        summary: 'Moved Unit 3',
+        changes: { buildingId: { from, to } },
+        outcome: 'success' as const,
+        error: null,
+      });
+      const REMOVED = '00000000000000000000dead';
+      await recordActivity(moved(C, A));
+      await recordActivity(moved(REMOVED, B));
+      const lines = async (scope: Member) =>
+        (
+          await listActivityAsSeen({ scope, unit: 'F', filter: { action: 'thermostat.move' } })
+        ).entries.map((entry) => changeLines(entry.changes));
+
+      expect(await lines(owner)).toEqual([
+        [['Building', 'a building since removed → Birch Court']],
+        [['Building', 'Cedar Lofts → Alder House']],
+      ]);
+      // The manager of Alder House reads the move into it, not the name of where it came from.
+      expect(await lines(managerA)).toEqual([[['Building', 'another building → Alder House']]]);
+      expect(JSON.stringify(await lines(owner))).not.toMatch(/[0-9a-f]{24}/);
+    });
+
     it('says why the connection ended in words, never the service’s error code', async () => {
       const ended = {
         orgId: owner.orgId,
