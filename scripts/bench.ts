@@ -272,6 +272,9 @@ async function lighthouseScores(url: string, cookie: string) {
         // What the performance score is made of (simulated mobile), to say where points go.
         lcpMs: metric('largest-contentful-paint'),
         tbtMs: metric('total-blocking-time'),
+        // Lighthouse's measure of the host's CPU: its 4x slowdown models a mid-tier phone on a
+        // host of about 1,533 (docs/throttling.md in Lighthouse). Recorded to compare machines.
+        benchmarkIndex: result?.lhr.environment.benchmarkIndex ?? 0,
       };
     } finally {
       await browser.close();
@@ -548,6 +551,12 @@ async function main() {
     lcpMs: median(bareRuns.map((scores) => scores.lcpMs)),
     tbtMs: median(bareRuns.map((scores) => scores.tbtMs)),
   };
+  record(
+    'Lighthouse host: benchmark index (median; 1,533 is the host its 4x slowdown assumes)',
+    median(bareRuns.map((scores) => scores.benchmarkIndex)),
+    'points',
+    1533,
+  );
   await baseline.stop();
 
   // 3. Thermostat pages against their slowest single call: each needs one round trip when its
