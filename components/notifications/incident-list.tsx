@@ -21,10 +21,13 @@ export function IncidentList({
   incidents,
   unit,
   now,
+  scope,
 }: {
   incidents: IncidentRow[];
   unit: TemperatureUnit;
   now: Date;
+  /** The reader's buildings (null: every building): a failed run reads as their share. */
+  scope: readonly string[] | null;
 }) {
   return (
     <ol aria-label="Incidents" className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -49,7 +52,9 @@ export function IncidentList({
                 </Link>
               </p>
               <p className="text-slate-700 dark:text-slate-300">
-                {open ? incidentWords(incident, { unit, now }).detail : resolvedWords(incident)}
+                {open
+                  ? incidentWords(incident, { unit, now, scope }).detail
+                  : resolvedWords(incident)}
               </p>
               <p className="text-xs text-muted">
                 Since <LocalTime value={incident.openedAt.toISOString()} />

@@ -119,8 +119,13 @@ export async function listFailedRuns(input: {
   const result = await db.execute(sql`
     select r.id as "runId", r.total, r.applied, r.failed, r.not_sent as "notSent",
       r.started_by_name as "startedByName", r.finished_at as "finishedAt",
-      coalesce((select jsonb_agg(distinct i.building_id) from bulk_run_items i
-        where i.run_id = r.id), '[]'::jsonb) as "buildingIds",
+      coalesce((select jsonb_object_agg(b.building_id, jsonb_build_object('total', b.total,
+          'failed', b.failed, 'notSent', b.not_sent))
+        from (select i.building_id, count(*)::int as total,
+            (count(*) filter (where i.outcome = 'failed'))::int as failed,
+            (count(*) filter (where i.outcome = 'not_sent'))::int as not_sent
+          from bulk_run_items i where i.run_id = r.id group by i.building_id) b),
+        '{}'::jsonb) as "byBuilding",
       (select case
           when count(*) = 0 then 'none'
           when bool_or(x.state in ('queued', 'running')) then 'running'
@@ -1016,12 +1021,23 @@ export async function createTestNotice(input: {
 // --- What members read ------------------------------------------------------------------------------
 
 /** Incidents a scope may know of: every building they concern is in it. */
+/**
+ * The incidents a scope may know of (lib/notifications/fan-out.ts, `mayKnow`): those whose every
+ * building is in it, and a failed run that failed in any of its buildings (read as its share).
+ */
 function incidentsInScope(scope: Scope): SQL | undefined {
   return and(
     eq(incidents.orgId, scope.orgId),
     scope.buildingIds === null
       ? undefined
-      : sql`${incidents.buildingIds} <@ ${json(scope.buildingIds)}`,
+      : or(
+          sql`${incidents.buildingIds} <@ ${json(scope.buildingIds)}`,
+          and(
+            eq(incidents.kind, 'run_failed'),
+            sql`exists (select 1 from jsonb_array_elements_text(${incidents.buildingIds}) b
+              where ${json(scope.buildingIds)} @> to_jsonb(b.value))`,
+          ),
+        ),
   );
 }
 

@@ -209,7 +209,7 @@ async function deliverEmailNotices(
     (row) =>
       row.incident &&
       subscriber.mode !== 'off' &&
-      mayKnow(scope, row.incident.buildingIds) &&
+      mayKnow(scope, row.incident) &&
       wants(subscriber, row.incident),
   );
   const dropped = notices.filter((row) => !allowed.includes(row));
@@ -232,6 +232,7 @@ async function deliverEmailNotices(
     digest,
     unit: subscriber.temperatureUnit,
     appUrl: appUrl(),
+    scope,
   });
   add(outcome, await sendEmailTo(allowed, email));
   return outcome;

@@ -8,11 +8,19 @@ import { type QuietHours, quietUntil } from './quiet-hours';
  * ask, the second time with the member's scope as it is when the message goes.
  */
 
-/** Whether a member whose role sees `scope` (null: every building) may know of an incident. */
-export function mayKnow(scope: readonly string[] | null, incidentBuildings: readonly string[]) {
-  // Every building it concerns must be theirs; an incident of the whole organisation (the
-  // connection) concerns everyone's buildings.
-  return scope === null || incidentBuildings.every((id) => scope.includes(id));
+/**
+ * Whether a member whose role sees `scope` (null: every building) may know of an incident.
+ * Every building it concerns must be theirs; an incident of the whole organisation (the
+ * connection) concerns everyone's buildings. A failed run is the exception: it is told in parts,
+ * so a member of any building where it failed knows of it, worded as their share only.
+ */
+export function mayKnow(
+  scope: readonly string[] | null,
+  incident: { kind: string; buildingIds: readonly string[] },
+) {
+  if (scope === null) return true;
+  if (incident.kind === 'run_failed') return incident.buildingIds.some((id) => scope.includes(id));
+  return incident.buildingIds.every((id) => scope.includes(id));
 }
 
 /** Whether a subscription's choice of kinds and buildings takes this incident. */
@@ -108,10 +116,7 @@ export function notificationsOf(input: {
     const key = recipientKey({ userId: subscriber.userId, endpointId: null });
     if (told && !told.has(key)) continue;
     if (
-      !mayKnow(
-        scopeOf({ role: subscriber.role, buildingIds: subscriber.memberBuildingIds }),
-        event.buildingIds,
-      )
+      !mayKnow(scopeOf({ role: subscriber.role, buildingIds: subscriber.memberBuildingIds }), event)
     )
       continue;
     if (!wants(subscriber, event)) continue;

@@ -144,6 +144,9 @@ export function causesOfItems(items: readonly AttentionItem[]): Cause[] {
   });
 }
 
+/** One building's part of a run: its thermostats, and how many of them failed or were not sent. */
+export type RunShare = { total: number; failed: number; notSent: number };
+
 /** A bulk run that finished with thermostats failed or not sent, and no retry of it finished. */
 export type FailedRun = {
   runId: string;
@@ -153,28 +156,40 @@ export type FailedRun = {
   notSent: number;
   startedByName: string;
   finishedAt: Date;
-  /** The buildings of its thermostats. */
-  buildingIds: string[];
+  /** Its thermostats by the building each was in when the run started. */
+  byBuilding: Record<string, RunShare>;
 };
 
+/**
+ * A failed run concerns the buildings where it failed, not those it reached everywhere: a
+ * building manager of one of them is told of their share (`byBuilding`, worded for their scope
+ * in lib/notifications/words.ts), and one whose buildings it reached in full is not told.
+ */
 export function causesOfRuns(runs: readonly FailedRun[]): Cause[] {
-  return runs.map((run) => ({
-    kind: 'run_failed',
-    subject: run.runId,
-    thermostatId: null,
-    runId: run.runId,
-    buildingId: run.buildingIds.length === 1 ? (run.buildingIds[0] ?? null) : null,
-    buildingIds: [...run.buildingIds].sort(),
-    since: run.finishedAt,
-    facts: {
+  return runs.map((run) => {
+    const failedIn = Object.entries(run.byBuilding)
+      .filter(([, share]) => share.failed + share.notSent > 0)
+      .map(([buildingId]) => buildingId)
+      .sort();
+    return {
       kind: 'run_failed',
+      subject: run.runId,
+      thermostatId: null,
       runId: run.runId,
-      total: run.total,
-      applied: run.applied,
-      failed: run.failed,
-      notSent: run.notSent,
-      startedByName: run.startedByName,
-      finishedAt: run.finishedAt.toISOString(),
-    },
-  }));
+      buildingId: failedIn.length === 1 ? (failedIn[0] ?? null) : null,
+      buildingIds: failedIn,
+      since: run.finishedAt,
+      facts: {
+        kind: 'run_failed',
+        runId: run.runId,
+        total: run.total,
+        applied: run.applied,
+        failed: run.failed,
+        notSent: run.notSent,
+        startedByName: run.startedByName,
+        finishedAt: run.finishedAt.toISOString(),
+        byBuilding: run.byBuilding,
+      },
+    };
+  });
 }

@@ -42,21 +42,51 @@ export function reviveItem(facts: Record<string, unknown>): AttentionItem {
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** The incident's title and sentence as it stood (temperatures in `unit`, ages as of `now`). */
+/**
+ * A failed run's counts in the reader's buildings (`scope`; null: every building), from the
+ * share of each building it recorded; null when the reader sees the whole run, or the incident
+ * is older than those shares (then it was told only to those who see every building of it).
+ */
+function runShareIn(
+  facts: Record<string, unknown>,
+  scope: readonly string[] | null,
+): { total: number; failed: number; notSent: number } | null {
+  const byBuilding = facts.byBuilding;
+  if (scope === null || !byBuilding || typeof byBuilding !== 'object') return null;
+  const shares = Object.entries(byBuilding as Record<string, Record<string, unknown>>);
+  if (shares.every(([buildingId]) => scope.includes(buildingId))) return null;
+  const share = { total: 0, failed: 0, notSent: 0 };
+  for (const [buildingId, counts] of shares) {
+    if (!scope.includes(buildingId)) continue;
+    share.total += Number(counts.total ?? 0);
+    share.failed += Number(counts.failed ?? 0);
+    share.notSent += Number(counts.notSent ?? 0);
+  }
+  return share;
+}
+
+/**
+ * The incident's title and sentence as it stood (temperatures in `unit`, ages as of `now`). A
+ * failed run reads as the reader's share when `scope` (a building manager's buildings) holds
+ * only part of it, never the counts of buildings not theirs.
+ */
 export function incidentWords(
   incident: Pick<IncidentFacts, 'kind' | 'facts'>,
-  options: { unit: TemperatureUnit; now: Date },
+  options: { unit: TemperatureUnit; now: Date; scope?: readonly string[] | null },
 ): { title: string; detail: string } {
   const { facts } = incident;
   if (incident.kind === 'run_failed') {
-    const failed = Number(facts.failed ?? 0);
-    const notSent = Number(facts.notSent ?? 0);
+    const share = runShareIn(facts, options.scope ?? null);
+    const failed = share?.failed ?? Number(facts.failed ?? 0);
+    const notSent = share?.notSent ?? Number(facts.notSent ?? 0);
+    const total = share?.total ?? Number(facts.total ?? 0);
     const parts = [failed ? `${failed} failed` : '', notSent ? `${notSent} not sent` : '']
       .filter(Boolean)
       .join(', ');
+    const of = share ? `of the ${total} it changed in your buildings` : `of ${total}`;
     return {
       title: INCIDENT_KINDS.run_failed.name,
-      detail: `A bulk change started by ${String(facts.startedByName ?? 'someone')} did not reach ${plural(failed + notSent, 'thermostat')} of ${Number(facts.total ?? 0)} (${parts}). Its page lists them and can retry them.`,
+      detail: `A bulk change started by ${String(facts.startedByName ?? 'someone')} did not reach ${plural(failed + notSent, 'thermostat')} ${of} (${parts}). Its page lists them and can retry them.`,
     };
   }
   try {
@@ -149,7 +179,10 @@ export type MessageItem = {
 
 type Line = { heading: string; subject: string; detail: string; when: string; link: string };
 
-function lineOf(item: MessageItem, options: { unit: TemperatureUnit; appUrl: string }): Line {
+function lineOf(
+  item: MessageItem,
+  options: { unit: TemperatureUnit; appUrl: string; scope: readonly string[] | null },
+): Line {
   const { incident } = item;
   const title = incidentTitle(incident);
   const resolved = item.event === 'resolved';
@@ -159,7 +192,7 @@ function lineOf(item: MessageItem, options: { unit: TemperatureUnit; appUrl: str
     subject: incidentSubject(incident),
     detail: resolved
       ? resolvedWords(incident)
-      : incidentWords(incident, { unit: options.unit, now: item.at }).detail,
+      : incidentWords(incident, { unit: options.unit, now: item.at, scope: options.scope }).detail,
     when: `${resolved ? 'Resolved' : 'Since'} ${formatMoment(resolved ? (incident.resolvedAt ?? item.at) : incident.openedAt, incident.timeZone)}`,
     link: new URL(incidentPath(incident), options.appUrl).toString(),
   };
@@ -177,6 +210,8 @@ export function notificationEmail(input: {
   digest: boolean;
   unit: TemperatureUnit;
   appUrl: string;
+  /** The reader's buildings (null: every building), so that a failed run reads as their share. */
+  scope: readonly string[] | null;
 }): Email {
   const rank = (item: MessageItem) =>
     (item.event === 'opened' ? 0 : 3) +

@@ -43,9 +43,12 @@ const { databaseWithQueue, startDeliveryWorker, storeReading, subscribe } = awai
   '../support/notifications'
 );
 const { createFirstOwner, inviteAndAccept } = await import('../support/members');
+const { startBulkRun } = await import('@/lib/bulk/runs');
+const { workBulkRun } = await import('@/lib/bulk/worker');
 
 import { rowsOf } from '@/lib/db/client';
 import type { Member } from '@/lib/db/queries';
+import type { Apply } from '@/lib/bulk/worker';
 
 const NORTH = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const SOUTH = 'cccccccccccccccccccccccc';
@@ -403,6 +406,61 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     expect(await listDeliveryLog({ orgId: owner.orgId, member: moved })).toEqual([]);
     expect(await listDeliveryLog({ orgId: owner.orgId })).toHaveLength(1);
     expect(await listDeliveryLog({ orgId: owner.orgId, member: manager })).toHaveLength(1);
+  });
+
+  it('tells a building manager of a failed run in their building as their share, and not one it reached in full', async () => {
+    const northManager = await inviteAndAccept(
+      owner.orgId,
+      'north@example.com',
+      'building_manager',
+      [NORTH],
+    );
+    const southManager = await inviteAndAccept(
+      owner.orgId,
+      'south@example.com',
+      'building_manager',
+      [SOUTH],
+    );
+    await subscribe(northManager);
+    await subscribe(southManager);
+    // The owner's run over both buildings: one north thermostat of the three fails.
+    const started = await startBulkRun({
+      member: owner,
+      thermostatIds: ['100000000001', '100000000002', '100000000003'],
+      values: { fanMinimumOnTime: '20' },
+    });
+    if (!started.ok) throw new Error(started.message);
+    const failing = '100000000001';
+    const apply: Apply = async ({ thermostatIds }) => {
+      const results = thermostatIds.map((thermostatId) =>
+        thermostatId === failing
+          ? { thermostatId, status: 'error' as const, code: 'thermostat_offline' }
+          : { thermostatId, status: 'success' as const, data: {} },
+      );
+      const succeeded = results.filter((r) => r.status === 'success').length;
+      return { succeeded, failed: results.length - succeeded, results };
+    };
+    expect(await workBulkRun({ runId: started.run.id, apply })).toBe('finished');
+    await reconcileOrganization({ orgId: owner.orgId });
+
+    const [told] = await smtp.waitFor(1);
+    expect(told?.to && 'text' in told.to ? told.to.text : '').toBe('north@example.com');
+    expect(told?.text).toContain(
+      'did not reach 1 thermostat of the 2 it changed in your buildings (1 failed)',
+    );
+    expect(told?.text).toContain(`Open it: ${APP}/bulk/runs/${started.run.id}`);
+    // Nothing of the whole run's count, nor of the south building's share.
+    expect(told?.text).not.toMatch(/of 3\b/);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(smtp.inbox).toHaveLength(1);
+
+    const listed = async (member: Member) =>
+      (await listIncidents({ scope: member, resolvedSince: minutesAgo(60) })).map(
+        (incident) => incident.runId,
+      );
+    expect(await listed(northManager)).toEqual([started.run.id]);
+    expect(await listed(southManager)).toEqual([]);
+    expect(await listed(owner)).toEqual([started.run.id]);
   });
 
   it('sends a notice once when two jobs carry it: the first claims it, the other gets nothing', async () => {

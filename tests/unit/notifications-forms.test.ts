@@ -147,7 +147,12 @@ describe('the notifications page’s forms', () => {
 
   it('lists incidents and the delivery log in words, linking to the thermostat', () => {
     const list = renderToStaticMarkup(
-      createElement(IncidentList, { incidents: [incident], unit: 'F', now: new Date() }),
+      createElement(IncidentList, {
+        incidents: [incident],
+        unit: 'F',
+        now: new Date(),
+        scope: null,
+      }),
     );
     expect(list).toContain('href="/thermostats/100000000001"');
     expect(list).toContain('Unit 1, North House');

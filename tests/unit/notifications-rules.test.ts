@@ -165,27 +165,48 @@ describe('incidents from causes', () => {
     });
   });
 
-  it('a failed run concerns every building it touched', () => {
+  it('a failed run concerns the buildings where it failed, and reads as a manager’s share', () => {
+    const C = '00000000000000000000c0c1';
     const [run] = causesOfRuns([
       {
         runId: '11111111-1111-4111-8111-111111111111',
-        total: 10,
-        applied: 7,
+        total: 14,
+        applied: 11,
         failed: 2,
         notSent: 1,
         startedByName: 'Ana',
         finishedAt: minutes(-3),
-        buildingIds: [B, A],
+        byBuilding: {
+          [B]: { total: 4, failed: 1, notSent: 1 },
+          [A]: { total: 6, failed: 1, notSent: 0 },
+          [C]: { total: 4, failed: 0, notSent: 0 },
+        },
       },
     ]);
+    // C, where it reached every thermostat, is not concerned.
     expect(run).toMatchObject({ kind: 'run_failed', buildingIds: [A, B], buildingId: null });
-    expect(
-      incidentWords({ kind: 'run_failed', facts: run?.facts ?? {} }, { unit: 'F', now: NOW }),
-    ).toEqual({
+    const words = (scope: string[] | null) =>
+      incidentWords(
+        { kind: 'run_failed', facts: run?.facts ?? {} },
+        { unit: 'F', now: NOW, scope },
+      );
+    const whole = {
       title: 'Bulk change failed',
       detail:
-        'A bulk change started by Ana did not reach 3 thermostats of 10 (2 failed, 1 not sent). Its page lists them and can retry them.',
-    });
+        'A bulk change started by Ana did not reach 3 thermostats of 14 (2 failed, 1 not sent). Its page lists them and can retry them.',
+    };
+    expect(words(null)).toEqual(whole);
+    expect(words([A, B, C])).toEqual(whole);
+    // The manager of A reads A's part, nothing of B's or C's.
+    expect(words([A]).detail).toBe(
+      'A bulk change started by Ana did not reach 1 thermostat of the 6 it changed in your buildings (1 failed). Its page lists them and can retry them.',
+    );
+    expect(words([A, C]).detail).toBe(
+      'A bulk change started by Ana did not reach 1 thermostat of the 10 it changed in your buildings (1 failed). Its page lists them and can retry them.',
+    );
+    const failedRun = { kind: 'run_failed', buildingIds: run?.buildingIds ?? [] };
+    expect(mayKnow([A], failedRun)).toBe(true);
+    expect(mayKnow([C], failedRun)).toBe(false);
   });
 });
 
@@ -213,12 +234,13 @@ const zoneOf = (id: string) => (id === A ? 'America/New_York' : 'Europe/Paris');
 
 describe('who is told, and when', () => {
   it('tells a member only of incidents whose every building is theirs', () => {
-    expect(mayKnow(null, [A, B])).toBe(true);
-    expect(mayKnow([A], [A])).toBe(true);
-    expect(mayKnow([A], [B])).toBe(false);
-    expect(mayKnow([A], [A, B])).toBe(false);
+    const offlineIn = (...buildingIds: string[]) => ({ kind: 'offline', buildingIds });
+    expect(mayKnow(null, offlineIn(A, B))).toBe(true);
+    expect(mayKnow([A], offlineIn(A))).toBe(true);
+    expect(mayKnow([A], offlineIn(B))).toBe(false);
+    expect(mayKnow([A], offlineIn(A, B))).toBe(false);
     // The connection concerns everyone.
-    expect(mayKnow([A], [])).toBe(true);
+    expect(mayKnow([A], { kind: 'connection_ended', buildingIds: [] })).toBe(true);
 
     const managerOfB = subscriber({
       userId: 'm',
@@ -448,6 +470,7 @@ describe('words', () => {
       digest: false,
       unit: 'F',
       appUrl: 'https://setpoint.example.com',
+      scope: null,
     });
     expect(one.subject).toBe('Urgent: Freeze risk: Unit <4B>, Maple & Court');
     expect(one.text).toContain('Open it: https://setpoint.example.com/thermostats/100000000001');
@@ -466,6 +489,7 @@ describe('words', () => {
       digest: true,
       unit: 'F',
       appUrl: 'https://setpoint.example.com',
+      scope: null,
     });
     expect(digest.subject).toBe('Setpoint daily digest for Reyes: 1 opened, 1 resolved');
     expect(digest.text.indexOf('Urgent: Freeze risk')).toBeLessThan(

@@ -128,7 +128,12 @@ export default async function NotificationsPage({
           Resolved ones stay here for a week. Needs attention lists everything as it is now.
         </p>
         {incidents.length > 0 ? (
-          <IncidentList incidents={incidents} unit={member.temperatureUnit} now={now} />
+          <IncidentList
+            incidents={incidents}
+            unit={member.temperatureUnit}
+            now={now}
+            scope={member.buildingIds}
+          />
         ) : null}
       </Card>
 
