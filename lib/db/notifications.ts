@@ -108,37 +108,53 @@ export async function listOpenIncidents(input: { orgId: string }): Promise<OpenI
 
 /**
  * Bulk runs of the organisation that finished since `since` with thermostats failed or not sent,
- * each with what became of its retries: none, one still running, one that reached every
- * thermostat (`clean`), or only ones with failures of their own.
+ * each with what became of its retries: none, one still running, some that reached only part of
+ * what failed (`partial`: a building manager retries their buildings' share), or retries that
+ * took up every thermostat that failed, each reaching them all (`clean`) or not (`failed`). Its
+ * counts are what no finished retry has taken up since: a failure a retry took up is that
+ * retry's own, and a failed retry is a failed run of its own.
  */
 export async function listFailedRuns(input: {
   orgId: string;
   since: Date;
-}): Promise<(FailedRun & { retry: 'none' | 'running' | 'clean' | 'failed' })[]> {
+}): Promise<(FailedRun & { retry: 'none' | 'running' | 'partial' | 'clean' | 'failed' })[]> {
   const db = await getDb();
   const result = await db.execute(sql`
-    select r.id as "runId", r.total, r.applied, r.failed, r.not_sent as "notSent",
+    with failed_runs as (
+      select r.* from bulk_runs r
+      where r.org_id = ${input.orgId}::uuid and r.state = 'done' and r.failed + r.not_sent > 0
+        and r.finished_at > ${input.since.toISOString()}::timestamptz),
+    items as (
+      select i.run_id, i.building_id, i.outcome,
+        exists (select 1 from bulk_runs x join bulk_run_items j on j.run_id = x.id
+          where x.retry_of = i.run_id and x.state = 'done'
+            and j.thermostat_id = i.thermostat_id) as retried
+      from bulk_run_items i where i.run_id in (select id from failed_runs)),
+    shares as (
+      select run_id, building_id, count(*)::int as total,
+        (count(*) filter (where outcome = 'failed' and not retried))::int as failed,
+        (count(*) filter (where outcome = 'not_sent' and not retried))::int as not_sent
+      from items group by run_id, building_id)
+    select r.id as "runId", r.total, r.applied,
+      (select coalesce(sum(s.failed), 0) from shares s where s.run_id = r.id)::int as failed,
+      (select coalesce(sum(s.not_sent), 0) from shares s where s.run_id = r.id)::int as "notSent",
       r.started_by_name as "startedByName", r.finished_at as "finishedAt",
-      coalesce((select jsonb_object_agg(b.building_id, jsonb_build_object('total', b.total,
-          'failed', b.failed, 'notSent', b.not_sent))
-        from (select i.building_id, count(*)::int as total,
-            (count(*) filter (where i.outcome = 'failed'))::int as failed,
-            (count(*) filter (where i.outcome = 'not_sent'))::int as not_sent
-          from bulk_run_items i where i.run_id = r.id group by i.building_id) b),
-        '{}'::jsonb) as "byBuilding",
+      coalesce((select jsonb_object_agg(s.building_id, jsonb_build_object('total', s.total,
+          'failed', s.failed, 'notSent', s.not_sent))
+        from shares s where s.run_id = r.id), '{}'::jsonb) as "byBuilding",
       (select case
           when count(*) = 0 then 'none'
           when bool_or(x.state in ('queued', 'running')) then 'running'
-          when bool_or(x.state = 'done' and x.failed + x.not_sent = 0) then 'clean'
+          when exists (select 1 from shares s
+            where s.run_id = r.id and s.failed + s.not_sent > 0) then 'partial'
+          when bool_and(x.failed + x.not_sent = 0) then 'clean'
           else 'failed' end
         from bulk_runs x where x.retry_of = r.id and x.state <> 'cancelled') as retry
-    from bulk_runs r
-    where r.org_id = ${input.orgId}::uuid and r.state = 'done' and r.failed + r.not_sent > 0
-      and r.finished_at > ${input.since.toISOString()}::timestamptz`);
+    from failed_runs r`);
   return rowsOf<
     Omit<FailedRun, 'finishedAt'> & {
       finishedAt: string | Date;
-      retry: 'none' | 'running' | 'clean' | 'failed';
+      retry: 'none' | 'running' | 'partial' | 'clean' | 'failed';
     }
   >(result).map((row) => ({
     ...row,

@@ -166,30 +166,35 @@ export type FailedRun = {
  * in lib/notifications/words.ts), and one whose buildings it reached in full is not told.
  */
 export function causesOfRuns(runs: readonly FailedRun[]): Cause[] {
-  return runs.map((run) => {
+  return runs.flatMap((run): Cause[] => {
     const failedIn = Object.entries(run.byBuilding)
       .filter(([, share]) => share.failed + share.notSent > 0)
       .map(([buildingId]) => buildingId)
       .sort();
-    return {
-      kind: 'run_failed',
-      subject: run.runId,
-      thermostatId: null,
-      runId: run.runId,
-      buildingId: failedIn.length === 1 ? (failedIn[0] ?? null) : null,
-      buildingIds: failedIn,
-      since: run.finishedAt,
-      facts: {
+    // Every failure taken up by a retry: nothing of this run is left to tell (an incident of no
+    // building would concern everyone).
+    if (failedIn.length === 0) return [];
+    return [
+      {
         kind: 'run_failed',
+        subject: run.runId,
+        thermostatId: null,
         runId: run.runId,
-        total: run.total,
-        applied: run.applied,
-        failed: run.failed,
-        notSent: run.notSent,
-        startedByName: run.startedByName,
-        finishedAt: run.finishedAt.toISOString(),
-        byBuilding: run.byBuilding,
+        buildingId: failedIn.length === 1 ? (failedIn[0] ?? null) : null,
+        buildingIds: failedIn,
+        since: run.finishedAt,
+        facts: {
+          kind: 'run_failed',
+          runId: run.runId,
+          total: run.total,
+          applied: run.applied,
+          failed: run.failed,
+          notSent: run.notSent,
+          startedByName: run.startedByName,
+          finishedAt: run.finishedAt.toISOString(),
+          byBuilding: run.byBuilding,
+        },
       },
-    };
+    ];
   });
 }

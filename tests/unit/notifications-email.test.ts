@@ -43,7 +43,7 @@ const { databaseWithQueue, startDeliveryWorker, storeReading, subscribe } = awai
   '../support/notifications'
 );
 const { createFirstOwner, inviteAndAccept } = await import('../support/members');
-const { startBulkRun } = await import('@/lib/bulk/runs');
+const { retryBulkRun, startBulkRun } = await import('@/lib/bulk/runs');
 const { workBulkRun } = await import('@/lib/bulk/worker');
 
 import { rowsOf } from '@/lib/db/client';
@@ -58,6 +58,19 @@ const minutesOn = (n: number) => new Date(Date.now() + n * 60_000);
 afterAll(async () => {
   await smtp.close();
 });
+
+/** The service for a bulk run: applies every thermostat but those in `failing`. */
+const applyAllBut =
+  (...failing: string[]): Apply =>
+  async ({ thermostatIds }) => {
+    const results = thermostatIds.map((thermostatId) =>
+      failing.includes(thermostatId)
+        ? { thermostatId, status: 'error' as const, code: 'thermostat_offline' }
+        : { thermostatId, status: 'success' as const, data: {} },
+    );
+    const succeeded = results.filter((r) => r.status === 'success').length;
+    return { succeeded, failed: results.length - succeeded, results };
+  };
 
 describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
   const db = databaseWithQueue(target);
@@ -430,17 +443,9 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
       values: { fanMinimumOnTime: '20' },
     });
     if (!started.ok) throw new Error(started.message);
-    const failing = '100000000001';
-    const apply: Apply = async ({ thermostatIds }) => {
-      const results = thermostatIds.map((thermostatId) =>
-        thermostatId === failing
-          ? { thermostatId, status: 'error' as const, code: 'thermostat_offline' }
-          : { thermostatId, status: 'success' as const, data: {} },
-      );
-      const succeeded = results.filter((r) => r.status === 'success').length;
-      return { succeeded, failed: results.length - succeeded, results };
-    };
-    expect(await workBulkRun({ runId: started.run.id, apply })).toBe('finished');
+    expect(await workBulkRun({ runId: started.run.id, apply: applyAllBut('100000000001') })).toBe(
+      'finished',
+    );
     await reconcileOrganization({ orgId: owner.orgId });
 
     const [told] = await smtp.waitFor(1);
@@ -461,6 +466,55 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     expect(await listed(northManager)).toEqual([started.run.id]);
     expect(await listed(southManager)).toEqual([]);
     expect(await listed(owner)).toEqual([started.run.id]);
+  });
+
+  it('keeps a failed run open for what a building manager’s retry of their share left, and tells its end once all is taken up', async () => {
+    const northManager = await inviteAndAccept(
+      owner.orgId,
+      'north@example.com',
+      'building_manager',
+      [NORTH],
+    );
+    await subscribe(owner);
+    const all = ['100000000001', '100000000002', '100000000003'];
+    const started = await startBulkRun({
+      member: owner,
+      thermostatIds: all,
+      values: { fanMinimumOnTime: '20' },
+    });
+    if (!started.ok) throw new Error(started.message);
+    const runId = started.run.id;
+    // One north and the south thermostat fail.
+    await workBulkRun({ runId, apply: applyAllBut('100000000001', '100000000003') });
+    await reconcileOrganization({ orgId: owner.orgId });
+    await smtp.waitFor(1);
+    const open = async () =>
+      (await listIncidents({ scope: owner, resolvedSince: minutesAgo(60) })).map((incident) => ({
+        resolved: incident.resolvedAt !== null,
+        buildingIds: incident.buildingIds,
+        failed: incident.facts.failed,
+      }));
+    expect(await open()).toEqual([{ resolved: false, buildingIds: [NORTH, SOUTH], failed: 2 }]);
+
+    // The north manager retries their share, and it reaches it: the south failure is left.
+    const north = await retryBulkRun({ member: northManager, runId });
+    if (!north.ok) throw new Error(north.message);
+    expect(await workBulkRun({ runId: north.run.id, apply: applyAllBut() })).toBe('finished');
+    await reconcileOrganization({ orgId: owner.orgId });
+    expect(await open()).toEqual([{ resolved: false, buildingIds: [SOUTH], failed: 1 }]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // No "a retry reached every thermostat" while one has not been reached.
+    expect(smtp.inbox).toHaveLength(1);
+
+    // The owner retries the rest: now every failure is taken up and reached, and the end is told.
+    const rest = await retryBulkRun({ member: owner, runId });
+    if (!rest.ok) throw new Error(rest.message);
+    expect(await workBulkRun({ runId: rest.run.id, apply: applyAllBut() })).toBe('finished');
+    await reconcileOrganization({ orgId: owner.orgId });
+    const [, resolved] = await smtp.waitFor(2);
+    expect(resolved?.subject).toBe('Resolved: Bulk change failed: A bulk change');
+    expect(resolved?.text).toContain('A retry reached every thermostat');
+    expect((await open())[0]).toMatchObject({ resolved: true });
   });
 
   it('sends a notice once when two jobs carry it: the first claims it, the other gets nothing', async () => {

@@ -204,6 +204,21 @@ describe('incidents from causes', () => {
     expect(words([A, C]).detail).toBe(
       'A bulk change started by Ana did not reach 1 thermostat of the 10 it changed in your buildings (1 failed). Its page lists them and can retry them.',
     );
+    // Every failure taken up by retries: no cause (one of no building would concern everyone).
+    expect(
+      causesOfRuns([
+        {
+          runId: '22222222-2222-4222-8222-222222222222',
+          total: 2,
+          applied: 1,
+          failed: 0,
+          notSent: 0,
+          startedByName: 'Ana',
+          finishedAt: minutes(-3),
+          byBuilding: { [A]: { total: 2, failed: 0, notSent: 0 } },
+        },
+      ]),
+    ).toEqual([]);
     const failedRun = { kind: 'run_failed', buildingIds: run?.buildingIds ?? [] };
     expect(mayKnow([A], failedRun)).toBe(true);
     expect(mayKnow([C], failedRun)).toBe(false);
