@@ -267,13 +267,19 @@ test('without JavaScript, a bulk change is reviewed, confirmed and followed', as
     expect((await sandboxControl('GET', '/calls')).calls[BULK_ENDPOINT] ?? 0).toBe(0);
     await page.getByRole('button', { name: 'Apply to 2 thermostats', exact: true }).click();
     await expect(page).toHaveURL(/\/bulk\/runs\//);
-    // Without JavaScript the page does not refresh itself; its link does.
+    // Without JavaScript the page does not refresh itself; its link does (while the run goes).
+    const finished = page.getByRole('heading', { name: /^(Done|Done with|Failed)/ });
     for (let i = 0; i < 40; i += 1) {
-      if (await page.getByRole('heading', { name: /^(Done|Done with|Failed)/ }).isVisible()) break;
+      if (await finished.isVisible()) break;
       await page.waitForTimeout(500);
-      await page.getByRole('link', { name: 'Refresh' }).click();
+      // The next look is at the page the link loads, not at the one it leaves.
+      await Promise.all([
+        page.waitForEvent('framenavigated'),
+        page.getByRole('link', { name: 'Refresh' }).click(),
+      ]);
+      await page.waitForLoadState();
     }
-    await expect(page.getByRole('heading', { name: /^(Done|Done with|Failed)/ })).toBeVisible();
+    await expect(finished).toBeVisible();
     await expect(page.getByRole('row', { name: new RegExp(first.thermostatId) })).toContainText(
       'Done',
     );
