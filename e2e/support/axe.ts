@@ -34,8 +34,16 @@ export async function expectNoAxeViolations(
   try {
     for (const theme of themes) {
       await page.emulateMedia({ colorScheme: theme });
-      // Styles follow the media change on the next frame.
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+      // Styles follow the media change on the next frame, and a control whose colours
+      // transition (a button's) reaches them only when its transition ends: axe once sampled a
+      // button half-way to dark and reported its contrast.
+      await page.evaluate(async () => {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const transitions = document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition);
+        await Promise.all(transitions.map((transition) => transition.finished.catch(() => null)));
+      });
       const { violations } = await new AxeBuilder({ page }).analyze();
       for (const violation of violations) {
         for (const node of violation.nodes) {
