@@ -48,7 +48,7 @@ const { workBulkRun } = await import('@/lib/bulk/worker');
 
 import { rowsOf } from '@/lib/db/client';
 import type { Member } from '@/lib/db/queries';
-import type { Apply } from '@/lib/bulk/worker';
+import { applyAllBut } from '../support/bulk-service';
 
 const NORTH = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const SOUTH = 'cccccccccccccccccccccccc';
@@ -58,19 +58,6 @@ const minutesOn = (n: number) => new Date(Date.now() + n * 60_000);
 afterAll(async () => {
   await smtp.close();
 });
-
-/** The service for a bulk run: applies every thermostat but those in `failing`. */
-const applyAllBut =
-  (...failing: string[]): Apply =>
-  async ({ thermostatIds }) => {
-    const results = thermostatIds.map((thermostatId) =>
-      failing.includes(thermostatId)
-        ? { thermostatId, status: 'error' as const, code: 'thermostat_offline' }
-        : { thermostatId, status: 'success' as const, data: {} },
-    );
-    const succeeded = results.filter((r) => r.status === 'success').length;
-    return { succeeded, failed: results.length - succeeded, results };
-  };
 
 describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
   const db = databaseWithQueue(target);

@@ -1,0 +1,15 @@
+import type { Apply } from '@/lib/bulk/worker';
+import type { BulkResult } from '@/lib/thermostat-api/schemas';
+
+/** The service as a bulk run's worker calls it: every thermostat applied but those in `failing`. */
+export const applyAllBut =
+  (...failing: string[]): Apply =>
+  async ({ thermostatIds }) => {
+    const results = thermostatIds.map((thermostatId) =>
+      failing.includes(thermostatId)
+        ? { thermostatId, status: 'error' as const, code: 'thermostat_offline' }
+        : { thermostatId, status: 'success' as const, data: {} },
+    );
+    const succeeded = results.filter((r) => r.status === 'success').length;
+    return { succeeded, failed: results.length - succeeded, results } satisfies BulkResult;
+  };
