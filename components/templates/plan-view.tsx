@@ -1,7 +1,7 @@
 import { Link } from '@/components/ui/link';
 import type { BulkRunItemRow } from '@/lib/db/bulk-runs';
 import { type PlanSummary, sectionLines, type ThermostatPlan } from '@/lib/templates/plan';
-import { durationInWords } from '@/lib/templates/run-words';
+import { applyCostInWords } from '@/lib/templates/run-words';
 import { problemsIn } from '@/lib/templates/words';
 import type { TemperatureUnit } from '@/lib/units';
 
@@ -33,9 +33,7 @@ export function PlanSummaryView({ summary, warnings }: { summary: PlanSummary; w
         ))}
       </dl>
       <p className="text-sm">
-        Applying it takes {plural(summary.calls, 'service call')}: at least{' '}
-        {durationInWords(summary.seconds)} under the service’s limits, longer when other work shares
-        them.
+        {applyCostInWords(summary.calls, summary.seconds)}
         {summary.scheduleProvenFewest
           ? null
           : ' Some schedules need at most the updates shown (the fewest could not be proven in time).'}

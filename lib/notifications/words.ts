@@ -83,10 +83,10 @@ export function incidentWords(
     const parts = [failed ? `${failed} failed` : '', notSent ? `${notSent} not sent` : '']
       .filter(Boolean)
       .join(', ');
-    const of = share ? `of the ${total} it changed in your buildings` : `of ${total}`;
+    const where = share ? ' in your buildings' : '';
     return {
       title: INCIDENT_KINDS.run_failed.name,
-      detail: `A bulk change started by ${String(facts.startedByName ?? 'someone')} did not reach ${plural(failed + notSent, 'thermostat')} ${of} (${parts}). Its page lists them and can retry them.`,
+      detail: `A bulk change started by ${String(facts.startedByName ?? 'someone')} did not reach ${failed + notSent} of its ${plural(total, 'thermostat')}${where} (${parts}). Its page lists them and can retry them.`,
     };
   }
   try {

@@ -190,3 +190,14 @@ export function durationInWords(seconds: number): string {
   const hourWords = `${hours} hour${hours === 1 ? '' : 's'}`;
   return rest === 0 ? hourWords : `${hourWords} ${rest} minute${rest === 1 ? '' : 's'}`;
 }
+
+/**
+ * What applying a plan costs, as its summary says it: the calls, and the least time the call
+ * budget lets them take ("at least under a second" read as nonsense, so a short one is just that).
+ */
+export function applyCostInWords(calls: number, seconds: number): string {
+  if (calls === 0) return 'Applying it sends nothing to the service.';
+  const count = `${calls.toLocaleString('en')} service call${calls === 1 ? '' : 's'}`;
+  const time = seconds < 1 ? 'under a second' : `at least ${durationInWords(seconds)}`;
+  return `Applying it takes ${count}: ${time} within the service’s limits, longer when other work shares them.`;
+}

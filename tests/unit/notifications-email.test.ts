@@ -438,7 +438,7 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     const [told] = await smtp.waitFor(1);
     expect(told?.to && 'text' in told.to ? told.to.text : '').toBe('north@example.com');
     expect(told?.text).toContain(
-      'did not reach 1 thermostat of the 2 it changed in your buildings (1 failed)',
+      'did not reach 1 of its 2 thermostats in your buildings (1 failed)',
     );
     expect(told?.text).toContain(`Open it: ${APP}/bulk/runs/${started.run.id}`);
     // Nothing of the whole run's count, nor of the south building's share.

@@ -193,16 +193,16 @@ describe('incidents from causes', () => {
     const whole = {
       title: 'Bulk change failed',
       detail:
-        'A bulk change started by Ana did not reach 3 thermostats of 14 (2 failed, 1 not sent). Its page lists them and can retry them.',
+        'A bulk change started by Ana did not reach 3 of its 14 thermostats (2 failed, 1 not sent). Its page lists them and can retry them.',
     };
     expect(words(null)).toEqual(whole);
     expect(words([A, B, C])).toEqual(whole);
     // The manager of A reads A's part, nothing of B's or C's.
     expect(words([A]).detail).toBe(
-      'A bulk change started by Ana did not reach 1 thermostat of the 6 it changed in your buildings (1 failed). Its page lists them and can retry them.',
+      'A bulk change started by Ana did not reach 1 of its 6 thermostats in your buildings (1 failed). Its page lists them and can retry them.',
     );
     expect(words([A, C]).detail).toBe(
-      'A bulk change started by Ana did not reach 1 thermostat of the 10 it changed in your buildings (1 failed). Its page lists them and can retry them.',
+      'A bulk change started by Ana did not reach 1 of its 10 thermostats in your buildings (1 failed). Its page lists them and can retry them.',
     );
     // Every failure taken up by retries: no cause (one of no building would concern everyone).
     expect(

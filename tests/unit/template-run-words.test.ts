@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkRun } from '@/lib/db/bulk-runs';
 import {
+  applyCostInWords,
   durationInWords,
   plannedRunEntry,
   runTitle,
@@ -40,6 +41,19 @@ describe('a planned run in words', () => {
     expect(durationInWords(3600)).toBe('1 hour');
     expect(durationInWords(3661)).toBe('1 hour 2 minutes');
     expect(durationInWords(2 * 3600 + 60)).toBe('2 hours 1 minute');
+  });
+
+  it('says what applying a plan costs, without "at least under a second"', () => {
+    expect(applyCostInWords(1, 0.02)).toBe(
+      'Applying it takes 1 service call: under a second within the service’s limits, longer when other work shares them.',
+    );
+    expect(applyCostInWords(518, 63)).toBe(
+      'Applying it takes 518 service calls: at least 63 seconds within the service’s limits, longer when other work shares them.',
+    );
+    expect(applyCostInWords(1500, 200)).toMatch(
+      /^Applying it takes 1,500 service calls: at least 4 minutes/,
+    );
+    expect(applyCostInWords(0, 0)).toBe('Applying it sends nothing to the service.');
   });
 
   it('counts what a finished run skipped from its plan, and nothing while it goes on', () => {
