@@ -337,6 +337,13 @@ test('without JavaScript, the thermostat forms post and answer and the overview 
   });
   const page = await context.newPage();
   await page.goto(`/thermostats/${unit.thermostatId}`);
+  // The comfort setting in force by its name in the first HTML, not a ref left by a stream.
+  await expect(
+    page
+      .getByRole('term')
+      .filter({ hasText: /^Comfort setting now$/ })
+      .locator('+ dd'),
+  ).toHaveText(/^(Home|Away|Sleep|Pre-heat|Quiet Hours|Vacant Unit)$/);
   await page.getByLabel('Unit label').fill(`${'x'.repeat(65)}`);
   await page.getByRole('button', { name: 'Save label' }).click();
   await expect(page.getByText('Use at most 64 characters.')).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { type ReactNode, Suspense } from 'react';
+import type { ReactNode } from 'react';
 import { HistoryChart } from '@/components/charts/history-chart';
 import { ServiceProblem } from '@/components/connection/service-problem';
 import { ReadOnlyNotice } from '@/components/thermostat/read-only-notice';
@@ -47,16 +47,21 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
     scope: member,
     thermostatIds: [thermostat.thermostatId],
   });
-  const [reading, buildings] = await Promise.all([
+  const last = stored ? parseStoredStatus(stored.status) : null;
+  const on = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
+  const [reading, buildings, comfortSettings] = await Promise.all([
     refreshReading({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
+      ...on,
       priority: 'interactive',
-      last: stored
-        ? { status: parseStoredStatus(stored.status), readAt: stored.readAt }
-        : undefined,
+      last: stored ? { status: last, readAt: stored.readAt } : undefined,
     }),
     listBuildings({ scope: member }),
+    // The status names the comfort setting in force only by its ref (`smart1`): its name comes
+    // from the comfort settings, read beside the status so that it is in the first HTML (and
+    // so without JavaScript). Not while a mode change is pending, when the page reloads itself.
+    last && modeChangePending(last)
+      ? null
+      : listComfortSettings({ ...on, priority: 'page' }).catch(() => null),
   ]);
   // The history after this read, so the chart ends with what the page shows.
   const range = parseHistoryRange((await searchParams).range);
@@ -93,23 +98,7 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
             <StatusDetails
               status={reading.status}
               unit={member.temperatureUnit}
-              comfortName={
-                // The name only alongside a fresh reading: a failed read makes no second call,
-                // nor does each reload while a mode change is pending.
-                reading.ok &&
-                reading.status.currentComfortSettingRef &&
-                !modeChangePending(reading.status) ? (
-                  <Suspense fallback={reading.status.currentComfortSettingRef}>
-                    <ComfortSettingName
-                      orgId={member.orgId}
-                      thermostatId={thermostat.thermostatId}
-                      comfortSettingRef={reading.status.currentComfortSettingRef}
-                    />
-                  </Suspense>
-                ) : (
-                  (reading.status.currentComfortSettingRef ?? '—')
-                )
-              }
+              comfortName={comfortNameOf(reading, comfortSettings)}
             />
           ) : (
             <ServiceProblem error={reading.ok ? null : reading.error} member={member} />
@@ -219,21 +208,18 @@ const CODED = [
 ] as const;
 
 /**
- * The status names the comfort setting in force only by its ref (`smart1`); its name, as the
- * comfort settings page shows it, costs one more read, so it streams in after the rest of the
- * page (the ref shows until then, and stays if the read fails).
+ * The comfort setting in force by its name, as the comfort settings page calls it; its ref where
+ * the name is not known (the settings could not be read, or the status is not fresh).
  */
-async function ComfortSettingName(props: {
-  orgId: string;
-  thermostatId: string;
-  comfortSettingRef: string;
-}) {
-  const { orgId, thermostatId, comfortSettingRef } = props;
-  const settings = await listComfortSettings({ orgId, thermostatId, priority: 'page' }).catch(
-    () => [],
-  );
-  const setting = settings.find((candidate) => candidate.comfortSettingRef === comfortSettingRef);
-  return setting?.name ?? comfortSettingRef;
+function comfortNameOf(
+  reading: { ok: boolean; status: ThermostatStatus | null },
+  settings: { comfortSettingRef: string; name: string }[] | null,
+): string {
+  const { status } = reading;
+  const ref = status?.currentComfortSettingRef;
+  if (!status || !ref) return '—';
+  if (!reading.ok || !settings || modeChangePending(status)) return ref;
+  return settings.find((setting) => setting.comfortSettingRef === ref)?.name ?? ref;
 }
 
 function modeChangePending(status: ThermostatStatus): boolean {
@@ -247,7 +233,7 @@ function StatusDetails({
 }: {
   status: ThermostatStatus;
   unit: TemperatureUnit;
-  comfortName: ReactNode;
+  comfortName: string;
 }) {
   const pending = modeChangePending(status) ? (status.pendingHvacMode ?? null) : null;
   const delta = status.heatCoolMinDelta;
