@@ -144,10 +144,13 @@ export async function listFailedRuns(input: {
         from shares s where s.run_id = r.id), '{}'::jsonb) as "byBuilding",
       (select case
           when count(*) = 0 then 'none'
-          when bool_or(x.state in ('queued', 'running')) then 'running'
           when exists (select 1 from shares s
-            where s.run_id = r.id and s.failed + s.not_sent > 0) then 'partial'
-          when bool_and(x.failed + x.not_sent = 0) then 'clean'
+            where s.run_id = r.id and s.failed + s.not_sent > 0)
+            then case when bool_or(x.state in ('queued', 'running')) then 'running'
+              else 'partial' end
+          -- Every failure taken up by a finished retry: how those ended decides, not another
+          -- retry still going over the same thermostats.
+          when bool_and(x.failed + x.not_sent = 0) filter (where x.state = 'done') then 'clean'
           else 'failed' end
         from bulk_runs x where x.retry_of = r.id and x.state <> 'cancelled') as retry
     from failed_runs r`);

@@ -504,6 +504,41 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     expect((await open())[0]).toMatchObject({ resolved: true });
   });
 
+  it('tells a failed run’s end when finished retries took up every failure, though another retry still runs', async () => {
+    const northManager = await inviteAndAccept(
+      owner.orgId,
+      'north@example.com',
+      'building_manager',
+      [NORTH],
+    );
+    await subscribe(owner);
+    const started = await startBulkRun({
+      member: owner,
+      thermostatIds: ['100000000001', '100000000002', '100000000003'],
+      values: { fanMinimumOnTime: '20' },
+    });
+    if (!started.ok) throw new Error(started.message);
+    const runId = started.run.id;
+    await workBulkRun({ runId, apply: applyAllBut('100000000001', '100000000003') });
+    await reconcileOrganization({ orgId: owner.orgId });
+    await smtp.waitFor(1);
+
+    // The north manager's retry of their share is queued, not yet worked; the owner's retry of
+    // every failure runs and reaches them all.
+    const north = await retryBulkRun({ member: northManager, runId });
+    if (!north.ok) throw new Error(north.message);
+    const rest = await retryBulkRun({ member: owner, runId });
+    if (!rest.ok) throw new Error(rest.message);
+    expect(await workBulkRun({ runId: rest.run.id, apply: applyAllBut() })).toBe('finished');
+    await reconcileOrganization({ orgId: owner.orgId });
+
+    const [, resolved] = await smtp.waitFor(2);
+    expect(resolved?.subject).toBe('Resolved: Bulk change failed: A bulk change');
+    expect(resolved?.text).toContain('A retry reached every thermostat');
+    const [incident] = await listIncidents({ scope: owner, resolvedSince: minutesAgo(60) });
+    expect(incident?.resolvedAt).not.toBeNull();
+  });
+
   it('sends a notice once when two jobs carry it: the first claims it, the other gets nothing', async () => {
     await subscribe(owner);
     await db.boss.offWork('deliver-notification');
