@@ -87,6 +87,29 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     }>(result);
   }
 
+  const ALL = ['100000000001', '100000000002', '100000000003'];
+  const managerOf = (building: typeof NORTH | typeof SOUTH) =>
+    inviteAndAccept(
+      owner.orgId,
+      `${building === NORTH ? 'north' : 'south'}@example.com`,
+      'building_manager',
+      [building],
+    );
+
+  /** The owner's bulk change over both buildings, worked to its end with `failing` failed. */
+  async function ownerRunFailing(...failing: string[]): Promise<string> {
+    const started = await startBulkRun({
+      member: owner,
+      thermostatIds: ALL,
+      values: { fanMinimumOnTime: '20' },
+    });
+    if (!started.ok) throw new Error(started.message);
+    expect(await workBulkRun({ runId: started.run.id, apply: applyAllBut(...failing) })).toBe(
+      'finished',
+    );
+    return started.run.id;
+  }
+
   beforeEach(async () => {
     await db.handle.db.execute(sql`truncate users, organizations cascade`);
     smtp.inbox.length = 0;
@@ -329,9 +352,7 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
 
   it('sends one daily digest per member, each with only what their buildings hold', async () => {
     const admin = await inviteAndAccept(owner.orgId, 'admin@example.com', 'admin');
-    const manager = await inviteAndAccept(owner.orgId, 'south@example.com', 'building_manager', [
-      SOUTH,
-    ]);
+    const manager = await managerOf(SOUTH);
     for (const member of [owner, admin, manager]) {
       await subscribe(member, { mode: 'digest', digestHour: 0 });
     }
@@ -363,9 +384,7 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
   });
 
   it('never tells a building manager of another building, even when their buildings change before it goes', async () => {
-    const manager = await inviteAndAccept(owner.orgId, 'south@example.com', 'building_manager', [
-      SOUTH,
-    ]);
+    const manager = await managerOf(SOUTH);
     await subscribe(manager, { buildingIds: null });
     await db.boss.offWork('deliver-notification');
     await offline('100000000001');
@@ -409,30 +428,12 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
   });
 
   it('tells a building manager of a failed run in their building as their share, and not one it reached in full', async () => {
-    const northManager = await inviteAndAccept(
-      owner.orgId,
-      'north@example.com',
-      'building_manager',
-      [NORTH],
-    );
-    const southManager = await inviteAndAccept(
-      owner.orgId,
-      'south@example.com',
-      'building_manager',
-      [SOUTH],
-    );
+    const northManager = await managerOf(NORTH);
+    const southManager = await managerOf(SOUTH);
     await subscribe(northManager);
     await subscribe(southManager);
     // The owner's run over both buildings: one north thermostat of the three fails.
-    const started = await startBulkRun({
-      member: owner,
-      thermostatIds: ['100000000001', '100000000002', '100000000003'],
-      values: { fanMinimumOnTime: '20' },
-    });
-    if (!started.ok) throw new Error(started.message);
-    expect(await workBulkRun({ runId: started.run.id, apply: applyAllBut('100000000001') })).toBe(
-      'finished',
-    );
+    const runId = await ownerRunFailing('100000000001');
     await reconcileOrganization({ orgId: owner.orgId });
 
     const [told] = await smtp.waitFor(1);
@@ -440,7 +441,7 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     expect(told?.text).toContain(
       'did not reach 1 of its 2 thermostats in your buildings (1 failed)',
     );
-    expect(told?.text).toContain(`Open it: ${APP}/bulk/runs/${started.run.id}`);
+    expect(told?.text).toContain(`Open it: ${APP}/bulk/runs/${runId}`);
     // Nothing of the whole run's count, nor of the south building's share.
     expect(told?.text).not.toMatch(/of 3\b/);
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -450,29 +451,16 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
       (await listIncidents({ scope: member, resolvedSince: minutesAgo(60) })).map(
         (incident) => incident.runId,
       );
-    expect(await listed(northManager)).toEqual([started.run.id]);
+    expect(await listed(northManager)).toEqual([runId]);
     expect(await listed(southManager)).toEqual([]);
-    expect(await listed(owner)).toEqual([started.run.id]);
+    expect(await listed(owner)).toEqual([runId]);
   });
 
   it('keeps a failed run open for what a building manager’s retry of their share left, and tells its end once all is taken up', async () => {
-    const northManager = await inviteAndAccept(
-      owner.orgId,
-      'north@example.com',
-      'building_manager',
-      [NORTH],
-    );
+    const northManager = await managerOf(NORTH);
     await subscribe(owner);
-    const all = ['100000000001', '100000000002', '100000000003'];
-    const started = await startBulkRun({
-      member: owner,
-      thermostatIds: all,
-      values: { fanMinimumOnTime: '20' },
-    });
-    if (!started.ok) throw new Error(started.message);
-    const runId = started.run.id;
     // One north and the south thermostat fail.
-    await workBulkRun({ runId, apply: applyAllBut('100000000001', '100000000003') });
+    const runId = await ownerRunFailing('100000000001', '100000000003');
     await reconcileOrganization({ orgId: owner.orgId });
     await smtp.waitFor(1);
     const open = async () =>
@@ -505,21 +493,9 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
   });
 
   it('tells a failed run’s end when finished retries took up every failure, though another retry still runs', async () => {
-    const northManager = await inviteAndAccept(
-      owner.orgId,
-      'north@example.com',
-      'building_manager',
-      [NORTH],
-    );
+    const northManager = await managerOf(NORTH);
     await subscribe(owner);
-    const started = await startBulkRun({
-      member: owner,
-      thermostatIds: ['100000000001', '100000000002', '100000000003'],
-      values: { fanMinimumOnTime: '20' },
-    });
-    if (!started.ok) throw new Error(started.message);
-    const runId = started.run.id;
-    await workBulkRun({ runId, apply: applyAllBut('100000000001', '100000000003') });
+    const runId = await ownerRunFailing('100000000001', '100000000003');
     await reconcileOrganization({ orgId: owner.orgId });
     await smtp.waitFor(1);
 
