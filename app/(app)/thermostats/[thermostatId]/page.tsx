@@ -58,10 +58,11 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
     listBuildings({ scope: member }),
     // The status names the comfort setting in force only by its ref (`smart1`): its name comes
     // from the comfort settings, read beside the status so that it is in the first HTML (and
-    // so without JavaScript). Not while a mode change is pending, when the page reloads itself.
+    // so without JavaScript), at the status's priority since the page now waits for both. Not
+    // while a mode change is pending, when the page reloads itself.
     last && modeChangePending(last)
       ? null
-      : listComfortSettings({ ...on, priority: 'page' }).catch(() => null),
+      : listComfortSettings({ ...on, priority: 'interactive' }).catch(() => null),
   ]);
   // The history after this read, so the chart ends with what the page shows.
   const range = parseHistoryRange((await searchParams).range);
