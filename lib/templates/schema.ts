@@ -17,6 +17,7 @@ import {
   HOLD_ACTIONS,
   LOCK_AREAS,
 } from '@/lib/thermostat-api/schemas';
+import { formatDelta, formatRange, type TemperatureRange } from '@/lib/units';
 
 /**
  * A template: a named profile applied to many thermostats. Every section is optional; a missing
@@ -34,12 +35,20 @@ export const MAX_COMFORT_SETTINGS = 16;
 /** No thermostat allows heat and cool closer than this (°F); each has its own gap of at least it. */
 export const SMALLEST_HEAT_COOL_GAP = 2;
 
+/**
+ * A °F range or gap in both units. The forms say their limits in the member's unit before the
+ * schema speaks; what the schema says is read by anyone (an undo's stored reason), so in both.
+ */
+const inBothUnits = (range: TemperatureRange, separator: string) =>
+  `${formatRange(range, 'F', separator)} (${formatRange(range, 'C', separator)})`;
+const gapInBothUnits = (gap: number) => `${formatDelta(gap, 'F')} (${formatDelta(gap, 'C')})`;
+
 /** °F within limits, at most two decimals (what the service stores). */
-const fahrenheit = (limits: { min: number; max: number }, what: string) =>
+const fahrenheit = (limits: TemperatureRange, what: string) =>
   z
-    .number({ error: `Enter the ${what} in °F.` })
-    .min(limits.min, `The ${what} must be between ${limits.min} and ${limits.max} °F.`)
-    .max(limits.max, `The ${what} must be between ${limits.min} and ${limits.max} °F.`)
+    .number({ error: `Enter the ${what} as a number.` })
+    .min(limits.min, `The ${what} must be between ${inBothUnits(limits, ' and ')}.`)
+    .max(limits.max, `The ${what} must be between ${inBothUnits(limits, ' and ')}.`)
     .refine((value) => hasAtMostDecimals(value, 2), `Use at most two decimals for the ${what}.`);
 
 /** A comfort setting's name, as the comfort-setting form checks it (1–32 characters, trimmed). */
@@ -56,7 +65,7 @@ export const templateComfortSettingSchema = z
   })
   .refine((setting) => setting.desiredCool - setting.desiredHeat >= SMALLEST_HEAT_COOL_GAP, {
     path: ['desiredCool'],
-    message: `Cool must be at least ${SMALLEST_HEAT_COOL_GAP} °F above heat on every thermostat.`,
+    message: `Cool must be at least ${gapInBothUnits(SMALLEST_HEAT_COOL_GAP)} above heat on every thermostat.`,
   });
 export type TemplateComfortSetting = z.output<typeof templateComfortSettingSchema>;
 
@@ -196,10 +205,22 @@ export const templateAlertsSchema = z
   .superRefine((section, ctx) => {
     // The pairs the service checks; the temperature gap is each thermostat's, at least this.
     const pairs = [
-      ['lowTemperatureAlert', 'highTemperatureAlert', SMALLEST_HEAT_COOL_GAP, '°F', 'temperature'],
-      ['lowHumidityAlert', 'highHumidityAlert', HUMIDITY_MIN_GAP, '%', 'humidity'],
+      [
+        'lowTemperatureAlert',
+        'highTemperatureAlert',
+        SMALLEST_HEAT_COOL_GAP,
+        gapInBothUnits(SMALLEST_HEAT_COOL_GAP),
+        'temperature',
+      ],
+      [
+        'lowHumidityAlert',
+        'highHumidityAlert',
+        HUMIDITY_MIN_GAP,
+        `${HUMIDITY_MIN_GAP} %`,
+        'humidity',
+      ],
     ] as const;
-    for (const [low, high, gap, sign, what] of pairs) {
+    for (const [low, high, gap, gapWords, what] of pairs) {
       const lowValue = section[low]?.value;
       const highValue = section[high]?.value;
       if (lowValue === undefined || highValue === undefined || highValue - lowValue >= gap)
@@ -207,7 +228,7 @@ export const templateAlertsSchema = z
       ctx.addIssue({
         code: 'custom',
         path: [high, 'value'],
-        message: `Keep the high ${what} alert at least ${gap} ${sign} above the low one.`,
+        message: `Keep the high ${what} alert at least ${gapWords} above the low one.`,
       });
     }
   });
@@ -334,14 +355,14 @@ function checkSettingsInRanges(template: Template, ctx: z.RefinementCtx): void {
       ctx.addIssue({
         code: 'custom',
         path: ['comfortSettings', index, 'desiredHeat'],
-        message: `Heat must be within the template's heat range, ${heatRange.min}–${heatRange.max} °F.`,
+        message: `Heat must be within the template's heat range, ${inBothUnits(heatRange, ' to ')}.`,
       });
     }
     if (coolRange && (setting.desiredCool < coolRange.min || setting.desiredCool > coolRange.max)) {
       ctx.addIssue({
         code: 'custom',
         path: ['comfortSettings', index, 'desiredCool'],
-        message: `Cool must be within the template's cool range, ${coolRange.min}–${coolRange.max} °F.`,
+        message: `Cool must be within the template's cool range, ${inBothUnits(coolRange, ' to ')}.`,
       });
     }
   });

@@ -352,6 +352,22 @@ describe('comfort_setting.update', () => {
   });
 });
 
+describe('a value Setpoint cannot set again', () => {
+  it('says why in both units, for members who read °F and °C alike', () => {
+    // A setting the service keeps below the heat setpoints any thermostat takes.
+    const cold = { ...(defaultSettingsRead()[1] as ComfortSetting), desiredHeat: 40 };
+    const record = comfortUpdateUndo({
+      label: 'Unit 4B',
+      before: cold,
+      changes: { desiredHeat: 50 },
+    });
+    expect(record).toEqual({
+      undo: null,
+      undoReason: `Comfort setting “${cold.name}” is not restored: The heat setpoint must be between 45 °F and 79 °F (7.2 °C and 26.1 °C).`,
+    });
+  });
+});
+
 describe('comfort_setting.delete and create', () => {
   const before = thermostat({ comfortSettings: [...defaultSettingsRead(), PRE_HEAT] });
   const after = thermostat();
