@@ -108,16 +108,17 @@ export async function listOpenIncidents(input: { orgId: string }): Promise<OpenI
 
 /**
  * Bulk runs of the organisation that finished since `since` with thermostats failed or not sent,
- * each with what became of its retries: none, one still running, some that reached only part of
- * what failed (`partial`: a building manager retries their buildings' share), or retries that
- * took up every thermostat that failed, each reaching them all (`clean`) or not (`failed`). Its
+ * each with what became of its retries: none; some, finished or still going, that have not yet
+ * taken up everything that failed (`partial`: a building manager retries their buildings'
+ * share); or finished retries that took up every thermostat that failed, each reaching them all
+ * (`clean`) or not (`failed`), whatever another retry still going does. Its
  * counts are what no finished retry has taken up since: a failure a retry took up is that
  * retry's own, and a failed retry is a failed run of its own.
  */
 export async function listFailedRuns(input: {
   orgId: string;
   since: Date;
-}): Promise<(FailedRun & { retry: 'none' | 'running' | 'partial' | 'clean' | 'failed' })[]> {
+}): Promise<(FailedRun & { retry: 'none' | 'partial' | 'clean' | 'failed' })[]> {
   const db = await getDb();
   const result = await db.execute(sql`
     with failed_runs as (
@@ -145,9 +146,7 @@ export async function listFailedRuns(input: {
       (select case
           when count(*) = 0 then 'none'
           when exists (select 1 from shares s
-            where s.run_id = r.id and s.failed + s.not_sent > 0)
-            then case when bool_or(x.state in ('queued', 'running')) then 'running'
-              else 'partial' end
+            where s.run_id = r.id and s.failed + s.not_sent > 0) then 'partial'
           -- Every failure taken up by a finished retry: how those ended decides, not another
           -- retry still going over the same thermostats.
           when bool_and(x.failed + x.not_sent = 0) filter (where x.state = 'done') then 'clean'
@@ -157,7 +156,7 @@ export async function listFailedRuns(input: {
   return rowsOf<
     Omit<FailedRun, 'finishedAt'> & {
       finishedAt: string | Date;
-      retry: 'none' | 'running' | 'partial' | 'clean' | 'failed';
+      retry: 'none' | 'partial' | 'clean' | 'failed';
     }
   >(result).map((row) => ({
     ...row,

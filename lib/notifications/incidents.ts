@@ -69,7 +69,7 @@ export async function reconcileOrganization(input: { orgId: string; now?: Date }
   const retries = new Map(runs.map((run) => [run.runId, run.retry]));
   const causes = [
     ...causesOfItems(items),
-    ...causesOfRuns(runs.filter((run) => run.retry !== 'clean' && run.retry !== 'failed')),
+    ...causesOfRuns(runs.filter((run) => run.retry === 'none' || run.retry === 'partial')),
   ];
   const current = new Set(causes.map((cause) => cause.subject));
   const known = await listKnownThermostats({

@@ -110,6 +110,20 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     return started.run.id;
   }
 
+  /** A retry of a run's failures by `member`, queued: its id. */
+  async function retryOf(member: Member, runId: string): Promise<string> {
+    const retry = await retryBulkRun({ member, runId });
+    if (!retry.ok) throw new Error(retry.message);
+    return retry.run.id;
+  }
+
+  /** The owner told of a failed run's end: a retry reached every thermostat. */
+  async function expectEndTold() {
+    const [, resolved] = await smtp.waitFor(2);
+    expect(resolved?.subject).toBe('Resolved: Bulk change failed: A bulk change');
+    expect(resolved?.text).toContain('A retry reached every thermostat');
+  }
+
   beforeEach(async () => {
     await db.handle.db.execute(sql`truncate users, organizations cascade`);
     smtp.inbox.length = 0;
@@ -472,9 +486,8 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     expect(await open()).toEqual([{ resolved: false, buildingIds: [NORTH, SOUTH], failed: 2 }]);
 
     // The north manager retries their share, and it reaches it: the south failure is left.
-    const north = await retryBulkRun({ member: northManager, runId });
-    if (!north.ok) throw new Error(north.message);
-    expect(await workBulkRun({ runId: north.run.id, apply: applyAllBut() })).toBe('finished');
+    const north = await retryOf(northManager, runId);
+    expect(await workBulkRun({ runId: north, apply: applyAllBut() })).toBe('finished');
     await reconcileOrganization({ orgId: owner.orgId });
     expect(await open()).toEqual([{ resolved: false, buildingIds: [SOUTH], failed: 1 }]);
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -482,13 +495,10 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
     expect(smtp.inbox).toHaveLength(1);
 
     // The owner retries the rest: now every failure is taken up and reached, and the end is told.
-    const rest = await retryBulkRun({ member: owner, runId });
-    if (!rest.ok) throw new Error(rest.message);
-    expect(await workBulkRun({ runId: rest.run.id, apply: applyAllBut() })).toBe('finished');
+    const rest = await retryOf(owner, runId);
+    expect(await workBulkRun({ runId: rest, apply: applyAllBut() })).toBe('finished');
     await reconcileOrganization({ orgId: owner.orgId });
-    const [, resolved] = await smtp.waitFor(2);
-    expect(resolved?.subject).toBe('Resolved: Bulk change failed: A bulk change');
-    expect(resolved?.text).toContain('A retry reached every thermostat');
+    await expectEndTold();
     expect((await open())[0]).toMatchObject({ resolved: true });
   });
 
@@ -501,16 +511,12 @@ describe.each(databaseTargets)('email notifications on $name', ({ target }) => {
 
     // The north manager's retry of their share is queued, not yet worked; the owner's retry of
     // every failure runs and reaches them all.
-    const north = await retryBulkRun({ member: northManager, runId });
-    if (!north.ok) throw new Error(north.message);
-    const rest = await retryBulkRun({ member: owner, runId });
-    if (!rest.ok) throw new Error(rest.message);
-    expect(await workBulkRun({ runId: rest.run.id, apply: applyAllBut() })).toBe('finished');
+    await retryOf(northManager, runId);
+    const rest = await retryOf(owner, runId);
+    expect(await workBulkRun({ runId: rest, apply: applyAllBut() })).toBe('finished');
     await reconcileOrganization({ orgId: owner.orgId });
 
-    const [, resolved] = await smtp.waitFor(2);
-    expect(resolved?.subject).toBe('Resolved: Bulk change failed: A bulk change');
-    expect(resolved?.text).toContain('A retry reached every thermostat');
+    await expectEndTold();
     const [incident] = await listIncidents({ scope: owner, resolvedSince: minutesAgo(60) });
     expect(incident?.resolvedAt).not.toBeNull();
   });
