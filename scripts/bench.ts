@@ -676,20 +676,23 @@ async function main() {
 
   // 7. Refresh under load: 100 views the moment the service expires the access token.
   await new Promise((resolve) => setTimeout(resolve, 61_000)); // a fresh rate-limit minute
-  const before = (await control('GET', '/calls')).calls['POST /token'] ?? 0;
+  const before = await control('GET', '/calls');
   await control('POST', '/clock/advance', { seconds: 3601 });
   const views = await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
       timePage(`${APP}/thermostats/${ids[i % ids.length]}`, cookie),
     ),
   );
-  const refreshes = ((await control('GET', '/calls')).calls['POST /token'] ?? 0) - before;
+  const after = await control('GET', '/calls');
+  const refreshes = (after.calls['POST /token'] ?? 0) - (before.calls['POST /token'] ?? 0);
   record('Refresh under load: token refreshes for 100 views', refreshes, 'calls', 1);
+  // The floor: every call the service took meanwhile (each view reads the status and the comfort
+  // settings; the poller's reads count too), at the service's rate a second.
   record(
-    'Refresh under load: slowest of the 100 views',
+    'Refresh under load: slowest of the 100 views (floor: the calls meanwhile at 50 a second)',
     Math.max(...views.map((v) => v.total)),
     'ms',
-    (100 / RATE_PER_SECOND) * 1000,
+    ((after.total - before.total) / RATE_PER_SECOND) * 1000,
   );
 
   // 8. The budget over the whole run, as the service counted it: no call refused, and no
