@@ -27,7 +27,7 @@ import {
 const RETRY_AFTER_MAX_S = 24 * 60 * 60;
 /** Concurrent requests in flight from this process (the service asks for a few at a time). */
 const CONCURRENCY = 12;
-const limit = pLimit(CONCURRENCY);
+const sends = pLimit(CONCURRENCY);
 
 /**
  * How long a call may wait for a budget slot: a person waits seconds, background work minutes
@@ -41,16 +41,29 @@ const QUEUE_WAIT_MS: Record<Priority, number> = {
 };
 
 /**
- * Waits for a concurrency slot and a budget slot, then runs `work` (a token, then one send); the
- * budget counts the call until `work` has ended.
+ * Calls asking the budget for a slot at once, from this process (each asks in a transaction of
+ * its own): a person's calls and background calls apart, so that background calls waiting
+ * minutes for their share never hold up a person's call, whose share has room.
+ */
+const askers = { person: pLimit(CONCURRENCY), background: pLimit(CONCURRENCY) };
+const ASKERS_OF: Record<Priority, keyof typeof askers> = {
+  interactive: 'person',
+  page: 'person',
+  refresh: 'background',
+  background: 'background',
+};
+
+/**
+ * Waits for a budget slot, then for a sending slot, then runs `work` (a token, then one send);
+ * the budget counts the call until `work` has ended.
  */
 function scheduled<T>(request: ServiceRequest<unknown>, work: () => Promise<T>): Promise<T> {
   const priority = request.priority ?? 'interactive';
-  return limit(async () => {
+  return askers[ASKERS_OF[priority]](async () => {
     try {
       return await withCall(
         { orgId: request.orgId, priority, deadline: Date.now() + QUEUE_WAIT_MS[priority] },
-        work,
+        () => sends(work),
       );
     } catch (error) {
       if (!(error instanceof BudgetExhausted)) throw error;
