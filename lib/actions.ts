@@ -33,6 +33,14 @@ export async function openAction(
   return { ok: true, member };
 }
 
+/**
+ * An action on the member's own account (their email settings, leaving the organisation): every
+ * member may, whatever their role, even a building manager with no buildings yet.
+ */
+export async function openOwnAction(): Promise<Member> {
+  return requireMember();
+}
+
 /** An action on one thermostat in the member's scope, which they may change. */
 export async function openThermostat(
   thermostatId: unknown,

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { formStrings, openAction } from '@/lib/actions';
+import { formStrings, openAction, openOwnAction } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import { canManageMember, ROLE_NAMES, refusal } from '@/lib/auth/permissions';
 import { emailSchema, organizationNameSchema } from '@/lib/auth/schemas';
@@ -256,9 +256,7 @@ export async function unlockMemberSignIn(
 
 /** Leaves the organisation (not the last owner): signed out at once, everywhere. */
 export async function leaveOrganization(_previous: FormState, _form: FormData): Promise<FormState> {
-  const opened = await openAction('view');
-  if (!opened.ok) return opened.state;
-  const { member } = opened;
+  const member = await openOwnAction();
   const left = await removeMembership({ orgId: member.orgId, userId: member.userId });
   if (!left.ok) {
     return left.reason === 'last_owner'

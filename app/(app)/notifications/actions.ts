@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { formStrings, openAction } from '@/lib/actions';
+import { formStrings, openAction, openOwnAction } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import type { FormState } from '@/lib/forms';
 import { sendTestEmail } from '@/lib/notifications/delivery';
@@ -36,9 +36,7 @@ const joined = (form: FormData, name: string) =>
 
 /** A member's own email: which incidents, which of their buildings, when. Every member may. */
 export async function saveMySubscription(_previous: FormState, form: FormData): Promise<FormState> {
-  const opened = await openAction('view');
-  if (!opened.ok) return opened.state;
-  const { member } = opened;
+  const member = await openOwnAction();
   const values = {
     ...formStrings(form, [
       'mode',
@@ -73,9 +71,7 @@ export async function saveMySubscription(_previous: FormState, form: FormData): 
 
 /** Emails the member a test message now. */
 export async function sendMeATestEmail(_previous: FormState, _form: FormData): Promise<FormState> {
-  const opened = await openAction('view');
-  if (!opened.ok) return opened.state;
-  const { member } = opened;
+  const member = await openOwnAction();
   const result = await sendTestEmail({
     orgId: member.orgId,
     userId: member.userId,

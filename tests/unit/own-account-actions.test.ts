@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { findMembership, type Member } from '@/lib/db/queries';
+import { databaseTargets, useDatabase } from '../support/database';
+import { createFirstOwner, inviteAndAccept } from '../support/members';
+
+// The actions ask the session who is signed in; here, whoever the test says. What they would
+// revalidate or redirect to is Next's business, not this test's: a redirect still ends the action.
+const session = vi.hoisted(() => ({ member: null as Member | null }));
+vi.mock('@/lib/auth/session', () => ({
+  getCurrentMember: async () => session.member,
+  requireMember: async () => {
+    if (!session.member) throw new Error('not signed in');
+    return session.member;
+  },
+}));
+vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
+vi.mock('next/navigation', () => ({
+  redirect: (to: string) => {
+    throw Object.assign(new Error('redirect'), { to });
+  },
+}));
+const { saveMySubscription } = await import('@/app/(app)/notifications/actions');
+const { leaveOrganization } = await import('@/app/(app)/members/actions');
+
+/**
+ * What a member does to their own account (their email settings, leaving the organisation) every
+ * member may do, whatever their role: even a building manager who has no buildings yet, as
+ * everyone who joins by a company SSO domain whose default role is building manager does.
+ */
+describe.each(databaseTargets)('a member’s own account on $name', ({ target }) => {
+  let handle: DatabaseHandle;
+  let manager: Member;
+
+  beforeAll(async () => {
+    handle = await useDatabase(await target());
+    const owner = await createFirstOwner('owner@own.example', 'Own Property');
+    manager = await inviteAndAccept(owner.orgId, 'new@own.example', 'building_manager', []);
+    expect(manager.buildingIds).toEqual([]);
+    session.member = manager;
+  });
+  afterAll(async () => {
+    session.member = null;
+    await handle.close();
+  });
+
+  it('lets a building manager with no buildings choose their email', async () => {
+    const form = new FormData();
+    form.set('mode', 'off');
+    form.set('timeZone', 'UTC');
+    expect(await saveMySubscription({ status: 'idle' }, form)).toMatchObject({
+      status: 'success',
+      message: 'Saved. You are not emailed.',
+    });
+  });
+
+  it('lets a building manager with no buildings leave', async () => {
+    await expect(leaveOrganization({ status: 'idle' }, new FormData())).rejects.toMatchObject({
+      to: '/sign-in?left=1',
+    });
+    expect(await findMembership({ orgId: manager.orgId, userId: manager.userId })).toBeNull();
+  });
+});
