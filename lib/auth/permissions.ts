@@ -120,3 +120,25 @@ export function refusal(role: Role, permission: Permission): string {
 }
 
 const article = (word: string) => (/^[AEIOU]/.test(word) ? 'an' : 'a');
+
+/**
+ * A building manager's buildings after their role's name ("of Alder House and 2 other
+ * buildings"), as `reader` may read them: by name where the reader sees the building, only
+ * counted where they do not, so that a building manager learns no building's name outside their
+ * own (as in the activity log).
+ */
+export function assignedBuildingsInWords(
+  buildingIds: readonly string[],
+  reader: MemberScope,
+  buildings: readonly { buildingId: string; name: string }[],
+): string {
+  if (buildingIds.length === 0) return '(no buildings yet)';
+  const names = buildingIds.flatMap((buildingId) => {
+    const building = buildings.find((b) => b.buildingId === buildingId);
+    return building && can(reader, 'view', building) ? [building.name] : [];
+  });
+  const others = buildingIds.length - names.length;
+  if (others === 0) return `of ${names.join(', ')}`;
+  const otherWords = `${others} ${names.length > 0 ? 'other ' : ''}building${others === 1 ? '' : 's'}`;
+  return `of ${names.length > 0 ? `${names.join(', ')} and ${otherWords}` : otherWords}`;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  assignedBuildingsInWords,
   can,
   canManageMember,
   type MemberScope,
@@ -203,5 +204,34 @@ describe('refusal', () => {
   it('says something different for every permission', () => {
     const sentences = new Set(PERMISSIONS.map((permission) => refusal('viewer', permission)));
     expect(sentences.size).toBe(PERMISSIONS.length);
+  });
+});
+
+describe('assignedBuildingsInWords', () => {
+  const buildings = [
+    { buildingId: 'a', name: 'Alder House' },
+    { buildingId: 'b', name: 'Birch Court' },
+    { buildingId: 'c', name: 'Cedar Lofts' },
+  ];
+  const managerOfA: MemberScope = { role: 'building_manager', buildingIds: ['a'] };
+
+  it('names every building to a member who sees them all', () => {
+    for (const role of ['owner', 'admin', 'viewer'] as const) {
+      expect(assignedBuildingsInWords(['a', 'b'], { role, buildingIds: null }, buildings)).toBe(
+        'of Alder House, Birch Court',
+      );
+    }
+  });
+
+  it('tells a building manager another manager’s buildings by count outside their own', () => {
+    expect(assignedBuildingsInWords(['a', 'b', 'c'], managerOfA, buildings)).toBe(
+      'of Alder House and 2 other buildings',
+    );
+    expect(assignedBuildingsInWords(['b'], managerOfA, buildings)).toBe('of 1 building');
+    expect(assignedBuildingsInWords(['a'], managerOfA, buildings)).toBe('of Alder House');
+  });
+
+  it('says when a manager has no buildings yet', () => {
+    expect(assignedBuildingsInWords([], managerOfA, buildings)).toBe('(no buildings yet)');
   });
 });

@@ -11,7 +11,13 @@ import { ConfirmForm } from '@/components/ui/confirm-form';
 import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { ssoDisplayName } from '@/lib/auth/options';
-import { can, canManageMember, ROLE_DESCRIPTIONS, ROLE_NAMES } from '@/lib/auth/permissions';
+import {
+  assignedBuildingsInWords,
+  can,
+  canManageMember,
+  ROLE_DESCRIPTIONS,
+  ROLE_NAMES,
+} from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import {
   findOrganization,
@@ -57,7 +63,6 @@ export default async function MembersPage({
     listOrganizationBuildings({ orgId: member.orgId }),
     findOrganization({ orgId: member.orgId }),
   ]);
-  const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
   const choices = buildings.map(({ buildingId, name }) => ({ buildingId, name }));
   const roleChoices = (grantable: (role: (typeof ROLES)[number]) => boolean): RoleChoice[] =>
     ROLES.filter(grantable).map((role) => ({
@@ -112,9 +117,7 @@ export default async function MembersPage({
                   <p className="mt-1 text-sm">
                     {ROLE_NAMES[person.role]}
                     {person.role === 'building_manager'
-                      ? person.buildingIds.length
-                        ? ` of ${person.buildingIds.map((id) => buildingName.get(id) ?? id).join(', ')}`
-                        : ' (no buildings yet)'
+                      ? ` ${assignedBuildingsInWords(person.buildingIds, member, buildings)}`
                       : ''}
                   </p>
                   <p className="text-xs text-muted">
