@@ -1,6 +1,7 @@
 import 'server-only';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
 import { runStatus } from '@/lib/bulk/words';
+import { INCIDENT_KINDS, type IncidentKind } from '@/lib/notifications/kinds';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import { formatTemperature, type TemperatureUnit } from '@/lib/units';
 import type { ActivityEntry } from '@/lib/db/queries';
@@ -17,6 +18,7 @@ const FIELD_NAMES: Record<string, string> = {
   isResidentMode: 'Resident mode',
   ssoDefaultRole: 'Company SSO default role',
   fanMinimumOnTime: 'Fan minimum on-time (minutes per hour)',
+  kinds: 'Incidents',
 };
 
 /** `coolRange` → "Cool range"; a few by name. */
@@ -72,6 +74,7 @@ function textWords(key: string, value: string): string {
   if (/role$/i.test(key)) return ROLE_NAMES[value as keyof typeof ROLE_NAMES] ?? value;
   if (key === 'holdAction') return describeHoldAction(value);
   if (key === 'buildingIds' && value === 'all') return 'all buildings';
+  if (key === 'kinds') return INCIDENT_KINDS[value as IncidentKind]?.name ?? value;
   return value;
 }
 

@@ -42,6 +42,7 @@ export function equipmentNames(status: string | null | undefined): string {
 const SCOPE_NAMES: Record<string, string> = {
   smartRead: 'Read thermostats',
   smartWrite: 'Read and change thermostats',
+  ems: 'Read and change thermostats',
 };
 
 /** The access the service granted: `smartWrite` → "Read and change thermostats". */

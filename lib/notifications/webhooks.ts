@@ -150,11 +150,7 @@ export async function postWebhook(input: {
       response.destroy();
       request.destroy();
       if (status >= 200 && status < 300) return resolve({ ok: true, status });
-      const redirect = status >= 300 && status < 400;
-      resolve({
-        ok: false,
-        reason: `The endpoint answered ${status}${redirect ? ' (a redirect, which is not followed)' : ''}.`,
-      });
+      resolve({ ok: false, reason: answerWords(status) });
     });
     request.on('error', (error) => {
       clearTimeout(timer);
@@ -179,9 +175,30 @@ function failure(error: Error, timeoutMs: number): WebhookResult {
       reason: `The endpoint did not answer within ${Math.round(timeoutMs / 1000)} s.`,
     };
   }
-  const code = (error as { code?: unknown }).code;
+  const raw = (error as { code?: unknown }).code;
+  const code = typeof raw === 'string' ? raw.replace(/[^\w-]/g, '') : '';
+  const why = Object.entries(UNREACHABLE).find(([pattern]) => new RegExp(pattern).test(code))?.[1];
   return {
     ok: false,
-    reason: `Could not reach the endpoint${typeof code === 'string' ? ` (${code.replace(/[^\w-]/g, '')})` : ''}.`,
+    reason: `Could not reach the endpoint${why ? `: ${why}` : ''}${code ? ` (${code})` : ''}.`,
   };
 }
+
+/** An answer other than 2xx in words, its status kept for whoever runs the endpoint. */
+function answerWords(status: number): string {
+  if (status >= 300 && status < 400) {
+    return `The endpoint answered with a redirect (HTTP ${status}), which is not followed.`;
+  }
+  if (status >= 400 && status < 500) return `The endpoint refused it (HTTP ${status}).`;
+  if (status >= 500) return `The endpoint failed with a server error (HTTP ${status}).`;
+  return `The endpoint answered HTTP ${status}.`;
+}
+
+/** Why a connection failed, by its error code (a pattern of codes). */
+const UNREACHABLE: Record<string, string> = {
+  '^ECONNREFUSED$': 'nothing answered at that address',
+  '^(ENOTFOUND|EAI_AGAIN)$': 'its name was not found',
+  '^(ECONNRESET|EPIPE)$': 'the connection was dropped',
+  '^(EHOSTUNREACH|ENETUNREACH)$': 'its network could not be reached',
+  'CERT|SELF_SIGNED|UNABLE_TO_VERIFY': 'its certificate was not accepted',
+};

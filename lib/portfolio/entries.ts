@@ -76,6 +76,16 @@ export function parsePastedList(text: string): ParsedEntries {
 const ID_COLUMNS = ['thermostatid', 'thermostat_id', 'thermostat id', 'id', 'serial'];
 const LABEL_COLUMNS = ['unitlabel', 'unit_label', 'unit label', 'unit', 'label', 'name'];
 
+/** Why a file could not be read as CSV, in words: the parser's own message names its internals. */
+function csvProblem(error: unknown): string {
+  const { code, lines } = (error ?? {}) as { code?: unknown; lines?: unknown };
+  const where = typeof lines === 'number' ? `Line ${lines}` : 'A line';
+  if (typeof code === 'string' && /QUOTE/.test(code)) {
+    return `${where} has a double quote out of place: a value holding a comma or a quote goes in double quotes, with each quote inside written twice.`;
+  }
+  return `The file could not be read as CSV${typeof lines === 'number' ? ` at line ${lines}` : ''}.`;
+}
+
 /**
  * A CSV file with a header row naming an id column (`thermostatId`, `id`, `serial`) and
  * optionally a label column (`unitLabel`, `unit`, `label`, `name`). Line numbers are the file's.
@@ -90,9 +100,7 @@ export function parseCsv(text: string): ParsedEntries | { error: string } {
       trim: true,
     });
   } catch (error) {
-    return {
-      error: `The file is not valid CSV (${error instanceof Error ? error.message : 'parse error'}).`,
-    };
+    return { error: csvProblem(error) };
   }
   const header = (records[0] ?? []).map((cell) => cell.toLowerCase());
   const idColumn = header.findIndex((cell) => ID_COLUMNS.includes(cell));

@@ -164,7 +164,7 @@ describe('the notifications page’s forms', () => {
       recipient: 'https://hooks.example.com/in',
       status: 'paused',
       attempts: 3,
-      lastError: 'The endpoint answered 500.',
+      lastError: 'The endpoint failed with a server error (HTTP 500).',
       notBefore: null,
       sentAt: null,
       incident,
@@ -174,6 +174,8 @@ describe('the notifications page’s forms', () => {
     );
     expect(log).toContain('Opened: Offline, Unit 1, North House');
     expect(log).toContain('Webhook: https://hooks.example.com/in');
-    expect(log).toContain('Waiting for the endpoint to be resumed: The endpoint answered 500.');
+    expect(log).toContain(
+      'Waiting for the endpoint to be resumed: The endpoint failed with a server error (HTTP 500).',
+    );
   });
 });

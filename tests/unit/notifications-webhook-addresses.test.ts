@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -208,6 +209,27 @@ describe('sending a webhook', () => {
     expect(result).toEqual({ ok: true, status: 204 });
     expect(receiver.received.at(-1)).toMatchObject({ id: 'msg_allowed', refusal: null });
     receiver.received.length = 0;
+  });
+
+  it('says in words why an endpoint could not be reached, keeping the code for its owner', async () => {
+    // A port nothing listens on: taken from the system, then let go.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    expect(
+      await postWebhook({
+        ...signed,
+        msgId: 'msg_closed',
+        url: `http://127.0.0.1:${closed}/setpoint`,
+        allowPrivateHosts: true,
+      }),
+    ).toEqual({
+      ok: false,
+      reason: 'Could not reach the endpoint: nothing answered at that address (ECONNREFUSED).',
+    });
   });
 });
 

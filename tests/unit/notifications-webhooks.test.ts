@@ -202,7 +202,7 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
       ).toMatchObject({
         status: 'active',
         consecutiveFailures: 0,
-        lastError: 'The endpoint answered 500.',
+        lastError: 'The endpoint failed with a server error (HTTP 500).',
       });
     } finally {
       await db.boss.offWork('deliver-notification');
@@ -247,7 +247,7 @@ describe.each(databaseTargets)('webhook notifications on $name', ({ target }) =>
     expect(paused).toMatchObject({
       status: 'paused',
       consecutiveFailures: WEBHOOK_PAUSE_AFTER,
-      lastError: 'The endpoint answered 500.',
+      lastError: 'The endpoint failed with a server error (HTTP 500).',
     });
     // A paused endpoint gets nothing more: its notices wait, logged as paused.
     for (const id of ids) await deliverNotices({ ids: [id] });

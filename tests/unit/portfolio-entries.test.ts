@@ -50,6 +50,13 @@ describe('CSV import', () => {
     expect(parseCsv('name,unit\nA,B')).toEqual({
       error: 'The first row must name the columns, including thermostatId.',
     });
-    expect(parseCsv('id\n"unterminated')).toHaveProperty('error');
+    // Where and what, in words; not the parser's own message.
+    expect(parseCsv('id\n"unterminated')).toEqual({
+      error:
+        'Line 2 has a double quote out of place: a value holding a comma or a quote goes in double quotes, with each quote inside written twice.',
+    });
+    expect(parseCsv('id,unit\n"a" x,b')).toEqual({
+      error: expect.stringMatching(/^Line 2 has a double quote out of place/),
+    });
   });
 });

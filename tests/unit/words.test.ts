@@ -12,6 +12,7 @@ describe('the service’s codes in words', () => {
     expect(equipmentNames('heatPump,fan')).toBe('Heat pump, Fan');
     expect(equipmentNames('')).toBe('Idle');
     expect(scopeNames('smartWrite')).toBe('Read and change thermostats');
+    expect(scopeNames('ems smartRead')).toBe('Read and change thermostats, Read thermostats');
     expect(failureWords('validation')).toBe('the service refused the values');
   });
 
@@ -81,6 +82,10 @@ describe('the service’s codes in words', () => {
       ['Buildings', '1 building'],
     ]);
     expect(changeLines({ buildingIds: 'all' })).toEqual([['Buildings', 'all buildings']]);
+    // A webhook's or a rule's incident kinds, by their names on the Notifications page.
+    expect(changeLines({ kinds: ['freeze', 'too_cold', 'run_failed'] })).toEqual([
+      ['Incidents', 'Freeze risk, Too cold, Bulk change failed'],
+    ]);
   });
 
   it('leaves out Setpoint’s own identifiers, and says a run’s state as its lists do', () => {
