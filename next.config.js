@@ -36,8 +36,13 @@ const nextConfig = {
   devIndicators: false,
   // proxy.ts answers a larger body with 413 before Next reads it (BODY_SIZE_LIMIT_BYTES).
   experimental: { serverActions: { bodySizeLimit: '1mb' } },
-  // The OAuth callback's URL carries an authorization code: keep it out of the dev server's log.
-  logging: { incomingRequests: { ignore: [/\/api\/connect\/callback/] } },
+  // Kept out of the dev server's log: the OAuth callback's URL carries an authorization code and
+  // an invitation's its token; a server action's arguments (which it would print) carry the form's
+  // previous state, such as a new webhook's signing secret or an invitation link.
+  logging: {
+    serverFunctions: false,
+    incomingRequests: { ignore: [/\/api\/connect\/callback/, /\/invite\//] },
+  },
   async headers() {
     return [
       {
