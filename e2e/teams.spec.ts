@@ -1287,6 +1287,28 @@ test.describe('teams: two organisations, a member of each role', () => {
     await sam.goto('/members');
     await expect(sam.getByRole('main')).toContainText('You are admin.');
 
+    // Invited by both organisations (the other one last): from the sign-in page alone, Iris is
+    // asked which she means and joins neither; from her invitation's page she joins its
+    // organisation, with its role, however recent the other invitation.
+    const irisLink = await invite(pages.owner, 'iris@reyes.example', 'Viewer');
+    await invite(pages.ownerB, 'iris@reyes.example', 'Admin');
+    const unsure = await ssoSignIn('iris@reyes.example');
+    await expect(unsure).toHaveURL(/\/sign-in\?error=SeveralInvitations/);
+    await expect(
+      unsure.getByText(/^More than one organisation on Setpoint has invited/),
+    ).toBeVisible();
+    const iris = await newPage(browser);
+    await iris.goto(irisLink);
+    await iris.getByRole('button', { name: 'Join with Company SSO' }).click();
+    await expect(iris.getByText(/you join the organisation that invited you/)).toBeVisible();
+    await iris.getByRole('button', { name: 'Sign in with Company SSO' }).click();
+    await iris.getByLabel('Work email').fill('iris@reyes.example');
+    await iris.getByRole('button', { name: 'Sign in' }).click();
+    await expect(iris.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    await iris.goto('/members');
+    await expect(iris.getByRole('main')).toContainText(`${MANAGER.organization}: `);
+    await expect(iris.getByRole('main')).toContainText('You are viewer.');
+
     // The owner admits the company's domain as viewers; a new email of it joins as a viewer.
     await pages.owner.goto('/members');
     const settings = pages.owner.getByRole('form', { name: 'Organisation settings' });

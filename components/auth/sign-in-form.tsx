@@ -11,6 +11,8 @@ const MESSAGES: Record<string, string> = {
     'This account is no longer a member of an organisation on Setpoint. Ask an owner or admin to invite you again.',
   AccessDenied:
     'Company sign-in worked, but no organisation on Setpoint has invited that email. Ask an owner or admin of your organisation for an invitation.',
+  SeveralInvitations:
+    'More than one organisation on Setpoint has invited that email. Open the invitation you mean to accept and sign in with company SSO from its page.',
   OAuthSignin: 'Company sign-in did not complete. Please try again.',
   OAuthCallback: 'Company sign-in did not complete. Please try again.',
   MissingCSRF: 'This sign-in form had expired. Please sign in again.',

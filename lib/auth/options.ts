@@ -6,6 +6,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { logActivity } from '@/lib/activity';
 import {
+  countInvitingOrganizations,
   createSession,
   findSessionMember,
   findUserByEmail,
@@ -23,6 +24,7 @@ import {
   deviceOf,
 } from './device';
 import { decoyHash, verifyPassword } from './password';
+import { chosenSsoInvitation } from './sso-invitation';
 import { clientOf, finishSignInAttempt, startSignInAttempt } from './throttle';
 
 /** Error codes the sign-in form turns into sentences (next-auth passes them through). */
@@ -33,6 +35,8 @@ export const SIGN_IN_ERRORS = {
   noMembership: 'NoMembership',
   /** Company SSO vouched for an email no organisation invited or allows. */
   notInvited: 'AccessDenied',
+  /** Company SSO vouched for an email several organisations invited, not saying which it joins. */
+  several: 'SeveralInvitations',
 } as const;
 
 const credentialsSchema = z.object({
@@ -125,7 +129,14 @@ export function getAuthOptions(): AuthOptions {
         // allowed; never a stranger, and never into a password account, which the identity
         // provider does not own.
         if (!user.email) return false;
-        const resolved = await resolveSsoMember({ email: user.email, name: user.name ?? '' });
+        const resolved = await resolveSsoMember({
+          email: user.email,
+          name: user.name ?? '',
+          invitationTokenHash: await chosenSsoInvitation(),
+        });
+        if (!resolved && (await countInvitingOrganizations({ email: user.email })) > 1) {
+          return `/sign-in?error=${SIGN_IN_ERRORS.several}`;
+        }
         if (resolved?.joined) {
           await logActivity({
             actor: {

@@ -199,6 +199,8 @@ function isUniqueViolation(error: unknown): boolean {
 export async function resolveSsoMember(input: {
   email: string;
   name: string;
+  /** The invitation the person came from (its page's SSO button), by its token's hash. */
+  invitationTokenHash?: string | null;
   now?: Date;
 }): Promise<{
   user: PublicUser;
@@ -219,7 +221,7 @@ export async function resolveSsoMember(input: {
       const { passwordHash: _hash, orgId: _org, ...user } = existing;
       return { user, joined: null };
     }
-    const [invitation] = await tx
+    const pending = await tx
       .select()
       .from(invitations)
       .where(
@@ -230,8 +232,14 @@ export async function resolveSsoMember(input: {
           gt(invitations.expiresAt, now),
         ),
       )
-      .orderBy(desc(invitations.createdAt))
-      .limit(1);
+      .orderBy(desc(invitations.createdAt));
+    // The invitation the person came from; else the newest, when one organisation alone invited
+    // them. Invited by several, without saying which, they join none (countInvitingOrganizations
+    // says why): the newest invitation is not necessarily the one they mean, and anyone could
+    // send one.
+    const chosen = pending.find((p) => p.tokenHash === input.invitationTokenHash);
+    if (!chosen && new Set(pending.map((p) => p.orgId)).size > 1) return null;
+    const invitation = chosen ?? pending[0];
     const domain = email.split('@')[1] ?? '';
     const [byDomain] = invitation
       ? []
@@ -270,6 +278,26 @@ export async function resolveSsoMember(input: {
       joined: { orgId: grant.orgId, how: invitation ? 'invitation' : 'domain' },
     };
   });
+}
+
+/** How many organisations have a pending invitation for this email (for the SSO refusal's words). */
+export async function countInvitingOrganizations(input: {
+  email: string;
+  now?: Date;
+}): Promise<number> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ n: sql<number>`count(distinct ${invitations.orgId})::int` })
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.email, input.email.toLowerCase()),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+        gt(invitations.expiresAt, input.now ?? new Date()),
+      ),
+    );
+  return Number(row?.n ?? 0);
 }
 
 async function insertMemberBuildings(

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import {
   acceptInvitation,
   addThermostat,
+  countInvitingOrganizations,
   countUsers,
   createOrganization,
   ensureBuilding,
@@ -730,6 +731,30 @@ describe.each(databaseTargets)('organisations on $name', ({ target }) => {
       // Next time: an existing member, nothing joined, no second account.
       expect(await sso('invited@example.com')).toEqual({ user: joined.user, joined: null });
       expect(await countUsers()).toBe(2);
+    });
+
+    it('joins the invitation the person came from when several organisations invited them, and none unasked', async () => {
+      const owner = await createFirstOwner();
+      const other = await createOrganizationWithOwner('owner@northwind.example', 'Northwind');
+      const mine = await invite(owner.orgId, 'pat@example.com', 'viewer');
+      // Invited later elsewhere: newest, but not the one Pat means.
+      await invite(other.orgId, 'pat@example.com', 'admin');
+      const users = await countUsers();
+      expect(await sso('pat@example.com')).toBeNull();
+      expect(await countUsers()).toBe(users);
+      expect(await countInvitingOrganizations({ email: 'Pat@Example.com' })).toBe(2);
+
+      const joined = await resolveSsoMember({
+        email: 'pat@example.com',
+        name: 'Pat',
+        invitationTokenHash: mine.tokenHash,
+      });
+      expect(joined).toMatchObject({ joined: { orgId: owner.orgId, how: 'invitation' } });
+      if (!joined) throw new Error('not joined');
+      expect((await findMembership({ orgId: owner.orgId, userId: joined.user.id }))?.role).toBe(
+        'viewer',
+      );
+      expect(await findMembership({ orgId: other.orgId, userId: joined.user.id })).toBeNull();
     });
 
     it('joins an email of an organisation’s allowed domain with its default role', async () => {

@@ -40,6 +40,13 @@ export default async function SignInPage({
           <Notice tone="success">You have joined. Sign in with your new password.</Notice>
         </div>
       ) : null}
+      {params.sso === 'invitation' ? (
+        <div className="mb-4">
+          <Notice tone="info">
+            Sign in with company SSO below: you join the organisation that invited you.
+          </Notice>
+        </div>
+      ) : null}
       {params.left === '1' ? (
         <div className="mb-4">
           <Notice tone="info">You have left the organisation and are signed out.</Notice>

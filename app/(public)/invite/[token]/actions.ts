@@ -6,9 +6,14 @@ import { logActivity } from '@/lib/activity';
 import { hashPassword } from '@/lib/auth/password';
 import { type AcceptInvitationField, acceptInvitationSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
+import { rememberSsoInvitation } from '@/lib/auth/sso-invitation';
 import { acceptInvitation } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { hashInvitationToken, INVITATION_PROBLEMS } from '@/lib/members/invitations';
+import {
+  hashInvitationToken,
+  INVITATION_PROBLEMS,
+  readInvitation,
+} from '@/lib/members/invitations';
 
 /**
  * Accepts an invitation with a name and password: the account is the invitation's email, the
@@ -45,4 +50,22 @@ export async function acceptInvitationAction(
   });
   await rememberSignInEmail(accepted.user.email);
   redirect('/sign-in?joined=1');
+}
+
+/**
+ * Joins with company SSO instead of a password: remembers this invitation for the SSO sign-in
+ * (the identity provider vouches only for the email, which more than one organisation may have
+ * invited), then sends the person to sign in. Nothing is accepted until they have.
+ */
+export async function joinWithSsoAction(
+  token: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const read = typeof token === 'string' ? await readInvitation(token) : null;
+  if (!read?.ok)
+    return { status: 'error', message: INVITATION_PROBLEMS[read?.problem ?? 'unknown'] };
+  await rememberSsoInvitation(hashInvitationToken(token));
+  await rememberSignInEmail(read.invitation.email);
+  redirect('/sign-in?sso=invitation');
 }

@@ -1,13 +1,14 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { AcceptInvitationForm } from '@/components/auth/accept-invitation-form';
+import { ButtonForm } from '@/components/ui/button-form';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { ssoDisplayName } from '@/lib/auth/options';
 import { ROLE_DESCRIPTIONS, ROLE_NAMES } from '@/lib/auth/permissions';
 import { INVITATION_PROBLEMS, readInvitation } from '@/lib/members/invitations';
-import { acceptInvitationAction } from './actions';
+import { acceptInvitationAction, joinWithSsoAction } from './actions';
 
 // The token in this page's address goes to no other site: Referrer-Policy is same-origin everywhere.
 export const metadata: Metadata = { title: 'Join your team' };
@@ -44,13 +45,16 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         email={invitation.email}
       />
       {sso ? (
-        <p className="border-t border-slate-200 pt-4 text-sm dark:border-slate-800">
-          Or{' '}
-          <Link href="/sign-in" className="underline">
-            sign in with {sso}
-          </Link>{' '}
-          as {invitation.email}: you join on your first sign-in.
-        </p>
+        <div className="grid gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+          <p className="text-sm">
+            Or join without a password: sign in with {sso} as {invitation.email}.
+          </p>
+          <ButtonForm
+            action={joinWithSsoAction.bind(null, token)}
+            label={`Join with ${sso}`}
+            pending="Opening sign-in…"
+          />
+        </div>
       ) : null}
     </Card>
   );
