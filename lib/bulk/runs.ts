@@ -21,10 +21,11 @@ import {
   FAN_MINIMUM_ON_TIME,
   validateConfiguration,
 } from '@/lib/settings/configuration';
+import { forgetPasscode } from '@/lib/templates/passcodes';
+import { runEntryOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';
-import { runEntryOf } from '@/lib/templates/run-words';
 import { changesInWords, thermostatCount } from './words';
 
 /**
@@ -310,6 +311,8 @@ export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Re
     case 'finished':
       return invalid('The run had already finished; nothing was cancelled.');
     case 'cancelled':
+      // Ended before a worker took it: no worker will forget a passcode held for it.
+      forgetPasscode(run.id);
       return { ok: true, message: 'Cancelled. Nothing more will be sent.' };
     case 'requested':
       return {

@@ -24,7 +24,13 @@ function held(): Held {
 }
 
 export function holdPasscode(runId: string, passcode: string): void {
-  held().set(runId, { passcode, until: Date.now() + HOLD_MS });
+  const until = Date.now() + HOLD_MS;
+  held().set(runId, { passcode, until });
+  // Forgotten after the hour however the run goes: it may end in another process, or be
+  // cancelled before it began, and never ask for it here again.
+  setTimeout(() => {
+    if (held().get(runId)?.until === until) held().delete(runId);
+  }, HOLD_MS).unref();
 }
 
 /** The passcode held for this run, if this process holds one still. */
