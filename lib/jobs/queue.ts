@@ -16,8 +16,12 @@ export const QUEUES = {
   'bulk-run': { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 3600 },
   /** Gives every unfinished bulk run whose worker is gone (a restart, a crash) a new job. */
   'resume-bulk-runs': { policy: 'stately', retryLimit: 1, expireInSeconds: 300 },
-  /** The poller: spends the spare call budget keeping readings fresh. */
-  'poll-readings': { retryLimit: 0, expireInSeconds: 300 },
+  /**
+   * The poller: spends the spare call budget keeping readings fresh. One round at a time in the
+   * whole deployment (one running, one waiting): rounds that overlapped, on two workers when a
+   * round outlasted its minute, read the same stalest thermostats twice.
+   */
+  'poll-round': { policy: 'stately', retryLimit: 0, expireInSeconds: 300 },
   /** Thins the readings history as it ages. */
   'prune-readings': { policy: 'stately', retryLimit: 1, expireInSeconds: 600 },
   /** Needs-attention: reads a few thermostats' maintenance reminders a minute (daily each). */
@@ -54,6 +58,13 @@ export const QUEUES = {
 
 export type QueueName = keyof typeof QUEUES;
 
+/**
+ * Queues an earlier version made, deleted at start with their jobs and schedules. A queue's
+ * policy cannot change once it is made, so a queue that needed another is made anew under
+ * another name: 'poll-readings' took a round every minute whether the last had ended or not.
+ */
+const RETIRED_QUEUES = ['poll-readings'];
+
 const holder = globalThis as typeof globalThis & { __setpointBoss?: Promise<PgBoss> };
 
 /** The process's job queue, started (and its schema migrated) on first use. */
@@ -79,6 +90,7 @@ async function startBoss(): Promise<PgBoss> {
   for (const [name, options] of Object.entries(QUEUES)) {
     if (!(await boss.getQueue(name))) await boss.createQueue(name, options);
   }
+  for (const name of RETIRED_QUEUES) await boss.deleteQueue(name);
   return boss;
 }
 

@@ -21,13 +21,19 @@ import { startUpkeep } from './upkeep';
  */
 export async function startJobRunner(): Promise<void> {
   const boss = await getBoss();
-  await boss.work('poll-readings', { pollingIntervalSeconds: 5 }, async () => {
+  await boss.work('poll-round', { pollingIntervalSeconds: 5 }, async () => {
     const round = await pollOnce();
     if (round.failed > 0) logWarning(`poller: ${round.failed} of ${round.due} readings failed`);
   });
   await boss.work('prune-readings', { pollingIntervalSeconds: 30 }, async () => {
     await pruneHistory();
   });
+  // Runs a restart interrupted go on now, not at the next minute (the schedule retries a
+  // failure). Before this process works any run: on the embedded database this drops every
+  // lease as a dead process's, and would drop the lease of a run this process had just taken.
+  await resumeBulkRuns({ atStartUp: true }).catch((error: unknown) =>
+    logWarning('bulk runs: not resumed at start-up', String(error)),
+  );
   // Two runs at once per process; the call budget keeps them (and everything else) in bounds.
   await boss.work<{ runId: string }>(
     'bulk-run',
@@ -70,7 +76,7 @@ export async function startJobRunner(): Promise<void> {
     },
   );
   // Every minute, and once now (readings of a fresh start need not wait a minute).
-  await boss.schedule('poll-readings', '* * * * *', {}, { singletonKey: 'poll' });
+  await boss.schedule('poll-round', '* * * * *', {}, { singletonKey: 'poll' });
   await boss.schedule('prune-readings', '17 * * * *', {}, { singletonKey: 'prune' });
   await boss.schedule('read-maintenance', '* * * * *', {}, { singletonKey: 'maintenance' });
   await boss.schedule('check-drift', '* * * * *', {}, { singletonKey: 'drift' });
@@ -80,9 +86,5 @@ export async function startJobRunner(): Promise<void> {
   await boss.schedule('send-digests', '*/15 * * * *', {}, { singletonKey: 'digests' });
   // The embedded database's vacuum and statistics (PostgreSQL's autovacuum does this there).
   await startUpkeep(boss);
-  // Runs a restart interrupted go on now, not at the next minute (the schedule retries a failure).
-  await resumeBulkRuns({ atStartUp: true }).catch((error: unknown) =>
-    logWarning('bulk runs: not resumed at start-up', String(error)),
-  );
-  await boss.send('poll-readings', {}, { singletonKey: 'poll' });
+  await boss.send('poll-round', {}, { singletonKey: 'poll' });
 }

@@ -61,3 +61,57 @@ describe('job queue on PGlite across a restart', () => {
     await handle.close();
   });
 });
+
+describe('the poller’s queue', () => {
+  it('holds one round running and one waiting, however many are sent', async () => {
+    const handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
+    try {
+      const boss = await getBoss();
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let started = 0;
+      await boss.work('poll-round', { pollingIntervalSeconds: 0.5 }, async () => {
+        started += 1;
+        await released;
+      });
+      await sendJob('poll-round', {}, { singletonKey: 'poll' });
+      await until(() => started === 1);
+      // Rounds sent while one runs (each minute's schedule, a restart's first round): one waits.
+      const sent = [];
+      for (let i = 0; i < 3; i += 1)
+        sent.push(await sendJob('poll-round', {}, { singletonKey: 'poll' }));
+      expect(sent.filter(Boolean)).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(started).toBe(1);
+      release();
+      await until(() => started === 2);
+      await boss.offWork('poll-round');
+    } finally {
+      await stopBoss();
+      await handle.close();
+    }
+  });
+
+  it('replaces the queue an earlier version made, with its schedule', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-jobs-'));
+    let handle = await useDatabase({ kind: 'pglite', dataDir });
+    const boss = await getBoss();
+    await boss.createQueue('poll-readings');
+    await boss.schedule('poll-readings', '* * * * *', {}, { singletonKey: 'poll' });
+    await stopBoss();
+    await handle.close();
+
+    handle = await useDatabase({ kind: 'pglite', dataDir });
+    try {
+      const again = await getBoss();
+      expect(await again.getQueue('poll-readings')).toBeNull();
+      expect((await again.getSchedules()).map((s) => s.name)).not.toContain('poll-readings');
+      expect((await again.getQueue('poll-round'))?.policy).toBe('stately');
+    } finally {
+      await stopBoss();
+      await handle.close();
+    }
+  });
+});
