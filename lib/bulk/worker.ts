@@ -20,7 +20,7 @@ import {
 import { getDatabase } from '@/lib/db/client';
 import { getBoss, sendJob } from '@/lib/jobs/queue';
 import { logWarning } from '@/lib/log';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { CallAbandoned, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import { bulkUpdateSettings, type SettingsChanges } from '@/lib/thermostat-api/resources';
 import type { BulkResult } from '@/lib/thermostat-api/schemas';
 import { thermostatIdSchema } from '@/lib/thermostat-api/schemas';
@@ -69,6 +69,8 @@ export type Apply = (input: {
   orgId: string;
   thermostatIds: string[];
   changes: SettingsChanges;
+  /** Aborted when the run stops: a request still waiting to be sent is then given up. */
+  signal?: AbortSignal;
 }) => Promise<BulkResult>;
 
 const applyAtRefreshPriority: Apply = (input) =>
@@ -142,10 +144,13 @@ export async function workBulkRun(input: {
   if (!run) return 'held';
 
   let stop: Stop | null = null;
+  // Once the run stops, its requests still waiting for the budget are not sent.
+  const abandon = new AbortController();
   const stopWith = (reason: Stop) => {
     stop ??= reason;
+    abandon.abort();
   };
-  const releaseLease = keepLease({ runId, owner, leaseSeconds, onLost: stopWith });
+  const releaseLease = keepLease({ runId, owner, leaseSeconds, onStop: stopWith });
 
   const changes = run.changes as SettingsChanges;
   const send = async ({ thermostatIds }: { thermostatIds: string[] }) => {
@@ -166,9 +171,15 @@ export async function workBulkRun(input: {
         orgId: run.orgId,
         thermostatIds: chunkIdsSchema.parse(ids),
         changes,
+        signal: abandon.signal,
       });
       results = resultsOfChunk(ids, answer);
     } catch (error) {
+      if (error instanceof CallAbandoned) {
+        // Never sent: its items stay pending, for how the run ends to say.
+        await markItemsSent({ runId, thermostatIds: ids, delta: -1 });
+        return;
+      }
       const until = pauseFor(error);
       if (until || (error instanceof ServiceError && FATAL.has(error.kind))) {
         // Nothing was applied: this request does not count, and its items stay pending.
@@ -218,13 +229,17 @@ export function keepLease(input: {
   runId: string;
   owner: string;
   leaseSeconds: number;
-  onLost: (stop: Stop) => void;
+  /** Called when the lease is lost, or a cancel is asked for: between calls, not only before. */
+  onStop: (stop: Stop) => void;
 }): () => void {
   const { runId, owner, leaseSeconds } = input;
   const renewal = setInterval(
     () => {
       renewBulkRunLease({ runId, owner, leaseSeconds }).then(
-        (held) => held || input.onLost({ kind: 'lost' }),
+        (lease) => {
+          if (!lease.held) input.onStop({ kind: 'lost' });
+          else if (lease.cancelRequested) input.onStop({ kind: 'cancel' });
+        },
         (error: unknown) => logWarning(`run ${runId}: lease not renewed`, String(error)),
       );
     },

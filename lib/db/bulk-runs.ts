@@ -371,12 +371,15 @@ export async function claimBulkRun(input: {
   return run ?? null;
 }
 
-/** Extends the lease; false when `owner` no longer holds it (or the run has finished). */
+/**
+ * Extends the lease: not held when `owner` no longer holds it (or the run has finished), and
+ * whether a cancel has been asked for meanwhile.
+ */
 export async function renewBulkRunLease(input: {
   runId: string;
   owner: string;
   leaseSeconds: number;
-}): Promise<boolean> {
+}): Promise<{ held: boolean; cancelRequested: boolean }> {
   const db = await getDb();
   const rows = await db
     .update(bulkRuns)
@@ -388,8 +391,9 @@ export async function renewBulkRunLease(input: {
         inArray(bulkRuns.state, [...UNFINISHED]),
       ),
     )
-    .returning({ id: bulkRuns.id });
-  return rows.length === 1;
+    .returning({ cancelRequestedAt: bulkRuns.cancelRequestedAt });
+  const [row] = rows;
+  return { held: row !== undefined, cancelRequested: row?.cancelRequestedAt != null };
 }
 
 /** Gives the lease up, optionally saying why the run waits and until when. */

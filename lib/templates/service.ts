@@ -42,10 +42,12 @@ export type TemplateService = {
     /** Whose share of the call budget the reads take: `refresh` unless said (drift: background). */
     priority?: Priority;
   }): Promise<ThermostatState>;
+  /** `signal` gives a write up while it still waits to be sent (the run has stopped). */
   configuration(input: {
     orgId: string;
     thermostatIds: string[];
     changes: SettingsChanges;
+    signal?: AbortSignal;
   }): Promise<BulkResult>;
   /** One operation that is not configuration; a create answers with the new setting's ref. */
   perform(input: {
@@ -56,6 +58,7 @@ export type TemplateService = {
     created: ReadonlyMap<string, string>;
     /** A passcode entered for the run (lib/templates/passcodes.ts), sent with locks turned on. */
     passcode?: string | null;
+    signal?: AbortSignal;
   }): Promise<{ createdRef?: string }>;
   /** The thermostat's comfort setting of this name, if it has one (a create resent). */
   findComfortSetting(input: {
@@ -105,12 +108,12 @@ export const serviceForTemplates: TemplateService = {
     return state;
   },
 
-  configuration({ orgId, thermostatIds, changes }) {
-    return bulkUpdateSettings({ orgId, thermostatIds, changes, priority: PRIORITY });
+  configuration({ orgId, thermostatIds, changes, signal }) {
+    return bulkUpdateSettings({ orgId, thermostatIds, changes, priority: PRIORITY, signal });
   },
 
-  async perform({ orgId, thermostatId, operation, created, passcode }) {
-    const on = { orgId, thermostatId, priority: PRIORITY };
+  async perform({ orgId, thermostatId, operation, created, passcode, signal }) {
+    const on = { orgId, thermostatId, priority: PRIORITY, signal };
     switch (operation.kind) {
       case 'createComfortSetting': {
         const setting = await createComfortSetting({ ...on, setting: operation.fields });

@@ -27,7 +27,12 @@ import {
   recordItemResults,
   recordItemSteps,
 } from '@/lib/db/bulk-runs';
-import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import {
+  CallAbandoned,
+  changedNothing,
+  describeServiceError,
+  ServiceError,
+} from '@/lib/thermostat-api/errors';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import {
   changesKey,
@@ -82,6 +87,8 @@ type Context = {
   owner: string;
   service: TemplateService;
   signal?: AbortSignal;
+  /** Aborted once the run stops: its calls still waiting to be sent are given up. */
+  abandon: AbortSignal;
   stop: () => Stop | null;
   stopWith: (stop: Stop) => void;
   /** Planning finished here: the run waits for a member, nothing more to do. */
@@ -103,18 +110,21 @@ export async function workPlannedRun(input: {
   const run = await claimBulkRun({ runId, owner, leaseSeconds });
   if (!run) return 'held';
   let stop: Stop | null = null;
+  const abandon = new AbortController();
   const context: Context = {
     run,
     owner,
     service: input.service ?? serviceForTemplates,
     signal: input.signal,
+    abandon: abandon.signal,
     stop: () => stop,
     stopWith: (reason) => {
       stop ??= reason;
+      abandon.abort();
     },
     passcodeEntered: runChangesSchema.safeParse(run.changes).data?.passcodeEntered === true,
   };
-  const releaseLease = keepLease({ runId, owner, leaseSeconds, onLost: context.stopWith });
+  const releaseLease = keepLease({ runId, owner, leaseSeconds, onStop: context.stopWith });
   try {
     if (run.state === 'planning') await planRun(context);
     else await applyRun(context);
@@ -398,6 +408,7 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
           orgId: run.orgId,
           thermostatIds: ids,
           changes,
+          signal: context.abandon,
         });
         results = resultsOfChunk(ids, answer);
         refused = answer.results.filter((r) => r.status !== 'success').map((r) => r.thermostatId);
@@ -406,7 +417,8 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
         if (changedNothing(error)) {
           await markItemsSent({ runId: run.id, thermostatIds: ids, delta: -1 });
         }
-        if (stopsRun(context, error)) return;
+        // Given up as the run stopped: pending still, for how the run ends to say.
+        if (error instanceof CallAbandoned || stopsRun(context, error)) return;
         for (const item of items) item.ended = true;
         results = ids.map((thermostatId) => ({
           thermostatId,
@@ -460,7 +472,7 @@ async function applyEach(
           if (changedNothing(error)) {
             await markItemsSent({ runId: run.id, thermostatIds: [item.thermostatId], delta: -1 });
           }
-          if (stopsRun(context, error)) return;
+          if (error instanceof CallAbandoned || stopsRun(context, error)) return;
           item.ended = true;
           await recordItemResults({
             runId: run.id,
@@ -505,7 +517,13 @@ async function performOnce(
     if (operation.kind === 'accessControl' && operation.changes.enabled) {
       if (!passcode && context.passcodeEntered) item.note = PASSCODE_NOT_HERE;
     }
-    return await service.perform({ ...on, operation, created: item.created, passcode });
+    return await service.perform({
+      ...on,
+      operation,
+      created: item.created,
+      passcode,
+      signal: context.abandon,
+    });
   } catch (error) {
     if (
       operation.kind === 'createComfortSetting' &&

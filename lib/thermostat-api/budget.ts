@@ -1,4 +1,5 @@
 import 'server-only';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CallKind,
   type CallWindow,
@@ -56,9 +57,13 @@ export class BudgetExhausted extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-type CallInput = { orgId: string | null; priority: Priority; deadline: number };
+type CallInput = {
+  orgId: string | null;
+  priority: Priority;
+  deadline: number;
+  /** Stops the wait for a slot (the call is given up; see ./request.ts). */
+  signal?: AbortSignal;
+};
 
 /**
  * Runs `call` (one call to the service) in a slot of the budget: waits for the slot, at most
@@ -104,6 +109,7 @@ async function takeSlot(input: CallInput, kind: CallKind = 'api'): Promise<numbe
   const limits = getEnv().SERVICE_RATE_LIMIT;
   const windows = kind === 'token' ? tokenWindows(limits) : budgetWindows(limits, input.priority);
   for (;;) {
+    input.signal?.throwIfAborted();
     const take = await takeCalls({
       kind,
       orgId: input.orgId,
@@ -116,7 +122,7 @@ async function takeSlot(input: CallInput, kind: CallKind = 'api'): Promise<numbe
     const until = take.until?.getTime() ?? Date.now() + take.waitMs;
     if (until > input.deadline) throw new BudgetExhausted(new Date(until), take.reason);
     // A little jitter, so instances that waited for the same slot do not all ask at once.
-    await sleep(take.waitMs + Math.random() * 20);
+    await sleep(take.waitMs + Math.random() * 20, undefined, { signal: input.signal });
   }
 }
 

@@ -48,10 +48,23 @@ export class ServiceError extends Error {
 }
 
 /**
- * Whether a failed write is known to have changed nothing: no call was made (no connection), or
- * the service answered with a refusal. After a timeout or a dropped connection it may have.
+ * A call given up by its caller (its signal aborted) while it waited for the budget or a sending
+ * slot: it was never sent. A cancelled run's writes still queued end so.
+ */
+export class CallAbandoned extends Error {
+  override name = 'CallAbandoned';
+  constructor() {
+    super('Given up before it was sent.');
+  }
+}
+
+/**
+ * Whether a failed write is known to have changed nothing: no call was made (no connection, or
+ * given up before it was sent), or the service answered with a refusal. After a timeout or a
+ * dropped connection it may have.
  */
 export function changedNothing(error: unknown): boolean {
+  if (error instanceof CallAbandoned) return true;
   if (!(error instanceof ServiceError)) return false;
   if (error.retryAt !== null) return true; // failed fast: nothing was sent
   return error.status !== null || error.kind === 'not_connected' || error.kind === 'reconnect';

@@ -5,7 +5,7 @@ import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
 import { ConnectionError, getAccessToken, markTokenRefused } from '@/lib/oauth/connection';
 import { BudgetExhausted, observeLimits, type Priority, withCall } from './budget';
-import { ServiceError, type ServiceErrorKind } from './errors';
+import { CallAbandoned, ServiceError, type ServiceErrorKind } from './errors';
 import {
   Deadline,
   endpointFailure,
@@ -59,13 +59,20 @@ const ASKERS_OF: Record<Priority, keyof typeof askers> = {
  */
 function scheduled<T>(request: ServiceRequest<unknown>, work: () => Promise<T>): Promise<T> {
   const priority = request.priority ?? 'interactive';
+  const { signal } = request;
   return askers[ASKERS_OF[priority]](async () => {
     try {
       return await withCall(
-        { orgId: request.orgId, priority, deadline: Date.now() + QUEUE_WAIT_MS[priority] },
-        () => sends(work),
+        { orgId: request.orgId, priority, deadline: Date.now() + QUEUE_WAIT_MS[priority], signal },
+        () =>
+          sends(() => {
+            // The last moment it can be given up: after this it is sent.
+            if (signal?.aborted) throw new CallAbandoned();
+            return work();
+          }),
       );
     } catch (error) {
+      if (signal?.aborted && !(error instanceof ServiceError)) throw new CallAbandoned();
       if (!(error instanceof BudgetExhausted)) throw error;
       throw new ServiceError('rate_limited', {
         retryAt: error.until,
@@ -95,6 +102,11 @@ export type ServiceRequest<T> = {
   schema: z.ZodType<T>;
   /** Whose wait this is, for the call budget; a person's by default. */
   priority?: Priority;
+  /**
+   * Gives the call up while it waits (for the budget or a sending slot): it is then never sent,
+   * and fails with CallAbandoned. Once sent, it runs to its end.
+   */
+  signal?: AbortSignal;
 };
 
 export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> {

@@ -23,8 +23,11 @@ import {
  * is used.
  */
 
-/** Whose connection, and whose wait it is for the call budget (a person's by default). */
-type Who = { orgId: string; priority?: Priority };
+/**
+ * Whose connection, whose wait it is for the call budget (a person's by default), and a signal
+ * that gives the call up while it still waits (./request.ts).
+ */
+type Who = { orgId: string; priority?: Priority; signal?: AbortSignal };
 type OnThermostat = Who & { thermostatId: string };
 
 const thermostatPath = (thermostatId: string, rest = '') =>
@@ -32,10 +35,19 @@ const thermostatPath = (thermostatId: string, rest = '') =>
 
 /** A request about one thermostat: `rest` is the path after the thermostat's own. */
 function thermostatRequest<T>(
-  { orgId, priority, thermostatId }: OnThermostat,
-  { rest, ...request }: Omit<ServiceRequest<T>, 'orgId' | 'priority' | 'path'> & { rest?: string },
+  { orgId, priority, signal, thermostatId }: OnThermostat,
+  {
+    rest,
+    ...request
+  }: Omit<ServiceRequest<T>, 'orgId' | 'priority' | 'signal' | 'path'> & { rest?: string },
 ): Promise<T> {
-  return serviceRequest({ orgId, priority, ...request, path: thermostatPath(thermostatId, rest) });
+  return serviceRequest({
+    orgId,
+    priority,
+    signal,
+    ...request,
+    path: thermostatPath(thermostatId, rest),
+  });
 }
 
 export function getStatus(on: OnThermostat) {
@@ -188,12 +200,14 @@ export function updateSettings({ changes, ...on }: OnThermostat & { changes: Set
 export function bulkUpdateSettings({
   orgId,
   priority,
+  signal,
   thermostatIds,
   changes,
 }: Who & { thermostatIds: string[]; changes: SettingsChanges }) {
   return serviceRequest({
     orgId,
     priority,
+    signal,
     method: 'PATCH',
     path: '/api/v2/thermostats/settings',
     body: { thermostatIds, ...changes },
