@@ -1,9 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { budgetWindows } from '@/lib/thermostat-api/budget-windows';
 import * as api from '@/lib/thermostat-api/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
+import { SMALL_MINUTE, spendMinuteShare } from '../support/budget';
 import { useDatabase } from '../support/database';
 import { connectedOwner, control as controlOf, startServiceForTests } from '../support/service';
 
@@ -11,7 +10,6 @@ import { connectedOwner, control as controlOf, startServiceForTests } from '../s
 // minute's background share is spent (by calls that ended 55 s ago, so it frees in about 5 s)
 // while a person's share still has room: more background reads than the process sends at once
 // wait for that share, and a person's read, asked after them, goes first.
-const LIMITS = { perSecond: 50, perMinute: 100, perHour: 10_000 };
 /** More than the process sends at once (lib/thermostat-api/request.ts). */
 const WAITING_READS = 16;
 
@@ -21,7 +19,7 @@ let orgId: string;
 let thermostats: string[];
 
 beforeAll(async () => {
-  sandbox = await startServiceForTests({ SERVICE_RATE_LIMIT: JSON.stringify(LIMITS) });
+  sandbox = await startServiceForTests({ SERVICE_RATE_LIMIT: JSON.stringify(SMALL_MINUTE) });
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
   orgId = (await connectedOwner(sandbox)).orgId;
   thermostats = (await controlOf(sandbox, 'GET', '/portfolio?user=demo')).thermostats.map(
@@ -35,16 +33,7 @@ afterAll(async () => {
 
 describe('the call budget’s priorities in one process', () => {
   it('sends a person’s read while background reads wait for their share', async () => {
-    const backgroundMinute = budgetWindows(
-      { ...LIMITS, tokenPerWindow: 120, tokenWindowSeconds: 7200 },
-      'background',
-    )[1];
-    const spent = backgroundMinute?.cap ?? 0;
-    await handle.db.execute(sql`
-      insert into service_calls (at, ended_at, kind, org_id, priority)
-      select clock_timestamp() - interval '56 seconds', clock_timestamp() - interval '55 seconds',
-        'api', null, 3
-      from generate_series(1, ${spent})`);
+    await spendMinuteShare(handle, 'background', 55);
 
     const order: string[] = [];
     const background = Array.from({ length: WAITING_READS }, (_, i) =>

@@ -1,12 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANCELLED_BEFORE_SENT, cancelBulkRun, startBulkRun } from '@/lib/bulk/runs';
 import { workBulkRun } from '@/lib/bulk/worker';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
 import { bulkRunItems } from '@/lib/db/schema';
-import { budgetWindows } from '@/lib/thermostat-api/budget-windows';
 import type { RunningSandbox } from '@/sandbox/src/server';
+import { SMALL_MINUTE, spendMinuteShare } from '../support/budget';
 import { useDatabase } from '../support/database';
 import { callCount, connectedOwner, control, startServiceForTests } from '../support/service';
 
@@ -14,7 +14,6 @@ import { callCount, connectedOwner, control, startServiceForTests } from '../sup
 // never sent, and its thermostats end "cancelled before it was sent", not minutes later applied.
 // Here the minute's share a run's writes take is spent by calls that ended 50 s ago, so the
 // run's one request waits about 10 s for a slot; the cancel comes at once.
-const LIMITS = { perSecond: 50, perMinute: 100, perHour: 10_000 };
 const BULK = 'PATCH /api/v2/thermostats/settings';
 
 let sandbox: RunningSandbox;
@@ -23,7 +22,7 @@ let owner: Member;
 let thermostats: string[];
 
 beforeAll(async () => {
-  sandbox = await startServiceForTests({ SERVICE_RATE_LIMIT: JSON.stringify(LIMITS) });
+  sandbox = await startServiceForTests({ SERVICE_RATE_LIMIT: JSON.stringify(SMALL_MINUTE) });
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
   owner = await connectedOwner(sandbox);
   const demo = await control(sandbox, 'GET', '/portfolio?user=demo');
@@ -41,15 +40,7 @@ afterAll(async () => {
 
 describe('a bulk run cancelled while its request waits for the budget', () => {
   it('sends nothing more, and says so for each thermostat', async () => {
-    const refreshMinute = budgetWindows(
-      { ...LIMITS, tokenPerWindow: 120, tokenWindowSeconds: 7200 },
-      'refresh',
-    )[1];
-    await handle.db.execute(sql`
-      insert into service_calls (at, ended_at, kind, org_id, priority)
-      select clock_timestamp() - interval '51 seconds', clock_timestamp() - interval '50 seconds',
-        'api', null, 3
-      from generate_series(1, ${refreshMinute?.cap ?? 0})`);
+    await spendMinuteShare(handle, 'refresh', 50);
     const started = await startBulkRun({
       member: owner,
       thermostatIds: thermostats,
