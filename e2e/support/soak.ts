@@ -101,8 +101,8 @@ function decodeEntities(text: string): string {
 export type ActivityRow = { text: string; failed: boolean; changes: Record<string, unknown> };
 
 /**
- * The rows of the activity log's CSV export (what the page shows, with the recorded changes as
- * JSON: the page itself says them in words).
+ * The rows of the activity log's CSV export (what the page shows, with the recorded changes from
+ * its JSON column: the page and the details column say them in words).
  */
 export function activityRows(csv: string): ActivityRow[] {
   const records = parse(csv.replace(/^\uFEFF/, ''), {
@@ -110,12 +110,8 @@ export function activityRows(csv: string): ActivityRow[] {
     relax_column_count: true,
   }) as Record<string, string>[];
   return records.map((record) => {
-    let changes: Record<string, unknown> = {};
-    try {
-      changes = record.details ? JSON.parse(record.details) : {};
-    } catch {
-      // Not JSON after all: matched on the text only.
-    }
+    const recorded = record['recorded (JSON)'];
+    const changes: Record<string, unknown> = recorded ? JSON.parse(recorded) : {};
     return {
       text: `${record.summary ?? ''} ${record.error ?? ''}`,
       failed: record.outcome === 'failed',

@@ -148,12 +148,12 @@ describe.each(databaseTargets)(
         const rows: string[][] = parse((await response.text()).replace(/^\uFEFF/, ''));
         const [header, ...body] = rows;
         const column = (name: string) => header?.indexOf(name) ?? -1;
-        const row = body.find((r) => r[column('details')]?.includes(runId));
+        const row = body.find((r) => r[column('recorded (JSON)')]?.includes(runId));
         if (!row) throw new Error('the run’s entry is not exported');
         return {
           summary: row[column('summary')],
           error: row[column('error')],
-          details: JSON.parse(row[column('details')] ?? '{}') as Record<string, unknown>,
+          details: JSON.parse(row[column('recorded (JSON)')] ?? '{}') as Record<string, unknown>,
         };
       };
       const mine = await csvOf(managerA);
@@ -270,7 +270,8 @@ describe.each(databaseTargets)(
       expect(response.status).toBe(200);
       const csv = await response.text();
       const [header, ...body] = parse(csv.replace(/^\uFEFF/, '')) as string[][];
-      const details = body.map((row) => JSON.parse(row[header?.indexOf('details') ?? -1] ?? '{}'));
+      const recorded = header?.indexOf('recorded (JSON)') ?? -1;
+      const details = body.map((row) => JSON.parse(row[recorded] ?? '{}'));
       expect(details).toEqual(words.map((reason) => ({ reason })));
       expect(csv).not.toMatch(/invalid_grant|refused \(|_unreadable|endedReason/);
       // The error column too: the words the page says, not the recorded kind.
@@ -305,8 +306,14 @@ describe.each(databaseTargets)(
       expect(errors).toEqual(expect.arrayContaining([failureWords('rate_limited')]));
       expect(csv).not.toMatch(/rate_limited|internal_error/);
       // The details stay the recorded change, nothing added.
-      const details = body.map((row) => JSON.parse(row[header?.indexOf('details') ?? -1] ?? '{}'));
+      const recorded = header?.indexOf('recorded (JSON)') ?? -1;
+      const details = body.map((row) => JSON.parse(row[recorded] ?? '{}'));
       expect(details).toEqual([{ isResidentMode: true }, { isResidentMode: true }]);
+      // And in words, as the page reads them.
+      expect(body.map((row) => row[header?.indexOf('details') ?? -1])).toEqual([
+        'Resident mode: on',
+        'Resident mode: on',
+      ]);
     });
   },
 );

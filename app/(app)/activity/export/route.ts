@@ -3,7 +3,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { readActivityQuery } from '@/lib/activity-query';
 import { listActivityAsSeen } from '@/lib/activity-view';
-import { errorWords } from '@/lib/activity-words';
+import { changeLines, errorWords } from '@/lib/activity-words';
 import { getCurrentMember } from '@/lib/auth/session';
 import { type ActivityEntry, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome } from '@/lib/outcomes';
@@ -63,6 +63,10 @@ export async function GET(request: NextRequest) {
       entry.buildingId ? (buildingName.get(entry.buildingId) ?? entry.buildingId) : '',
       activityOutcome(entry.outcome),
       errorWords(entry),
+      // In words and the reader's unit, as the page reads them; then as recorded, for tools.
+      changeLines(details, member.temperatureUnit)
+        .map(([field, value]) => `${field}: ${value}`)
+        .join('; '),
       Object.keys(details).length ? JSON.stringify(details) : '',
     ];
   });
@@ -77,6 +81,7 @@ export async function GET(request: NextRequest) {
     'outcome',
     'error',
     'details',
+    'recorded (JSON)',
   ];
   const more =
     entries.length >= MAX_ROWS
