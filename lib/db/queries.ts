@@ -224,14 +224,7 @@ export async function resolveSsoMember(input: {
     const pending = await tx
       .select()
       .from(invitations)
-      .where(
-        and(
-          eq(invitations.email, email),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-          gt(invitations.expiresAt, now),
-        ),
-      )
+      .where(pendingInvitationsOf(email, now))
       .orderBy(desc(invitations.createdAt));
     // The invitation the person came from; else the newest, when one organisation alone invited
     // them. Invited by several, without saying which, they join none (countInvitingOrganizations
@@ -280,6 +273,15 @@ export async function resolveSsoMember(input: {
   });
 }
 
+/** Invitations of this (lower-case) email still to be used: not accepted, withdrawn or expired. */
+const pendingInvitationsOf = (email: string, now: Date) =>
+  and(
+    eq(invitations.email, email),
+    isNull(invitations.acceptedAt),
+    isNull(invitations.revokedAt),
+    gt(invitations.expiresAt, now),
+  );
+
 /** How many organisations have a pending invitation for this email (for the SSO refusal's words). */
 export async function countInvitingOrganizations(input: {
   email: string;
@@ -289,14 +291,7 @@ export async function countInvitingOrganizations(input: {
   const [row] = await db
     .select({ n: sql<number>`count(distinct ${invitations.orgId})::int` })
     .from(invitations)
-    .where(
-      and(
-        eq(invitations.email, input.email.toLowerCase()),
-        isNull(invitations.acceptedAt),
-        isNull(invitations.revokedAt),
-        gt(invitations.expiresAt, input.now ?? new Date()),
-      ),
-    );
+    .where(pendingInvitationsOf(input.email.toLowerCase(), input.now ?? new Date()));
   return Number(row?.n ?? 0);
 }
 

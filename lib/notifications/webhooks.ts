@@ -177,7 +177,7 @@ function failure(error: Error, timeoutMs: number): WebhookResult {
   }
   const raw = (error as { code?: unknown }).code;
   const code = typeof raw === 'string' ? raw.replace(/[^\w-]/g, '') : '';
-  const why = Object.entries(UNREACHABLE).find(([pattern]) => new RegExp(pattern).test(code))?.[1];
+  const why = UNREACHABLE.find(([codes]) => codes.test(code))?.[1];
   return {
     ok: false,
     reason: `Could not reach the endpoint${why ? `: ${why}` : ''}${code ? ` (${code})` : ''}.`,
@@ -194,11 +194,11 @@ function answerWords(status: number): string {
   return `The endpoint answered HTTP ${status}.`;
 }
 
-/** Why a connection failed, by its error code (a pattern of codes). */
-const UNREACHABLE: Record<string, string> = {
-  '^ECONNREFUSED$': 'nothing answered at that address',
-  '^(ENOTFOUND|EAI_AGAIN)$': 'its name was not found',
-  '^(ECONNRESET|EPIPE)$': 'the connection was dropped',
-  '^(EHOSTUNREACH|ENETUNREACH)$': 'its network could not be reached',
-  'CERT|SELF_SIGNED|UNABLE_TO_VERIFY': 'its certificate was not accepted',
-};
+/** Why a connection failed, by its error code. */
+const UNREACHABLE: [RegExp, string][] = [
+  [/^ECONNREFUSED$/, 'nothing answered at that address'],
+  [/^(ENOTFOUND|EAI_AGAIN)$/, 'its name was not found'],
+  [/^(ECONNRESET|EPIPE)$/, 'the connection was dropped'],
+  [/^(EHOSTUNREACH|ENETUNREACH)$/, 'its network could not be reached'],
+  [/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/, 'its certificate was not accepted'],
+];

@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '@/lib/db/client';
+import { describe, expect, it } from 'vitest';
 import * as api from '@/lib/thermostat-api/resources';
-import type { RunningSandbox } from '@/sandbox/src/server';
-import { SMALL_MINUTE, spendMinuteShare } from '../support/budget';
-import { useDatabase } from '../support/database';
-import { connectedOwner, control as controlOf, startServiceForTests } from '../support/service';
+import { spendMinuteShare, smallBudgetStack } from '../support/budget';
 
 // Background work that waits for the budget must not hold up what a person waits for. Here the
 // minute's background share is spent (by calls that ended 55 s ago, so it frees in about 5 s)
@@ -13,27 +9,13 @@ import { connectedOwner, control as controlOf, startServiceForTests } from '../s
 /** More than the process sends at once (lib/thermostat-api/request.ts). */
 const WAITING_READS = 16;
 
-let sandbox: RunningSandbox;
-let handle: DatabaseHandle;
-let orgId: string;
-let thermostats: string[];
-
-beforeAll(async () => {
-  sandbox = await startServiceForTests({ SERVICE_RATE_LIMIT: JSON.stringify(SMALL_MINUTE) });
-  handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
-  orgId = (await connectedOwner(sandbox)).orgId;
-  thermostats = (await controlOf(sandbox, 'GET', '/portfolio?user=demo')).thermostats.map(
-    (t: { thermostatId: string }) => t.thermostatId,
-  );
-});
-afterAll(async () => {
-  await handle?.close();
-  await sandbox?.close();
-});
+const stack = smallBudgetStack();
 
 describe('the call budget’s priorities in one process', () => {
   it('sends a person’s read while background reads wait for their share', async () => {
-    await spendMinuteShare(handle, 'background', 55);
+    await spendMinuteShare(stack.handle, 'background', 55);
+    const { orgId } = stack.owner;
+    const thermostats = stack.demo.map((t) => t.thermostatId);
 
     const order: string[] = [];
     const background = Array.from({ length: WAITING_READS }, (_, i) =>

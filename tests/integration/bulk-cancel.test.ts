@@ -1,14 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CANCELLED_BEFORE_SENT, cancelBulkRun, startBulkRun } from '@/lib/bulk/runs';
 import { workBulkRun } from '@/lib/bulk/worker';
-import type { DatabaseHandle } from '@/lib/db/client';
-import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
+import { addThermostat, ensureBuilding } from '@/lib/db/queries';
 import { bulkRunItems } from '@/lib/db/schema';
-import type { RunningSandbox } from '@/sandbox/src/server';
-import { SMALL_MINUTE, spendMinuteShare } from '../support/budget';
-import { useDatabase } from '../support/database';
-import { callCount, connectedOwner, control, startServiceForTests } from '../support/service';
+import { spendMinuteShare, smallBudgetStack } from '../support/budget';
+import { callCount } from '../support/service';
 
 // A bulk run cancelled while its request waits for the call budget: the request is given up,
 // never sent, and its thermostats end "cancelled before it was sent", not minutes later applied.
@@ -16,30 +13,32 @@ import { callCount, connectedOwner, control, startServiceForTests } from '../sup
 // run's one request waits about 5 s for a slot; the cancel comes at once.
 const BULK = 'PATCH /api/v2/thermostats/settings';
 
-let sandbox: RunningSandbox;
-let handle: DatabaseHandle;
-let owner: Member;
-let thermostats: string[];
+const stack = smallBudgetStack();
 
 beforeAll(async () => {
-  sandbox = await startServiceForTests({ SERVICE_RATE_LIMIT: JSON.stringify(SMALL_MINUTE) });
-  handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
-  owner = await connectedOwner(sandbox);
-  const demo = await control(sandbox, 'GET', '/portfolio?user=demo');
-  thermostats = demo.thermostats.slice(0, 3).map((t: { thermostatId: string }) => t.thermostatId);
-  const buildingId = demo.thermostats[0].buildingId as string;
-  await ensureBuilding({ orgId: owner.orgId, buildingId, name: 'Demo', timeZone: 'UTC' });
-  for (const [index, thermostatId] of thermostats.entries()) {
-    await addThermostat({ orgId: owner.orgId, thermostatId, buildingId, unitLabel: `U${index}` });
+  const { owner, demo } = stack;
+  const [first] = demo;
+  if (!first) throw new Error('the sandbox has no demo thermostats');
+  await ensureBuilding({
+    orgId: owner.orgId,
+    buildingId: first.buildingId,
+    name: 'Demo',
+    timeZone: 'UTC',
+  });
+  for (const [index, { thermostatId }] of demo.slice(0, 3).entries()) {
+    await addThermostat({
+      orgId: owner.orgId,
+      thermostatId,
+      buildingId: first.buildingId,
+      unitLabel: `U${index}`,
+    });
   }
-});
-afterAll(async () => {
-  await handle?.close();
-  await sandbox?.close();
 });
 
 describe('a bulk run cancelled while its request waits for the budget', () => {
   it('sends nothing more, and says so for each thermostat', async () => {
+    const { sandbox, handle, owner } = stack;
+    const thermostats = stack.demo.slice(0, 3).map((t) => t.thermostatId);
     await spendMinuteShare(handle, 'refresh', 55);
     const started = await startBulkRun({
       member: owner,
