@@ -152,7 +152,10 @@ test.describe('teams: two organisations, a member of each role', () => {
       'GET',
       '/calls',
     );
-    return { calls, total, tables: await tableChecksums(database.url) };
+    // Not the incidents, which only the notification round (a job, every minute) writes, from
+    // the readings: a round landing inside a refused attempt is not that attempt's write.
+    const jobsOnly = { ignoreTables: ['incidents'] };
+    return { calls, total, tables: await tableChecksums(database.url, jobsOnly) };
   }
 
   /** Runs `work`, then proves it called the service zero times and wrote nothing. */
