@@ -3,6 +3,7 @@ import type { RunningSandbox } from '@/sandbox/src/server';
 import { signIn } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { acceptInvitation, invite } from './support/members';
+import { addBuilding } from './support/portfolio';
 import { control } from './support/scale-out';
 import {
   type AppInstance,
@@ -107,9 +108,12 @@ test.describe('needs attention, from the device to the page', () => {
     await northwind.getByRole('button', { name: 'Accept' }).click();
     await expect(northwind.getByRole('heading', { name: 'Connected', exact: true })).toBeVisible();
     const other = (await control(sandbox, 'GET', '/portfolio?user=other')) as {
+      buildings: { buildingId: string; name: string; timeZone: string }[];
       thermostats: Thermostat[];
     };
     northwindFrozen = other.thermostats[0] as Thermostat;
+    // Its one building first: the service does not say which building a thermostat is in.
+    for (const building of other.buildings) await addBuilding(northwind, building);
     await northwind.goto('/portfolio/add');
     await northwind
       .getByLabel('Thermostat ids')

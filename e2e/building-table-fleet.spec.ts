@@ -4,6 +4,7 @@ import { parse } from 'csv-parse/sync';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { expectNoAxeViolations } from './support/axe';
 import { labelsOf, natural, noJavaScript, TABLE } from './support/building-table';
+import { addBuilding } from './support/portfolio';
 import { answerConsent } from './support/sandbox';
 import { controlOf } from './support/soak';
 import {
@@ -45,7 +46,7 @@ test.describe('at fleet size, on a stack of its own', () => {
       env: { ...deploymentSecrets(), READINGS_TARGET_MINUTES: '60' },
     });
     const portfolio = await control<{
-      buildings: { buildingId: string; name: string }[];
+      buildings: { buildingId: string; name: string; timeZone: string }[];
       thermostats: { thermostatId: string; name: string; buildingId: string }[];
     }>('GET', '/portfolio?user=demo');
     const building = portfolio.buildings.find((b) => b.name === 'Portfolio Tower A');
@@ -55,10 +56,11 @@ test.describe('at fleet size, on a stack of its own', () => {
     labels = units.map((t) => t.name);
     signedIn = await (await browser.newContext({ baseURL: appOrigin })).newPage();
     await setUpConnectedManager(signedIn);
+    await addBuilding(signedIn, building);
     await signedIn.goto('/portfolio/add');
     await signedIn
       .getByLabel('Thermostat ids')
-      .fill(units.map((t) => `${t.thermostatId}, ${t.name}`).join('\n'));
+      .fill(units.map((t) => `${t.thermostatId}, ${t.name}, ${building.buildingId}`).join('\n'));
     await signedIn.getByRole('button', { name: 'Add thermostats' }).click();
     await expect(signedIn.getByText(/^200 added/)).toBeVisible({ timeout: 180_000 });
   });

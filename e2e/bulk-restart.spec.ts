@@ -103,12 +103,12 @@ test.describe('a bulk run across a crash of the app', () => {
         },
       );
       expect(response.ok, 'create a thermostat').toBe(true);
-      created.push((await response.json()).data.thermostatId);
+      created.push((await response.json()).data.id);
     }
     await page.goto('/portfolio/add');
     await page
       .getByLabel('Thermostat ids')
-      .fill(created.map((id, i) => `${id}, Crash ${i + 1}`).join('\n'));
+      .fill(created.map((id, i) => `${id}, Crash ${i + 1}, ${building.name}`).join('\n'));
     await page.getByRole('button', { name: 'Add thermostats' }).click();
     await expect(page.getByText(`${created.length} added.`)).toBeVisible({ timeout: 60_000 });
     mark('set up');

@@ -39,20 +39,21 @@ test('bulk configuration over 60 thermostats: ask first, a job with progress, a 
   // 50 more thermostats at the service, 25 in each of this spec's buildings, added by paste.
   const token = await demoServiceToken();
   const created: string[] = [];
+  const lines: string[] = [];
   for (const [index, building] of [desert.building, cascade.building].entries()) {
     for (let n = 1; n <= PER_BUILDING; n += 1) {
       const name = `Bulk ${String(index * PER_BUILDING + n).padStart(2, '0')}`;
+      // The service answers with the new thermostat's summary: its id, not its building's name.
       const record = await service(token, 'POST', `/${building.buildingId}/thermostats`, {
         isResidentMode: true,
         name,
       });
-      created.push(record.thermostatId);
+      created.push(record.id);
+      lines.push(`${record.id}, ${name}, ${building.name}`);
     }
   }
   await page.goto('/portfolio/add');
-  await page
-    .getByLabel('Thermostat ids')
-    .fill(created.map((id, i) => `${id}, Bulk ${String(i + 1).padStart(2, '0')}`).join('\n'));
+  await page.getByLabel('Thermostat ids').fill(lines.join('\n'));
   await page.getByRole('button', { name: 'Add thermostats' }).click();
   await expect(page.getByText(`${created.length} added.`)).toBeVisible({ timeout: 60_000 });
 

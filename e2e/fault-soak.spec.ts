@@ -27,6 +27,11 @@ import {
  * against a sandbox of the spec's own that answers a share of requests with 5xx, 429, timeouts
  * and dropped connections. No view may crash; every write must either be at the service or have
  * been reported as failed, on the page and in the activity log.
+ *
+ * Issue #34: some writes are applied by the service and their answer lost (dropped, timed out,
+ * a 5xx, a 200 that is not JSON). Such a write is never reported as not applied: read back, it
+ * is reported saved (saying the answer was lost), or, where the read fails too, as perhaps
+ * applied. And a write reported as not applied is not at the service.
  */
 
 const SOAK_MS = 120_000;
@@ -53,10 +58,17 @@ type WriteRecord = {
   ms: number;
 };
 
+/** A failure that says the change was not made. */
+const NOT_MADE = /Nothing was changed|did not take effect|nothing was sent/i;
+/** A failure that says the change may have been made (its answer was lost). */
+const PERHAPS = /may have been applied/i;
+/** A success after reading back a write whose answer was lost. */
+const READ_BACK = /reading the thermostat back shows it took effect/;
+
 const SUCCESS: Record<WriteKind, RegExp> = {
   configuration: /^Configuration saved\./,
   alerts: /^Alert settings saved\./,
-  comfort: /^Saved Soak \d+\.$/,
+  comfort: /^Saved Soak \d+\./,
   schedule: /^Saved: /,
   resident: /^Resident mode is (on|off)/,
 };
@@ -113,6 +125,8 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
       'PATCH /api/v2/thermostats/:id/residentMode',
     ];
     const kinds = [503, 'timeout', 'drop', 429, 500] as const;
+    // Applied by the service, then the answer lost or unreadable.
+    const lostKinds = ['drop', 'timeout', 503, 'garbled'] as const;
     await control('PUT', '/faults', {
       faults: [
         { endpoint: '*', kind: 429, probability: 0.02 },
@@ -123,6 +137,9 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
             kind,
             probability: (i + j) % kinds.length === 0 ? 0.12 : 0.05,
           })),
+        ),
+        ...writeEndpoints.flatMap((endpoint) =>
+          lostKinds.map((kind) => ({ endpoint, kind, applied: true, probability: 0.06 })),
         ),
       ],
     });
@@ -264,6 +281,12 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
         confirmedBySandbox: writes.filter((w) => w.applied).length,
         reportedFailed: writes.filter((w) => w.told === 'failed').length,
         reportedFailedButApplied: writes.filter((w) => w.told === 'failed' && w.applied).length,
+        // Applied, their answer lost: read back and told saved, or told perhaps applied.
+        answerLostToldSaved: writes.filter((w) => w.told === 'saved' && READ_BACK.test(w.message))
+          .length,
+        toldPerhapsApplied: writes.filter((w) => w.told === 'failed' && PERHAPS.test(w.message))
+          .length,
+        toldNotMade: writes.filter((w) => w.told === 'failed' && NOT_MADE.test(w.message)).length,
         noAnswer: writes.filter((w) => w.told === 'none').length,
         noAnswerMessages: tally(writes.filter((w) => w.told === 'none').map((w) => w.message)),
         failureMessages: tally(writes.filter((w) => w.told === 'failed').map((w) => w.message)),
@@ -291,6 +314,21 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
       writes.filter((w) => w.told === 'none' && !w.applied).map(describe),
       'writes neither saved nor reported',
     ).toEqual([]);
+    // A write the service applied is never reported as not made, nor as an unexplained failure:
+    // its answer lost, it was read back (told saved) or said perhaps applied.
+    expect(
+      writes
+        .filter((w) => w.applied && w.told === 'failed' && !PERHAPS.test(w.message))
+        .map(describe),
+      'writes at the service but reported as failed',
+    ).toEqual([]);
+    // A write reported as not made is not at the service.
+    expect(
+      writes
+        .filter((w) => w.told === 'failed' && NOT_MADE.test(w.message) && w.applied)
+        .map(describe),
+      'writes reported as not made that were made',
+    ).toEqual([]);
     expect(missing, 'failures missing from the activity log').toEqual([]);
     expect(
       leaked.map(([name]) => name),
@@ -303,6 +341,12 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
     expect(summary.writes.reportedFailed).toBeGreaterThan(2);
     for (const kind of ['500', '503', '429', 'timeout', 'drop', 'rate_limited'])
       expect(injected.injected[kind] ?? 0, `injected ${kind}`).toBeGreaterThan(0);
+    // And writes applied with their answers lost, each read back and told saved.
+    const lostApplied = Object.entries(injected.injected)
+      .filter(([kind]) => kind.endsWith('_applied'))
+      .reduce((sum, [, n]) => sum + n, 0);
+    expect(lostApplied, 'writes applied with their answer lost').toBeGreaterThan(0);
+    expect(summary.writes.answerLostToldSaved).toBeGreaterThan(0);
   } finally {
     // Clean-up errors must not hide the test's own failure.
     await context.close().catch(() => {});
@@ -342,8 +386,8 @@ function matchesWrite(record: WriteRecord, row: ActivityRow): boolean {
       const [day, block] = record.value.split(' ');
       return (
         JSON.stringify(row.changes.days) === JSON.stringify([day]) &&
-        row.changes.firstTimeBlock === Number(block) &&
-        row.changes.lastTimeBlock === Number(block)
+        row.changes.firstSlot === Number(block) &&
+        row.changes.lastSlot === Number(block)
       );
     }
     case 'resident':

@@ -44,12 +44,12 @@ test('an admin applies alert settings and a schedule range to a few thermostats,
       isResidentMode: true,
       name: label(n),
     });
-    created.push(record.thermostatId);
+    created.push(record.id);
   }
   await page.goto('/portfolio/add');
   await page
     .getByLabel('Thermostat ids')
-    .fill(created.map((id, n) => `${id}, ${label(n)}`).join('\n'));
+    .fill(created.map((id, n) => `${id}, ${label(n)}, ${building.name}`).join('\n'));
   await page.getByRole('button', { name: 'Add thermostats' }).click();
   await expect(page.getByText(`${COUNT} added.`)).toBeVisible({ timeout: 60_000 });
 

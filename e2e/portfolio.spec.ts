@@ -27,6 +27,12 @@ test('adds thermostats from a pasted list, reporting every line', async ({ page 
   await removeFromPortfolio(page, lobby.thermostatId);
 
   await page.goto('/portfolio/add');
+  // The service does not say which building a thermostat is in: the import says it.
+  await page
+    .locator('form')
+    .filter({ has: page.getByLabel('Thermostat ids') })
+    .getByLabel('Building')
+    .selectOption({ label: 'Harbor View Apartments' });
   await page
     .getByLabel('Thermostat ids')
     .fill(`${lobby.thermostatId}, Main lobby\n12345\n${otherAccount}\n${lobby.thermostatId}`);
@@ -61,6 +67,11 @@ test('a long import shows each line’s result as the service answers it, with a
   });
   try {
     await page.goto('/portfolio/add');
+    await page
+      .locator('form')
+      .filter({ has: page.getByLabel('Thermostat ids') })
+      .getByLabel('Building')
+      .selectOption({ label: 'Harbor View Apartments' });
     await page
       .getByLabel('Thermostat ids')
       .fill([...known.map((t) => t.thermostatId), ...others].join('\n'));
@@ -105,13 +116,16 @@ test('imports a CSV file with a result for each row, bad rows included', async (
   await page.getByLabel('CSV file').setInputFiles({
     name: 'units.csv',
     mimeType: 'text/csv',
+    // Each row names its building (by name or by id), as the service does not say it.
     buffer: Buffer.from(
-      `unitLabel,thermostatId\n"Unit 101, east",${target.thermostatId}\nBroken,abc\n`,
+      `unitLabel,thermostatId,building\n"Unit 101, east",${target.thermostatId},harbor view apartments\nBroken,abc,\n`,
     ),
   });
   await page.getByRole('button', { name: 'Import file' }).click();
   const report = page.getByRole('table', { name: 'Result for each thermostat' });
-  await expect(report.getByRole('row', { name: /Unit 101, east/ })).toContainText('Done');
+  await expect(report.getByRole('row', { name: /Unit 101, east/ })).toContainText(
+    'Added to Harbor View Apartments as Unit 101, east.',
+  );
   await expect(report.getByRole('row', { name: /abc/ })).toContainText('Not a thermostat id');
 
   // A file without the id column is refused as a whole, under the field.

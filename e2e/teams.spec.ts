@@ -13,6 +13,7 @@ import {
 } from './support/forms';
 import { acceptInvitation, invite } from './support/members';
 import { type RunningOidcProvider, startOidcProvider } from './support/oidc';
+import { addBuilding } from './support/portfolio';
 import { answerConsent, SANDBOX_USERS } from './support/sandbox';
 import { control, createScratchDatabase, query, type ScratchDatabase } from './support/scale-out';
 import {
@@ -356,9 +357,11 @@ test.describe('teams: two organisations, a member of each role', () => {
         .locator('+ dd'),
     ).not.toHaveText(/^(—|)$/);
     const other = await control<{
-      buildings: { buildingId: string }[];
+      buildings: { buildingId: string; name: string; timeZone: string }[];
       thermostats: { thermostatId: string }[];
     }>(sandbox, 'GET', '/portfolio?user=other');
+    // Its one building first: the service does not say which building a thermostat is in.
+    for (const building of other.buildings) await addBuilding(ownerB, building);
     await ownerB.goto('/portfolio/add');
     await ownerB
       .getByLabel('Thermostat ids')

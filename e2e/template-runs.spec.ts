@@ -82,6 +82,7 @@ test('a template on 60 thermostats in 3 buildings: planned, applied with faults,
 
   // 20 new thermostats at the service in each of three buildings, added by paste.
   const created: string[] = [];
+  const buildingOf = new Map<string, string>();
   for (const name of BUILDINGS) {
     const { building } = await demoThermostatsIn(name);
     for (let n = 1; n <= PER_BUILDING; n += 1) {
@@ -89,14 +90,15 @@ test('a template on 60 thermostats in 3 buildings: planned, applied with faults,
         isResidentMode: true,
         name: `Tpl ${created.length + 1}`,
       });
-      created.push(record.thermostatId);
+      created.push(record.id);
+      buildingOf.set(record.id, building.name);
     }
   }
   const label = (index: number) => `Tpl ${String(index + 1).padStart(2, '0')}`;
   await page.goto('/portfolio/add');
   await page
     .getByLabel('Thermostat ids')
-    .fill(created.map((id, i) => `${id}, ${label(i)}`).join('\n'));
+    .fill(created.map((id, i) => `${id}, ${label(i)}, ${buildingOf.get(id)}`).join('\n'));
   await page.getByRole('button', { name: 'Add thermostats' }).click();
   await expect(page.getByText(`${created.length} added.`)).toBeVisible({ timeout: 60_000 });
   // What the undo must put back on the first thermostat: its fan time before the template.

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { TEAM } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { expect, test } from './support/fixtures';
-import { type Fields, actionFormsOf, formWhere, postAction } from './support/forms';
+import { actionFormsOf, type Fields, formWhere, postAction } from './support/forms';
 import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
 
 /**

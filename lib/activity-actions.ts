@@ -5,6 +5,7 @@
 export const ACTIVITY_ACTIONS = {
   'portfolio.add': 'Added thermostats',
   'portfolio.remove': 'Removed a thermostat',
+  'building.create': 'Added a building',
   'building.update': 'Changed a building',
   'thermostat.create': 'Created a thermostat',
   'thermostat.move': 'Moved a thermostat',

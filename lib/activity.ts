@@ -24,6 +24,7 @@ export async function logActivity(input: {
 }): Promise<void> {
   const failed = input.error !== undefined;
   const service = input.error instanceof ServiceError ? input.error : null;
+  const unconfirmed = service?.kind === 'unconfirmed';
   const entry: NewActivityEntry = {
     orgId: input.actor.orgId,
     userId: input.actor.userId,
@@ -33,7 +34,7 @@ export async function logActivity(input: {
     thermostatId: input.thermostatId ?? null,
     buildingId: input.buildingId ?? null,
     changes: input.changes ?? {},
-    outcome: failed ? 'failure' : 'success',
+    outcome: unconfirmed ? 'unconfirmed' : failed ? 'failure' : 'success',
     serviceStatus: service?.status ?? null,
     error: failed ? (service ? service.kind : 'internal_error') : null,
   };
@@ -42,4 +43,35 @@ export async function logActivity(input: {
   } catch (error) {
     logWarning(`could not record activity ${input.action}`, String(error));
   }
+}
+
+/** Said after a write's words where its answer was lost and reading it back showed it applied. */
+export const READ_BACK_NOTE =
+  '(the service did not confirm it; reading the thermostat back shows it took effect)';
+
+/**
+ * Records a write to the service as it came out: done (`written`, perhaps settled by reading it
+ * back), failed, or, where its answer was lost and nothing settled it, perhaps applied. `done` is
+ * how a success reads ("Moved Unit 4 to Tower B"), `asked` what was asked ("move Unit 4 to
+ * Tower B").
+ */
+export async function logWrite(
+  input: Omit<Parameters<typeof logActivity>[0], 'summary' | 'error'> & {
+    done: string;
+    asked: string;
+    result: { written: { readBack: boolean } } | { error: unknown };
+  },
+): Promise<void> {
+  const { done, asked, result, ...entry } = input;
+  if ('written' in result) {
+    const summary = result.written.readBack ? `${done} ${READ_BACK_NOTE}` : done;
+    await logActivity({ ...entry, summary });
+    return;
+  }
+  const { error } = result;
+  const unconfirmed = error instanceof ServiceError && error.kind === 'unconfirmed';
+  const summary = unconfirmed
+    ? `May have been applied: ${asked} (the service did not confirm it)`
+    : `Failed to ${asked}`;
+  await logActivity({ ...entry, summary, error });
 }

@@ -18,6 +18,7 @@ export const OUTCOMES = {
   unchanged: { label: 'Unchanged', tone: 'muted' },
   failed: { label: 'Failed', tone: 'danger' },
   not_sent: { label: 'Not sent', tone: 'caution' },
+  unconfirmed: { label: 'May have been applied', tone: 'caution' },
   cancelled: { label: 'Cancelled', tone: 'caution' },
   blocked: { label: 'Blocked', tone: 'caution' },
   pending: { label: 'Pending', tone: 'muted' },
@@ -31,6 +32,7 @@ const FROM_BULK_ITEM: Record<BulkItemOutcome, OutcomeKind> = {
   applied: 'done',
   failed: 'failed',
   not_sent: 'not_sent',
+  unconfirmed: 'unconfirmed',
   cancelled: 'cancelled',
   unchanged: 'unchanged',
   blocked: 'blocked',
@@ -41,9 +43,9 @@ export function bulkItemOutcome(item: { outcome: BulkItemOutcome; attempts: numb
   return item.outcome === 'pending' && item.attempts > 0 ? 'sending' : FROM_BULK_ITEM[item.outcome];
 }
 
-/** An activity entry as stored (`success` or `failure`). */
+/** An activity entry as stored (`success`, `failure`, or `unconfirmed`: perhaps applied). */
 export function activityOutcome(stored: ActivityEntry['outcome']): OutcomeKind {
-  return stored === 'success' ? 'done' : 'failed';
+  return stored === 'success' ? 'done' : stored === 'unconfirmed' ? 'unconfirmed' : 'failed';
 }
 
 /** A line of an import: a line that could not be read was never sent to the service. */

@@ -21,22 +21,33 @@ export const modeName = (mode: string | null | undefined, ifMissing = '—'): st
 const EQUIPMENT_NAMES: Record<string, string> = {
   heatPump: 'Heat pump',
   heatPump2: 'Heat pump, stage 2',
+  heatPump3: 'Heat pump, stage 3',
   auxHeat1: 'Heating',
   auxHeat2: 'Heating, stage 2',
+  auxHeat3: 'Heating, stage 3',
   compCool1: 'Cooling',
   compCool2: 'Cooling, stage 2',
   fan: 'Fan',
+  humidifier: 'Humidifier',
+  dehumidifier: 'Dehumidifier',
+  ventilator: 'Ventilator',
+  economizer: 'Economizer',
+  compHotWater: 'Hot water (heat pump)',
+  auxHotWater: 'Hot water',
 };
 
-/** `heatPump,fan` → "Heat pump, Fan"; empty → "Idle". */
-export function equipmentNames(status: string | null | undefined): string {
-  const running = (status ?? '')
-    .split(',')
+/**
+ * What is running in words: `['heatPump', 'fan']` (or history's `heatPump,fan`) → "Heat pump,
+ * Fan"; nothing → "Idle"; not said → "—". A name the service added since is shown as it is.
+ */
+export function equipmentNames(running: readonly string[] | string | null | undefined): string {
+  if (running === null || running === undefined) return '—';
+  const codes = (typeof running === 'string' ? running.split(',') : running)
     .map((part) => part.trim())
     .filter(Boolean);
-  return running.length === 0
+  return codes.length === 0
     ? 'Idle'
-    : running.map((code) => EQUIPMENT_NAMES[code] ?? code).join(', ');
+    : codes.map((code) => EQUIPMENT_NAMES[code] ?? code).join(', ');
 }
 
 const SCOPE_NAMES: Record<string, string> = {
@@ -78,6 +89,8 @@ const FAILURE_WORDS: Record<string, string> = {
   rate_limited: 'the service was busy',
   unavailable: 'the service did not answer',
   invalid_response: 'the service answered with something unreadable',
+  not_applied: 'the service did not confirm it, and reading it back showed it was not applied',
+  unconfirmed: 'the service did not confirm it, and it may have been applied',
 };
 
 /** Why a change failed, from its recorded ServiceError kind: `validation` → "the service refused the values". */

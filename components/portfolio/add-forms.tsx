@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { type FormEvent, type ReactNode, useActionState, useState } from 'react';
 import { addFromCsv, addFromList, importSandboxDemo } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
+import { SelectField } from '@/components/ui/field';
 import { ErrorList } from '@/components/ui/form-parts';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
@@ -203,25 +204,57 @@ function AddFormField({
   );
 }
 
+/** A building of the portfolio, to choose for an import. */
+export type BuildingChoice = { buildingId: string; name: string };
+
+/** The building for every line that names none. */
+function ImportBuilding({
+  source,
+  buildings,
+  state,
+}: {
+  source: AddSource;
+  buildings: readonly BuildingChoice[];
+  state: AddState;
+}) {
+  return (
+    <SelectField
+      id={`${source}-building`}
+      label="Building"
+      name="building"
+      defaultValue={
+        state.values?.building ?? (buildings.length === 1 ? buildings[0]?.buildingId : '')
+      }
+      errors={state.fieldErrors?.building}
+      options={[
+        { value: '', label: 'As each line says' },
+        ...buildings.map((building) => ({ value: building.buildingId, label: building.name })),
+      ]}
+      hint="The service does not say which building a thermostat is in: choose it here, or name it on each line."
+    />
+  );
+}
+
 const textareaClass =
   'min-h-36 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100';
 
-export function AddFromListForm() {
+export function AddFromListForm({ buildings }: { buildings: readonly BuildingChoice[] }) {
   const form = useAddForm('list', addFromList);
   const errors = form.state.fieldErrors?.list;
   return (
     <form {...form.formProps} className="grid gap-3">
+      <ImportBuilding source="list" buildings={buildings} state={form.state} />
       <AddFormField
         name="list"
         label="Thermostat ids"
         errors={errors}
-        hint="One per line: the 12-digit id, optionally a comma and the unit’s label. Each is checked with the service before it is added."
+        hint="One per line: the 12-digit id, optionally followed by the unit’s label and the building’s name, separated by commas or tabs. Each is checked with the service before it is added."
       >
         <textarea
           {...controlProps('list', errors)}
           className={textareaClass}
           defaultValue={form.state.values?.list}
-          placeholder={'318324702718, Unit 4B\n318324702719, Unit 4C'}
+          placeholder={'318324702718, Unit 4B\n318324702719, Unit 4C, Harbor View'}
         />
       </AddFormField>
       <SubmitAndResult form={form} label="Add thermostats" pending="Checking with the service…" />
@@ -229,11 +262,12 @@ export function AddFromListForm() {
   );
 }
 
-export function AddFromCsvForm() {
+export function AddFromCsvForm({ buildings }: { buildings: readonly BuildingChoice[] }) {
   const form = useAddForm('csv', addFromCsv);
   const errors = form.state.fieldErrors?.csv;
   return (
     <form {...form.formProps} className="grid gap-3">
+      <ImportBuilding source="csv" buildings={buildings} state={form.state} />
       <AddFormField
         name="csv"
         label="CSV file"
@@ -241,7 +275,8 @@ export function AddFromCsvForm() {
         hint={
           <>
             A header row naming a <code>thermostatId</code> column and, optionally,{' '}
-            <code>unitLabel</code>. You get a result for every row.
+            <code>unitLabel</code> and <code>building</code> (a building’s name or id). You get a
+            result for every row.
           </>
         }
       >

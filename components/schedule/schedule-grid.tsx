@@ -26,7 +26,7 @@ import {
   inRange,
   moveFocus,
   rangeBetween,
-  type ScheduleRange,
+  type SlotRange,
 } from '@/lib/schedule/blocks';
 import { DAYS } from '@/lib/thermostat-api/schemas';
 import { timeZoneName } from '@/lib/words';
@@ -34,7 +34,7 @@ import { timeZoneName } from '@/lib/words';
 export type ScheduleEntry = { ref: string; name: string; color: string; known: boolean };
 
 type Selection = { anchor: BlockPosition; focus: BlockPosition };
-type Change = { range: ScheduleRange; ref: string };
+type Change = { range: SlotRange; ref: string };
 
 const idle: FormState = { status: 'idle' };
 const KEYS = new Set<string>(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End']);
@@ -54,7 +54,7 @@ function changeOf(data: FormData): Change | null {
   )
     return null;
   return {
-    range: { days: days as ScheduleRange['days'], firstTimeBlock: first, lastTimeBlock: last },
+    range: { days: days as SlotRange['days'], firstSlot: first, lastSlot: last },
     ref,
   };
 }
@@ -95,8 +95,8 @@ export function ScheduleGrid({
         const shown = current ? rangeBetween(current.anchor, current.focus) : null;
         const same =
           shown?.days.join() === saved.days.join() &&
-          shown?.firstTimeBlock === saved.firstTimeBlock &&
-          shown?.lastTimeBlock === saved.lastTimeBlock;
+          shown?.firstSlot === saved.firstSlot &&
+          shown?.lastSlot === saved.lastSlot;
         if (!same) return current;
         tapAnchor.current = null;
         return null;
@@ -348,8 +348,8 @@ export function ScheduleGrid({
               {range.days.map((day) => (
                 <input key={day} type="hidden" name="days" value={day} />
               ))}
-              <input type="hidden" name="from" value={range.firstTimeBlock} />
-              <input type="hidden" name="to" value={range.lastTimeBlock} />
+              <input type="hidden" name="from" value={range.firstSlot} />
+              <input type="hidden" name="to" value={range.lastSlot} />
             </>
           ) : null}
           <div className="grid gap-1">

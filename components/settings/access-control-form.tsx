@@ -48,11 +48,18 @@ export function AccessControlForm({
       {answered ? (
         <section aria-labelledby="answer-heading" className="grid gap-2 text-sm">
           <h3 id="answer-heading" className="font-medium">
-            The service’s answer to your save
+            In force after your save
           </h3>
           <p>
             Access control <strong>{answered.enabled === 'on' ? 'on' : 'off'}</strong>; passcode{' '}
-            <strong>{answered.passcodeSet === 'yes' ? 'set' : 'not set'}</strong>; locked:{' '}
+            <strong>
+              {answered.passcodeSet === 'yes'
+                ? 'set'
+                : answered.passcodeSet === 'no'
+                  ? 'not set'
+                  : 'as before'}
+            </strong>
+            ; locked:{' '}
             <strong>
               {LOCK_AREAS.filter((area) => answered[area] === 'on')
                 .map((area) => LOCK_AREA_TEXT[area].label.toLowerCase())

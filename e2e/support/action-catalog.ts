@@ -155,7 +155,7 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
         ['heatMax', '76'],
         ['coolMin', '66'],
         ['coolMax', '88'],
-        ['holdAction', 'nextPeriod'],
+        ['holdAction', 'nextTransition'],
         ['fanMinimumOnTime', '10'],
       ],
       boundId: 'thermostat',

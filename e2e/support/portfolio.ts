@@ -60,3 +60,22 @@ export async function demoThermostatsIn(name: string) {
     thermostats: portfolio.thermostats.filter((t) => t.buildingId === building.buildingId),
   };
 }
+
+/**
+ * Adds a building to the signed-in owner's portfolio through its form, as a manager does before
+ * adding its thermostats by id (the service does not say which building a thermostat is in).
+ */
+export async function addBuilding(
+  page: Page,
+  building: { name: string; buildingId: string; timeZone: string },
+) {
+  await page.goto('/portfolio/add');
+  const form = page
+    .locator('form')
+    .filter({ has: page.getByRole('button', { name: 'Add building' }) });
+  await form.getByLabel('Building name').fill(building.name);
+  await form.getByLabel('Building id at the service').fill(building.buildingId);
+  await form.getByLabel('Time zone').selectOption(building.timeZone);
+  await form.getByRole('button', { name: 'Add building' }).click();
+  await expect(page.getByText(`Added ${building.name}.`)).toBeVisible();
+}

@@ -98,7 +98,13 @@ function decodeEntities(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-export type ActivityRow = { text: string; failed: boolean; changes: Record<string, unknown> };
+/** `failed`: not done (failed, or perhaps applied where the service's answer was lost). */
+export type ActivityRow = {
+  text: string;
+  failed: boolean;
+  perhaps: boolean;
+  changes: Record<string, unknown>;
+};
 
 /**
  * The rows of the activity log's CSV export (what the page shows, with the recorded changes from
@@ -114,7 +120,8 @@ export function activityRows(csv: string): ActivityRow[] {
     const changes: Record<string, unknown> = recorded ? JSON.parse(recorded) : {};
     return {
       text: `${record.summary ?? ''} ${record.error ?? ''}`,
-      failed: record.outcome === 'failed',
+      failed: record.outcome === 'failed' || record.outcome === 'unconfirmed',
+      perhaps: record.outcome === 'unconfirmed',
       changes,
     };
   });

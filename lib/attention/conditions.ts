@@ -1,4 +1,4 @@
-import type { HVAC_MODES, ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import type { HvacMode, ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { todayIn } from '@/lib/time-format';
 import type { TemperatureUnit } from '@/lib/units';
 
@@ -45,8 +45,6 @@ export const FAILED_WRITES_WINDOW_MS = 24 * 60 * 60_000;
  */
 export const STALE_FLOOR_MS = 30 * 60_000;
 export const STALE_FACTOR = 3;
-
-type HvacMode = (typeof HVAC_MODES)[number];
 
 export type Severity = 'urgent' | 'warning' | 'notice';
 
@@ -243,20 +241,22 @@ export function temperatureCondition(input: {
 
 // --- Offline, pending mode ----------------------------------------------------------------------
 
-/** Offline when the service says the thermostat is not connected; since it was last seen. */
+/**
+ * Offline when the service says the thermostat is not connected; since Setpoint last saw it
+ * connected (or, never seen so, first saw it offline): the service says nothing of when.
+ */
 export function offlineCondition(input: {
   thermostat: OnThermostat;
   status: ThermostatStatus;
+  offlineSince: Date | null;
 }): AttentionItem | null {
   if (input.status.connected !== false) return null;
-  const lastSeen = input.status.lastSeen ? new Date(input.status.lastSeen) : null;
-  const since = lastSeen && !Number.isNaN(lastSeen.getTime()) ? lastSeen : null;
-  return { ...input.thermostat, kind: 'offline', since };
+  return { ...input.thermostat, kind: 'offline', since: input.offlineSince };
 }
 
 /**
- * A mode change still pending MODE_PENDING_MS after the reading that first showed it, as the
- * latest reading says (`pendingSince`: that first reading's time, for this same mode).
+ * A mode Setpoint asked for (`pending`, since when it asked) that the latest reading still does
+ * not show MODE_PENDING_MS later.
  */
 export function pendingModeCondition(input: {
   thermostat: OnThermostat;
@@ -264,9 +264,10 @@ export function pendingModeCondition(input: {
   readAt: Date;
   pending: { mode: string; since: Date } | null;
 }): AttentionItem | null {
-  const to = input.status.pendingHvacMode;
-  if (!to || to === input.status.hvacMode) return null;
-  const since = input.pending?.mode === to ? input.pending.since : input.readAt;
+  const { pending } = input;
+  if (!pending || pending.mode === input.status.hvacMode) return null;
+  const to = pending.mode;
+  const since = pending.since;
   if (input.readAt.getTime() - since.getTime() < MODE_PENDING_MS) return null;
   return {
     ...input.thermostat,
@@ -434,6 +435,8 @@ export type ThermostatFacts = OnThermostat & {
   timeZone: string;
   addedAt: Date;
   reading: { status: ThermostatStatus | null; readAt: Date | null; failure: string | null } | null;
+  /** Offline: since Setpoint last saw it connected, or first saw it offline. */
+  offlineSince?: Date | null;
   /** Recent history for the comfort band, oldest first (may be empty). */
   history: BandPoint[];
   pending: { mode: string; since: Date } | null;
@@ -462,7 +465,7 @@ export function thermostatConditions(facts: ThermostatFacts, fleet: FleetFacts):
   if (status && readAt) {
     items.push(
       temperatureCondition({ thermostat, status, readAt, history: facts.history }),
-      offlineCondition({ thermostat, status }),
+      offlineCondition({ thermostat, status, offlineSince: facts.offlineSince ?? null }),
       pendingModeCondition({ thermostat, status, readAt, pending: facts.pending }),
     );
   }

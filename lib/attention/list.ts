@@ -110,6 +110,7 @@ export async function listAttention(input: {
           : row.failure
             ? { status: null, readAt: null, failure: row.failure }
             : null,
+        offlineSince: row.offlineSince ? new Date(row.offlineSince) : null,
         history: history.get(row.thermostatId) ?? [],
         pending:
           row.pendingMode && row.pendingSince

@@ -15,7 +15,7 @@ export const MAX_PER_RUN = 2000;
 /** What one request said about one thermostat. */
 export type BulkItemResult = {
   thermostatId: string;
-  outcome: 'applied' | 'failed';
+  outcome: 'applied' | 'failed' | 'unconfirmed';
   detail: string;
 };
 
@@ -32,7 +32,16 @@ const ITEM_CODES: Record<string, string> = {
   thermostat_offline: 'The thermostat is offline.',
   service_unavailable: 'The service could not reach this thermostat right now.',
   internal_error: 'The service failed on this thermostat.',
+  not_applied:
+    'The service did not confirm the change; reading the thermostat back shows it did not take effect.',
 };
+
+/** An item the service's lost answer left unsettled, and reading it back could not settle. */
+export const UNCONFIRMED_DETAIL =
+  'The service did not confirm the change and the thermostat could not be read back: it may have been applied. Check it, or retry (sending it again is harmless).';
+/** An item whose answer was lost, which reading it back showed applied. */
+export const READ_BACK_DETAIL =
+  'Applied (the service did not confirm it; reading the thermostat back shows it took effect).';
 
 type Item = BulkResult['results'][number];
 
@@ -64,14 +73,22 @@ export function refusedDetail(reasons: Record<string, unknown>): string | null {
 /** One item of the service's answer, in words. */
 export function describeItem(item: Item): BulkItemResult {
   const { thermostatId } = item;
-  if (item.status === 'success') return { thermostatId, outcome: 'applied', detail: 'Applied.' };
+  if (item.status === 'success') {
+    return {
+      thermostatId,
+      outcome: 'applied',
+      detail: item.readBack ? READ_BACK_DETAIL : 'Applied.',
+    };
+  }
   if (item.status === 'fail') {
-    const data = item.data && typeof item.data === 'object' ? item.data : {};
     return {
       thermostatId,
       outcome: 'failed',
-      detail: refusedDetail(data as Record<string, unknown>) ?? 'Refused by the service.',
+      detail: refusedDetail(item.reasons) ?? 'Refused by the service.',
     };
+  }
+  if (item.code === 'unconfirmed') {
+    return { thermostatId, outcome: 'unconfirmed', detail: UNCONFIRMED_DETAIL };
   }
   const known = item.code ? ITEM_CODES[item.code] : undefined;
   return {
@@ -100,8 +117,12 @@ export function resultsOfChunk(ids: readonly string[], answer: BulkResult): Bulk
 }
 
 /** Every id of a request that failed as a whole. */
-export function failChunk(ids: readonly string[], detail: string): BulkItemResult[] {
-  return ids.map((thermostatId) => ({ thermostatId, outcome: 'failed', detail }));
+export function failChunk(
+  ids: readonly string[],
+  detail: string,
+  outcome: 'failed' | 'unconfirmed' = 'failed',
+): BulkItemResult[] {
+  return ids.map((thermostatId) => ({ thermostatId, outcome, detail }));
 }
 
 /**

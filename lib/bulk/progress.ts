@@ -47,7 +47,8 @@ export async function readRunProgress(member: Member, runId: unknown): Promise<R
   const status = runStatus({
     ...run,
     applied: counts.applied,
-    failed: counts.failed,
+    // Those that may have been applied count with the failed, as the run's own counts do.
+    failed: counts.failed + counts.unconfirmed,
     notSent: counts.not_sent,
     cancelled: counts.cancelled,
     skipped: counts.unchanged + counts.blocked,

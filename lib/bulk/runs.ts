@@ -230,7 +230,7 @@ export async function listRetryable(member: Member, run: BulkRun): Promise<strin
   const items = await listBulkRunItems({
     scope: member,
     run,
-    outcomes: ['failed', 'not_sent'],
+    outcomes: ['failed', 'unconfirmed', 'not_sent'],
     limit: MAX_PER_RUN,
   });
   return items.map((item) => item.thermostatId);

@@ -74,12 +74,18 @@ export function countsInWords(
   counts: Pick<BulkRun, 'applied' | 'failed' | 'notSent' | 'cancelled' | 'total'> & {
     unchanged?: number;
     blocked?: number;
+    /** Of the failed, those whose answer was lost: they may have been applied. */
+    unconfirmed?: number;
   },
 ): string {
   const count = (n: number, kind: OutcomeKind) => `${n} ${OUTCOMES[kind].label.toLowerCase()}`;
   const extra = (n: number | undefined, kind: OutcomeKind) =>
     n !== undefined && n > 0 ? `, ${count(n, kind)}` : '';
-  return `${count(counts.applied, 'done')}, ${count(counts.failed, 'failed')}, ${count(counts.notSent, 'not_sent')}${extra(counts.cancelled, 'cancelled')}${extra(counts.unchanged, 'unchanged')}${extra(counts.blocked, 'blocked')} (of ${counts.total}).`;
+  const unconfirmed =
+    counts.unconfirmed !== undefined && counts.unconfirmed > 0
+      ? ` (${counts.unconfirmed} of them may have been applied)`
+      : '';
+  return `${count(counts.applied, 'done')}, ${count(counts.failed, 'failed')}${unconfirmed}, ${count(counts.notSent, 'not_sent')}${extra(counts.cancelled, 'cancelled')}${extra(counts.unchanged, 'unchanged')}${extra(counts.blocked, 'blocked')} (of ${counts.total}).`;
 }
 
 /**
@@ -90,7 +96,7 @@ export const RESULT_FILTERS: Record<string, { label: string; outcomes?: BulkItem
   all: { label: 'All' },
   failed: {
     label: `${OUTCOMES.failed.label} or ${OUTCOMES.not_sent.label.toLowerCase()}`,
-    outcomes: ['failed', 'not_sent'],
+    outcomes: ['failed', 'unconfirmed', 'not_sent'],
   },
   applied: { label: OUTCOMES.done.label, outcomes: ['applied'] },
   pending: { label: 'Still to do', outcomes: ['pending'] },

@@ -114,6 +114,11 @@ export function pauseFor(error: unknown): Date | null {
   return null;
 }
 
+/** A failed write's outcome: `unconfirmed` where it may have been applied and no read settled it. */
+export function failureOutcome(error: unknown): 'failed' | 'unconfirmed' {
+  return error instanceof ServiceError && error.kind === 'unconfirmed' ? 'unconfirmed' : 'failed';
+}
+
 export function failureDetail(error: unknown): string {
   if (error instanceof ServiceError && error.kind === 'validation') {
     return refusedDetail(error.fieldErrors) ?? describeServiceError(error);
@@ -191,7 +196,7 @@ export async function workBulkRun(input: {
         );
         return;
       }
-      results = failChunk(ids, failureDetail(error));
+      results = failChunk(ids, failureDetail(error), failureOutcome(error));
     }
     await recordItemResults({ runId, results });
   };

@@ -32,6 +32,8 @@ export type AttentionRow = {
   status: Record<string, unknown> | null;
   readAt: Date | null;
   failure: string | null;
+  /** Since when it has been offline: Setpoint last saw it connected, or first saw it offline. */
+  offlineSince: Date | null;
   pendingMode: string | null;
   pendingSince: Date | null;
   reminderEnabled: boolean | null;
@@ -58,6 +60,7 @@ export async function listAttentionRows(input: {
       status: readings.status,
       readAt: readings.readAt,
       failure: readings.failure,
+      offlineSince: sql<Date | null>`coalesce(${readings.lastConnectedAt}, ${readings.offlineSince})`,
       pendingMode: pendingModeChanges.mode,
       pendingSince: pendingModeChanges.since,
       reminderEnabled: maintenanceReminders.enabled,
@@ -143,7 +146,7 @@ export async function listFailedWrites(input: {
       (array_agg(f.error order by f.at desc, f.id desc))[1] as "lastError"
     from activity_log f
     join thermostats t on t.org_id = f.org_id and t.thermostat_id = f.thermostat_id
-    where f.org_id = ${scope.orgId}::uuid and f.outcome = 'failure'
+    where f.org_id = ${scope.orgId}::uuid and f.outcome in ('failure', 'unconfirmed')
       and f.at > ${input.since.toISOString()}::timestamptz and ${inBuildingsSql(scope)}
       and not exists (
         select 1 from activity_log s
@@ -168,26 +171,36 @@ export async function listFailedWrites(input: {
 // --- Pending mode changes ----------------------------------------------------------------------
 
 /**
- * Brings the pending mode changes in step with the readings: a pending mode newly seen is kept
- * with the time of the reading that showed it (a different one replaces it, with its own time);
- * one the latest reading no longer shows goes. For every organisation at once: two statements.
+ * Keeps a mode change Setpoint asked for (creating a thermostat in a mode), from now: the
+ * service shows only the mode in effect, so this is how Setpoint knows one is waiting.
+ */
+export async function recordPendingMode(
+  input: ThermostatKey & { mode: string; at?: Date },
+): Promise<void> {
+  const db = await getDb();
+  const since = input.at ?? new Date();
+  await db
+    .insert(pendingModeChanges)
+    .values({ orgId: input.orgId, thermostatId: input.thermostatId, mode: input.mode, since })
+    .onConflictDoUpdate({
+      target: [pendingModeChanges.orgId, pendingModeChanges.thermostatId],
+      set: { mode: input.mode, since },
+    });
+}
+
+/**
+ * Brings the pending mode changes in step with the readings: one goes once a reading made after
+ * it was asked for shows the mode (or its thermostat left the portfolio). For every organisation
+ * at once, in one statement.
  */
 export async function syncPendingModeChanges(): Promise<void> {
   const db = await getDb();
   await db.execute(sql`
-    insert into pending_mode_changes (org_id, thermostat_id, mode, since)
-    select r.org_id, r.thermostat_id, r.status->>'pendingHvacMode', r.read_at
-    from readings r
-    where r.read_at is not null and r.status->>'pendingHvacMode' is not null
-    on conflict (org_id, thermostat_id) do update
-      set mode = excluded.mode, since = excluded.since
-      where pending_mode_changes.mode <> excluded.mode`);
-  await db.execute(sql`
     delete from pending_mode_changes p
-    where not exists (
+    where exists (
       select 1 from readings r
       where r.org_id = p.org_id and r.thermostat_id = p.thermostat_id
-        and r.status->>'pendingHvacMode' = p.mode)`);
+        and r.read_at >= p.since and r.status->>'hvacMode' = p.mode)`);
 }
 
 // --- Maintenance reminders -----------------------------------------------------------------------
@@ -256,4 +269,21 @@ export async function saveReminderFailure(
     from thermostats where org_id = ${input.orgId}::uuid and thermostat_id = ${input.thermostatId}
     on conflict (org_id, thermostat_id) do update
       set tried_at = excluded.tried_at, failure = excluded.failure`);
+}
+
+/** The mode change Setpoint asked for on this thermostat and is waiting for, if any. */
+export async function findPendingMode(
+  input: ThermostatKey,
+): Promise<{ mode: string; since: Date } | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ mode: pendingModeChanges.mode, since: pendingModeChanges.since })
+    .from(pendingModeChanges)
+    .where(
+      and(
+        eq(pendingModeChanges.orgId, input.orgId),
+        eq(pendingModeChanges.thermostatId, input.thermostatId),
+      ),
+    );
+  return row ?? null;
 }

@@ -26,13 +26,11 @@ export const STATUS_FIELDS = {
   temperature: number(`r.status->'temperature'`),
   humidity: number(`r.status->'humidity'`),
   hvacMode: text(`r.status->'hvacMode'`),
-  pendingHvacMode: text(`r.status->'pendingHvacMode'`),
   desiredHeat: number(`r.status->'setPoint'->'desiredHeat'`),
   desiredCool: number(`r.status->'setPoint'->'desiredCool'`),
   isResidentMode: boolean(`r.status->'isResidentMode'`),
   connected: boolean(`r.status->'connected'`),
-  lastSeen: text(`r.status->'lastSeen'`),
-  comfortSetting: text(`r.status->'currentComfortSettingRef'`),
+  comfortSetting: text(`r.status->'comfortSetting'`),
 } as const;
 
 /** What a sort key orders by (other than `unit`, the natural order of the labels). */
@@ -120,7 +118,10 @@ export function buildingRowsSql(input: {
       case when r.status is not null then r.read_at end as "readAt", r.failure as "failure",
       (r.read_at is null or r.read_at < ${input.freshSince.toISOString()}::timestamptz
         or coalesce(r.wanted_at > r.tried_at, false)) as "stale",
-      r.status as "status"
+      r.status as "status",
+      coalesce(r.last_connected_at, r.offline_since) as "offlineSince",
+      (select p.mode from pending_mode_changes p
+        where p.org_id = t.org_id and p.thermostat_id = t.thermostat_id) as "pendingMode"
     ${buildingSource(input)}${filter ? sql` and ${filter}` : sql``}
     order by ${orderSql(input.view)}
     ${input.limit === null ? sql`` : sql`limit ${input.limit} offset ${input.offset}`}`;

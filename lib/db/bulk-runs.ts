@@ -27,7 +27,11 @@ export type BulkRun = typeof bulkRuns.$inferSelect;
 export type BulkRunItem = typeof bulkRunItems.$inferSelect;
 export type BulkItemOutcome = (typeof BULK_ITEM_OUTCOMES)[number];
 export type FinalOutcome = Exclude<BulkItemOutcome, 'pending'>;
-export type ItemResult = { thermostatId: string; outcome: 'applied' | 'failed'; detail: string };
+export type ItemResult = {
+  thermostatId: string;
+  outcome: 'applied' | 'failed' | 'unconfirmed';
+  detail: string;
+};
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
@@ -525,7 +529,7 @@ export async function recordItemResults(input: {
     )
     update ${bulkRuns}
     set applied = applied + (select count(*) from recorded where outcome = 'applied'),
-        failed = failed + (select count(*) from recorded where outcome = 'failed')
+        failed = failed + (select count(*) from recorded where outcome in ('failed', 'unconfirmed'))
     where id = ${input.runId}
     returning (select count(*) from recorded)::int as recorded
   `);

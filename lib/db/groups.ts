@@ -98,15 +98,13 @@ function attentionSql(kind: FilterAttentionKind, now: Date): SQL {
     case 'offline':
       return sql`(r.read_at is not null and ${S.connected} is false)`;
     case 'mode_pending':
-      // Pending since the reading that first showed this same mode, else the latest reading.
-      return sql`(r.read_at is not null and ${S.pendingHvacMode} is not null
-        and ${S.pendingHvacMode} is distinct from ${S.hvacMode}
-        and r.read_at - coalesce((select p.since from pending_mode_changes p
-          where ${sameThermostat('p')} and p.mode = ${S.pendingHvacMode}), r.read_at)
-          >= ${ms(MODE_PENDING_MS)})`;
+      // A mode Setpoint asked for, not shown by the latest reading that long after.
+      return sql`(r.read_at is not null and exists (select 1 from pending_mode_changes p
+        where ${sameThermostat('p')} and p.mode is distinct from ${S.hvacMode}
+          and r.read_at - p.since >= ${ms(MODE_PENDING_MS)}))`;
     case 'failed_writes':
       return sql`exists (select 1 from activity_log f
-        where ${sameThermostat('f')} and f.outcome = 'failure'
+        where ${sameThermostat('f')} and f.outcome in ('failure', 'unconfirmed')
           and f.at > ${at} - ${ms(FAILED_WRITES_WINDOW_MS)}
           and not exists (select 1 from activity_log s
             where s.org_id = f.org_id and s.thermostat_id = f.thermostat_id

@@ -133,7 +133,7 @@ export async function listFailedRuns(input: {
       from bulk_run_items i where i.run_id in (select id from failed_runs)),
     shares as (
       select run_id, building_id, count(*)::int as total,
-        (count(*) filter (where outcome = 'failed' and not retried))::int as failed,
+        (count(*) filter (where outcome in ('failed', 'unconfirmed') and not retried))::int as failed,
         (count(*) filter (where outcome = 'not_sent' and not retried))::int as not_sent
       from items group by run_id, building_id)
     select r.id as "runId", r.total, r.applied,

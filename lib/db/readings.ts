@@ -17,7 +17,11 @@ export type StoredReading = typeof readings.$inferSelect;
 export type HistoryPoint = typeof readingHistory.$inferSelect;
 export type HistorySample = Omit<HistoryPoint, 'orgId' | 'thermostatId' | 'at'>;
 
-/** Saves a good reading: the last status, and a point of history. */
+/**
+ * Saves a good reading: the last status, and a point of history. Whether it shows the
+ * thermostat connected (`sample.connected`) keeps when it was last seen connected and since when
+ * it has been offline, as far as Setpoint's readings tell.
+ */
 export async function saveReading(input: {
   orgId: string;
   thermostatId: string;
@@ -27,11 +31,14 @@ export async function saveReading(input: {
 }): Promise<void> {
   const db = await getDb();
   const at = input.at ?? new Date();
+  const { connected } = input.sample;
   const row = {
     orgId: input.orgId,
     thermostatId: input.thermostatId,
     status: input.status,
     readAt: at,
+    lastConnectedAt: connected === true ? at : null,
+    offlineSince: connected === false ? at : null,
     triedAt: at,
     failure: null,
     wantedAt: null,
@@ -45,6 +52,14 @@ export async function saveReading(input: {
       set: {
         status: sql`excluded.status`,
         readAt: sql`excluded.read_at`,
+        lastConnectedAt:
+          connected === true ? sql`excluded.last_connected_at` : sql`${readings.lastConnectedAt}`,
+        offlineSince:
+          connected === true
+            ? null
+            : connected === false
+              ? sql`coalesce(${readings.offlineSince}, excluded.offline_since)`
+              : sql`${readings.offlineSince}`,
         triedAt: sql`excluded.tried_at`,
         failure: null,
         wantedAt: null,
@@ -215,6 +230,10 @@ export type BuildingRowRecord = {
   failure: string | null;
   /** Read too long ago, or asked for fresh: to be read again. */
   stale: boolean;
+  /** When it was last seen connected (or, never seen so, first seen offline). */
+  offlineSince: Date | null;
+  /** A mode Setpoint asked for that the readings do not show yet. */
+  pendingMode: string | null;
 } & StatusFields;
 
 type StatusFields = { [K in keyof typeof STATUS_FIELDS]: RowStatus[K] };
@@ -236,13 +255,11 @@ export function rowStatusOf(stored: Record<string, unknown> | null): StatusField
     temperature: number(status.temperature),
     humidity: number(status.humidity),
     hvacMode: string(status.hvacMode),
-    pendingHvacMode: string(status.pendingHvacMode),
     desiredHeat: number(setPoint.desiredHeat),
     desiredCool: number(setPoint.desiredCool),
     isResidentMode: boolean(status.isResidentMode),
     connected: boolean(status.connected),
-    lastSeen: string(status.lastSeen),
-    comfortSetting: string(status.currentComfortSettingRef),
+    comfortSetting: string(status.comfortSetting),
   };
 }
 
@@ -283,6 +300,8 @@ export async function listBuildingRows(input: {
     readAt: dateOf(row.readAt),
     failure: row.failure,
     stale: row.stale,
+    offlineSince: dateOf(row.offlineSince),
+    pendingMode: row.pendingMode,
     ...rowStatusOf(row.status),
   }));
 }

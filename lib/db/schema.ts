@@ -298,7 +298,8 @@ export const activityLog = pgTable(
     buildingId: text('building_id'),
     summary: text('summary').notNull(),
     changes: jsonb('changes').$type<Record<string, unknown>>().notNull().default({}),
-    outcome: text('outcome', { enum: ['success', 'failure'] }).notNull(),
+    /** `unconfirmed`: a write whose answer was lost, which may have been applied. */
+    outcome: text('outcome', { enum: ['success', 'failure', 'unconfirmed'] }).notNull(),
     serviceStatus: integer('service_status'),
     error: text('error'),
     /**
@@ -369,10 +370,17 @@ export const readings = pgTable(
   {
     orgId: uuid('org_id').notNull(),
     thermostatId: text('thermostat_id').notNull(),
-    /** The last good status, as the service sent it (its non-secret fields). */
+    /** The last good status, in Setpoint's own shape (lib/thermostat-api/schemas.ts). */
     status: jsonb('status').$type<Record<string, unknown>>(),
     /** When `status` was read. */
     readAt: timestamp('read_at', { withTimezone: true }),
+    /**
+     * When a reading last showed the thermostat connected (the service says whether it is, not
+     * since when): null when Setpoint never saw it connected.
+     */
+    lastConnectedAt: timestamp('last_connected_at', { withTimezone: true }),
+    /** When the readings first showed it offline, since it was last connected; null online. */
+    offlineSince: timestamp('offline_since', { withTimezone: true }),
     ...lastAttempt(),
     /** A page asked for it fresh: the poller reads these first. */
     wantedAt: timestamp('wanted_at', { withTimezone: true }),
@@ -430,6 +438,11 @@ export const BULK_ITEM_OUTCOMES = [
   'failed',
   'not_sent',
   'cancelled',
+  /**
+   * The service's answer was lost and reading the thermostat back could not settle it: it may
+   * have been applied. Counted with the failed (a person should look).
+   */
+  'unconfirmed',
   /** Planned runs only: the thermostat already matched, so nothing was sent. */
   'unchanged',
   /** Planned runs only: the plan found it could not apply there (or could not read it). */
@@ -662,9 +675,9 @@ export const maintenanceReminders = pgTable(
 );
 
 /**
- * A mode change the service says is pending (`pendingHvacMode`), and the reading that first
- * showed it: the readings keep only the last status, and history only the mode in effect, so
- * this says how long a change has been waiting. Kept in step with the readings by a job.
+ * A mode change Setpoint asked for (creating a thermostat in a mode), and when: the service
+ * shows no pending mode, only the mode in effect, so this says how long a change has been
+ * waiting. It goes once a reading made after it shows the mode (a job keeps it in step).
  */
 export const pendingModeChanges = pgTable(
   'pending_mode_changes',

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Actor } from '@/lib/activity';
+import { listOrganizationBuildings } from '@/lib/db/queries';
 import type { FormState, ReportRow } from '@/lib/forms';
 import { addToPortfolio, type ImportWait, type KnownBuilding } from './add';
 import { type EntryProblem, type PortfolioEntry, parseCsv, parsePastedList } from './entries';
@@ -13,7 +14,7 @@ import { fetchSandboxDemoPortfolio } from './sandbox-demo';
  */
 export const ADD_SOURCES = ['list', 'csv', 'demo'] as const;
 export type AddSource = (typeof ADD_SOURCES)[number];
-export type AddField = 'list' | 'csv';
+export type AddField = 'list' | 'csv' | 'building';
 export type AddState = FormState<AddField>;
 
 /**
@@ -29,6 +30,8 @@ export type ImportEvent =
 export type AddRequest = {
   entries: PortfolioEntry[];
   problems: EntryProblem[];
+  /** The building of a line that names none. */
+  defaultBuildingId?: string | null;
   known?: Map<string, KnownBuilding>;
   values: AddState['values'];
 };
@@ -40,21 +43,46 @@ const listSchema = z
   .min(1, 'Paste at least one thermostat id.')
   .max(250_000, 'That list is too long.');
 
-/** The form's entries, or the state that says what is wrong with it (nothing checked yet). */
+/**
+ * The form's entries, or the state that says what is wrong with it (nothing checked yet). The
+ * organisation's, for the import's building (`building`: one of its buildings' ids, or none when
+ * every line names its own).
+ */
 export async function readAddRequest(
   source: AddSource,
   form: FormData,
+  orgId: string,
 ): Promise<{ ok: true; request: AddRequest } | { ok: false; state: AddState }> {
   const refuse = (state: AddState) => ({ ok: false as const, state });
+  let defaultBuildingId: string | null = null;
+  if (source !== 'demo') {
+    const chosen = form.get('building') ?? '';
+    const buildings = await listOrganizationBuildings({ orgId });
+    if (chosen !== '' && !buildings.some((building) => building.buildingId === chosen)) {
+      return refuse({
+        status: 'error',
+        fieldErrors: { building: ['Choose one of your buildings.'] },
+      });
+    }
+    defaultBuildingId = typeof chosen === 'string' && chosen !== '' ? chosen : null;
+  }
   if (source === 'list') {
     const list = listSchema.safeParse(form.get('list') ?? '');
     if (!list.success) {
       return refuse({
         status: 'error',
         fieldErrors: { list: list.error.issues.map((issue) => issue.message) },
+        values: { building: defaultBuildingId ?? '' },
       });
     }
-    return { ok: true, request: { ...parsePastedList(list.data), values: { list: list.data } } };
+    return {
+      ok: true,
+      request: {
+        ...parsePastedList(list.data),
+        defaultBuildingId,
+        values: { list: list.data, building: defaultBuildingId ?? '' },
+      },
+    };
   }
   if (source === 'csv') {
     const file = form.get('csv');
@@ -69,7 +97,10 @@ export async function readAddRequest(
     }
     const parsed = parseCsv(await file.text());
     if ('error' in parsed) return refuse({ status: 'error', fieldErrors: { csv: [parsed.error] } });
-    return { ok: true, request: { ...parsed, values: {} } };
+    return {
+      ok: true,
+      request: { ...parsed, defaultBuildingId, values: { building: defaultBuildingId ?? '' } },
+    };
   }
   const demo = await fetchSandboxDemoPortfolio();
   if (!demo) {

@@ -1,16 +1,40 @@
 import 'server-only';
 import pLimit from 'p-limit';
 import { type Actor, logActivity } from '@/lib/activity';
-import { addThermostat, ensureBuilding, findKnownThermostats } from '@/lib/db/queries';
+import {
+  addThermostat,
+  type Building,
+  ensureBuilding,
+  findKnownThermostats,
+  listOrganizationBuildings,
+} from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/forms';
 import { storeStatus } from '@/lib/readings/read';
 import { describeServiceError, ServiceError, untilPhrase } from '@/lib/thermostat-api/errors';
-import { getSchedule, getStatus } from '@/lib/thermostat-api/resources';
+import { getStatus } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import type { EntryProblem, PortfolioEntry } from './entries';
 
-/** What the sandbox (or a manager) knows about a building that is new to the portfolio. */
+/** What the sandbox's demo listing says of a building that is new to the portfolio. */
 export type KnownBuilding = { name: string; timeZone: string; address?: string };
+
+/**
+ * Finds the building a line names (`ref`: a building's id, or its name in any case) among the
+ * organisation's, or one the demo listing describes (`known`, by id), which is then added.
+ */
+export function buildingFinder(
+  buildings: readonly Building[],
+  known?: ReadonlyMap<string, KnownBuilding>,
+) {
+  const byId = new Map(buildings.map((building) => [building.buildingId, building]));
+  const byName = new Map(buildings.map((building) => [building.name.toLowerCase(), building]));
+  return (ref: string): { buildingId: string; known?: KnownBuilding } | null => {
+    const found = byId.get(ref) ?? byName.get(ref.toLowerCase());
+    if (found) return { buildingId: found.buildingId };
+    const described = known?.get(ref);
+    return described ? { buildingId: ref, known: described } : null;
+  };
+}
 
 /** Lines checked with the service at once: a few, as the service asks, never the whole list. */
 const CONCURRENCY = 6;
@@ -61,6 +85,8 @@ export async function addToPortfolio(input: {
   actor: Actor;
   entries: PortfolioEntry[];
   problems?: EntryProblem[];
+  /** The building of a line that names none (one of the organisation's, by id). */
+  defaultBuildingId?: string | null;
   known?: Map<string, KnownBuilding>;
   onRow?: (row: ReportRow) => void;
   onWait?: (wait: ImportWait) => void;
@@ -69,7 +95,35 @@ export async function addToPortfolio(input: {
   const { actor, onRow } = input;
   const { orgId } = actor;
   const priority = 'page' as const;
-  const notAttempted = (input.problems ?? []).map(
+  const already = await findKnownThermostats({
+    orgId,
+    thermostatIds: input.entries.map((entry) => entry.thermostatId),
+  });
+  // Each new line's building, before anything is asked of the service: a line naming no building
+  // the portfolio has is not sent (one already in the portfolio needs none: it stays where it is).
+  const portfolioBuildings = await listOrganizationBuildings({ orgId });
+  const findBuilding = buildingFinder(portfolioBuildings, input.known);
+  const placed: { entry: PortfolioEntry; buildingId: string; known?: KnownBuilding }[] = [];
+  const problems = [...(input.problems ?? [])];
+  for (const entry of input.entries) {
+    if (already.has(entry.thermostatId)) {
+      placed.push({ entry, buildingId: '' });
+      continue;
+    }
+    const ref = entry.building || input.defaultBuildingId || '';
+    const building = ref ? findBuilding(ref) : null;
+    if (building) placed.push({ entry, ...building });
+    else {
+      problems.push({
+        line: entry.line,
+        input: entry.thermostatId,
+        problem: ref
+          ? `No building “${ref}” in your portfolio: add it first, or name one you have.`
+          : 'Choose the building it is in (for the whole import, or in a building column).',
+      });
+    }
+  }
+  const notAttempted = problems.map(
     (problem): ReportRow => ({
       line: problem.line,
       subject: problem.input,
@@ -78,15 +132,15 @@ export async function addToPortfolio(input: {
     }),
   );
   for (const row of notAttempted) onRow?.(row);
-  const already = await findKnownThermostats({
-    orgId,
-    thermostatIds: input.entries.map((entry) => entry.thermostatId),
-  });
   const buildingNames = new Map<string, Promise<string>>();
   // A line that waits for its building's lookup keeps its status: it is not asked for twice.
   const statuses = new Map<string, ThermostatStatus>();
 
-  const check = async (entry: PortfolioEntry): Promise<ReportRow> => {
+  const check = async ({
+    entry,
+    buildingId,
+    known,
+  }: (typeof placed)[number]): Promise<ReportRow> => {
     const base = { line: entry.line, subject: entry.thermostatId };
     const knownBuilding = already.get(entry.thermostatId);
     if (knownBuilding !== undefined) {
@@ -109,32 +163,18 @@ export async function addToPortfolio(input: {
       return { ...base, outcome: 'failed', detail };
     }
     statuses.set(entry.thermostatId, status);
-    const buildingId = status.buildingId;
-    if (!buildingId) {
-      return {
-        ...base,
-        outcome: 'failed',
-        detail: 'The service did not say which building it is in.',
-      };
-    }
     let building = buildingNames.get(buildingId);
     if (!building) {
-      building = addBuilding(orgId, buildingId, entry.thermostatId, input.known?.get(buildingId));
+      building = known
+        ? ensureBuilding({ orgId, buildingId, ...known, address: known.address ?? '' })
+        : Promise.resolve(
+            portfolioBuildings.find((candidate) => candidate.buildingId === buildingId)?.name ??
+              buildingId,
+          );
       buildingNames.set(buildingId, building);
     }
-    let buildingName: string;
-    try {
-      buildingName = await building;
-    } catch (error) {
-      const wait = budgetWait(error);
-      if (wait) {
-        // The building is asked about again by whichever of its lines is tried next.
-        if (buildingNames.get(buildingId) === building) buildingNames.delete(buildingId);
-        throw wait;
-      }
-      return { ...base, outcome: 'failed', detail: describeServiceError(error) };
-    }
-    const unitLabel = entry.unitLabel || status.name || '';
+    const buildingName = await building;
+    const unitLabel = entry.unitLabel;
     const added = await addThermostat({
       orgId,
       thermostatId: entry.thermostatId,
@@ -148,7 +188,7 @@ export async function addToPortfolio(input: {
         detail: `Already in the portfolio, in ${buildingName}.`,
       };
     }
-    await storeStatus({ orgId, status });
+    await storeStatus({ orgId, thermostatId: entry.thermostatId, status });
     return {
       ...base,
       outcome: 'done',
@@ -159,7 +199,7 @@ export async function addToPortfolio(input: {
   // One pause for every worker: the first line the budget refuses starts it, later refusals
   // only move its end, and it tells onWait how it stands until it ends.
   const waitUntil = Date.now() + (input.waitLimitMs ?? IMPORT_WAIT_LIMIT_MS);
-  let undecided = input.entries.length;
+  let undecided = placed.length;
   let pauseEnd = 0;
   let pause: Promise<void> | null = null;
   const waitOut = async () => {
@@ -179,11 +219,12 @@ export async function addToPortfolio(input: {
     return pause;
   };
 
-  const decide = async (entry: PortfolioEntry): Promise<ReportRow> => {
+  const decide = async (line: (typeof placed)[number]): Promise<ReportRow> => {
+    const { entry } = line;
     for (;;) {
       if (pause) await pause;
       try {
-        return await check(entry);
+        return await check(line);
       } catch (error) {
         if (!(error instanceof WaitForBudget)) {
           // A line that fails in Setpoint (its database) fails alone: the others are kept,
@@ -210,9 +251,9 @@ export async function addToPortfolio(input: {
 
   const limit = pLimit(CONCURRENCY);
   const results = await Promise.all(
-    input.entries.map((entry) =>
+    placed.map((line) =>
       limit(async () => {
-        const row = await decide(entry);
+        const row = await decide(line);
         undecided -= 1;
         onRow?.(row);
         return row;
@@ -230,23 +271,4 @@ export async function addToPortfolio(input: {
     });
   }
   return [...results, ...notAttempted].sort((a, b) => a.line - b.line);
-}
-
-async function addBuilding(
-  orgId: string,
-  buildingId: string,
-  thermostatId: string,
-  known?: KnownBuilding,
-): Promise<string> {
-  // The service has no building endpoint; a thermostat's schedule says its building's zone.
-  const timeZone =
-    known?.timeZone ?? (await getSchedule({ orgId, priority: 'page', thermostatId })).timeZone;
-  if (!timeZone) throw new ServiceError('invalid_response');
-  return ensureBuilding({
-    orgId,
-    buildingId,
-    timeZone,
-    name: known?.name ?? `Building ${buildingId.slice(-6)}`,
-    address: known?.address ?? '',
-  });
 }

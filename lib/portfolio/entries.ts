@@ -2,8 +2,17 @@ import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
 import { thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 
-/** One thermostat to add: its service id and the manager's label for it. */
-export type PortfolioEntry = { line: number; thermostatId: string; unitLabel: string };
+/**
+ * One thermostat to add: its service id, the manager's label for it, and its building as the
+ * line names it (a building's name or id; '' for the import's own building). The service does not
+ * say which building a thermostat is in: the manager does.
+ */
+export type PortfolioEntry = {
+  line: number;
+  thermostatId: string;
+  unitLabel: string;
+  building: string;
+};
 export type EntryProblem = { line: number; input: string; problem: string };
 
 /**
@@ -13,7 +22,17 @@ export type EntryProblem = { line: number; input: string; problem: string };
 export const MAX_ENTRIES_PER_IMPORT = 2000;
 const unitLabelSchema = z.string().trim().max(64, 'A unit label has at most 64 characters.');
 
-function checkEntry(line: number, rawId: string, rawLabel: string): PortfolioEntry | EntryProblem {
+const buildingRefSchema = z
+  .string()
+  .trim()
+  .max(64, 'A building is named in at most 64 characters.');
+
+function checkEntry(
+  line: number,
+  rawId: string,
+  rawLabel: string,
+  rawBuilding = '',
+): PortfolioEntry | EntryProblem {
   const id = thermostatIdSchema.safeParse(rawId.trim());
   if (!id.success) {
     return {
@@ -25,7 +44,15 @@ function checkEntry(line: number, rawId: string, rawLabel: string): PortfolioEnt
   const label = unitLabelSchema.safeParse(rawLabel);
   if (!label.success)
     return { line, input: rawId.trim(), problem: label.error.issues[0]?.message ?? 'Bad label.' };
-  return { line, thermostatId: id.data, unitLabel: label.data };
+  const building = buildingRefSchema.safeParse(rawBuilding);
+  if (!building.success) {
+    return {
+      line,
+      input: rawId.trim(),
+      problem: building.error.issues[0]?.message ?? 'Bad building.',
+    };
+  }
+  return { line, thermostatId: id.data, unitLabel: label.data, building: building.data };
 }
 
 export type ParsedEntries = { entries: PortfolioEntry[]; problems: EntryProblem[] };
@@ -60,21 +87,23 @@ function finish(results: (PortfolioEntry | EntryProblem)[]): ParsedEntries {
 }
 
 /**
- * A pasted list: one thermostat per line, the id optionally followed by a comma or tab and a
- * unit label (`318324702718, Unit 4B`). Blank lines are skipped.
+ * A pasted list: one thermostat per line, the id optionally followed by a unit label and a
+ * building (its name or id), separated by tabs (as a spreadsheet copies them) or else commas:
+ * `318324702718, Unit 4B, Tower A`. Blank lines are skipped.
  */
 export function parsePastedList(text: string): ParsedEntries {
   const results = text.split(/\r?\n/).flatMap((raw, index) => {
     const line = raw.trim();
     if (!line) return [];
-    const match = /^([^,\t]*)(?:[,\t](.*))?$/.exec(line);
-    return [checkEntry(index + 1, match?.[1] ?? line, match?.[2] ?? '')];
+    const [id = '', label = '', building = ''] = line.split(line.includes('\t') ? '\t' : ',');
+    return [checkEntry(index + 1, id, label, building)];
   });
   return finish(results);
 }
 
 const ID_COLUMNS = ['thermostatid', 'thermostat_id', 'thermostat id', 'id', 'serial'];
 const LABEL_COLUMNS = ['unitlabel', 'unit_label', 'unit label', 'unit', 'label', 'name'];
+const BUILDING_COLUMNS = ['building', 'buildingid', 'building_id', 'building id', 'building name'];
 
 /** Why a file could not be read as CSV, in words: the parser's own message names its internals. */
 function csvProblem(error: unknown): string {
@@ -88,7 +117,8 @@ function csvProblem(error: unknown): string {
 
 /**
  * A CSV file with a header row naming an id column (`thermostatId`, `id`, `serial`) and
- * optionally a label column (`unitLabel`, `unit`, `label`, `name`). Line numbers are the file's.
+ * optionally a label column (`unitLabel`, `unit`, `label`, `name`) and a building column
+ * (`building`, `buildingId`: a building's name or id). Line numbers are the file's.
  */
 export function parseCsv(text: string): ParsedEntries | { error: string } {
   let records: string[][];
@@ -108,13 +138,16 @@ export function parseCsv(text: string): ParsedEntries | { error: string } {
     return { error: 'The first row must name the columns, including thermostatId.' };
   }
   const labelColumn = header.findIndex((cell) => LABEL_COLUMNS.includes(cell));
+  const buildingColumn = header.findIndex((cell) => BUILDING_COLUMNS.includes(cell));
+  const cell = (record: string[], column: number) => (column >= 0 ? (record[column] ?? '') : '');
   const results = records
     .slice(1)
     .map((record, index) =>
       checkEntry(
         index + 2,
         record[idColumn] ?? '',
-        labelColumn >= 0 ? (record[labelColumn] ?? '') : '',
+        cell(record, labelColumn),
+        cell(record, buildingColumn),
       ),
     );
   return finish(results);

@@ -59,10 +59,12 @@ export async function fetchSandboxDemoPortfolio(): Promise<{
   const parsed = portfolioSchema.safeParse(await response.json().catch(() => null));
   if (!parsed.success) return null;
   return {
+    // The sandbox's listing says which building each is in, as a manager's CSV would.
     entries: parsed.data.thermostats.map((t, index) => ({
       line: index + 1,
       thermostatId: t.thermostatId,
       unitLabel: t.name,
+      building: t.buildingId,
     })),
     known: new Map(
       parsed.data.buildings.map((b) => [

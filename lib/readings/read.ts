@@ -1,10 +1,11 @@
 import 'server-only';
+import { z } from 'zod';
 import { type HistorySample, saveReadFailure, saveReading } from '@/lib/db/readings';
 import { getEnv } from '@/lib/env';
 import type { Priority } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import { getStatus } from '@/lib/thermostat-api/resources';
-import { statusSchema, type ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import { DEFAULT_HEAT_COOL_MIN_DELTA, type ThermostatStatus } from '@/lib/thermostat-api/schemas';
 
 /**
  * Reading thermostats into the store (lib/db/readings.ts): every status read from the service,
@@ -29,25 +30,63 @@ export function sampleOf(status: ThermostatStatus): HistorySample {
     humidity: number(status.humidity),
     desiredHeat: status.setPoint.desiredHeat,
     desiredCool: status.setPoint.desiredCool,
-    hvacMode: typeof status.hvacMode === 'string' ? status.hvacMode : null,
-    equipment: typeof status.equipmentStatus === 'string' ? status.equipmentStatus : null,
-    connected: typeof status.connected === 'boolean' ? status.connected : null,
+    hvacMode: status.hvacMode,
+    equipment: status.runningEquipment?.join(',') ?? null,
+    connected: status.connected,
   };
 }
 
-/** Keeps a status the service just sent (a read, or the answer to a write). */
-export async function storeStatus(input: { orgId: string; status: ThermostatStatus }) {
+/** Keeps a status the service just sent for this thermostat. */
+export async function storeStatus(input: {
+  orgId: string;
+  thermostatId: string;
+  status: ThermostatStatus;
+}) {
   await saveReading({
     orgId: input.orgId,
-    thermostatId: input.status.thermostatId,
+    thermostatId: input.thermostatId,
     status: input.status,
     sample: sampleOf(input.status),
   });
 }
 
-/** A stored status back as the service's shape; null when it no longer parses. */
+const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional().catch(null);
+const range = z.object({ min: z.number(), max: z.number() });
+
+/** A status as the store keeps it (Setpoint's own shape; migration 0016 brought older ones). */
+const storedStatusSchema = z
+  .object({
+    isResidentMode: z.boolean(),
+    setPoint: z.object({ desiredHeat: z.number(), desiredCool: z.number() }),
+    hvacMode: optional(z.string()),
+    connected: optional(z.boolean()),
+    temperature: optional(z.number()),
+    humidity: optional(z.number()),
+    comfortSetting: optional(z.string()),
+    heatCoolMinDelta: optional(z.number()),
+    runningEquipment: optional(z.array(z.string())),
+    heatRange: optional(range),
+    coolRange: optional(range),
+  })
+  .transform(
+    (stored): ThermostatStatus => ({
+      isResidentMode: stored.isResidentMode,
+      setPoint: stored.setPoint,
+      hvacMode: stored.hvacMode ?? null,
+      connected: stored.connected ?? null,
+      temperature: stored.temperature ?? null,
+      humidity: stored.humidity ?? null,
+      comfortSetting: stored.comfortSetting ?? null,
+      heatCoolMinDelta: stored.heatCoolMinDelta ?? DEFAULT_HEAT_COOL_MIN_DELTA,
+      runningEquipment: stored.runningEquipment ?? null,
+      heatRange: stored.heatRange ?? null,
+      coolRange: stored.coolRange ?? null,
+    }),
+  );
+
+/** A stored status back in Setpoint's shape; null when it no longer parses. */
 export function parseStoredStatus(value: unknown): ThermostatStatus | null {
-  const parsed = statusSchema.safeParse(value);
+  const parsed = storedStatusSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 
@@ -77,7 +116,7 @@ async function read(input: Parameters<typeof refreshReading>[0]): Promise<Readin
   const { orgId, thermostatId, priority } = input;
   try {
     const status = await getStatus({ orgId, thermostatId, priority });
-    await storeStatus({ orgId, status });
+    await storeStatus({ orgId, thermostatId, status });
     return { ok: true, status, readAt: new Date() };
   } catch (caught) {
     const error = caught instanceof ServiceError ? caught : new ServiceError('unavailable');

@@ -72,7 +72,7 @@ export function rowCells(
           online: status.connected !== false,
           connection:
             status.connected === false
-              ? `Offline${status.lastSeen ? ` since ${timeOf(status.lastSeen, format.timeZone)}` : ''}`
+              ? `Offline${status.offlineSince ? ` since ${timeOf(status.offlineSince, format.timeZone)}` : ''}`
               : 'Online',
         }
       : null,
@@ -83,8 +83,6 @@ export function rowCells(
   };
 }
 
-function timeOf(iso: string, timeZone: string): string {
-  return dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-    new Date(iso),
-  );
+function timeOf(at: Date, timeZone: string): string {
+  return dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short', timeZone }).format(at);
 }

@@ -1,17 +1,19 @@
 import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
 
-/** The fields of a thermostat's status that its building row shows. */
+/** The fields of a thermostat's status that its building row shows, and what Setpoint adds. */
 export type RowStatus = {
   temperature: number | null;
   humidity: number | null;
   hvacMode: string | null;
-  pendingHvacMode: string | null;
   desiredHeat: number | null;
   desiredCool: number | null;
   isResidentMode: boolean | null;
   connected: boolean | null;
-  lastSeen: string | null;
   comfortSetting: string | null;
+  /** Offline: since when, as far as Setpoint's readings tell (its last reading online). */
+  offlineSince: Date | null;
+  /** A mode Setpoint asked for that the readings do not show yet. */
+  pendingHvacMode: string | null;
 };
 
 /** What Setpoint knows of a thermostat: its last good status and when, and whether a newer read failed. */

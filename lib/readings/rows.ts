@@ -109,13 +109,13 @@ export function knownReading(record: BuildingRowRecord): RowReading {
         temperature: record.temperature,
         humidity: record.humidity,
         hvacMode: record.hvacMode,
-        pendingHvacMode: record.pendingHvacMode,
         desiredHeat: record.desiredHeat,
         desiredCool: record.desiredCool,
         isResidentMode: record.isResidentMode,
         connected: record.connected,
-        lastSeen: record.lastSeen,
         comfortSetting: record.comfortSetting,
+        offlineSince: record.connected === false ? record.offlineSince : null,
+        pendingHvacMode: record.pendingMode,
       }
     : null;
   return {
@@ -125,10 +125,21 @@ export function knownReading(record: BuildingRowRecord): RowReading {
   };
 }
 
-/** A read just made: its status, or what was known with why this read failed. */
+/**
+ * A read just made: its status (offline since when the store said, or since this read; a mode
+ * still pending until it shows), or what was known with why this read failed.
+ */
 export function freshReading(reading: Reading, known: RowReading): RowReading {
   if (reading.ok) {
-    return { status: rowStatusOf(reading.status), readAt: reading.readAt, problem: null };
+    const fields = rowStatusOf(reading.status);
+    const pending = known.status?.pendingHvacMode ?? null;
+    const status: RowStatus = {
+      ...fields,
+      offlineSince:
+        fields.connected === false ? (known.status?.offlineSince ?? reading.readAt) : null,
+      pendingHvacMode: pending !== null && pending !== fields.hvacMode ? pending : null,
+    };
+    return { status, readAt: reading.readAt, problem: null };
   }
   return { ...known, problem: reading.error.kind };
 }

@@ -15,6 +15,8 @@ const PROBLEM_WORDS: Record<ServiceErrorKind, string> = {
   rate_limited: 'service busy',
   unavailable: 'not responding',
   invalid_response: 'unreadable answer',
+  not_applied: 'not applied',
+  unconfirmed: 'may have been applied',
 };
 
 export function problemWords(kind: string): string {

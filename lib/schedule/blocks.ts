@@ -77,35 +77,35 @@ export function currentBlock(instant: Date, timeZone: string): BlockPosition {
   return { dayIndex, block: hour * 2 + (minute >= 30 ? 1 : 0) };
 }
 
-export type ScheduleRange = {
+export type SlotRange = {
   days: Day[];
-  firstTimeBlock: number;
-  lastTimeBlock: number;
+  firstSlot: number;
+  lastSlot: number;
 };
 
 /** The rectangle between two corners of a selection: the days between them and the blocks between them. */
-export function rangeBetween(anchor: BlockPosition, focus: BlockPosition): ScheduleRange {
+export function rangeBetween(anchor: BlockPosition, focus: BlockPosition): SlotRange {
   const fromDay = Math.min(anchor.dayIndex, focus.dayIndex);
   const toDay = Math.max(anchor.dayIndex, focus.dayIndex);
   return {
     days: DAYS.slice(fromDay, toDay + 1),
-    firstTimeBlock: Math.min(anchor.block, focus.block),
-    lastTimeBlock: Math.max(anchor.block, focus.block),
+    firstSlot: Math.min(anchor.block, focus.block),
+    lastSlot: Math.max(anchor.block, focus.block),
   };
 }
 
-export function inRange(range: ScheduleRange, dayIndex: number, block: number): boolean {
+export function inRange(range: SlotRange, dayIndex: number, block: number): boolean {
   const day = DAYS[dayIndex];
   return (
     day !== undefined &&
     range.days.includes(day) &&
-    block >= range.firstTimeBlock &&
-    block <= range.lastTimeBlock
+    block >= range.firstSlot &&
+    block <= range.lastSlot
   );
 }
 
 /** A copy of the week's blocks with the range set to `ref` (what the service does with the PATCH). */
-export function applyRange(week: string[][], range: ScheduleRange, ref: string): string[][] {
+export function applyRange(week: string[][], range: SlotRange, ref: string): string[][] {
   return week.map((blocks, dayIndex) =>
     blocks.map((current, block) => (inRange(range, dayIndex, block) ? ref : current)),
   );
@@ -175,12 +175,12 @@ function dayNames(from: number, to: number): string {
 }
 
 /** "Monday–Wednesday 07:00–09:30" for a range, as the activity log and messages say it. */
-export function describeRange(range: ScheduleRange): string {
+export function describeRange(range: SlotRange): string {
   const indices = range.days.map((day) => DAYS.indexOf(day)).sort((a, b) => a - b);
   const contiguous = indices.every((index, i) => i === 0 || index === (indices[i - 1] ?? 0) + 1);
   const days =
     contiguous && indices.length > 0
       ? dayNames(indices[0] ?? 0, indices.at(-1) ?? 0)
       : indices.map((index) => DAY_LABELS[DAYS[index] as Day]).join(', ');
-  return `${days} ${blockSpan(range.firstTimeBlock, range.lastTimeBlock)}`;
+  return `${days} ${blockSpan(range.firstSlot, range.lastSlot)}`;
 }

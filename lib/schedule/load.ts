@@ -4,11 +4,11 @@ import { DAYS } from '@/lib/thermostat-api/schemas';
 
 type OnThermostat = { orgId: string; thermostatId: string };
 
-/** The week as 7 lists of 48 refs, Monday first, and the zone they are in. */
+/** The week as 7 lists of 48 refs, Monday first (in the building's zone, which Setpoint keeps). */
 export async function loadWeek({ orgId, thermostatId }: OnThermostat) {
   const schedule = await getSchedule({ orgId, thermostatId });
   // Monday first whatever order the days come in (the contract says Monday first; be tolerant).
   const byDay = new Map(schedule.days.map((day) => [day.day, day.blocks]));
   const week = DAYS.map((day) => byDay.get(day) ?? new Array<string>(48).fill(''));
-  return { timeZone: schedule.timeZone, week };
+  return { week };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ScheduleRangeUpdate } from '@/lib/thermostat-api/resources';
+import type { ScheduleRange } from '@/lib/thermostat-api/schemas';
 import { DAYS } from '@/lib/thermostat-api/schemas';
 import { BLOCKS_PER_DAY } from './blocks';
 
@@ -41,23 +41,23 @@ export const scheduleRangeSchema = z
     message: 'The end must be after the start.',
   })
   .transform(
-    ({ days, from, to, comfortSettingRef }): ScheduleRangeUpdate => ({
+    ({ days, from, to, comfortSettingRef }): ScheduleRange => ({
       // Monday first, as the service orders them.
       days: DAYS.filter((day) => days.includes(day)),
-      firstTimeBlock: from,
-      lastTimeBlock: to,
+      firstSlot: from,
+      lastSlot: to,
       comfortSettingRef,
     }),
   );
 
 export type ScheduleRangeField = 'days' | 'from' | 'to' | 'comfortSettingRef';
 
-/** Service field paths (`days.2`, `firstTimeBlock` ...) as the schedule form's fields. */
+/** Service field paths (`days.2`, `firstSlot` ...) as the schedule form's fields. */
 export function scheduleFieldOf(path: string): ScheduleRangeField | 'form' {
   const head = path.split('.')[0];
   if (head === 'days') return 'days';
-  if (head === 'firstTimeBlock') return 'from';
-  if (head === 'lastTimeBlock') return 'to';
+  if (head === 'firstSlot') return 'from';
+  if (head === 'lastSlot') return 'to';
   if (head === 'comfortSettingRef') return 'comfortSettingRef';
   return 'form';
 }

@@ -110,7 +110,7 @@ export type AccessControlView = {
 export function viewOf(answer: AccessControl): AccessControlView {
   return {
     enabled: answer.enabled,
-    passcodeSet: answer.passcode !== null,
+    passcodeSet: answer.passcodeSet,
     settings: Object.fromEntries(
       LOCK_AREAS.map((area) => [area, Boolean(answer.settings[area])]),
     ) as Record<LockArea, boolean>,

@@ -39,18 +39,18 @@ export type HoldAction = (typeof HOLD_ACTIONS)[number];
 
 /** Every hold action in words: what happens after someone changes the temperature at the device. */
 export const HOLD_ACTION_TEXT: Record<string, { label: string; description: string }> = {
-  useEndTime4hour: {
-    label: 'Hold for 4 hours',
-    description: 'A change made at the thermostat lasts four hours; then the schedule resumes.',
-  },
-  useEndTime2hour: {
-    label: 'Hold for 2 hours',
-    description: 'A change made at the thermostat lasts two hours; then the schedule resumes.',
-  },
-  nextPeriod: {
+  nextTransition: {
     label: 'Until the next scheduled period',
     description:
       'A change lasts until the schedule moves to its next comfort setting (e.g. from Home to Sleep).',
+  },
+  '2hour': {
+    label: 'Hold for 2 hours',
+    description: 'A change made at the thermostat lasts two hours; then the schedule resumes.',
+  },
+  '4hour': {
+    label: 'Hold for 4 hours',
+    description: 'A change made at the thermostat lasts four hours; then the schedule resumes.',
   },
   indefinite: {
     label: 'Indefinitely',
@@ -60,11 +60,6 @@ export const HOLD_ACTION_TEXT: Record<string, { label: string; description: stri
   askMe: {
     label: 'Ask each time',
     description: 'The thermostat asks the person changing the temperature how long to hold it.',
-  },
-  nextTransition: {
-    label: 'Until the next transition (older devices)',
-    description:
-      'Reported by some older devices; it behaves like “until the next scheduled period” and cannot be chosen here.',
   },
 };
 
@@ -185,7 +180,7 @@ export function validateConfiguration(
     }
   }
 
-  // 4. Hold action: one that can be written (an unchanged read-only value is left alone).
+  // 4. Hold action: one the service takes (an unchanged value it added since is left alone).
   const holdAction = (input.holdAction ?? '').trim();
   let newHoldAction: HoldAction | undefined;
   if (holdAction === '') {

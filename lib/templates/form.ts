@@ -146,8 +146,8 @@ export type TemplateDraft = {
   residentMode?: boolean;
   scheduleRanges?: readonly {
     days: readonly string[];
-    firstTimeBlock: number;
-    lastTimeBlock: number;
+    firstSlot: number;
+    lastSlot: number;
     name: string;
   }[];
 };
@@ -223,9 +223,9 @@ export function templateFormValues(
   values[INCLUDE_FIELDS.scheduleRanges] = on(draft.scheduleRanges !== undefined);
   draft.scheduleRanges?.slice(0, RANGE_ROWS).forEach((range, row) => {
     for (const day of DAYS) values[rangeField(row, day)] = on(range.days.includes(day));
-    values[rangeField(row, 'from')] = String(range.firstTimeBlock);
+    values[rangeField(row, 'from')] = String(range.firstSlot);
     // The end is a time: the end of the last block.
-    values[rangeField(row, 'to')] = String(range.lastTimeBlock + 1);
+    values[rangeField(row, 'to')] = String(range.lastSlot + 1);
     values[rangeField(row, 'name')] = range.name;
   });
 
@@ -513,8 +513,8 @@ export function parseTemplateForm(
       rangeRowOf.push(row);
       ranges.push({
         days,
-        firstTimeBlock: first,
-        lastTimeBlock: end === undefined ? undefined : end - 1,
+        firstSlot: first,
+        lastSlot: end === undefined ? undefined : end - 1,
         name,
       });
     }
@@ -621,9 +621,9 @@ function fieldOfPath(
       return 'schedule';
     case 'scheduleRanges': {
       const [index, key] = rest;
-      const column = (
-        { days: 'days', firstTimeBlock: 'from', lastTimeBlock: 'to', name: 'name' } as const
-      )[String(key) as 'days'];
+      const column = ({ days: 'days', firstSlot: 'from', lastSlot: 'to', name: 'name' } as const)[
+        String(key) as 'days'
+      ];
       return typeof index === 'number' && column
         ? rangeField(rangeRowOf[index] ?? index, column)
         : 'scheduleRanges';

@@ -116,7 +116,7 @@ function configurationOf(settings: ThermostatSettings): {
     coolRange: { min: settings.coolRange.min, max: settings.coolRange.max },
     fanMinimumOnTime: settings.fanMinimumOnTime,
   };
-  // A device may report a hold action no request accepts (`nextTransition`): not copied.
+  // A hold action the service added since, which Setpoint does not send: not copied.
   if ((HOLD_ACTIONS as readonly string[]).includes(settings.holdAction)) {
     configuration.holdAction = settings.holdAction;
     return { configuration };
@@ -133,11 +133,15 @@ function alertsOf(alerts: AlertSettings): NonNullable<TemplateDraft['alerts']> {
     alert ? { enabled: alert.enabled, value: alert.value } : undefined;
   return {
     // Not the last maintenance date: that is this unit's, not one for every thermostat.
-    hvacMaintenanceReminder: {
-      enabled: reminder.enabled,
-      maintenanceInterval: reminder.maintenanceInterval,
-      maintenanceIntervalUnits: reminder.maintenanceIntervalUnits,
-    },
+    // An interval in a unit the service added since is not one a template can set.
+    hvacMaintenanceReminder:
+      reminder.maintenanceIntervalUnits === 'month' || reminder.maintenanceIntervalUnits === 'hour'
+        ? {
+            enabled: reminder.enabled,
+            maintenanceInterval: reminder.maintenanceInterval,
+            maintenanceIntervalUnits: reminder.maintenanceIntervalUnits,
+          }
+        : { enabled: reminder.enabled },
     lowTemperatureAlert: threshold(alerts.lowTemperatureAlert),
     highTemperatureAlert: threshold(alerts.highTemperatureAlert),
     lowHumidityAlert: threshold(alerts.lowHumidityAlert),

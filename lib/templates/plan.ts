@@ -4,12 +4,8 @@ import { applyRange, type Day } from '@/lib/schedule/blocks';
 import type { LockArea } from '@/lib/settings/access-control';
 import { type AlertChanges, HUMIDITY_MIN_GAP } from '@/lib/settings/alerts';
 import type { CurrentSettings } from '@/lib/settings/configuration';
-import type {
-  ComfortSettingFields,
-  ScheduleRangeUpdate,
-  SettingsChanges,
-} from '@/lib/thermostat-api/resources';
-import type { AlertSettings, ComfortSetting } from '@/lib/thermostat-api/schemas';
+import type { ComfortSettingFields, SettingsChanges } from '@/lib/thermostat-api/resources';
+import type { AlertSettings, ComfortSetting, ScheduleRange } from '@/lib/thermostat-api/schemas';
 import { DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import type { TemperatureUnit } from '@/lib/units';
 import {
@@ -112,8 +108,8 @@ export type TemplateOperation =
   | {
       kind: 'schedule';
       days: Day[];
-      firstTimeBlock: number;
-      lastTimeBlock: number;
+      firstSlot: number;
+      lastSlot: number;
       comfortSetting: ComfortSettingTarget;
     }
   | { kind: 'alerts'; changes: AlertChanges }
@@ -227,11 +223,11 @@ export function scheduleUpdateOf(
   operation: Extract<TemplateOperation, { kind: 'schedule' }>,
   /** Each created setting's ref by name key (lib/templates/schema.ts `nameKey`). */
   created: ReadonlyMap<string, string>,
-): ScheduleRangeUpdate {
+): ScheduleRange {
   return {
     days: operation.days,
-    firstTimeBlock: operation.firstTimeBlock,
-    lastTimeBlock: operation.lastTimeBlock,
+    firstSlot: operation.firstSlot,
+    lastSlot: operation.lastSlot,
     comfortSettingRef: resolveComfortTarget(operation.comfortSetting, created),
   };
 }
@@ -443,8 +439,7 @@ function rangesPart(
   resolved.forEach((range, index) => {
     for (const day of range.days) {
       const row = last[DAYS.indexOf(day)] as number[];
-      for (let block = range.firstTimeBlock; block <= range.lastTimeBlock; block++)
-        row[block] = index;
+      for (let block = range.firstSlot; block <= range.lastSlot; block++) row[block] = index;
     }
   });
   let week = now.map((day) => [...day]);
@@ -454,7 +449,7 @@ function rangesPart(
     const days = DAYS.filter((day) => {
       if (!range.days.includes(day)) return false;
       const at = DAYS.indexOf(day);
-      for (let block = range.firstTimeBlock; block <= range.lastTimeBlock; block++) {
+      for (let block = range.firstSlot; block <= range.lastSlot; block++) {
         if (last[at]?.[block] === index && week[at]?.[block] !== ref) return true;
       }
       return false;
@@ -462,8 +457,8 @@ function rangesPart(
     if (days.length === 0) return;
     const update = {
       days,
-      firstTimeBlock: range.firstTimeBlock,
-      lastTimeBlock: range.lastTimeBlock,
+      firstSlot: range.firstSlot,
+      lastSlot: range.lastSlot,
     };
     week = applyRange(week, update, ref);
     operations.push({ kind: 'schedule', ...update, comfortSetting: range.target });

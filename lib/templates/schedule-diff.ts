@@ -1,11 +1,11 @@
 import { applyRange } from '@/lib/schedule/blocks';
-import type { ScheduleRangeUpdate } from '@/lib/thermostat-api/resources';
+import type { ScheduleRange } from '@/lib/thermostat-api/schemas';
 import { DAYS } from '@/lib/thermostat-api/schemas';
 
 /**
  * The fewest schedule range updates that turn one week into another.
  *
- * An update (`days`, `firstTimeBlock`, `lastTimeBlock`, `comfortSettingRef`) sets one block range
+ * An update (`days`, `firstSlot`, `lastSlot`, `comfortSettingRef`) sets one block range
  * of one day to a comfort setting, on any set of days at once (the days need not be adjacent; the
  * range never wraps past midnight). Updates run in order, so a later one may paint over an
  * earlier one: "Sleep all day, then Home 06:30–22:30" is two updates where painting each run
@@ -31,7 +31,7 @@ export type Week = readonly (readonly string[])[];
 
 export type ScheduleDiff = {
   /** In the order they must be sent. */
-  updates: ScheduleRangeUpdate[];
+  updates: ScheduleRange[];
   /** Whether no shorter list of range updates exists at all (see guarantee 3). */
   provenFewest: boolean;
 };
@@ -61,7 +61,7 @@ export function diffSchedule(
 }
 
 /** The week after the updates, as the service applies them (one after another). */
-export function applyUpdates(week: Week, updates: readonly ScheduleRangeUpdate[]): string[][] {
+export function applyUpdates(week: Week, updates: readonly ScheduleRange[]): string[][] {
   return updates.reduce(
     (result, update) => applyRange(result, update, update.comfortSettingRef),
     week.map((day) => [...day]),
@@ -69,7 +69,7 @@ export function applyUpdates(week: Week, updates: readonly ScheduleRangeUpdate[]
 }
 
 /** The fewest-update list among those whose updates span only days with the same target. */
-export function sameTargetUpdates(current: Week, target: Week): ScheduleRangeUpdate[] {
+export function sameTargetUpdates(current: Week, target: Week): ScheduleRange[] {
   const grid = gridOf(current, target);
   return sameTargetStrokes(grid).map((stroke) => updateOf(grid, stroke));
 }
@@ -139,12 +139,12 @@ function gridOf(current: Week, target: Week): Grid {
   return grid;
 }
 
-function updateOf(grid: Grid, stroke: Stroke): ScheduleRangeUpdate {
+function updateOf(grid: Grid, stroke: Stroke): ScheduleRange {
   return {
     // Monday first, as the service lists them.
     days: DAYS.filter((_, d) => d < grid.days && stroke.days & (1 << d)),
-    firstTimeBlock: stroke.first,
-    lastTimeBlock: stroke.last,
+    firstSlot: stroke.first,
+    lastSlot: stroke.last,
     comfortSettingRef: grid.refs[stroke.value] as string,
   };
 }

@@ -97,20 +97,20 @@ export const templateScheduleRangeSchema = z
       .array(z.enum(DAYS))
       .min(1, 'Choose at least one day.')
       .refine((days) => new Set(days).size === days.length, 'Choose each day once.'),
-    firstTimeBlock: z
+    firstSlot: z
       .number()
       .int()
       .min(0, 'Start at 00:00 or later.')
       .max(BLOCKS_PER_DAY - 1),
-    lastTimeBlock: z
+    lastSlot: z
       .number()
       .int()
       .min(0)
       .max(BLOCKS_PER_DAY - 1, 'End at 24:00 at the latest.'),
     name: comfortSettingNameSchema,
   })
-  .refine((range) => range.firstTimeBlock <= range.lastTimeBlock, {
-    path: ['lastTimeBlock'],
+  .refine((range) => range.firstSlot <= range.lastSlot, {
+    path: ['lastSlot'],
     message: 'End the range after it starts (a range never passes midnight).',
   });
 export type TemplateScheduleRange = z.output<typeof templateScheduleRangeSchema>;
@@ -134,7 +134,7 @@ export const templateConfigurationSchema = z
   .strictObject({
     heatRange: rangeSchema(DEVICE_LIMITS.heat, 'heat range').optional(),
     coolRange: rangeSchema(DEVICE_LIMITS.cool, 'cool range').optional(),
-    // Only the writable hold actions (a device may report `nextTransition`; none accepts it).
+    // Only the hold actions the service takes (one it added since is shown, never sent).
     holdAction: z.enum(HOLD_ACTIONS).optional(),
     fanMinimumOnTime: z
       .number()

@@ -116,8 +116,8 @@ export const serviceForTemplates: TemplateService = {
     const on = { orgId, thermostatId, priority: PRIORITY, signal };
     switch (operation.kind) {
       case 'createComfortSetting': {
-        const setting = await createComfortSetting({ ...on, setting: operation.fields });
-        return { createdRef: setting.comfortSettingRef };
+        const { answer } = await createComfortSetting({ ...on, setting: operation.fields });
+        return { createdRef: answer?.comfortSettingRef };
       }
       case 'updateComfortSetting':
         await updateComfortSetting({

@@ -151,8 +151,8 @@ export function scheduleLines(
     .map(({ days, first, last, before, after }) => ({
       field: describeRange({
         days: days.map((day) => DAYS[day] as (typeof DAYS)[number]),
-        firstTimeBlock: first,
-        lastTimeBlock: last,
+        firstSlot: first,
+        lastSlot: last,
       }),
       before,
       after,

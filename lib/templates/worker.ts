@@ -4,6 +4,7 @@ import {
   endLeasedRun,
   FATAL,
   failureDetail,
+  failureOutcome,
   jobOwner,
   keepLease,
   LEASE_SECONDS,
@@ -21,6 +22,7 @@ import {
   listPendingItems,
   type PendingItem,
   listItemsToPlan,
+  type ItemResult,
   markItemsSent,
   readBulkRunControl,
   recordItemPlan,
@@ -411,7 +413,10 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
           signal: context.abandon,
         });
         results = resultsOfChunk(ids, answer);
-        refused = answer.results.filter((r) => r.status !== 'success').map((r) => r.thermostatId);
+        // Not those that may have been applied: they stay counted as carried.
+        refused = answer.results
+          .filter((r) => r.status === 'fail' || (r.status === 'error' && r.code !== 'unconfirmed'))
+          .map((r) => r.thermostatId);
       } catch (error) {
         // Known to have changed nothing: not in flight any more (and a pause does not count).
         if (changedNothing(error)) {
@@ -422,14 +427,14 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
         for (const item of items) item.ended = true;
         results = ids.map((thermostatId) => ({
           thermostatId,
-          outcome: 'failed',
+          outcome: failureOutcome(error),
           detail: failureDetail(error),
         }));
       }
       await markItemsSent({ runId: run.id, thermostatIds: refused, delta: -1 });
       const byId = new Map(items.map((item) => [item.thermostatId, item]));
       const applied: Progress[] = [];
-      const failed: { thermostatId: string; outcome: 'failed'; detail: string }[] = [];
+      const failed: ItemResult[] = [];
       for (const result of results) {
         const item = byId.get(result.thermostatId);
         if (!item) continue;
@@ -438,7 +443,7 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
           applied.push(item);
         } else {
           item.ended = true;
-          failed.push({ ...result, outcome: 'failed', detail: failedAfter(item, result.detail) });
+          failed.push({ ...result, detail: failedAfter(item, result.detail) });
         }
       }
       await stepped(context, applied);
@@ -479,7 +484,7 @@ async function applyEach(
             results: [
               {
                 thermostatId: item.thermostatId,
-                outcome: 'failed',
+                outcome: failureOutcome(error),
                 detail: failedAfter(item, failureDetail(error)),
               },
             ],

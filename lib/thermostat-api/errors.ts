@@ -14,13 +14,27 @@ export type ServiceErrorKind =
   /** 5xx, timeouts, dropped connections. */
   | 'unavailable'
   /** The service answered something that does not match the contract. */
-  | 'invalid_response';
+  | 'invalid_response'
+  /**
+   * A write whose answer was lost or unreadable (it may have been applied), and reading the
+   * thermostat back shows it was not.
+   */
+  | 'not_applied'
+  /**
+   * A write whose answer was lost or unreadable, which Setpoint could not read back (the read
+   * failed, or the service offers none): it may have been applied.
+   */
+  | 'unconfirmed';
 
 export class ServiceError extends Error {
   override name = 'ServiceError';
   readonly kind: ServiceErrorKind;
   readonly status: number | null;
   readonly fieldErrors: Record<string, string>;
+  /** The service's own word for the error (`thermostat_offline`), where it gave one. */
+  readonly code: string | null;
+  /** The call was never made (no slot in the budget, no token, a breaker open). */
+  readonly notSent: boolean;
   readonly retryAfterSeconds: number | null;
   /**
    * Setpoint will not call again before this time: the service asked for a longer wait than a
@@ -34,6 +48,8 @@ export class ServiceError extends Error {
       status?: number | null;
       message?: string;
       fieldErrors?: Record<string, string>;
+      code?: string | null;
+      notSent?: boolean;
       retryAfterSeconds?: number | null;
       retryAt?: Date | null;
     } = {},
@@ -42,6 +58,8 @@ export class ServiceError extends Error {
     this.kind = kind;
     this.status = options.status ?? null;
     this.fieldErrors = options.fieldErrors ?? {};
+    this.code = options.code ?? null;
+    this.notSent = options.notSent ?? false;
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
     this.retryAt = options.retryAt ?? null;
   }
@@ -59,15 +77,22 @@ export class CallAbandoned extends Error {
 }
 
 /**
- * Whether a failed write is known to have changed nothing: no call was made (no connection, or
- * given up before it was sent), or the service answered with a refusal. After a timeout or a
- * dropped connection it may have.
+ * Whether a failed write is known to have changed nothing: it was never sent (no connection, no
+ * room in the call budget, given up while it waited), the service refused it before acting (a
+ * 4xx), or reading the thermostat back showed it was not applied. After a timeout, a dropped
+ * connection, a 5xx or a 2xx Setpoint could not read, it may have been applied.
  */
 export function changedNothing(error: unknown): boolean {
   if (error instanceof CallAbandoned) return true;
   if (!(error instanceof ServiceError)) return false;
-  if (error.retryAt !== null) return true; // failed fast: nothing was sent
-  return error.status !== null || error.kind === 'not_connected' || error.kind === 'reconnect';
+  if (error.notSent || error.kind === 'not_applied') return true;
+  if (error.kind === 'unconfirmed') return false;
+  return error.status !== null && error.status >= 400 && error.status < 500;
+}
+
+/** Whether a failed write may have been applied: it was sent, and not refused. */
+export function mayHaveApplied(error: unknown): boolean {
+  return !changedNothing(error);
 }
 
 /**
@@ -123,6 +148,12 @@ export function describeServiceError(error: unknown): string {
       }
       return 'The thermostat service is not responding right now. Try again in a moment.';
     case 'invalid_response':
-      return 'The thermostat service sent an answer Setpoint could not read. Try again later.';
+      return error.status !== null && error.status < 300
+        ? 'The thermostat service sent an answer Setpoint could not read.'
+        : 'The thermostat service sent an answer Setpoint could not read. Try again later.';
+    case 'not_applied':
+      return 'The thermostat service did not confirm the change; reading the thermostat back shows it did not take effect.';
+    case 'unconfirmed':
+      return 'The thermostat service did not confirm the change, and Setpoint could not read the thermostat back to check: it may have been applied. Look at the thermostat before trying again.';
   }
 }

@@ -1,6 +1,5 @@
 import 'server-only';
 import pLimit from 'p-limit';
-import { z } from 'zod';
 import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
 import { ConnectionError, getAccessToken, markTokenRefused } from '@/lib/oauth/connection';
@@ -13,6 +12,7 @@ import {
   READ_DEADLINE_FACTOR,
   resilient,
 } from './resilience';
+import { failureOf, type OnUnreadable, type Reader, readAnswer, writeAnswer } from './wire/answers';
 
 /**
  * The one way Setpoint calls the thermostat service: bearer token (refreshed once after a 401),
@@ -21,6 +21,12 @@ import {
  * retries for reads only, circuit breakers), the envelope parsed with zod, and every failure
  * turned into a ServiceError. Resource functions (./resources.ts) sit on top; nothing else sees
  * a URL or a wire format.
+ *
+ * A read must answer with a success envelope whose data its schema reads. A write is applied
+ * when the service answers 2xx with no body (204), or with any success envelope: its data is
+ * returned where the schema reads it, and null otherwise (nothing more is needed to know it was
+ * applied). A 2xx that is not a success envelope, a 5xx, a timeout or a dropped connection
+ * leaves a write unsettled: it may have been applied (./confirm.ts reads it back).
  */
 
 /** A day: a longer Retry-After is taken as a day, not as a reason to stop for good. */
@@ -75,6 +81,7 @@ function scheduled<T>(request: ServiceRequest<unknown>, work: () => Promise<T>):
       if (signal?.aborted && !(error instanceof ServiceError)) throw new CallAbandoned();
       if (!(error instanceof BudgetExhausted)) throw error;
       throw new ServiceError('rate_limited', {
+        notSent: true,
         retryAt: error.until,
         retryAfterSeconds: Math.max(1, Math.ceil((error.until.getTime() - Date.now()) / 1000)),
       });
@@ -82,24 +89,14 @@ function scheduled<T>(request: ServiceRequest<unknown>, work: () => Promise<T>):
   });
 }
 
-const failEnvelope = z.looseObject({
-  status: z.literal('fail'),
-  data: z.record(z.string(), z.unknown()),
-});
-const errorEnvelope = z.looseObject({
-  status: z.literal('error'),
-  message: z.string().optional(),
-  code: z.union([z.string(), z.number()]).optional(),
-});
-
 export type ServiceRequest<T> = {
   orgId: string;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path under the base URL, e.g. `/api/v2/thermostats/123/status`. */
   path: string;
   body?: unknown;
-  /** Schema of the envelope's `data` on success. */
-  schema: z.ZodType<T>;
+  /** Reads the envelope's `data` on success (a wire schema of ./wire/, into Setpoint's type). */
+  schema: Reader<T>;
   /** Whose wait this is, for the call budget; a person's by default. */
   priority?: Priority;
   /**
@@ -109,24 +106,46 @@ export type ServiceRequest<T> = {
   signal?: AbortSignal;
 };
 
-export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> {
+/** A read: the answer's data as its schema reads it, or a ServiceError. */
+export function serviceRead<T>(request: ServiceRequest<T> & { method: 'GET' }): Promise<T> {
+  return serviceRequest(request, parseRead);
+}
+
+/**
+ * A write: applied when this resolves, with the answer's data where the service sent a readable
+ * one (null otherwise). A ServiceError that `changedNothing` does not clear may have been
+ * applied.
+ */
+export function serviceWrite<T>(
+  request: ServiceRequest<T> & { method: 'POST' | 'PATCH' | 'DELETE' },
+): Promise<T | null> {
+  return serviceRequest(request, parseWrite);
+}
+
+async function serviceRequest<T, R>(
+  request: ServiceRequest<T>,
+  parse: (request: ServiceRequest<T>, response: Response) => Promise<R>,
+): Promise<R> {
   const idempotent = request.method === 'GET';
   const timeoutMs = getEnv().SERVICE_TIMEOUT_MS;
   const deadline = new Deadline(idempotent ? timeoutMs * READ_DEADLINE_FACTOR : timeoutMs);
   // Once per request: the token may have expired at the service before our clock said so.
   let retriedAfter401 = false;
 
-  const attempt = async (): Promise<T> => {
+  const attempt = async (): Promise<R> => {
     for (;;) {
       // The token is taken once a slot is free, not before queueing: a call that waited behind
       // others then uses the token they refreshed instead of one the service already refused.
       const { token, outcome } = await scheduled(request, async () => {
         const left = Math.min(timeoutMs, deadline.remainingMs());
-        if (left <= 0) return { token: null, outcome: { kind: 'timeout' } as const };
+        if (left <= 0) return { token: null, outcome: { kind: 'out_of_time' } as const };
         const token = await accessTokenFor(request.orgId);
         const signal = AbortSignal.timeout(left);
         return { token, outcome: await deadline.spend(() => send(request, token.token, signal)) };
       });
+      if (outcome.kind === 'out_of_time') {
+        throw new ServiceError('unavailable', { message: 'out of time', notSent: true });
+      }
       if (outcome.kind !== 'response') {
         throw endpointFailure(new ServiceError('unavailable', { message: outcome.kind }));
       }
@@ -137,7 +156,7 @@ export async function serviceRequest<T>(request: ServiceRequest<T>): Promise<T> 
         continue;
       }
       const failure = await readFailure(outcome.response, deadline);
-      if (!failure) return parseSuccess(request, outcome.response);
+      if (!failure) return parse(request, outcome.response);
       throw failure.kind === 'unavailable' ? endpointFailure(failure) : failure;
     }
   };
@@ -163,13 +182,17 @@ async function accessTokenFor(orgId: string) {
   } catch (error) {
     if (error instanceof ConnectionError) {
       const kind: ServiceErrorKind = error.kind === 'unavailable' ? 'unavailable' : error.kind;
-      throw new ServiceError(kind);
+      throw new ServiceError(kind, { notSent: true });
     }
     throw error;
   }
 }
 
-type Outcome = { kind: 'response'; response: Response } | { kind: 'timeout' | 'network' };
+type Outcome =
+  | { kind: 'response'; response: Response }
+  | { kind: 'timeout' | 'network' }
+  /** The request's deadline was spent before this send: it was not made. */
+  | { kind: 'out_of_time' };
 
 async function send<T>(
   request: ServiceRequest<T>,
@@ -196,16 +219,6 @@ async function send<T>(
   }
 }
 
-const STATUS_KINDS: Record<number, ServiceErrorKind> = {
-  400: 'validation',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  422: 'validation',
-  429: 'rate_limited',
-};
-
 /**
  * A ServiceError for a failed response, or null for a success. What the response says of the
  * budget (a 429's Retry-After, a low x-ratelimit-remaining) is recorded for every instance.
@@ -223,37 +236,30 @@ async function readFailure(response: Response, deadline: Deadline): Promise<Serv
   if (retryAt && retryAfterSeconds !== null && retryAfterSeconds * 1000 > deadline.limitMs) {
     return new ServiceError('rate_limited', { status, retryAfterSeconds, retryAt });
   }
-  const fail = failEnvelope.safeParse(body);
-  if (fail.success && (status === 400 || status === 422)) {
-    const fieldErrors = Object.fromEntries(
-      Object.entries(fail.data.data).map(([field, message]) => [field, String(message)]),
-    );
-    return new ServiceError('validation', { status, fieldErrors });
-  }
-  const error = errorEnvelope.safeParse(body);
-  const kind = STATUS_KINDS[status] ?? (status >= 500 ? 'unavailable' : 'invalid_response');
-  const message = error.success ? error.data.message : undefined;
-  return new ServiceError(kind, { status, message, retryAfterSeconds });
+  return failureOf(status, body, retryAfterSeconds);
 }
 
-const successEnvelope = z.looseObject({ status: z.literal('success'), data: z.unknown() });
-
-async function parseSuccess<T>(request: ServiceRequest<T>, response: Response): Promise<T> {
-  const body: unknown =
-    response.status === 204
-      ? { status: 'success', data: null }
-      : await response.json().catch(() => undefined);
-  const envelope = successEnvelope.safeParse(body);
-  const parsed = envelope.success ? request.schema.safeParse(envelope.data.data) : null;
-  if (!parsed?.success) {
-    const issue = parsed?.error.issues[0];
+/** Says once, in the server log, where an answer broke the contract (never its values). */
+const unreadable =
+  <T>(request: ServiceRequest<T>, status: number): OnUnreadable =>
+  (issue) =>
     logWarning(
-      `service ${request.method} ${request.path} sent an unreadable answer` +
-        (issue ? ` at ${issue.path.join('.')}: ${issue.message}` : ''),
+      `service ${endpointOf(request.method, request.path).template} answered ${status} with something Setpoint could not read` +
+        (issue
+          ? ` at ${issue.path.join('.') || '(data)'}: ${issue.message}`
+          : ' (not a success envelope)'),
     );
-    throw new ServiceError('invalid_response', { status: response.status });
-  }
-  return parsed.data;
+
+const textOf = (response: Response) => response.text().catch(() => '\u0000unreadable');
+
+async function parseRead<T>(request: ServiceRequest<T>, response: Response): Promise<T> {
+  const { status } = response;
+  return readAnswer(request.schema, status, await textOf(response), unreadable(request, status));
+}
+
+async function parseWrite<T>(request: ServiceRequest<T>, response: Response): Promise<T | null> {
+  const { status } = response;
+  return writeAnswer(request.schema, status, await textOf(response), unreadable(request, status));
 }
 
 /**

@@ -156,6 +156,7 @@ export async function resilient<T>(
     const until = Math.max(Date.now() + 1000, ...open.map((guard) => guard.openUntil));
     throw new ServiceError('unavailable', {
       message: `circuit open for ${template}`,
+      notSent: true,
       retryAt: new Date(until),
     });
   }

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 
 /**
- * The service's payloads. Strict on what the spec (and the sandbox contract that fills its gaps)
- * states; tolerant of fields it does not (`looseObject` keeps them) and of optional extras.
+ * Setpoint's own words for what the service deals in: the vocabulary (modes, days, hold
+ * actions ...) and the types every other part of Setpoint works with. The service's wire shapes
+ * live in ./wire/, one module per resource, which turn them into these types and back; nothing
+ * outside this folder sees a wire name.
  */
 
 export const HVAC_MODES = ['heat', 'auxHeatOnly', 'cool', 'auto', 'off'] as const;
+/** A mode the service reported: one of HVAC_MODES, or a name it added since (shown as it is). */
+export type HvacMode = (typeof HVAC_MODES)[number] | (string & {});
 export const DAYS = [
   'monday',
   'tuesday',
@@ -16,13 +20,9 @@ export const DAYS = [
   'sunday',
 ] as const;
 export const FAN_VALUES = ['auto', 'on'] as const;
-export const HOLD_ACTIONS = [
-  'useEndTime4hour',
-  'useEndTime2hour',
-  'nextPeriod',
-  'indefinite',
-  'askMe',
-] as const;
+/** The hold actions the service takes (its production v2 values). */
+export const HOLD_ACTIONS = ['nextTransition', '2hour', '4hour', 'indefinite', 'askMe'] as const;
+export type HoldAction = (typeof HOLD_ACTIONS)[number];
 export const LOCK_AREAS = ['temperature', 'systemMode', 'schedule', 'vacation', 'other'] as const;
 /** The device limits (°F) a thermostat's heat and cool ranges must stay within. */
 export const DEVICE_LIMITS = {
@@ -30,104 +30,134 @@ export const DEVICE_LIMITS = {
   cool: { min: 65, max: 92 },
 } as const;
 
+/**
+ * The equipment a status can report running, in the service's names (`runningEquipment`), in
+ * the order Setpoint lists them.
+ */
+export const EQUIPMENT = [
+  'heatPump',
+  'heatPump2',
+  'heatPump3',
+  'auxHeat1',
+  'auxHeat2',
+  'auxHeat3',
+  'compCool1',
+  'compCool2',
+  'fan',
+  'humidifier',
+  'dehumidifier',
+  'ventilator',
+  'economizer',
+  'compHotWater',
+  'auxHotWater',
+] as const;
+
 export const thermostatIdSchema = z.string().regex(/^\d{12}$/, 'A thermostat id is 12 digits.');
 export const buildingIdSchema = z
   .string()
   .regex(/^[0-9a-f]{24}$/, 'A building id is 24 hex characters.');
 
-const temperature = z.number().finite();
-
 /** The service's minimum gap between heat and cool setpoints when it does not say (°F). */
 export const DEFAULT_HEAT_COOL_MIN_DELTA = 5;
 
-export const statusSchema = z.looseObject({
-  thermostatId: z.string(),
-  isResidentMode: z.boolean(),
-  setPoint: z.looseObject({ desiredHeat: temperature, desiredCool: temperature }),
-  name: z.string().optional(),
-  buildingId: z.string().optional(),
-  hvacMode: z.enum(HVAC_MODES).optional(),
-  pendingHvacMode: z.enum(HVAC_MODES).nullable().optional(),
-  supportedModes: z.array(z.enum(HVAC_MODES)).optional(),
-  temperature: temperature.nullable().optional(),
-  humidity: z.number().nullable().optional(),
-  // Defaulted here, once, at the boundary: the service's default when a status leaves it out.
-  heatCoolMinDelta: z.number().default(DEFAULT_HEAT_COOL_MIN_DELTA),
-  currentComfortSettingRef: z.string().nullable().optional(),
-  holdAction: z.string().optional(),
-  equipmentStatus: z.string().optional(),
-  connected: z.boolean().optional(),
-  lastSeen: z.string().nullable().optional(),
-});
-export type ThermostatStatus = z.infer<typeof statusSchema>;
+export type Range = { min: number; max: number };
 
-export const comfortSettingSchema = z.looseObject({
-  comfortSettingRef: z.string().min(1),
-  name: z.string(),
-  desiredHeat: temperature,
-  desiredCool: temperature,
-  fanHeat: z.string(),
-  fanCool: z.string(),
-});
-export type ComfortSetting = z.infer<typeof comfortSettingSchema>;
+/**
+ * A thermostat's status as Setpoint keeps it. Only `isResidentMode` and `setPoint` are promised
+ * by the spec; everything else is null when the service leaves it out.
+ */
+export type ThermostatStatus = {
+  isResidentMode: boolean;
+  setPoint: { desiredHeat: number; desiredCool: number };
+  hvacMode: HvacMode | null;
+  /** Whether the thermostat is connected to the service, as it says. */
+  connected: boolean | null;
+  temperature: number | null;
+  humidity: number | null;
+  /** The name of the comfort setting in use, as the service gives it (it may be shortened). */
+  comfortSetting: string | null;
+  /** The service's gap between heat and cool setpoints (its default when it does not say). */
+  heatCoolMinDelta: number;
+  /** What is running, in the service's names; null when it did not say. */
+  runningEquipment: string[] | null;
+  heatRange: Range | null;
+  coolRange: Range | null;
+};
 
-export const scheduleSchema = z.looseObject({
-  timeZone: z.string().optional(),
-  days: z
-    .array(z.looseObject({ day: z.enum(DAYS), blocks: z.array(z.string()).length(48) }))
-    .length(7),
-});
-export type Schedule = z.infer<typeof scheduleSchema>;
+export type ComfortSetting = {
+  comfortSettingRef: string;
+  name: string;
+  desiredHeat: number;
+  desiredCool: number;
+  fanHeat: string;
+  fanCool: string;
+};
 
-const range = z.looseObject({ min: temperature, max: temperature });
-export const settingsSchema = z.looseObject({
-  heatRange: range,
-  coolRange: range,
-  // Reads may show values beyond the writable set (`nextTransition`): shown, never refused.
-  holdAction: z.string(),
-  fanMinimumOnTime: z.number(),
-});
-export type ThermostatSettings = z.infer<typeof settingsSchema>;
+/** The week: for each day (Monday first), its 48 half-hour slots' comfort setting refs. */
+export type Schedule = { days: { day: (typeof DAYS)[number]; blocks: string[] }[] };
 
-export const accessControlSchema = z.looseObject({
-  enabled: z.boolean(),
-  passcode: z.string().nullable(),
-  settings: z.looseObject(
-    Object.fromEntries(LOCK_AREAS.map((area) => [area, z.boolean()])) as Record<
-      (typeof LOCK_AREAS)[number],
-      z.ZodBoolean
-    >,
-  ),
-});
-export type AccessControl = z.infer<typeof accessControlSchema>;
+/**
+ * One range update of the weekly schedule: the comfort setting for slots `firstSlot` to
+ * `lastSlot` (both included; slot n starts at n × 30 minutes) on each of `days`.
+ */
+export type ScheduleRange = {
+  days: (typeof DAYS)[number][];
+  firstSlot: number;
+  lastSlot: number;
+  comfortSettingRef: string;
+};
 
-const alert = z.looseObject({ enabled: z.boolean(), value: z.number() });
-export const alertSettingsSchema = z.looseObject({
-  hvacMaintenanceReminder: z.looseObject({
-    enabled: z.boolean(),
-    lastMaintenanceDate: z.string().nullable(),
-    maintenanceInterval: z.number(),
-    maintenanceIntervalUnits: z.enum(['month', 'hour']),
-    nextReminderDate: z.string().nullable().optional(),
-  }),
-  lowTemperatureAlert: alert.optional(),
-  highTemperatureAlert: alert.optional(),
-  lowHumidityAlert: alert.optional(),
-  highHumidityAlert: alert.optional(),
-});
-export type AlertSettings = z.infer<typeof alertSettingsSchema>;
+export type ThermostatSettings = {
+  heatRange: Range;
+  coolRange: Range;
+  /** A HOLD_ACTIONS value, or one the service added since (shown as it is). */
+  holdAction: string;
+  fanMinimumOnTime: number;
+};
 
-export const bulkResultSchema = z.looseObject({
-  succeeded: z.number(),
-  failed: z.number(),
-  results: z.array(
-    z.looseObject({
-      thermostatId: z.string(),
-      status: z.enum(['success', 'fail', 'error']),
-      code: z.string().optional(),
-      message: z.string().optional(),
-      data: z.unknown().optional(),
-    }),
-  ),
-});
-export type BulkResult = z.infer<typeof bulkResultSchema>;
+export type AccessControl = {
+  enabled: boolean;
+  /** Whether a passcode is set (the service never shows it). */
+  passcodeSet: boolean;
+  settings: Record<(typeof LOCK_AREAS)[number], boolean>;
+};
+
+export type ThresholdAlert = { enabled: boolean; value: number };
+export type AlertSettings = {
+  hvacMaintenanceReminder: {
+    enabled: boolean;
+    lastMaintenanceDate: string | null;
+    maintenanceInterval: number;
+    /** `month` or `hour`, or a unit the service added since. */
+    maintenanceIntervalUnits: string;
+    /** When the service says maintenance is next due (it works it out; null when off). */
+    nextReminderDate?: string | null;
+  };
+  lowTemperatureAlert?: ThresholdAlert;
+  highTemperatureAlert?: ThresholdAlert;
+  lowHumidityAlert?: ThresholdAlert;
+  highHumidityAlert?: ThresholdAlert;
+};
+
+/** A thermostat as the service summarises it after creating or moving it. */
+export type ThermostatSummary = {
+  thermostatId: string | null;
+  buildingId: string | null;
+  name: string | null;
+  modes: string[] | null;
+};
+
+/** What one bulk request said of each thermostat it named. */
+export type BulkResult = {
+  results: BulkItem[];
+};
+export type BulkItem =
+  /** Applied (`readBack`: the answer was lost, and reading the thermostat back showed it). */
+  | { thermostatId: string; status: 'success'; readBack?: boolean }
+  /** Refused: the service's reasons by field. */
+  | { thermostatId: string; status: 'fail'; reasons: Record<string, string> }
+  /**
+   * Failed: the service's error code (a word such as `thermostat_offline`) and message; or,
+   * where the answer was lost, `not_applied` / `unconfirmed` as reading it back showed.
+   */
+  | { thermostatId: string; status: 'error'; code: string | null; message: string | null };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applyRange, type ScheduleRange } from '@/lib/schedule/blocks';
+import { applyRange, type SlotRange } from '@/lib/schedule/blocks';
 import type { AlertChanges } from '@/lib/settings/alerts';
 import {
   TEMPLATE_SECTIONS,
@@ -9,7 +9,7 @@ import {
   templateSchema,
 } from '@/lib/templates/schema';
 import type { ComfortSettingFields } from '@/lib/thermostat-api/resources';
-import type { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import type { ComfortSetting, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import {
   alertsOf,
   comfortSettingOf,
@@ -157,21 +157,12 @@ export function alertsUndo(input: {
   );
 }
 
-type SettingRead = {
-  comfortSettingRef: string;
-  name: string;
-  desiredHeat: number;
-  desiredCool: number;
-  fanHeat: string;
-  fanCool: string;
-};
-
 /** schedule.update: the whole week before, by comfort-setting name; expected, with the range. */
 export function scheduleUndo(input: {
   label: string;
-  settings: readonly SettingRead[];
+  settings: readonly ComfortSetting[];
   week: readonly (readonly string[])[];
-  range: ScheduleRange;
+  range: SlotRange;
   comfortSettingRef: string;
 }): UndoRecord {
   const before = weekByNames(input.week, input.settings);
@@ -201,7 +192,7 @@ export function scheduleUndo(input: {
  */
 export function comfortUpdateUndo(input: {
   label: string;
-  before: SettingRead;
+  before: ComfortSetting;
   changes: Partial<ComfortSettingFields>;
 }): UndoRecord {
   const { before, changes } = input;
@@ -219,7 +210,7 @@ export function comfortUpdateUndo(input: {
 }
 
 /** comfort_setting.delete: created again with its values; the schedule is not restored. */
-export function comfortDeleteUndo(input: { label: string; setting: SettingRead }): UndoRecord {
+export function comfortDeleteUndo(input: { label: string; setting: ComfortSetting }): UndoRecord {
   const target = comfortSettingOf(input.setting);
   if (!target.value) return unavailable(target.notes[0] ?? REASONS.unreadable);
   return finish(
@@ -271,7 +262,7 @@ export function accessControlUndo(input: {
 
 /** What turning resident mode off is about to reset, each part as read (undefined: not read). */
 export type StateBeforeReset = {
-  comfortSettings?: readonly SettingRead[];
+  comfortSettings?: readonly ComfortSetting[];
   week?: readonly (readonly string[])[];
   configuration?: Parameters<typeof configurationOf>[0];
   alerts?: AlertsRead;

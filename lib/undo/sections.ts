@@ -96,7 +96,8 @@ type ReminderRead = Partial<{
   enabled: boolean;
   lastMaintenanceDate: string | null;
   maintenanceInterval: number;
-  maintenanceIntervalUnits: 'month' | 'hour';
+  /** `month` or `hour`; a unit the service added since is not restored (the template refuses it). */
+  maintenanceIntervalUnits: string;
 }>;
 type ThresholdRead = Partial<{ enabled: boolean; value: number }>;
 type AlertsRead = Partial<{

@@ -1,5 +1,5 @@
 import type { SandboxContext } from './context';
-import { sendJson } from './http-util';
+import { sendJson, sendNoContent } from './http-util';
 import { type ApiRoute, thermostatRoute } from './routing';
 import type { Thermostat } from './store';
 import { requireOnline, setResidentMode, statusRecord } from './thermostats';
@@ -14,14 +14,12 @@ function deprecation(successorPath: string) {
   };
 }
 
-/** Version 1 status: `isTenantMode`, and `setPoint` following the version 1 table per HVAC mode. */
+/**
+ * Version 1 status: the production status record with `isTenantMode` instead of
+ * `isResidentMode`, and `setPoint` following the version 1 table per HVAC mode.
+ */
 function v1Status(ctx: SandboxContext, thermostat: Thermostat) {
-  const {
-    isResidentMode,
-    setPoint,
-    pendingHvacMode: _pending,
-    ...rest
-  } = statusRecord(ctx, thermostat);
+  const { isResidentMode, setPoint, ...rest } = statusRecord(ctx, thermostat);
   let v1SetPoint: { desiredHeat?: number; desiredCool?: number };
   switch (rest.hvacMode) {
     case 'heat':
@@ -37,7 +35,7 @@ function v1Status(ctx: SandboxContext, thermostat: Thermostat) {
     default:
       v1SetPoint = {};
   }
-  return { ...rest, isTenantMode: isResidentMode, setPoint: v1SetPoint };
+  return { ...rest, setPoint: v1SetPoint, isTenantMode: isResidentMode };
 }
 
 export const v1Routes: ApiRoute[] = [
@@ -57,11 +55,7 @@ export const v1Routes: ApiRoute[] = [
     errors.throwIfAny();
     requireOnline(thermostat);
     setResidentMode(ctx, thermostat, isTenantMode as boolean);
-    sendJson(
-      res,
-      200,
-      { status: 'success', data: v1Status(ctx, thermostat) },
-      deprecation('residentMode'),
-    );
+    // The production v1 answers 204 without a body.
+    sendNoContent(res, deprecation('residentMode'));
   }),
 ];

@@ -49,6 +49,7 @@ export type FaultKind =
   | 'timeout'
   | 'drop'
   | 'malformed'
+  | 'garbled'
   | 'authorization_pending'
   | 'slow_down';
 
@@ -60,6 +61,17 @@ export interface Fault {
   /** Remaining times the fault fires; null = unlimited. */
   count: number | null;
   thermostatId: string | null;
+  /**
+   * The request is carried out first (a write takes effect), then the fault replaces or cuts its
+   * answer: the "applied, answer lost" case. False: the fault fires instead of the request.
+   */
+  applied: boolean;
+}
+
+/** A fault that fired for one request: its kind and whether the request is carried out first. */
+export interface FiredFault {
+  kind: FaultKind;
+  applied: boolean;
 }
 
 export interface Knobs extends ServiceBehaviour {
@@ -72,7 +84,10 @@ export class SandboxContext {
   knobs: Knobs;
   faults: Fault[] = [];
   calls = new Map<string, number>();
-  /** What the realism knobs did to requests: fault kind (or `rate_limited`) -> times. */
+  /**
+   * What the realism knobs did to requests: fault kind (or `rate_limited`) -> times; an applied
+   * fault counts under `<kind>_applied`.
+   */
   injected = new Map<string, number>();
   codes = new Map<string, AuthorizationCode>();
   grants = new Map<string, Grant>();
@@ -126,8 +141,8 @@ export class SandboxContext {
     this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
   }
 
-  countInjected(kind: FaultKind | 'rate_limited'): void {
-    const name = String(kind);
+  countInjected(kind: FaultKind | 'rate_limited', applied = false): void {
+    const name = applied ? `${kind}_applied` : String(kind);
     this.injected.set(name, (this.injected.get(name) ?? 0) + 1);
   }
 

@@ -30,7 +30,14 @@ function parseLatencySpec(value: unknown, name: string): LatencySpec {
   return badRequest(`${name} must be a number of ms or { min, max }`);
 }
 
-const FAULT_NAMES = ['timeout', 'drop', 'malformed', 'authorization_pending', 'slow_down'];
+const FAULT_NAMES = [
+  'timeout',
+  'drop',
+  'malformed',
+  'garbled',
+  'authorization_pending',
+  'slow_down',
+];
 
 function parseFault(value: unknown, index: number): Fault {
   if (typeof value !== 'object' || value === null) badRequest(`faults[${index}] must be an object`);
@@ -59,12 +66,15 @@ function parseFault(value: unknown, index: number): Fault {
   if (thermostatId !== null && typeof thermostatId !== 'string') {
     badRequest(`faults[${index}].thermostatId must be a string`);
   }
+  const applied = fault.applied ?? false;
+  if (typeof applied !== 'boolean') badRequest(`faults[${index}].applied must be a boolean`);
   return {
     endpoint,
     kind,
     probability: probability as number,
     count: count as number | null,
     thermostatId: thermostatId as string | null,
+    applied,
   };
 }
 

@@ -1,7 +1,14 @@
 import type { SandboxContext } from './context';
 import { ApiError, badRequest } from './http-util';
 import { HVAC_MODES, type HvacMode, type Thermostat } from './store';
-import { goOffline, goOnline, requestModeChange, settle, statusRecord } from './thermostats';
+import { equipmentStatus } from './equipment';
+import {
+  currentConditions,
+  goOffline,
+  goOnline,
+  requestModeChange,
+  statusRecord,
+} from './thermostats';
 import { isBuildingId, isThermostatId } from './validation';
 
 /**
@@ -76,10 +83,44 @@ function applyChange(ctx: SandboxContext, thermostat: Thermostat, change: Device
   if (change.connected === false) goOffline(ctx.clock.now(), thermostat);
 }
 
-/** The control API's view of a device: its status record plus the account that owns it. */
+/**
+ * When the device last checked in, on the sandbox clock. Offline: `min(sinceMs, now) -
+ * silentBeforeMs`, so it ages as the clock runs and is never in the future. Online devices check
+ * in every few minutes: a stable recent instant derived from the id.
+ */
+function lastSeen(ctx: SandboxContext, thermostat: Thermostat): string {
+  const now = ctx.clock.now();
+  const { offline } = thermostat;
+  if (!thermostat.connected && offline !== null) {
+    return new Date(Math.min(offline.sinceMs, now) - offline.silentBeforeMs).toISOString();
+  }
+  const agoSeconds = 10 + (Number(thermostat.thermostatId.slice(-3)) % 170);
+  return new Date(Math.floor(now / 1000 - agoSeconds) * 1000).toISOString();
+}
+
+/**
+ * The control API's view of a device (never sent by the service API): the simulation's own fields
+ * (building, account, pending mode, supported modes, current comfort ref, hold action,
+ * `equipmentStatus`, `connected`, `lastSeen`) and every field of the production status record.
+ */
 export function deviceRecord(ctx: SandboxContext, thermostat: Thermostat) {
-  settle(ctx, thermostat);
-  return { ...statusRecord(ctx, thermostat), accountId: thermostat.accountId };
+  const now = currentConditions(ctx, thermostat);
+  return {
+    thermostatId: thermostat.thermostatId,
+    name: thermostat.name,
+    thermostatName: thermostat.thermostatName,
+    buildingId: thermostat.buildingId,
+    // hvacMode, temperature, humidity, isResidentMode, setPoint, heatCoolMinDelta and the rest.
+    ...statusRecord(ctx, thermostat),
+    pendingHvacMode: thermostat.pendingMode?.mode ?? null,
+    supportedModes: [...thermostat.supportedModes],
+    currentComfortSettingRef: now.comfort?.comfortSettingRef ?? null,
+    holdAction: thermostat.settings.holdAction,
+    equipmentStatus: equipmentStatus(thermostat, now),
+    connected: thermostat.connected,
+    lastSeen: lastSeen(ctx, thermostat),
+    accountId: thermostat.accountId,
+  };
 }
 
 export function findDevice(ctx: SandboxContext, thermostatId: string): Thermostat {

@@ -4,6 +4,8 @@ import {
   type Building,
   type ComfortSetting,
   DAYS,
+  DEFAULT_DESIRED_DEHUMIDITY,
+  DEFAULT_DESIRED_HUMIDITY,
   type DataStore,
   defaultAccessControl,
   defaultAlertSettings,
@@ -153,6 +155,7 @@ function makeThermostat(
       other: false,
     };
   }
+  const commercial = profile === 'office' || profile === 'common';
   const alertSettings = defaultAlertSettings();
   if (generator.random() < 0.5) {
     alertSettings.hvacMaintenanceReminder = {
@@ -167,6 +170,7 @@ function makeThermostat(
     accountId,
     buildingId: building.buildingId,
     name,
+    thermostatName: name,
     hvacMode,
     pendingMode: null,
     supportedModes: [...supportedModes],
@@ -174,6 +178,9 @@ function makeThermostat(
     humidity: generator.int(25, 55),
     isResidentMode: profile !== 'office' && profile !== 'common',
     heatCoolMinDelta: generator.pick([5, 5, 5, 4, 3]),
+    // Offices and common areas hold a narrower band than homes (no random draw: ids stay put).
+    desiredHumidity: commercial ? 40 : DEFAULT_DESIRED_HUMIDITY,
+    desiredDehumidity: commercial ? 55 : DEFAULT_DESIRED_DEHUMIDITY,
     connected: true,
     offline: null,
     comfortSettings,
@@ -181,7 +188,7 @@ function makeThermostat(
     schedule,
     settings: {
       ...settings,
-      holdAction: generator.pick(['nextPeriod', 'nextPeriod', 'useEndTime2hour']),
+      holdAction: generator.pick(['nextTransition', 'nextTransition', '2hour'] as const),
     },
     accessControl,
     alertSettings,
@@ -504,9 +511,11 @@ export function buildFixture(name: FixtureName, now: number): DataStore {
     goOffline(now, offline, silenceMs);
     offline.name = `${offline.name} (offline)`.slice(0, 64);
   }
-  // One older device reporting the read-only holdAction value `nextTransition`.
-  const older = demo[3];
-  if (older) older.settings.holdAction = 'nextTransition';
+  // Hold actions are mostly nextTransition, some 2hour; one askMe and one indefinite.
+  const askMe = demo[3];
+  if (askMe) askMe.settings.holdAction = 'askMe';
+  const indefinite = demo[7];
+  if (indefinite) indefinite.settings.holdAction = 'indefinite';
   // One thermostat with a tight heat/cool delta, one with a lockout using all areas.
   const tight = demo[5];
   if (tight) tight.heatCoolMinDelta = 2;

@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** An error answered with the production envelope `{ status: 'error', message, code }`. */
+/**
+ * An error answered, by the service API, with the production envelope (see `errorBody`); by the
+ * control API with `{ status: 'error', code, message }`.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -47,6 +50,21 @@ export function sendJson(
 
 export function sendSuccess(res: ServerResponse, data: unknown, status = 200): void {
   sendJson(res, status, { status: 'success', data });
+}
+
+/**
+ * The service API's error envelope: `message` is an object (the production reference types it
+ * so) with the sandbox's code slug and sentence, and `code` is the HTTP status as an integer.
+ */
+export function errorBody(status: number, error: string, description: string) {
+  return { status: 'error', message: { error, description }, code: status };
+}
+
+/** A write answered with no body (204), as the production resident-mode update does. */
+export function sendNoContent(res: ServerResponse, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(204, { 'cache-control': 'no-store', ...headers });
+  res.end();
 }
 
 export function sendHtml(
@@ -119,4 +137,12 @@ export function parseJsonObject(text: string): Record<string, unknown> {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The code slug of an injected status fault: what the sandbox's own such errors use. */
+export function injectedErrorCode(status: number): string {
+  if (status === 429) return 'rate_limited';
+  if (status === 503) return 'service_unavailable';
+  if (status >= 500) return 'internal_error';
+  return 'injected_error';
 }

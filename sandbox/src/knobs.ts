@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LatencySpec } from './config';
-import type { Fault, FaultKind, SandboxContext } from './context';
+import type { Fault, FaultKind, FiredFault, SandboxContext } from './context';
 import { sleep } from './http-util';
 
 /** Realism knobs: latency, injected faults, random error rates and rate limits. */
@@ -23,21 +23,25 @@ function fires(fault: Fault): boolean {
   return true;
 }
 
+/** A thermostat-specific status fault that is not applied fails only its item of a bulk update. */
+function isItemFault(fault: Fault): boolean {
+  return fault.thermostatId !== null && typeof fault.kind === 'number' && !fault.applied;
+}
+
 /** The request-level fault to inject, if any. Item-level (bulk) faults are not taken here. */
 export function takeFault(
   ctx: SandboxContext,
   key: string,
   params: Record<string, string>,
   isBulk: boolean,
-): FaultKind | null {
+): FiredFault | null {
   for (const fault of ctx.faults) {
     if (fault.endpoint !== '*' && fault.endpoint !== key) continue;
     if (fault.thermostatId !== null) {
-      // On the bulk endpoint a thermostat-specific status fault fails only that item.
-      if (isBulk && typeof fault.kind === 'number') continue;
+      if (isBulk && isItemFault(fault)) continue;
       if (!isBulk && params.id !== fault.thermostatId) continue;
     }
-    if (fires(fault)) return counted(ctx, fault.kind);
+    if (fires(fault)) return counted(ctx, fault.kind, fault.applied);
   }
   const { dropRate, timeoutRate, errorRate } = ctx.knobs;
   const roll = Math.random();
@@ -49,9 +53,9 @@ export function takeFault(
   return null;
 }
 
-function counted<Kind extends FaultKind>(ctx: SandboxContext, kind: Kind): Kind {
-  ctx.countInjected(kind);
-  return kind;
+function counted(ctx: SandboxContext, kind: FaultKind, applied = false): FiredFault {
+  ctx.countInjected(kind, applied);
+  return { kind, applied };
 }
 
 /** A thermostat-specific status fault for one item of a bulk request. */
@@ -62,8 +66,11 @@ export function takeItemFault(
 ): number | null {
   for (const fault of ctx.faults) {
     if (fault.endpoint !== '*' && fault.endpoint !== key) continue;
-    if (fault.thermostatId !== thermostatId || typeof fault.kind !== 'number') continue;
-    if (fires(fault)) return counted(ctx, fault.kind);
+    if (!isItemFault(fault) || fault.thermostatId !== thermostatId) continue;
+    if (fires(fault)) {
+      ctx.countInjected(fault.kind);
+      return fault.kind as number;
+    }
   }
   return null;
 }

@@ -4,11 +4,13 @@ import { v1Routes } from './api-v1';
 import { v2Routes } from './api-v2/index';
 import { THERMOSTATS } from './api-v2/paths';
 import { type ResolvedConfig, resolveConfig, type SandboxOptions } from './config';
-import { SandboxContext } from './context';
+import { type FiredFault, SandboxContext } from './context';
 import { CONTROL_PREFIX, handleControl } from './control';
 import { errorPage } from './html';
 import {
   ApiError,
+  errorBody,
+  injectedErrorCode,
   OAuthError,
   parseJsonObject,
   readBody,
@@ -52,7 +54,17 @@ const oauthRoutes: ApiRoute[] = [
 
 const routes: ApiRoute[] = [...oauthRoutes, ...v2Routes, ...v1Routes];
 
-function sendError(res: ServerResponse, key: string, error: unknown): void {
+/**
+ * Answers an error. The service API uses the production envelope (`errorBody`), the token
+ * endpoints OAuth's `{ error, error_description }`, the control API its own
+ * `{ status: 'error', code, message }`.
+ */
+function sendError(
+  res: ServerResponse,
+  key: string,
+  error: unknown,
+  surface: 'service' | 'control' = 'service',
+): void {
   if (error instanceof OAuthError) {
     sendJson(
       res,
@@ -65,21 +77,32 @@ function sendError(res: ServerResponse, key: string, error: unknown): void {
   } else if (error instanceof ApiError) {
     if (TOKEN_KEYS.has(key)) {
       sendJson(res, error.status, { error: 'invalid_request', error_description: error.message });
-    } else {
+    } else if (surface === 'control') {
       sendJson(
         res,
         error.status,
         { status: 'error', message: error.message, code: error.code },
         error.headers,
       );
+    } else {
+      sendJson(
+        res,
+        error.status,
+        errorBody(error.status, error.code, error.message),
+        error.headers,
+      );
     }
   } else {
     console.error('[sandbox] unexpected error', error);
-    sendJson(res, 500, {
-      status: 'error',
-      message: 'Internal server error',
-      code: 'internal_error',
-    });
+    if (surface === 'control') {
+      sendJson(res, 500, {
+        status: 'error',
+        message: 'Internal server error',
+        code: 'internal_error',
+      });
+    } else {
+      sendJson(res, 500, errorBody(500, 'internal_error', 'Internal server error'));
+    }
   }
 }
 
@@ -111,20 +134,128 @@ function injectedFailure(key: string, res: ServerResponse, kind: number | string
   } else if (key.endsWith(' /authorize')) {
     sendHtml(res, status, errorPage('Service unavailable', `Injected failure (HTTP ${status}).`));
   } else {
-    const code =
-      status === 429
-        ? 'rate_limited'
-        : status === 503
-          ? 'service_unavailable'
-          : status >= 500
-            ? 'internal_error'
-            : 'injected_error';
     sendJson(
       res,
       status,
-      { status: 'error', message: `Injected failure (HTTP ${status}).`, code },
+      errorBody(status, injectedErrorCode(status), `Injected failure (HTTP ${status}).`),
       headers,
     );
+  }
+}
+
+/** What a `garbled` fault answers: a 200 whose body is not JSON (a proxy's error page). */
+const GARBLED_BODY =
+  '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>\n';
+
+/** Answers (or withholds the answer of) a request hit by a fault. */
+function injectFault(
+  ctx: SandboxContext,
+  key: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  fault: FiredFault,
+): void {
+  const { kind } = fault;
+  if (kind === 'drop') {
+    req.socket.destroy();
+  } else if (kind === 'timeout') {
+    holdRequest(ctx, req, res);
+  } else if (kind === 'malformed') {
+    // A 200 that breaks the contract, for clients' response validation.
+    sendJson(res, 200, { status: 'success', data: { unexpected: true, setPoint: 'hot' } });
+  } else if (kind === 'garbled') {
+    if (res.headersSent || res.destroyed) return;
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(GARBLED_BODY),
+      'cache-control': 'no-store',
+    });
+    res.end(GARBLED_BODY);
+  } else {
+    injectedFailure(key, res, kind);
+  }
+}
+
+/**
+ * The response a request hit by an `applied` fault is carried out against: the handler answers
+ * into it as usual and nothing of that answer reaches the client; the fault answers instead.
+ */
+class SwallowedResponse {
+  statusCode = 200;
+  headersSent = false;
+  destroyed = false;
+  writableEnded = false;
+  private readonly headers = new Map<string, unknown>();
+
+  setHeader(name: string, value: unknown): this {
+    this.headers.set(name.toLowerCase(), value);
+    return this;
+  }
+
+  getHeader(name: string): unknown {
+    return this.headers.get(name.toLowerCase());
+  }
+
+  hasHeader(name: string): boolean {
+    return this.headers.has(name.toLowerCase());
+  }
+
+  removeHeader(name: string): void {
+    this.headers.delete(name.toLowerCase());
+  }
+
+  writeHead(status: number): this {
+    this.statusCode = status;
+    this.headersSent = true;
+    return this;
+  }
+
+  write(): boolean {
+    this.headersSent = true;
+    return true;
+  }
+
+  end(): this {
+    this.headersSent = true;
+    this.writableEnded = true;
+    return this;
+  }
+
+  on(): this {
+    return this;
+  }
+
+  once(): this {
+    return this;
+  }
+}
+
+/** Authenticates, reads the body and runs the route's handler; errors are answered on `res`. */
+async function runRoute(
+  route: ApiRoute,
+  request: RequestContext,
+  res: ServerResponse,
+): Promise<void> {
+  const { ctx, req, key } = request;
+  try {
+    let principal = null;
+    let body: Record<string, unknown> = {};
+    if (route.access !== 'public') {
+      principal = authenticate(ctx, req);
+      if (route.access === 'write') {
+        if (!principal.canWrite) {
+          throw new ApiError(
+            403,
+            'insufficient_scope',
+            'The granted scope does not allow changes.',
+          );
+        }
+        if (req.method !== 'DELETE') body = parseJsonObject(await readBody(req));
+      }
+    }
+    await route.handler({ ...request, res }, principal, body);
+  } catch (error) {
+    sendError(res, key, error);
   }
 }
 
@@ -138,13 +269,14 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
 
   if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
     if (!ctx.config.control) {
-      sendJson(res, 404, { status: 'error', message: 'Not found', code: 'not_found' });
+      // Off: the path does not exist, answered like any unknown service path.
+      sendJson(res, 404, errorBody(404, 'not_found', `No endpoint ${method} ${path}.`));
       return;
     }
     try {
       await handleControl(ctx, req, url, res);
     } catch (error) {
-      sendError(res, 'control', error);
+      sendError(res, 'control', error, 'control');
     }
     return;
   }
@@ -181,47 +313,23 @@ async function handle(ctx: SandboxContext, req: IncomingMessage, res: ServerResp
       }
     }
     await applyLatency(ctx, key);
-    if (route) {
-      const fault = takeFault(ctx, key, params, key === BULK_KEY);
-      if (fault === 'drop') {
-        req.socket.destroy();
-        return;
-      }
-      if (fault === 'timeout') {
-        holdRequest(ctx, req, res);
-        return;
-      }
-      if (fault === 'malformed') {
-        // A 200 that breaks the contract, for clients' response validation.
-        sendJson(res, 200, { status: 'success', data: { unexpected: true, setPoint: 'hot' } });
-        return;
-      }
-      if (fault !== null) {
-        injectedFailure(key, res, fault);
-        return;
-      }
+    const fault = route ? takeFault(ctx, key, params, key === BULK_KEY) : null;
+    if (fault && !fault.applied) {
+      injectFault(ctx, key, req, res, fault);
+      return;
     }
     if (!route) {
       if (allowed.length > 0) methodNotAllowed([...new Set(allowed)]);
       throw new ApiError(404, 'not_found', `No endpoint ${method} ${path}.`);
     }
     const request: RequestContext = { ctx, req, res, url, params, key };
-    let principal = null;
-    let body: Record<string, unknown> = {};
-    if (route.access !== 'public') {
-      principal = authenticate(ctx, req);
-      if (route.access === 'write') {
-        if (!principal.canWrite) {
-          throw new ApiError(
-            403,
-            'insufficient_scope',
-            'The granted scope does not allow changes.',
-          );
-        }
-        if (method !== 'DELETE') body = parseJsonObject(await readBody(req));
-      }
+    if (fault) {
+      // Applied: the request is carried out (a write takes effect), then its answer is lost.
+      await runRoute(route, request, new SwallowedResponse() as unknown as ServerResponse);
+      injectFault(ctx, key, req, res, fault);
+      return;
     }
-    await route.handler(request, principal, body);
+    await runRoute(route, request, res);
   } catch (error) {
     sendError(res, key, error);
   }

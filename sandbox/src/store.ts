@@ -6,14 +6,24 @@ export type HvacMode = (typeof HVAC_MODES)[number];
 export const FAN_VALUES = ['auto', 'on'] as const;
 export type FanValue = (typeof FAN_VALUES)[number];
 
-/** Values accepted on write. `nextTransition` may also appear on read (older devices). */
-export const HOLD_ACTIONS = [
-  'useEndTime4hour',
-  'useEndTime2hour',
-  'nextPeriod',
-  'indefinite',
-  'askMe',
-] as const;
+/**
+ * The production v2 hold actions, read and written: `indefinite` (until cancelled),
+ * `nextTransition` (until the schedule's next change), `2hour` and `4hour` (that long), `askMe`
+ * (the person at the thermostat chooses).
+ */
+export const HOLD_ACTIONS = ['indefinite', 'nextTransition', '2hour', '4hour', 'askMe'] as const;
+export type HoldAction = (typeof HOLD_ACTIONS)[number];
+
+/** The older consumer API's names, refused on write with the production value to use instead. */
+export const LEGACY_HOLD_ACTIONS: Readonly<Record<string, HoldAction>> = {
+  nextPeriod: 'nextTransition',
+  useEndTime2hour: '2hour',
+  useEndTime4hour: '4hour',
+};
+
+/** Humidity targets (integer %) of a thermostat without its own: humidify below, dehumidify above. */
+export const DEFAULT_DESIRED_HUMIDITY = 36;
+export const DEFAULT_DESIRED_DEHUMIDITY = 60;
 
 export const DAYS = [
   'monday',
@@ -51,7 +61,7 @@ export interface Range {
 export interface ThermostatSettings {
   heatRange: Range;
   coolRange: Range;
-  holdAction: string;
+  holdAction: HoldAction;
   fanMinimumOnTime: number;
 }
 
@@ -78,7 +88,10 @@ export interface Thermostat {
   thermostatId: string;
   accountId: string;
   buildingId: string;
+  /** The portal's name of the thermostat. */
   name: string;
+  /** The name shown on the device itself (defaults to `name`). */
+  thermostatName: string;
   hvacMode: HvacMode;
   pendingMode: { mode: HvacMode; effectiveAt: number } | null;
   supportedModes: HvacMode[];
@@ -86,6 +99,9 @@ export interface Thermostat {
   humidity: number;
   isResidentMode: boolean;
   heatCoolMinDelta: number;
+  /** Humidity targets, integer %: the status record's `desiredHumidity` and `desiredDehumidity`. */
+  desiredHumidity: number;
+  desiredDehumidity: number;
   /** Whether the device checks in (it did moments ago); e2e support code reads this flag. */
   connected: boolean;
   /** Set exactly while `connected` is false (goOffline / goOnline keep the two together). */
@@ -199,7 +215,7 @@ export function defaultSettings(): ThermostatSettings {
   return {
     heatRange: { ...DEVICE_HEAT_LIMITS },
     coolRange: { ...DEVICE_COOL_LIMITS },
-    holdAction: 'nextPeriod',
+    holdAction: 'nextTransition',
     fanMinimumOnTime: 0,
   };
 }
@@ -247,6 +263,8 @@ export function resetToDefaults(thermostat: Thermostat): void {
   thermostat.accessControl = defaultAccessControl();
   thermostat.alertSettings = defaultAlertSettings();
   thermostat.heatCoolMinDelta = 5;
+  thermostat.desiredHumidity = DEFAULT_DESIRED_HUMIDITY;
+  thermostat.desiredDehumidity = DEFAULT_DESIRED_DEHUMIDITY;
 }
 
 export function cloneStore(store: DataStore): DataStore {

@@ -1,5 +1,5 @@
 import type { SandboxContext } from './context';
-import { equipmentStatus } from './equipment';
+import { runningEquipment } from './equipment';
 import { ApiError } from './http-util';
 import type { Principal } from './oauth';
 import { DAYS, defaultMode, type HvacMode, resetToDefaults, type Thermostat } from './store';
@@ -135,47 +135,90 @@ export function currentComfort(ctx: SandboxContext, thermostat: Thermostat) {
   );
 }
 
-function lastSeen(ctx: SandboxContext, thermostat: Thermostat): string {
-  const now = ctx.clock.now();
-  const { offline } = thermostat;
-  if (!thermostat.connected && offline !== null) {
-    return new Date(Math.min(offline.sinceMs, now) - offline.silentBeforeMs).toISOString();
-  }
-  // Online devices check in every few minutes; derive a stable recent instant from the id.
-  const agoSeconds = 10 + (Number(thermostat.thermostatId.slice(-3)) % 170);
-  return new Date(Math.floor(now / 1000 - agoSeconds) * 1000).toISOString();
-}
-
-/** The version 2 status record. */
-export function statusRecord(ctx: SandboxContext, thermostat: Thermostat) {
+/** The setpoints and fans in force now: the comfort setting the schedule names for this half hour. */
+export function currentConditions(ctx: SandboxContext, thermostat: Thermostat) {
   settle(ctx, thermostat);
   const comfort = currentComfort(ctx, thermostat);
-  const heat = comfort?.desiredHeat ?? 68;
-  const cool = comfort?.desiredCool ?? 76;
-  const fans = { fanHeat: comfort?.fanHeat ?? 'auto', fanCool: comfort?.fanCool ?? 'auto' };
   return {
-    thermostatId: thermostat.thermostatId,
-    name: thermostat.name,
-    buildingId: thermostat.buildingId,
-    hvacMode: thermostat.hvacMode,
-    pendingHvacMode: thermostat.pendingMode?.mode ?? null,
-    supportedModes: [...thermostat.supportedModes],
-    temperature: thermostat.temperature,
-    humidity: thermostat.humidity,
-    isResidentMode: thermostat.isResidentMode,
-    setPoint: { desiredHeat: heat, desiredCool: cool },
-    heatCoolMinDelta: thermostat.heatCoolMinDelta,
-    currentComfortSettingRef: comfort?.comfortSettingRef ?? null,
-    holdAction: thermostat.settings.holdAction,
-    equipmentStatus: equipmentStatus(thermostat, { desiredHeat: heat, desiredCool: cool, ...fans }),
-    connected: thermostat.connected,
-    lastSeen: lastSeen(ctx, thermostat),
+    comfort,
+    desiredHeat: comfort?.desiredHeat ?? 68,
+    desiredCool: comfort?.desiredCool ?? 76,
+    fanHeat: comfort?.fanHeat ?? 'auto',
+    fanCool: comfort?.fanCool ?? 'auto',
   };
 }
 
-export function scheduleRecord(ctx: SandboxContext, thermostat: Thermostat) {
+/** The production status record's `comfortSetting` is a name of at most 12 characters. */
+export const COMFORT_NAME_MAX = 12;
+
+/** A comfort setting's name as the status record carries it: its first 12 characters. */
+export function shortComfortName(name: string): string {
+  return [...name].slice(0, COMFORT_NAME_MAX).join('');
+}
+
+/**
+ * The version 2 status record, exactly the production v2 fields (see the realism page's
+ * "Production v2 reference"): nothing the sandbox keeps for its own simulation (building, last
+ * check-in, pending mode, supported modes, refs) is in it; the control API's `deviceRecord` adds
+ * those.
+ */
+export function statusRecord(ctx: SandboxContext, thermostat: Thermostat) {
+  const now = currentConditions(ctx, thermostat);
   return {
-    timeZone: ctx.store.buildings.get(thermostat.buildingId)?.timeZone ?? 'UTC',
+    id: thermostat.thermostatId,
+    isConnected: thermostat.connected,
+    hvacMode: thermostat.hvacMode,
+    temperature: thermostat.temperature,
+    humidity: Math.round(thermostat.humidity),
+    comfortSetting: shortComfortName(now.comfort?.name ?? ''),
+    desiredHeatRange: { ...thermostat.settings.heatRange },
+    desiredCoolRange: { ...thermostat.settings.coolRange },
+    desiredHumidity: thermostat.desiredHumidity,
+    desiredDehumidity: thermostat.desiredDehumidity,
+    heatCoolMinDelta: thermostat.heatCoolMinDelta,
+    runningEquipment: runningEquipment(thermostat, now),
+    setPoint: { desiredHeat: now.desiredHeat, desiredCool: now.desiredCool },
+    isResidentMode: thermostat.isResidentMode,
+  };
+}
+
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** A time zone's UTC offset in minutes at an instant (e.g. -300 for New York in winter). */
+export function timeZoneOffsetMinutes(timeZone: string, nowMs: number): number {
+  let formatter = offsetFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
+    offsetFormatters.set(timeZone, formatter);
+  }
+  const name =
+    formatter.formatToParts(new Date(nowMs)).find((part) => part.type === 'timeZoneName')?.value ??
+    'GMT';
+  const match = /^GMT([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(name);
+  if (!match) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+  return match[1] === '-' ? -minutes : minutes;
+}
+
+/**
+ * The production thermostat summary, what create and move answer: the building's current UTC
+ * offset is taken at the sandbox clock's now.
+ */
+export function thermostatSummary(ctx: SandboxContext, thermostat: Thermostat) {
+  const building = ctx.store.buildings.get(thermostat.buildingId);
+  return {
+    id: thermostat.thermostatId,
+    buildingId: thermostat.buildingId,
+    name: thermostat.name,
+    thermostatName: thermostat.thermostatName,
+    timeZoneOffsetMinutes: timeZoneOffsetMinutes(building?.timeZone ?? 'UTC', ctx.clock.now()),
+    hvacModes: [...thermostat.supportedModes],
+  };
+}
+
+/** The schedule as the service API reads it: 7 days, Monday first, 48 comfort setting refs each. */
+export function scheduleRecord(thermostat: Thermostat) {
+  return {
     days: DAYS.map((day, index) => ({ day, blocks: [...(thermostat.schedule[index] ?? [])] })),
   };
 }
@@ -200,6 +243,7 @@ function addMonths(date: string, months: number): string {
   return result.toISOString().slice(0, 10);
 }
 
+/** The alert settings with the thermostat's `id`, as the production alertSettings response. */
 export function alertSettingsRecord(thermostat: Thermostat) {
   const alerts = thermostat.alertSettings;
   const reminder = alerts.hvacMaintenanceReminder;
@@ -214,6 +258,7 @@ export function alertSettingsRecord(thermostat: Thermostat) {
           .toISOString()
           .slice(0, 10);
   return {
+    id: thermostat.thermostatId,
     hvacMaintenanceReminder: { ...reminder, nextReminderDate },
     lowTemperatureAlert: { ...alerts.lowTemperatureAlert },
     highTemperatureAlert: { ...alerts.highTemperatureAlert },

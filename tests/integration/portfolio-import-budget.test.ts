@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
+import { ensureBuilding } from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/forms';
 import { addToPortfolio, type ImportWait } from '@/lib/portfolio/add';
 import type { PortfolioEntry } from '@/lib/portfolio/entries';
@@ -27,7 +28,12 @@ beforeAll(async () => {
   const byBuilding = new Map<string, PortfolioEntry[]>();
   for (const t of demo.thermostats) {
     const list = byBuilding.get(t.buildingId) ?? [];
-    list.push({ line: list.length + 1, thermostatId: t.thermostatId, unitLabel: '' });
+    list.push({
+      line: list.length + 1,
+      thermostatId: t.thermostatId,
+      unitLabel: '',
+      building: t.buildingId,
+    });
     byBuilding.set(t.buildingId, list);
   }
   buildings = [...byBuilding.values()].filter((list) => list.length >= 5);
@@ -90,12 +96,18 @@ describe('an import beyond the minute’s call budget', () => {
   it('waits for the next window, saying how long, and adds every line', async () => {
     const entries = (buildings[0] ?? []).slice(0, 6);
     expect(entries).toHaveLength(6);
+    // A building the manager added (the service does not say which building a thermostat is in).
+    await ensureBuilding({
+      orgId: owner.orgId,
+      buildingId: await buildingOf(entries[0]),
+      name: 'Added by hand',
+      timeZone: 'America/Chicago',
+    });
     const { report, events, seconds } = await importLines(entries);
 
     expect(report.map((row) => [row.line, row.outcome])).toEqual(
       entries.map((entry) => [entry.line, 'done']),
     );
-    // Its building is new: one more call, for its time zone.
     // The wait (about 24 s, for the lines not yet decided), then the lines.
     const waits = events.flatMap((event) => ('wait' in event ? [event.wait] : []));
     const firstWait = events.findIndex((event) => 'wait' in event);

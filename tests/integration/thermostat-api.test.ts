@@ -12,7 +12,8 @@ import {
 } from '../support/service';
 
 // The typed service client against the sandbox over HTTP: every endpoint, retries, 429,
-// timeouts, refresh after a 401, and rejection of malformed answers.
+// timeouts, refresh after a 401, rejection of malformed answers, and writes whose answers are
+// lost (read back and reported as the read shows).
 let sandbox: RunningSandbox;
 let handle: DatabaseHandle;
 let orgId: string;
@@ -53,9 +54,16 @@ const faulty = (n: number) => demo[20 + n]?.thermostatId ?? '';
 describe('thermostat service client', () => {
   it('reads a status record with both setpoints', async () => {
     const status = await api.getStatus({ orgId, thermostatId: first() });
-    expect(status.thermostatId).toBe(first());
     expect(status.setPoint.desiredCool - status.setPoint.desiredHeat).toBeGreaterThanOrEqual(2);
     expect(typeof status.isResidentMode).toBe('boolean');
+    // In Setpoint's words: connected, what runs, the comfort setting by name.
+    const device = await control('GET', `/thermostats/${first()}`);
+    expect(status).toMatchObject({
+      connected: device.connected,
+      hvacMode: device.hvacMode,
+      comfortSetting: expect.any(String),
+      runningEquipment: expect.any(Array),
+    });
   });
 
   it('covers schedule, comfort settings, settings, alerts and access control', async () => {
@@ -74,37 +82,38 @@ describe('thermostat service client', () => {
         fanCool: 'on',
       },
     });
-    expect(created.comfortSettingRef).toMatch(/^smart\d+$/);
+    const ref = created.answer?.comfortSettingRef ?? '';
+    expect(ref).toMatch(/^smart\d+$/);
     const renamed = await api.updateComfortSetting({
       orgId,
       thermostatId,
-      comfortSettingRef: created.comfortSettingRef,
+      comfortSettingRef: ref,
       changes: { name: 'Test Winter' },
     });
-    expect(renamed).toMatchObject({
-      name: 'Test Winter',
-      comfortSettingRef: created.comfortSettingRef,
-    });
-    const updated = await api.updateSchedule({
+    expect(renamed.answer).toMatchObject({ name: 'Test Winter', comfortSettingRef: ref });
+    // Slots 2 and 3 (01:00 to 02:00): sent as "01:00" to "02:00", the end excluded.
+    await api.updateSchedule({
       orgId,
       thermostatId,
-      range: {
-        days: ['monday'],
-        firstTimeBlock: 2,
-        lastTimeBlock: 3,
-        comfortSettingRef: created.comfortSettingRef,
-      },
+      range: { days: ['monday'], firstSlot: 2, lastSlot: 3, comfortSettingRef: ref },
     });
-    expect(updated.days[0]?.blocks.slice(2, 4)).toEqual([
-      created.comfortSettingRef,
-      created.comfortSettingRef,
-    ]);
+    const week = await api.getSchedule({ orgId, thermostatId });
+    const monday = week.days.find((day) => day.day === 'monday')?.blocks ?? [];
+    expect(monday.slice(1, 5)).toEqual([monday[1], ref, ref, monday[4]]);
+    expect(monday[1]).not.toBe(ref);
+    expect(monday[4]).not.toBe(ref);
+    // The last slot of a day (23:30-24:00), sent with the end of the day as "23:59".
+    await api.updateSchedule({
+      orgId,
+      thermostatId,
+      range: { days: ['sunday'], firstSlot: 46, lastSlot: 47, comfortSettingRef: ref },
+    });
+    const sunday = (await api.getSchedule({ orgId, thermostatId })).days.find(
+      (day) => day.day === 'sunday',
+    );
+    expect(sunday?.blocks.slice(45)).toEqual([sunday?.blocks[45], ref, ref]);
     const inUse = await failure(
-      api.deleteComfortSetting({
-        orgId,
-        thermostatId,
-        comfortSettingRef: created.comfortSettingRef,
-      }),
+      api.deleteComfortSetting({ orgId, thermostatId, comfortSettingRef: ref }),
     );
     expect(inUse.kind).toBe('validation');
     expect(Object.keys(inUse.fieldErrors)).toContain('comfortSettingRef');
@@ -112,9 +121,9 @@ describe('thermostat service client', () => {
     const settings = await api.updateSettings({
       orgId,
       thermostatId,
-      changes: { fanMinimumOnTime: 15 },
+      changes: { fanMinimumOnTime: 15, holdAction: '4hour' },
     });
-    expect(settings.fanMinimumOnTime).toBe(15);
+    expect(settings.answer).toMatchObject({ fanMinimumOnTime: 15, holdAction: '4hour' });
     expect((await api.getSettings({ orgId, thermostatId })).fanMinimumOnTime).toBe(15);
 
     const alerts = await api.getAlertSettings({ orgId, thermostatId });
@@ -124,7 +133,8 @@ describe('thermostat service client', () => {
       thermostatId,
       changes: { enabled: true, passcode: '0420' },
     });
-    expect(access.passcode).toBe('****');
+    expect(access.answer).toMatchObject({ enabled: true, passcodeSet: true });
+    expect(JSON.stringify(access)).not.toContain('0420');
   });
 
   it('creates a thermostat in a building and moves it to another', async () => {
@@ -135,13 +145,13 @@ describe('thermostat service client', () => {
       buildingId: from,
       thermostat: { isResidentMode: true, name: 'Unit 999' },
     });
-    expect(created).toMatchObject({ buildingId: from, isResidentMode: true });
-    const moved = await api.moveThermostat({
-      orgId,
-      thermostatId: created.thermostatId,
-      buildingId: to,
-    });
-    expect(moved.buildingId).toBe(to);
+    // The service answers with a summary of it (not its status).
+    expect(created.answer).toMatchObject({ buildingId: from, name: 'Unit 999' });
+    const thermostatId = created.answer?.thermostatId ?? '';
+    expect(thermostatId).toMatch(/^\d{12}$/);
+    const moved = await api.moveThermostat({ orgId, thermostatId, buildingId: to });
+    expect(moved.answer?.buildingId).toBe(to);
+    expect((await control('GET', `/thermostats/${thermostatId}`)).buildingId).toBe(to);
   });
 
   it('updates up to 25 thermostats in one bulk request, with a result for each', async () => {
@@ -152,6 +162,11 @@ describe('thermostat service client', () => {
       changes: { holdAction: 'indefinite' },
     });
     expect(result.results.map((r) => r.thermostatId)).toEqual([...ids, otherThermostat]);
+    expect(result.results.slice(0, 3).map((item) => item.status)).toEqual([
+      'success',
+      'success',
+      'success',
+    ]);
     expect(result.results.at(-1)).toMatchObject({ status: 'error', code: 'thermostat_not_found' });
   });
 
@@ -173,7 +188,7 @@ describe('thermostat service client', () => {
   it('retries a read through 5xx answers, with backoff', async () => {
     await control('PUT', '/faults', { faults: [{ endpoint: STATUS, kind: 503, count: 2 }] });
     const status = await api.getStatus({ orgId, thermostatId: faulty(0) });
-    expect(status.thermostatId).toBe(faulty(0));
+    expect(typeof status.isResidentMode).toBe('boolean');
     expect(await callCount(sandbox, STATUS)).toBe(3);
   });
 
@@ -185,14 +200,19 @@ describe('thermostat service client', () => {
     expect(await callCount(sandbox, STATUS)).toBe(3);
   });
 
-  it('never retries a write', async () => {
+  it('never retries a write: it reads it back, and says what the read shows', async () => {
     const key = 'PATCH /api/v2/thermostats/:id/settings';
+    const thermostatId = faulty(7);
+    const before = (await api.getSettings({ orgId, thermostatId })).fanMinimumOnTime;
+    const wanted = before === 5 ? 10 : 5;
     await control('PUT', '/faults', { faults: [{ endpoint: key, kind: 503, count: 1 }] });
     const error = await failure(
-      api.updateSettings({ orgId, thermostatId: first(), changes: { fanMinimumOnTime: 5 } }),
+      api.updateSettings({ orgId, thermostatId, changes: { fanMinimumOnTime: wanted } }),
     );
-    expect(error.kind).toBe('unavailable');
+    // A 503 may have been applied: read back, it was not.
+    expect(error.kind).toBe('not_applied');
     expect(await callCount(sandbox, key)).toBe(1);
+    expect(await callCount(sandbox, 'GET /api/v2/thermostats/:id/settings')).toBe(2);
   });
 
   it('honours Retry-After on a 429 for a read, and reports it for a write', async () => {
@@ -270,5 +290,95 @@ describe('thermostat service client', () => {
       await control('DELETE', '/clock');
       await control('PATCH', '/knobs', { rateLimit: null, latencyMs: 0 });
     }
+  });
+
+  describe('a write whose answer is lost', () => {
+    const RESIDENT = 'PATCH /api/v2/thermostats/:id/residentMode';
+    const lost = (endpoint: string, kind: string | number, thermostatId?: string) =>
+      control('PUT', '/faults', {
+        faults: [
+          { endpoint, kind, count: 1, applied: true, ...(thermostatId ? { thermostatId } : {}) },
+        ],
+      });
+
+    it.each([
+      ['drop', 'drop'],
+      ['timeout', 'timeout'],
+      ['503', 503],
+      ['garbled 200', 'garbled'],
+    ] as const)('applied, answer %s: read back and reported applied', async (_name, kind) => {
+      const thermostatId =
+        demo[30 + ['drop', 'timeout', 503, 'garbled'].indexOf(kind)]?.thermostatId ?? '';
+      const was = (await api.getStatus({ orgId, thermostatId })).isResidentMode;
+      await lost(RESIDENT, kind);
+      const written = await api.setResidentMode({
+        orgId,
+        thermostatId,
+        isResidentMode: !was,
+      });
+      expect(written.readBack).toBe(true);
+      expect((await api.getStatus({ orgId, thermostatId })).isResidentMode).toBe(!was);
+      expect(await callCount(sandbox, RESIDENT)).toBe(1);
+    });
+
+    it('answered 204 with no body: applied, no read needed', async () => {
+      const thermostatId = demo[34]?.thermostatId ?? '';
+      const written = await api.setResidentMode({ orgId, thermostatId, isResidentMode: true });
+      expect(written).toEqual({ answer: null, readBack: false });
+      expect(await callCount(sandbox, STATUS)).toBe(0);
+    });
+
+    it('a write that cannot be read back (access control, a move) is reported as perhaps applied', async () => {
+      const thermostatId = demo[29]?.thermostatId ?? '';
+      await lost('PATCH /api/v2/thermostats/:id/accessControl', 'drop');
+      const access = await failure(
+        api.updateAccessControl({ orgId, thermostatId, changes: { enabled: false } }),
+      );
+      expect(access.kind).toBe('unconfirmed');
+      const [, to] = buildings;
+      await lost('PATCH /api/v2/thermostats/:id', 'garbled');
+      const move = await failure(api.moveThermostat({ orgId, thermostatId, buildingId: to ?? '' }));
+      expect(move.kind).toBe('unconfirmed');
+      // It did move: the sandbox shows it, and Setpoint did not say it had not.
+      expect((await control('GET', `/thermostats/${thermostatId}`)).buildingId).toBe(to);
+    });
+
+    it('a bulk request whose answer is lost reports each thermostat as its settings show', async () => {
+      const ids = demo.slice(13, 16).map((t) => t.thermostatId);
+      await lost('PATCH /api/v2/thermostats/settings', 'drop');
+      const result = await api.bulkUpdateSettings({
+        orgId,
+        thermostatIds: [...ids, otherThermostat],
+        changes: { fanMinimumOnTime: 35 },
+      });
+      expect(result.results.map((item) => item.status)).toEqual([
+        'success',
+        'success',
+        'success',
+        'error',
+      ]);
+      expect(result.results[0]).toMatchObject({ readBack: true });
+      for (const thermostatId of ids) {
+        expect((await api.getSettings({ orgId, thermostatId })).fanMinimumOnTime).toBe(35);
+      }
+    });
+
+    it('a comfort setting created with its answer lost is found by its name, with its ref', async () => {
+      const thermostatId = demo[28]?.thermostatId ?? '';
+      await lost('POST /api/v2/thermostats/:id/comfortSettings', 'drop');
+      const written = await api.createComfortSetting({
+        orgId,
+        thermostatId,
+        setting: {
+          name: 'Lost Answer',
+          desiredHeat: 64,
+          desiredCool: 80,
+          fanHeat: 'auto',
+          fanCool: 'auto',
+        },
+      });
+      expect(written.readBack).toBe(true);
+      expect(written.answer?.comfortSettingRef).toMatch(/^smart\d+$/);
+    });
   });
 });

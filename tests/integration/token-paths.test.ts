@@ -63,11 +63,15 @@ describe('the version 2 token path with service_type=jwt', () => {
       tokenFormat: 'jwt',
       lastRefreshedAt: null,
     });
-    expect((await getStatus({ orgId, thermostatId })).thermostatId).toBe(thermostatId);
+    expect(await getStatus({ orgId, thermostatId })).toMatchObject({
+      isResidentMode: expect.any(Boolean),
+    });
 
     // The access token dies at the service (its clock moves on): a 401, one refresh, again.
     await control('POST', '/clock/advance', { seconds: 3601 });
-    expect((await getStatus({ orgId, thermostatId })).thermostatId).toBe(thermostatId);
+    expect(await getStatus({ orgId, thermostatId })).toMatchObject({
+      isResidentMode: expect.any(Boolean),
+    });
     expect(await callCount(sandbox, V2_TOKEN)).toBe(2);
     expect(await callCount(sandbox, 'POST /token')).toBe(0);
     const refreshed = await getConnectionSummary(orgId);
@@ -84,7 +88,9 @@ describe('the version 2 token path with service_type=jwt', () => {
     await handle.db.execute(
       sql`update service_connections set access_token_expires_at = now() + interval '30 seconds'`,
     );
-    expect((await getStatus({ orgId, thermostatId })).thermostatId).toBe(thermostatId);
+    expect(await getStatus({ orgId, thermostatId })).toMatchObject({
+      isResidentMode: expect.any(Boolean),
+    });
     expect(await callCount(sandbox, V2_TOKEN)).toBe(1);
     // Sent once, with the new token: no 401 and no resend.
     expect(await callCount(sandbox, STATUS)).toBe(1);

@@ -1,5 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { boot, CLIENT_ID, REDIRECT_URI, THERMOSTATS, withSandbox } from './helpers';
+import {
+  boot,
+  CLIENT_ID,
+  expectError,
+  REDIRECT_URI,
+  STATUS_KEYS,
+  THERMOSTATS,
+  withSandbox,
+} from './helpers';
 
 const running = withSandbox({ timeoutMs: 300 });
 let client: typeof running.client;
@@ -20,8 +28,7 @@ describe('control API availability', () => {
     const off = await boot({ control: false });
     try {
       for (const path of ['/_sandbox/config', '/_sandbox/clock', '/_sandbox']) {
-        const reply = await off.client.request('GET', path);
-        expect(reply.status).toBe(404);
+        expectError(await off.client.request('GET', path), 404, 'not_found');
       }
       const reset = await off.client.request('POST', '/_sandbox/reset', { body: {} });
       expect(reset.status).toBe(404);
@@ -80,9 +87,7 @@ describe('faults', () => {
     await client.control('PUT', '/faults', {
       faults: [{ endpoint: 'GET /api/v2/thermostats/:id/status', kind: 503, count: 2 }],
     });
-    const first = await status();
-    expect(first.status).toBe(503);
-    expect(first.body).toMatchObject({ status: 'error', code: 'service_unavailable' });
+    expectError(await status(), 503, 'service_unavailable');
     expect((await status()).status).toBe(503);
     expect((await status()).status).toBe(200);
     expect(
@@ -105,16 +110,18 @@ describe('faults', () => {
     });
     expect(bulk.status).toBe(200);
     expect(bulk.body.data.results[0].status).toBe('success');
-    expect(bulk.body.data.results[1]).toMatchObject({
+    expect(bulk.body.data.results[1]).toEqual({
+      thermostatId: ids[2],
       status: 'error',
-      code: 'service_unavailable',
+      message: { error: 'service_unavailable', description: 'Injected failure (HTTP 503).' },
+      code: 503,
     });
   });
 
   it('429 faults carry Retry-After; drop closes the connection; timeout never answers', async () => {
     await client.control('POST', '/faults', { endpoint: '*', kind: 429, count: 1 });
     const limited = await status();
-    expect(limited.status).toBe(429);
+    expectError(limited, 429, 'rate_limited');
     expect(limited.headers.get('retry-after')).toBe('1');
     await client.control('POST', '/faults', {
       endpoint: 'GET /api/v2/thermostats/:id/status',
@@ -143,6 +150,13 @@ describe('faults', () => {
     expect(
       (await client.control('PUT', '/faults', { faults: [{ kind: 500, probability: 2 }] })).status,
     ).toBe(400);
+    expect(
+      (await client.control('PUT', '/faults', { faults: [{ kind: 'drop', applied: 'yes' }] }))
+        .status,
+    ).toBe(400);
+    const listed = await client.control('PUT', '/faults', { faults: [{ kind: 'garbled' }] });
+    expect(listed.status).toBe(200);
+    expect(listed.body.faults[0]).toMatchObject({ endpoint: '*', kind: 'garbled', applied: false });
   });
 
   it('counts what it injected, by kind, until the next reset', async () => {
@@ -224,6 +238,7 @@ describe('version 1 endpoints', () => {
   it('setPoint follows the v1 table per HVAC mode; isTenantMode replaces isResidentMode', async () => {
     const id = ids.find((_, i) => i > 0) as string;
     const v2 = (await status(id)).body.data;
+    const { supportedModes } = (await client.control('GET', `/thermostats/${id}`)).body;
     const { desiredHeat, desiredCool } = v2.setPoint;
     const expected: Record<string, object> = {
       heat: { desiredHeat, desiredCool: desiredHeat },
@@ -233,7 +248,10 @@ describe('version 1 endpoints', () => {
       off: {},
     };
     await client.control('PATCH', '/knobs', { modeChangeDelayMs: 0 });
-    for (const mode of v2.supportedModes as string[]) {
+    const v1Keys = STATUS_KEYS.map((key) =>
+      key === 'isResidentMode' ? 'isTenantMode' : key,
+    ).sort();
+    for (const mode of supportedModes as string[]) {
       await client.control('PATCH', `/thermostats/${id}`, { hvacMode: mode });
       const reply = await v1(id);
       expect(reply.status).toBe(200);
@@ -242,18 +260,29 @@ describe('version 1 endpoints', () => {
       expect(reply.body.data.setPoint, mode).toEqual(expected[mode]);
       expect(reply.body.data).toHaveProperty('isTenantMode');
       expect(reply.body.data).not.toHaveProperty('isResidentMode');
+      expect(Object.keys(reply.body.data).sort()).toEqual(v1Keys);
+      expect(reply.body.data.id).toBe(id);
     }
   });
 
-  it('PATCH tenantMode sets the same flag as residentMode', async () => {
+  it('PATCH tenantMode sets the same flag as residentMode, answering 204', async () => {
     const id = ids[1] as string;
     const reply = await client.request('PATCH', `/api/v1/thermostats/${id}/tenantMode`, {
       token,
       body: { isTenantMode: true },
     });
-    expect(reply.status).toBe(200);
-    expect(reply.body.data.isTenantMode).toBe(true);
+    expect(reply.status).toBe(204);
+    expect(reply.text).toBe('');
+    expect(reply.headers.get('deprecation')).toBe('true');
+    expect(reply.headers.get('link')).toContain('successor-version');
+    expect((await v1(id)).body.data.isTenantMode).toBe(true);
     expect((await status(id)).body.data.isResidentMode).toBe(true);
+    const off = await client.request('PATCH', `/api/v1/thermostats/${id}/tenantMode`, {
+      token,
+      body: { isTenantMode: false },
+    });
+    expect(off.status).toBe(204);
+    expect((await status(id)).body.data.isResidentMode).toBe(false);
     const bad = await client.request('PATCH', `/api/v1/thermostats/${id}/tenantMode`, {
       token,
       body: { isResidentMode: true },

@@ -1,7 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type Portfolio, type SandboxClient, THERMOSTATS, withSandbox } from './helpers';
+import {
+  type Portfolio,
+  RUNNING_EQUIPMENT_KEYS,
+  runningOf,
+  type SandboxClient,
+  STATUS_KEYS,
+  THERMOSTATS,
+  withSandbox,
+} from './helpers';
 
-/** `PATCH /_sandbox/thermostats[/{id}]` and the status it drives (equipmentStatus, lastSeen). */
+/**
+ * `PATCH /_sandbox/thermostats[/{id}]` and the status it drives: the control API's simulation
+ * view (equipmentStatus, lastSeen, ...) and the service API's production status record
+ * (runningEquipment, isConnected).
+ */
 
 interface DeviceRecord {
   thermostatId: string;
@@ -17,6 +29,8 @@ interface DeviceRecord {
   connected: boolean;
   lastSeen: string;
   accountId: string;
+  runningEquipment: Record<string, boolean>;
+  isConnected: boolean;
 }
 
 const running = withSandbox();
@@ -39,11 +53,20 @@ const record = async (id: string) =>
   (await client.control('GET', `/thermostats/${id}`)).body as DeviceRecord;
 const simulate = (id: string, change: Record<string, unknown>) =>
   client.control('PATCH', `/thermostats/${id}`, change);
-/** The equipment a device reports after a simulated change. */
+const statusOf = async (id: string) =>
+  (await client.request('GET', `${THERMOSTATS}/${id}/status`, { token })).body.data;
+/**
+ * The equipment a device reports after a simulated change (control API's `equipmentStatus`),
+ * checked against the `runningEquipment` of both the control record and the service's status.
+ */
 const equipmentAfter = async (id: string, change: Record<string, unknown>) => {
   const reply = await simulate(id, change);
   expect(reply.status, reply.text).toBe(200);
-  return (reply.body as DeviceRecord).equipmentStatus;
+  const device = reply.body as DeviceRecord;
+  const listed = device.equipmentStatus === '' ? [] : device.equipmentStatus.split(',').sort();
+  expect(runningOf(device)).toEqual(listed);
+  expect(runningOf(await statusOf(id))).toEqual(listed);
+  return device.equipmentStatus;
 };
 const clockNow = async () => Date.parse((await client.control('GET', '/clock')).body.now);
 
@@ -76,7 +99,59 @@ async function setCurrentFans(device: DeviceRecord, fan: 'auto' | 'on') {
   expect(reply.status, reply.text).toBe(200);
 }
 
-describe('equipmentStatus', () => {
+describe('the control API keeps the simulation view', () => {
+  it('GET /_sandbox/thermostats/{id}: the simulation fields and every production status field', async () => {
+    const id = portfolio.thermostats[1]?.thermostatId as string;
+    const device = await record(id);
+    const listed = portfolio.thermostats[1];
+    expect(device).toMatchObject({
+      thermostatId: id,
+      id,
+      name: listed?.name,
+      thermostatName: listed?.name,
+      buildingId: listed?.buildingId,
+      accountId: 'acct_demo',
+      pendingHvacMode: null,
+      connected: true,
+      isConnected: true,
+    });
+    for (const field of [
+      'supportedModes',
+      'currentComfortSettingRef',
+      'holdAction',
+      'equipmentStatus',
+      'lastSeen',
+    ]) {
+      expect(device, field).toHaveProperty(field);
+    }
+    expect(Date.parse(device.lastSeen)).not.toBeNaN();
+    const status = await statusOf(id);
+    for (const key of STATUS_KEYS) {
+      expect(device, key).toHaveProperty(key);
+      expect((device as unknown as Record<string, unknown>)[key], key).toEqual(status[key]);
+    }
+    expect(Object.keys(device.runningEquipment).sort()).toEqual(RUNNING_EQUIPMENT_KEYS);
+    const changed = await simulate(id, { temperature: 70 });
+    expect(changed.body).toMatchObject({
+      thermostatId: id,
+      id,
+      temperature: 70,
+      accountId: 'acct_demo',
+    });
+    const bulk = await client.control('PATCH', '/thermostats', {
+      thermostatIds: [id],
+      humidity: 30,
+    });
+    expect(bulk.body.thermostats[0]).toMatchObject({
+      thermostatId: id,
+      humidity: 30,
+      connected: true,
+      lastSeen: expect.any(String),
+    });
+  });
+});
+
+describe('equipmentStatus and runningEquipment', () => {
   it('a heat pump: heatPump, auxHeat1 assisting when far below, auxHeat alone in auxHeatOnly', async () => {
     const device = await heatPump();
     await setCurrentFans(device, 'auto');
@@ -144,41 +219,43 @@ describe('device readings and connectivity', () => {
   it('freeze and overheat readings show in the API status and drive the equipment', async () => {
     const device = await furnace();
     const id = device.thermostatId;
-    const status = async () =>
-      (await client.request('GET', `${THERMOSTATS}/${id}/status`, { token })).body.data;
+    const status = () => statusOf(id);
     await simulate(id, { hvacMode: 'heat', temperature: 38.5, humidity: 22 });
-    expect(await status()).toMatchObject({
-      temperature: 38.5,
-      humidity: 22,
-      equipmentStatus: 'auxHeat1,auxHeat2,fan',
-    });
+    const freezing = await status();
+    expect(freezing).toMatchObject({ temperature: 38.5, humidity: 22, hvacMode: 'heat' });
+    expect(runningOf(freezing)).toEqual(['auxHeat1', 'auxHeat2', 'fan']);
+    expect((await record(id)).equipmentStatus).toBe('auxHeat1,auxHeat2,fan');
     await simulate(id, { hvacMode: 'cool', temperature: 96.25, humidity: 71 });
-    expect(await status()).toMatchObject({
-      temperature: 96.25,
-      humidity: 71,
-      equipmentStatus: 'compCool1,compCool2,fan',
-    });
+    const overheating = await status();
+    expect(overheating).toMatchObject({ temperature: 96.25, humidity: 71, hvacMode: 'cool' });
+    expect(runningOf(overheating)).toEqual(['compCool1', 'compCool2', 'fan']);
+    expect((await record(id)).equipmentStatus).toBe('compCool1,compCool2,fan');
+    // The status record carries humidity as an integer percent.
+    await simulate(id, { humidity: 40.6 });
+    expect((await status()).humidity).toBe(41);
   });
 
   it('takes a thermostat offline and back; lastSeen follows the sandbox clock', async () => {
     const id = portfolio.thermostats[0]?.thermostatId as string;
-    const status = () => client.request('GET', `${THERMOSTATS}/${id}/status`, { token });
     const offline = await simulate(id, { connected: false });
     const wentOffline = Date.parse(offline.body.lastSeen);
     expect(Math.abs(wentOffline - (await clockNow()))).toBeLessThan(5_000);
-    expect((await status()).body.data.connected).toBe(false);
+    expect(offline.body).toMatchObject({ connected: false, isConnected: false });
+    expect((await statusOf(id)).isConnected).toBe(false);
     const write = await client.request('PATCH', `${THERMOSTATS}/${id}/residentMode`, {
       token,
       body: { isResidentMode: true },
     });
     expect(write.status).toBe(409);
     await client.advance(600);
-    expect(Date.parse((await status()).body.data.lastSeen)).toBe(wentOffline);
+    expect(Date.parse((await record(id)).lastSeen)).toBe(wentOffline);
     await simulate(id, { connected: true, temperature: 71.25 });
-    const online = (await status()).body.data;
-    expect(online.connected).toBe(true);
+    const online = await statusOf(id);
+    expect(online.isConnected).toBe(true);
     expect(online.temperature).toBe(71.25);
-    const sinceCheckIn = (await clockNow()) - Date.parse(online.lastSeen);
+    const device = await record(id);
+    expect(device.connected).toBe(true);
+    const sinceCheckIn = (await clockNow()) - Date.parse(device.lastSeen);
     expect(sinceCheckIn).toBeGreaterThanOrEqual(0);
     expect(sinceCheckIn).toBeLessThan(185_000);
   });
@@ -221,8 +298,7 @@ describe('bulk: PATCH /_sandbox/thermostats', () => {
     expect(listed.status, listed.text).toBe(200);
     expect(listed.body.updated).toBe(3);
     for (const id of ids) {
-      const status = await client.request('GET', `${THERMOSTATS}/${id}/status`, { token });
-      expect(status.body.data).toMatchObject({ temperature: 45, connected: false });
+      expect(await statusOf(id)).toMatchObject({ temperature: 45, isConnected: false });
     }
     const buildingId = portfolio.buildings[0]?.buildingId as string;
     const inBuilding = portfolio.thermostats.filter(

@@ -26,7 +26,7 @@ async function countOffline(portfolio: Portfolio, bearer: string): Promise<numbe
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
       const reply = await status(id, bearer);
       expect(reply.status, id).toBe(200);
-      if (!reply.body.data.connected) offline++;
+      if (!reply.body.data.isConnected) offline++;
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));

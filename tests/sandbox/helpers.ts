@@ -234,3 +234,65 @@ export function expectFail(
     expect(reply.body.data, JSON.stringify(reply.body.data)).toHaveProperty([field]);
   }
 }
+
+/**
+ * A service-API error in the production envelope: `message` an object with the sandbox's code
+ * slug and a sentence, `code` the HTTP status as an integer.
+ */
+export function expectError(
+  reply: { status: number; body: unknown; text: string },
+  status: number,
+  error: string,
+): void {
+  expect(reply.status, reply.text).toBe(status);
+  expect(reply.body).toEqual({
+    status: 'error',
+    message: { error, description: expect.any(String) },
+    code: status,
+  });
+}
+
+/** Every key of the production status record (`data` of GET status), sorted. */
+export const STATUS_KEYS = [
+  'comfortSetting',
+  'desiredCoolRange',
+  'desiredDehumidity',
+  'desiredHeatRange',
+  'desiredHumidity',
+  'heatCoolMinDelta',
+  'humidity',
+  'hvacMode',
+  'id',
+  'isConnected',
+  'isResidentMode',
+  'runningEquipment',
+  'setPoint',
+  'temperature',
+];
+
+/** Every key of the production `runningEquipment` object, sorted. */
+export const RUNNING_EQUIPMENT_KEYS = [
+  'auxHeat1',
+  'auxHeat2',
+  'auxHeat3',
+  'auxHotWater',
+  'compCool1',
+  'compCool2',
+  'compHotWater',
+  'dehumidifier',
+  'economizer',
+  'fan',
+  'heatPump',
+  'heatPump2',
+  'heatPump3',
+  'humidifier',
+  'ventilator',
+];
+
+/** The equipment a status record's `runningEquipment` says runs, sorted. */
+export function runningOf(status: { runningEquipment: Record<string, boolean> }): string[] {
+  return Object.entries(status.runningEquipment)
+    .filter(([, running]) => running)
+    .map(([key]) => key)
+    .sort();
+}

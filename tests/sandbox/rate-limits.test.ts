@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { optionsFromEnv } from '../../sandbox/src/config';
-import { type Reply, type SandboxClient, THERMOSTATS, withSandbox } from './helpers';
+import { expectError, type Reply, type SandboxClient, THERMOSTATS, withSandbox } from './helpers';
 
 /** Per-IP fixed windows on the sandbox clock: `rateLimit` knob, headers, 429s, Retry-After. */
 
@@ -53,8 +53,7 @@ describe('rate limits', () => {
     await status();
     await status();
     const over = await status();
-    expect(over.status).toBe(429);
-    expect(over.body).toMatchObject({ status: 'error', code: 'rate_limited' });
+    expectError(over, 429, 'rate_limited');
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(over.headers.get('x-ratelimit-remaining-minute')).toBe('0');
     await client.advance(61);
@@ -140,8 +139,7 @@ describe('rate limits', () => {
       await client.advance(1);
     }
     const perHour = await status();
-    expect(perHour.status).toBe(429);
-    expect(perHour.body).toMatchObject({ status: 'error', code: 'rate_limited' });
+    expectError(perHour, 429, 'rate_limited');
     expect(remaining(perHour)).toEqual({ second: '5', minute: '0', hour: '0' });
     const retryAfter = Number(perHour.headers.get('retry-after'));
     const untilHourEnd = Math.ceil((hourStart + 3_600_000 - (await clockNow())) / 1000);

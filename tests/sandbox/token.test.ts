@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CLIENT_ID, REDIRECT_URI, THERMOSTATS, withSandbox } from './helpers';
+import { CLIENT_ID, expectError, REDIRECT_URI, THERMOSTATS, withSandbox } from './helpers';
 
 const running = withSandbox();
 let client: typeof running.client;
@@ -118,18 +118,14 @@ describe('access tokens and refresh', () => {
     await client.advance(3590);
     expect((await status(access_token)).status).toBe(200);
     await client.advance(15);
-    const reply = await status(access_token);
-    expect(reply.status).toBe(401);
-    expect(reply.body).toMatchObject({ status: 'error', code: 'token_expired' });
+    expectError(await status(access_token), 401, 'token_expired');
   });
 
   it('each refresh immediately expires the previous access token; refresh tokens are reusable', async () => {
     const first = await client.login();
     const second = await client.refresh(first.refresh_token);
     expect(second.status).toBe(200);
-    const old = await status(first.access_token);
-    expect(old.status).toBe(401);
-    expect(old.body.code).toBe('token_expired');
+    expectError(await status(first.access_token), 401, 'token_expired');
     expect((await status(second.body.access_token)).status).toBe(200);
     const third = await client.refresh(first.refresh_token);
     expect(third.status).toBe(200);

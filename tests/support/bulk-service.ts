@@ -7,9 +7,8 @@ export const applyAllBut =
   async ({ thermostatIds }) => {
     const results = thermostatIds.map((thermostatId) =>
       failing.includes(thermostatId)
-        ? { thermostatId, status: 'error' as const, code: 'thermostat_offline' }
-        : { thermostatId, status: 'success' as const, data: {} },
+        ? { thermostatId, status: 'error' as const, code: 'thermostat_offline', message: null }
+        : { thermostatId, status: 'success' as const },
     );
-    const succeeded = results.filter((r) => r.status === 'success').length;
-    return { succeeded, failed: results.length - succeeded, results } satisfies BulkResult;
+    return { results } satisfies BulkResult;
   };

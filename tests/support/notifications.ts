@@ -47,19 +47,22 @@ export async function subscribe(
   });
 }
 
-/** A good reading of a thermostat as the poller stores it (in its comfort band unless `fields`). */
+/**
+ * A good reading of a thermostat as the poller stores it (in its comfort band unless `fields`).
+ * `lastSeen`, for one offline: when it was last seen connected, which is a reading of its own
+ * then (the service says only whether it is connected; Setpoint's readings say since when).
+ */
 export async function storeReading(
   orgId: string,
   thermostatId: string,
-  fields: Record<string, unknown> = {},
+  { lastSeen, ...fields }: Record<string, unknown> & { lastSeen?: string } = {},
   at = new Date(),
 ): Promise<void> {
+  if (lastSeen) await storeReading(orgId, thermostatId, { connected: true }, new Date(lastSeen));
   const status = {
-    thermostatId,
     isResidentMode: true,
     setPoint: { desiredHeat: 68, desiredCool: 76 },
     hvacMode: 'auto',
-    pendingHvacMode: null,
     temperature: 71,
     connected: true,
     ...fields,

@@ -31,15 +31,17 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms);
 
 function status(overrides: Partial<ThermostatStatus> = {}): ThermostatStatus {
   return {
-    thermostatId: thermostat.thermostatId,
     isResidentMode: true,
     setPoint: { desiredHeat: 70, desiredCool: 76 },
     heatCoolMinDelta: 5,
     hvacMode: 'auto',
-    pendingHvacMode: null,
     temperature: 72,
+    humidity: null,
     connected: true,
-    lastSeen: ago(60_000).toISOString(),
+    comfortSetting: null,
+    runningEquipment: null,
+    heatRange: null,
+    coolRange: null,
     ...overrides,
   };
 }
@@ -202,21 +204,16 @@ describe('temperature conditions', () => {
 });
 
 describe('offline', () => {
+  // Since when: Setpoint's own readings say (the service gives no last-seen time).
+  const seen = new Date('2026-11-20T07:43:00.000Z');
   it.each([
-    [{ connected: true }, null],
-    [{ connected: undefined }, null],
-    [
-      { connected: false, lastSeen: '2026-11-20T07:43:00.000Z' },
-      new Date('2026-11-20T07:43:00.000Z'),
-    ],
-    [{ connected: false, lastSeen: null }, null],
-    [{ connected: false, lastSeen: 'yesterday' }, null],
-  ] as const)('%j → offline since %s', (fields, since) => {
-    const item = offlineCondition({
-      thermostat,
-      status: status(fields as Partial<ThermostatStatus>),
-    });
-    if (fields.connected !== false) {
+    [true, seen, null],
+    [null, seen, null],
+    [false, seen, seen],
+    [false, null, null],
+  ] as const)('connected %s, offline since %s → %s', (connected, offlineSince, since) => {
+    const item = offlineCondition({ thermostat, status: status({ connected }), offlineSince });
+    if (connected !== false) {
       expect(item).toBeNull();
       return;
     }
@@ -226,10 +223,8 @@ describe('offline', () => {
   it('says for how long in plain words', () => {
     const item = offlineCondition({
       thermostat,
-      status: status({
-        connected: false,
-        lastSeen: ago(minutes(3 * 1440 + 4 * 60 + 17)).toISOString(),
-      }),
+      status: status({ connected: false }),
+      offlineSince: ago(minutes(3 * 1440 + 4 * 60 + 17)),
     });
     if (!item) throw new Error('no item');
     expect(describeItem(item, { unit: 'F', now: NOW })).toEqual({
@@ -240,14 +235,11 @@ describe('offline', () => {
 });
 
 describe('a mode change pending', () => {
-  const pending = (
-    pendingHvacMode: ThermostatStatus['pendingHvacMode'],
-    since?: Date,
-    mode = 'cool',
-  ) =>
+  // A mode Setpoint asked for (the service shows only the mode in effect), since when.
+  const pending = (since?: Date, mode = 'cool', hvacMode = 'heat') =>
     pendingModeCondition({
       thermostat,
-      status: status({ hvacMode: 'heat', pendingHvacMode }),
+      status: status({ hvacMode }),
       readAt: NOW,
       pending: since ? { mode, since } : null,
     });
@@ -256,29 +248,17 @@ describe('a mode change pending', () => {
     [minutes(14), null],
     [minutes(15), 'mode_pending'],
     [minutes(40), 'mode_pending'],
-  ] as const)('since the reading %s ms before the latest: %s', (span, kind) => {
-    expect(pending('cool', ago(span))?.kind ?? null).toBe(kind);
+  ] as const)('asked for %s ms before the latest reading: %s', (span, kind) => {
+    expect(pending(ago(span))?.kind ?? null).toBe(kind);
   });
 
-  it('is nothing when no change is pending, or the pending mode is the mode', () => {
-    expect(pending(null, ago(minutes(60)))).toBeNull();
-    expect(
-      pendingModeCondition({
-        thermostat,
-        status: status({ hvacMode: 'cool', pendingHvacMode: 'cool' }),
-        readAt: NOW,
-        pending: { mode: 'cool', since: ago(minutes(60)) },
-      }),
-    ).toBeNull();
-  });
-
-  it('dates a different pending mode from the latest reading, not the older change', () => {
-    expect(pending('auto', ago(minutes(60)), 'cool')).toBeNull();
-    expect(pending('cool')).toBeNull();
+  it('is nothing when no change was asked for, or the reading shows the mode asked for', () => {
+    expect(pending()).toBeNull();
+    expect(pending(ago(minutes(60)), 'cool', 'cool')).toBeNull();
   });
 
   it('says from what to what', () => {
-    const item = pending('cool', ago(minutes(25)));
+    const item = pending(ago(minutes(25)));
     if (!item) throw new Error('no item');
     expect(describeItem(item, { unit: 'F', now: NOW }).detail).toBe(
       'Waiting for 25 min to change from Heat to Cool.',
@@ -477,16 +457,11 @@ describe('one thermostat, all of it', () => {
     const items = thermostatConditions(
       facts({
         reading: {
-          status: status({
-            temperature: 40,
-            connected: false,
-            lastSeen: ago(minutes(90)).toISOString(),
-            hvacMode: 'heat',
-            pendingHvacMode: 'cool',
-          }),
+          status: status({ temperature: 40, connected: false, hvacMode: 'heat' }),
           readAt: ago(minutes(2)),
           failure: null,
         },
+        offlineSince: ago(minutes(90)),
         pending: { mode: 'cool', since: ago(minutes(40)) },
         reminder: { enabled: true, nextReminderDate: '2026-01-01' },
         failed: {

@@ -22,6 +22,7 @@ const {
   listFailedWrites,
   saveReminder,
   saveReminderFailure,
+  recordPendingMode,
   syncPendingModeChanges,
 } = await import('@/lib/db/attention');
 const { addThermostat, ensureBuilding, recordActivity, removeThermostat } = await import(
@@ -43,12 +44,10 @@ const SOUTH = 'cccccccccccccccccccccccc';
 const OTHER = 'bbbbbbbbbbbbbbbbbbbbbbbb';
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
 
-const status = (thermostatId: string, fields: Record<string, unknown> = {}) => ({
-  thermostatId,
+const status = (_thermostatId: string, fields: Record<string, unknown> = {}) => ({
   isResidentMode: true,
   setPoint: { desiredHeat: 70, desiredCool: 76 },
   hvacMode: 'auto',
-  pendingHvacMode: null,
   temperature: 71,
   connected: true,
   ...fields,
@@ -249,43 +248,42 @@ describe.each(databaseTargets)('needs-attention queries on $name', ({ target }) 
     expect((await listFailedWrites({ scope: manager, since })).length).toBe(0);
   });
 
-  it('keeps a pending mode change with the reading that first showed it, until it clears', async () => {
-    const pendingSince = async (id: string) =>
+  it('keeps a mode change Setpoint asked for until a reading made after it shows the mode', async () => {
+    const pendingOf = async (id: string) =>
       (await listAttentionRows({ scope: owner })).find((row) => row.thermostatId === id);
 
-    await read(owner, '100000000001', minutesAgo(30), {
-      hvacMode: 'heat',
-      pendingHvacMode: 'cool',
-    });
+    await read(owner, '100000000001', minutesAgo(30), { hvacMode: 'heat' });
     await read(owner, '100000000002', minutesAgo(30));
+    await recordPendingMode({ orgId: owner.orgId, thermostatId: '100000000001', mode: 'cool' });
     await syncPendingModeChanges();
-    const first = await pendingSince('100000000001');
-    expect(first?.pendingMode).toBe('cool');
-    expect(first?.pendingSince?.getTime()).toBe(first?.readAt?.getTime());
-    expect((await pendingSince('100000000002'))?.pendingMode).toBeNull();
+    const asked = await pendingOf('100000000001');
+    expect(asked?.pendingMode).toBe('cool');
+    expect(Date.now() - (asked?.pendingSince?.getTime() ?? 0)).toBeLessThan(60_000);
+    expect((await pendingOf('100000000002'))?.pendingMode).toBeNull();
 
-    // Still pending at the next reading: the first reading's time stays.
-    await read(owner, '100000000001', minutesAgo(10), {
-      hvacMode: 'heat',
-      pendingHvacMode: 'cool',
-    });
+    // A reading that still shows the old mode leaves it waiting, from when it was asked for.
+    await read(owner, '100000000001', new Date(), { hvacMode: 'heat' });
     await syncPendingModeChanges();
-    expect((await pendingSince('100000000001'))?.pendingSince?.getTime()).toBe(
-      first?.pendingSince?.getTime(),
+    expect((await pendingOf('100000000001'))?.pendingSince?.getTime()).toBe(
+      asked?.pendingSince?.getTime(),
+    );
+    // Asked for again, another mode: its own time.
+    await recordPendingMode({ orgId: owner.orgId, thermostatId: '100000000001', mode: 'auto' });
+    const again = await pendingOf('100000000001');
+    expect(again?.pendingMode).toBe('auto');
+    expect(again?.pendingSince?.getTime()).toBeGreaterThanOrEqual(
+      asked?.pendingSince?.getTime() ?? 0,
     );
 
-    // Another mode now pending: its own reading's time.
-    await read(owner, '100000000001', minutesAgo(5), { hvacMode: 'heat', pendingHvacMode: 'auto' });
+    // A reading made before it was asked for does not clear it, even showing the mode.
+    await read(owner, '100000000001', minutesAgo(20), { hvacMode: 'auto' });
     await syncPendingModeChanges();
-    const changed = await pendingSince('100000000001');
-    expect(changed?.pendingMode).toBe('auto');
-    expect(changed?.pendingSince?.getTime()).toBe(changed?.readAt?.getTime());
-    expect(changed?.pendingSince?.getTime()).toBeGreaterThan(first?.pendingSince?.getTime() ?? 0);
+    expect((await pendingOf('100000000001'))?.pendingMode).toBe('auto');
 
-    // Done: it goes.
-    await read(owner, '100000000001', minutesAgo(1), { hvacMode: 'auto', pendingHvacMode: null });
+    // Done: a reading after it shows the mode, and it goes.
+    await read(owner, '100000000001', new Date(Date.now() + 1000), { hvacMode: 'auto' });
     await syncPendingModeChanges();
-    expect((await pendingSince('100000000001'))?.pendingMode).toBeNull();
+    expect((await pendingOf('100000000001'))?.pendingMode).toBeNull();
     const count = await handle.db.execute(sql`select count(*)::int as n from pending_mode_changes`);
     expect(Number((count as unknown as { rows: { n: number }[] }).rows[0]?.n)).toBe(0);
   });
@@ -378,10 +376,9 @@ describe.each(databaseTargets)('needs-attention queries on $name', ({ target }) 
   });
 
   it('lists what needs attention for each member, only in their scope, most urgent first', async () => {
-    await read(owner, '100000000001', minutesAgo(1), {
-      connected: false,
-      lastSeen: minutesAgo(90).toISOString(),
-    });
+    // Last seen connected 90 minutes ago (a reading then), offline since.
+    await read(owner, '100000000001', minutesAgo(90));
+    await read(owner, '100000000001', minutesAgo(1), { connected: false });
     await read(owner, '100000000002', minutesAgo(1), { temperature: 40 });
     await saveReminder({
       orgId: owner.orgId,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
+import { recordPendingMode } from '@/lib/db/attention';
 import {
   listBuildingRows,
   markWanted,
@@ -204,17 +205,16 @@ describe.each(databaseTargets)('building rows on $name', ({ target }) => {
       orgId: owner.orgId,
       thermostatId: id(0),
       status: {
-        thermostatId: id(0),
         isResidentMode: 'yes',
         setPoint: { desiredHeat: 65.25, desiredCool: '78' },
         temperature: 70.5,
         hvacMode: 7,
-        pendingHvacMode: 'cool',
-        currentComfortSettingRef: 'home',
-        lastSeen: '2026-11-20T10:00:00Z',
+        comfortSetting: 'Home',
+        connected: false,
       },
-      sample: NO_SAMPLE,
+      sample: { ...NO_SAMPLE, connected: false },
     });
+    await recordPendingMode({ orgId: owner.orgId, thermostatId: id(0), mode: 'cool' });
     const [row] = await listBuildingRows({
       scope: owner,
       buildingId: BUILDING,
@@ -228,15 +228,16 @@ describe.each(databaseTargets)('building rows on $name', ({ target }) => {
       desiredHeat: 65.25,
       desiredCool: null,
       hvacMode: null,
-      pendingHvacMode: 'cool',
       isResidentMode: null,
-      connected: null,
+      connected: false,
       humidity: null,
-      comfortSetting: 'home',
-      lastSeen: '2026-11-20T10:00:00Z',
+      comfortSetting: 'Home',
       failure: null,
+      // Setpoint's own: the mode it asked for, and since when its readings showed it offline.
+      pendingMode: 'cool',
     });
     expect(row?.readAt).toBeInstanceOf(Date);
+    expect(row?.offlineSince?.getTime()).toBe(row?.readAt?.getTime());
   });
 
   it('says which rows are stale: read too long ago, never, or asked for fresh', async () => {

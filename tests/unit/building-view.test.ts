@@ -254,13 +254,13 @@ describe('the CSV of a building', () => {
       temperature: 23,
       humidity: 41,
       hvacMode: 'heat',
-      pendingHvacMode: null,
+      pendingMode: null,
       desiredHeat: 68,
       desiredCool: 76,
       isResidentMode: true,
       connected: false,
-      lastSeen: '2026-11-23T11:00:00Z',
-      comfortSetting: 'home',
+      offlineSince: new Date('2026-11-23T11:00:00Z'),
+      comfortSetting: 'Home',
     };
     const never: BuildingRowRecord = {
       ...row,
@@ -275,7 +275,7 @@ describe('the CSV of a building', () => {
       thermostatId: '100000000003',
       unitLabel: 'Unit 3',
       hvacMode: 'auxHeatOnly',
-      pendingHvacMode: 'cool',
+      pendingMode: 'cool',
       failure: 'rate_limited',
     };
     const csv = buildingRowsCsv({
@@ -288,14 +288,14 @@ describe('the CSV of a building', () => {
       .trim()
       .split('\n');
     expect(header).toContain('temperature (°C)');
-    // The status holds the comfort setting's reference, not its name: the header says so.
-    expect(header?.split(',')).toContain('comfort setting ref');
-    expect(header?.split(',')).not.toContain('comfort setting');
+    // The status names the comfort setting in force (the service gives its name).
+    expect(header?.split(',')).toContain('comfort setting');
+    expect(header?.split(',')).toContain('offline since (UTC)');
     expect(first).toBe(
-      "'=Unit 1,100000000001,-5,41,Heat,,20,24.4,on,offline,2026-11-23T11:00:00Z,home,2026-11-23T11:30:00.000Z,30,not responding",
+      "'=Unit 1,100000000001,-5,41,Heat,,20,24.4,on,offline,2026-11-23T11:00:00.000Z,Home,2026-11-23T11:30:00.000Z,30,not responding",
     );
     expect(third).toBe(
-      'Unit 3,100000000003,-5,41,Auxiliary heat only,Cool,20,24.4,on,offline,2026-11-23T11:00:00Z,home,2026-11-23T11:30:00.000Z,30,service busy',
+      'Unit 3,100000000003,-5,41,Auxiliary heat only,Cool,20,24.4,on,offline,2026-11-23T11:00:00.000Z,Home,2026-11-23T11:30:00.000Z,30,service busy',
     );
     expect(csv).not.toMatch(/auxHeatOnly|rate_limited|unavailable/);
     expect(second).toBe('Unit 2,100000000002,,,,,,,,,,,,,');

@@ -27,12 +27,10 @@ describe('results per thermostat', () => {
   it('reads success, fail and error items; an id the service left out is failed', () => {
     const [a, b, c, d] = ids(4) as [string, string, string, string];
     const results = resultsOfChunk([a, b, c, d], {
-      succeeded: 1,
-      failed: 2,
       results: [
-        { thermostatId: a, status: 'success', data: {} },
+        { thermostatId: a, status: 'success' },
         { thermostatId: b, status: 'error', code: 'thermostat_offline', message: 'offline' },
-        { thermostatId: c, status: 'fail', data: { heatRange: 'outside the new range' } },
+        { thermostatId: c, status: 'fail', reasons: { heatRange: 'outside the new range' } },
       ],
     });
     expect(results.map((r) => r.outcome)).toEqual(['applied', 'failed', 'failed', 'failed']);

@@ -16,7 +16,9 @@ Object.assign(process.env, {
 });
 
 const { listAttention } = await import('@/lib/attention/list');
-const { syncPendingModeChanges, saveReminder } = await import('@/lib/db/attention');
+const { recordPendingMode, syncPendingModeChanges, saveReminder } = await import(
+  '@/lib/db/attention'
+);
 const { GROUP_NOT_YOURS, selectionFromForm } = await import('@/lib/bulk/form');
 const { createGroup, findGroup, listGroupThermostats, listGroups, resolveGroup, setGroupMembers } =
   await import('@/lib/db/groups');
@@ -60,12 +62,10 @@ const OTHER = 'bbbbbbbbbbbbbbbbbbbbbbbb';
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
 const t = (n: number) => `10000000000${n}`;
 
-const status = (thermostatId: string, fields: Record<string, unknown> = {}) => ({
-  thermostatId,
+const status = (_thermostatId: string, fields: Record<string, unknown> = {}) => ({
   isResidentMode: false,
   setPoint: { desiredHeat: 70, desiredCool: 76 },
   hvacMode: 'auto',
-  pendingHvacMode: null,
   temperature: 71,
   connected: true,
   ...fields,
@@ -179,9 +179,14 @@ describe.each(databaseTargets)('groups on $name', ({ target }) => {
     });
     await read(owner, t(4), minutesAgo(30), { temperature: 74 });
     await read(owner, t(4), minutesAgo(1), { temperature: 84 });
-    await read(owner, t(5), minutesAgo(30), { hvacMode: 'cool', pendingHvacMode: 'heat' });
-    await syncPendingModeChanges();
-    await read(owner, t(5), minutesAgo(1), { hvacMode: 'cool', pendingHvacMode: 'heat' });
+    // Setpoint asked for heat 30 minutes ago; the readings since still show cool.
+    await recordPendingMode({
+      orgId: owner.orgId,
+      thermostatId: t(5),
+      mode: 'heat',
+      at: minutesAgo(30),
+    });
+    await read(owner, t(5), minutesAgo(1), { hvacMode: 'cool' });
     await syncPendingModeChanges();
     await read(owner, t(6), minutesAgo(1));
     await recordActivity({

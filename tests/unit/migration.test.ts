@@ -1,10 +1,10 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isActivityAction } from '@/lib/activity-actions';
-import type { Database, DatabaseHandle, DatabaseTarget } from '@/lib/db/client';
+import type { Database, DatabaseHandle } from '@/lib/db/client';
 import {
   findConnection,
   findSessionMember,
@@ -12,73 +12,22 @@ import {
   listBuildings,
   listThermostats,
 } from '@/lib/db/queries';
-import * as schema from '@/lib/db/schema';
 import { databaseTargets } from '../support/database';
+import {
+  MIGRATIONS,
+  migrationCount,
+  migrationIndex,
+  migrationsUpTo,
+  type Opened,
+  openUnmigrated,
+} from '../support/migrations';
 
 /**
  * 0003_organisations on a database that the earlier migrations made and the earlier app filled:
  * nothing is lost, every row lands in its account's organisation, and actions are renamed.
  */
-const MIGRATIONS = path.join(process.cwd(), 'lib', 'db', 'migrations');
 const ORGANISATIONS = '0003_organisations';
-
-type JournalEntry = { idx: number; tag: string; when: number };
-const journal = JSON.parse(
-  readFileSync(path.join(MIGRATIONS, 'meta', '_journal.json'), 'utf8'),
-) as {
-  entries: JournalEntry[];
-};
-const organisationsAt = journal.entries.findIndex((entry) => entry.tag === ORGANISATIONS);
-if (organisationsAt < 0) throw new Error(`${ORGANISATIONS} is not in the migrations journal`);
-
-/** The migrations folder as it was with its first `length` migrations, journal and all. */
-function migrationsUpTo(folder: string, length: number) {
-  const entries = journal.entries.slice(0, length);
-  mkdirSync(path.join(folder, 'meta'), { recursive: true });
-  for (const entry of entries) {
-    cpSync(path.join(MIGRATIONS, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
-  }
-  writeFileSync(
-    path.join(folder, 'meta', '_journal.json'),
-    JSON.stringify({ ...journal, entries }),
-  );
-}
-
-type Opened = {
-  db: Database;
-  kind: DatabaseTarget['kind'];
-  migrate: (folder: string) => Promise<void>;
-  close: () => Promise<void>;
-};
-
-/** A database with no migrations applied, migrated as lib/db/client.ts migrates. */
-async function openUnmigrated(target: DatabaseTarget): Promise<Opened> {
-  if (target.kind === 'pglite') {
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { drizzle } = await import('drizzle-orm/pglite');
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    const client = new PGlite(target.dataDir);
-    await client.waitReady;
-    const db = drizzle({ client, schema });
-    return {
-      db: db as unknown as Database,
-      kind: 'pglite',
-      migrate: (migrationsFolder) => migrate(db, { migrationsFolder }),
-      close: () => client.close(),
-    };
-  }
-  const { Pool } = await import('pg');
-  const { drizzle } = await import('drizzle-orm/node-postgres');
-  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new Pool({ connectionString: target.url, max: 4 });
-  const db = drizzle({ client: pool, schema });
-  return {
-    db: db as unknown as Database,
-    kind: 'postgres',
-    migrate: (migrationsFolder) => migrate(db, { migrationsFolder }),
-    close: () => pool.end(),
-  };
-}
+const organisationsAt = migrationIndex(ORGANISATIONS);
 
 // Two accounts as the earlier app made them: Ana signs in with a password, Ben only through SSO.
 const ANA = '11111111-1111-4111-8111-111111111111';
@@ -345,7 +294,7 @@ describe.each(databaseTargets)('the organisations migration on $name', ({ target
   it('does nothing when run again', async () => {
     const count = sql`select count(*)::int as n from drizzle.__drizzle_migrations`;
     const applied = await rows(count);
-    expect(applied).toEqual([{ n: journal.entries.length }]);
+    expect(applied).toEqual([{ n: migrationCount() }]);
     const tables = ['organizations', 'memberships', 'activity_log', 'service_connections'];
     const state = async () => Promise.all(tables.map((name) => table(name, '1')));
     const first = await state();

@@ -125,8 +125,8 @@ function customised(): FullState {
     {
       kind: 'schedule',
       days: ['saturday', 'sunday'],
-      firstTimeBlock: 20,
-      lastTimeBlock: 30,
+      firstSlot: 20,
+      lastSlot: 30,
       comfortSetting: { ref: 'smart1' },
     },
     {
@@ -201,11 +201,11 @@ describe('schedule ranges in a change', () => {
     const change = {
       scheduleRanges: [
         // Weekday mornings 07:00–09:00 Away: Home until 08:30 today.
-        { days: [...WEEKDAYS], firstTimeBlock: 14, lastTimeBlock: 17, name: 'Away' },
+        { days: [...WEEKDAYS], firstSlot: 14, lastSlot: 17, name: 'Away' },
         // Already Away on weekdays (names ignore case): skipped.
-        { days: [...WEEKDAYS], firstTimeBlock: 20, lastTimeBlock: 30, name: 'away' },
+        { days: [...WEEKDAYS], firstSlot: 20, lastSlot: 30, name: 'away' },
         // Away is already so on Monday: only Saturday is sent.
-        { days: ['monday', 'saturday'], firstTimeBlock: 18, lastTimeBlock: 20, name: 'Away' },
+        { days: ['monday', 'saturday'], firstSlot: 18, lastSlot: 20, name: 'Away' },
       ],
     } satisfies Omit<Template, 'name'>;
     const plan = plannedOn(change, state);
@@ -214,15 +214,15 @@ describe('schedule ranges in a change', () => {
       {
         kind: 'schedule',
         days: [...WEEKDAYS],
-        firstTimeBlock: 14,
-        lastTimeBlock: 17,
+        firstSlot: 14,
+        lastSlot: 17,
         comfortSetting: { ref: 'away' },
       },
       {
         kind: 'schedule',
         days: ['saturday'],
-        firstTimeBlock: 18,
-        lastTimeBlock: 20,
+        firstSlot: 18,
+        lastSlot: 20,
         comfortSetting: { ref: 'away' },
       },
     ]);
@@ -243,8 +243,8 @@ describe('schedule ranges in a change', () => {
     const plan = plannedOn(
       {
         scheduleRanges: [
-          { days: ['monday'], firstTimeBlock: 10, lastTimeBlock: 20, name: 'Home' },
-          { days: ['monday'], firstTimeBlock: 10, lastTimeBlock: 20, name: 'Sleep' },
+          { days: ['monday'], firstSlot: 10, lastSlot: 20, name: 'Home' },
+          { days: ['monday'], firstSlot: 10, lastSlot: 20, name: 'Sleep' },
         ],
       },
       freshThermostat(),
@@ -254,7 +254,7 @@ describe('schedule ranges in a change', () => {
   });
 
   it('refuses a name the thermostat lacks, and uses one the change creates', () => {
-    const range = { days: ['sunday' as const], firstTimeBlock: 0, lastTimeBlock: 47 };
+    const range = { days: ['sunday' as const], firstSlot: 0, lastSlot: 47 };
     const unknown = plannedOn(
       { scheduleRanges: [{ ...range, name: 'Vacant' }] },
       freshThermostat(),
@@ -285,13 +285,13 @@ describe('schedule ranges in a change', () => {
     const both = templateSchema.safeParse({
       name: 'x',
       schedule: week,
-      scheduleRanges: [{ days: ['monday'], firstTimeBlock: 0, lastTimeBlock: 1, name: 'Home' }],
+      scheduleRanges: [{ days: ['monday'], firstSlot: 0, lastSlot: 1, name: 'Home' }],
     });
     expect(both.success).toBe(false);
     expect(both.error?.issues.map((issue) => issue.path[0])).toContain('scheduleRanges');
     const backwards = templateSchema.safeParse({
       name: 'x',
-      scheduleRanges: [{ days: ['monday'], firstTimeBlock: 30, lastTimeBlock: 10, name: 'Home' }],
+      scheduleRanges: [{ days: ['monday'], firstSlot: 30, lastSlot: 10, name: 'Home' }],
     });
     expect(backwards.success).toBe(false);
   });
@@ -309,7 +309,7 @@ describe('schedule ranges in a change', () => {
       template: {
         name: 'x',
         scheduleRanges: [
-          { days: ['monday', 'tuesday'], firstTimeBlock: 18, lastTimeBlock: 33, name: 'Away' },
+          { days: ['monday', 'tuesday'], firstSlot: 18, lastSlot: 33, name: 'Away' },
         ],
       },
     });
@@ -455,9 +455,7 @@ describe.each(databaseTargets)('one-off changes on $name', ({ target }) => {
       comfortSettings: [
         { name: 'Vacant', desiredHeat: 55, desiredCool: 85, fanHeat: 'auto', fanCool: 'auto' },
       ],
-      scheduleRanges: [
-        { days: [...WEEKDAYS], firstTimeBlock: 18, lastTimeBlock: 33, name: 'Vacant' },
-      ],
+      scheduleRanges: [{ days: [...WEEKDAYS], firstSlot: 18, lastSlot: 33, name: 'Vacant' }],
     } satisfies Omit<Template, 'name'>;
     const run = await plan(owner, fake.service, change, [id(0), id(1), id(2)]);
     expect(runTitle(run)).toBe(

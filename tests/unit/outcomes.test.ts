@@ -20,6 +20,7 @@ describe('the outcome vocabulary', () => {
     ).toEqual({
       done: 'Done (success)',
       unchanged: 'Unchanged (muted)',
+      unconfirmed: 'May have been applied (caution)',
       failed: 'Failed (danger)',
       not_sent: 'Not sent (caution)',
       cancelled: 'Cancelled (caution)',
@@ -44,6 +45,7 @@ describe('stored outcomes, read as the vocabulary', () => {
       applied: 'done',
       failed: 'failed',
       not_sent: 'not_sent',
+      unconfirmed: 'unconfirmed',
       cancelled: 'cancelled',
       unchanged: 'unchanged',
       blocked: 'blocked',

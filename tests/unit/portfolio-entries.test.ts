@@ -7,13 +7,24 @@ describe('pasted thermostat lists', () => {
       '318324702718, Unit 4B\n\n318324702719\t Lobby \n31832470271\nabc\n318324702718,again',
     );
     expect(entries).toEqual([
-      { line: 1, thermostatId: '318324702718', unitLabel: 'Unit 4B' },
-      { line: 3, thermostatId: '318324702719', unitLabel: 'Lobby' },
+      { line: 1, thermostatId: '318324702718', unitLabel: 'Unit 4B', building: '' },
+      { line: 3, thermostatId: '318324702719', unitLabel: 'Lobby', building: '' },
     ]);
     expect(problems.map((p) => [p.line, p.problem])).toEqual([
       [4, 'Not a thermostat id: it is 12 digits.'],
       [5, 'Not a thermostat id: it is 12 digits.'],
       [6, 'Listed twice; added once.'],
+    ]);
+  });
+
+  it('reads a building after the label, by tabs or commas (the service does not say it)', () => {
+    const { entries } = parsePastedList(
+      '318324702718, Unit 4B, Harbor View\n318324702719\tUnit 5, east\taaaaaaaaaaaaaaaaaaaaaaaa\n318324702720,,Harbor View',
+    );
+    expect(entries.map((entry) => [entry.unitLabel, entry.building])).toEqual([
+      ['Unit 4B', 'Harbor View'],
+      ['Unit 5, east', 'aaaaaaaaaaaaaaaaaaaaaaaa'],
+      ['', 'Harbor View'],
     ]);
   });
 
@@ -38,9 +49,14 @@ describe('CSV import', () => {
     );
     if ('error' in result) throw new Error(result.error);
     expect(result.entries).toEqual([
-      { line: 2, thermostatId: '318324702718', unitLabel: 'Unit 1, north' },
-      { line: 4, thermostatId: '318324702720', unitLabel: '' },
+      { line: 2, thermostatId: '318324702718', unitLabel: 'Unit 1, north', building: '' },
+      { line: 4, thermostatId: '318324702720', unitLabel: '', building: '' },
     ]);
+    const withBuildings = parseCsv(
+      'thermostatId,unit,Building\n318324702718,Unit 1,Harbor View\n318324702719,Unit 2,\n',
+    );
+    if ('error' in withBuildings) throw new Error(withBuildings.error);
+    expect(withBuildings.entries.map((entry) => entry.building)).toEqual(['Harbor View', '']);
     expect(result.problems).toEqual([
       { line: 3, input: '12', problem: 'Not a thermostat id: it is 12 digits.' },
     ]);

@@ -14,8 +14,8 @@ const status: RowStatus = {
   desiredCool: 76,
   isResidentMode: true,
   connected: true,
-  lastSeen: '2026-11-24T11:58:00Z',
-  comfortSetting: 'home',
+  offlineSince: null,
+  comfortSetting: 'Home',
 };
 const read = (over: Partial<RowReading> = {}): RowReading => ({
   status,
@@ -52,11 +52,13 @@ describe('a building row in words', () => {
   });
 
   it('says since when an offline thermostat was last seen, in the building’s time zone', () => {
-    const offline = read({ status: { ...status, connected: false } });
+    const offline = read({
+      status: { ...status, connected: false, offlineSince: new Date('2026-11-24T11:58:00Z') },
+    });
     const cells = rowCells(row, offline, format, { quiet: false });
     expect(cells.status?.online).toBe(false);
     expect(cells.status?.connection).toBe('Offline since Nov 24, 2026, 6:58 AM');
-    const unseen = read({ status: { ...status, connected: false, lastSeen: null } });
+    const unseen = read({ status: { ...status, connected: false, offlineSince: null } });
     expect(rowCells(row, unseen, format, { quiet: false }).status?.connection).toBe('Offline');
   });
 

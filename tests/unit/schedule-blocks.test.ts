@@ -120,13 +120,13 @@ describe('selection and range math', () => {
   it('spans the days and blocks between two corners, in either direction', () => {
     expect(rangeBetween({ dayIndex: 1, block: 18 }, { dayIndex: 0, block: 14 })).toEqual({
       days: ['monday', 'tuesday'],
-      firstTimeBlock: 14,
-      lastTimeBlock: 18,
+      firstSlot: 14,
+      lastSlot: 18,
     });
     expect(rangeBetween({ dayIndex: 4, block: 3 }, { dayIndex: 4, block: 3 })).toEqual({
       days: ['friday'],
-      firstTimeBlock: 3,
-      lastTimeBlock: 3,
+      firstSlot: 3,
+      lastSlot: 3,
     });
   });
 
@@ -134,7 +134,7 @@ describe('selection and range math', () => {
     const week = Array.from({ length: 7 }, () => new Array<string>(48).fill('home'));
     const next = applyRange(
       week,
-      { days: ['monday', 'sunday'], firstTimeBlock: 46, lastTimeBlock: 47 },
+      { days: ['monday', 'sunday'], firstSlot: 46, lastSlot: 47 },
       'smart7',
     );
     expect(next[0]?.slice(45)).toEqual(['home', 'smart7', 'smart7']);
@@ -184,18 +184,18 @@ describe('usage in words', () => {
   });
 
   it('describes a range for messages and the activity log', () => {
-    expect(
-      describeRange({ days: ['monday', 'tuesday'], firstTimeBlock: 14, lastTimeBlock: 17 }),
-    ).toBe('Monday, Tuesday 07:00–09:00');
+    expect(describeRange({ days: ['monday', 'tuesday'], firstSlot: 14, lastSlot: 17 })).toBe(
+      'Monday, Tuesday 07:00–09:00',
+    );
     expect(
       describeRange({
         days: ['wednesday', 'monday', 'tuesday'],
-        firstTimeBlock: 0,
-        lastTimeBlock: 0,
+        firstSlot: 0,
+        lastSlot: 0,
       }),
     ).toBe('Monday–Wednesday 00:00–00:30');
-    expect(
-      describeRange({ days: ['monday', 'friday'], firstTimeBlock: 47, lastTimeBlock: 47 }),
-    ).toBe('Monday, Friday 23:30–24:00');
+    expect(describeRange({ days: ['monday', 'friday'], firstSlot: 47, lastSlot: 47 })).toBe(
+      'Monday, Friday 23:30–24:00',
+    );
   });
 });

@@ -7,8 +7,8 @@ describe('scheduleRangeSchema', () => {
   it('turns the form into the service’s range, days Monday first', () => {
     expect(scheduleRangeSchema.parse(valid)).toEqual({
       days: ['monday', 'friday'],
-      firstTimeBlock: 14,
-      lastTimeBlock: 17,
+      firstSlot: 14,
+      lastSlot: 17,
       comfortSettingRef: 'smart3',
     });
   });
@@ -39,8 +39,8 @@ describe('scheduleRangeSchema', () => {
 
   it('maps the service’s field paths onto the form’s fields', () => {
     expect(scheduleFieldOf('days.2')).toBe('days');
-    expect(scheduleFieldOf('firstTimeBlock')).toBe('from');
-    expect(scheduleFieldOf('lastTimeBlock')).toBe('to');
+    expect(scheduleFieldOf('firstSlot')).toBe('from');
+    expect(scheduleFieldOf('lastSlot')).toBe('to');
     expect(scheduleFieldOf('comfortSettingRef')).toBe('comfortSettingRef');
     expect(scheduleFieldOf('body')).toBe('form');
   });

@@ -9,7 +9,7 @@ import { changeLines } from '@/lib/activity-words';
 const current: CurrentSettings = {
   heatRange: { min: 45, max: 79 },
   coolRange: { min: 65, max: 92 },
-  holdAction: 'nextPeriod',
+  holdAction: 'nextTransition',
   fanMinimumOnTime: 0,
 };
 const form = (over: Record<string, string> = {}) => ({
@@ -17,7 +17,7 @@ const form = (over: Record<string, string> = {}) => ({
   heatMax: '79',
   coolMin: '65',
   coolMax: '92',
-  holdAction: 'nextPeriod',
+  holdAction: 'nextTransition',
   fanMinimumOnTime: '0',
   ...over,
 });
@@ -125,12 +125,15 @@ describe('configuration settings', () => {
     expect(validateConfiguration(form({ fanMinimumOnTime: '55' }), single).ok).toBe(true);
   });
 
-  it('leaves a read-only hold action alone when unchanged, refuses it when chosen', () => {
-    const old = { ...current, holdAction: 'nextTransition' };
+  it('leaves a hold action it does not know alone when unchanged, refuses it when chosen', () => {
+    // A value the service added since: shown as it is, never sent.
+    const old = { ...current, holdAction: 'untilMidnight' };
     expect(
-      validateConfiguration(form({ holdAction: 'nextTransition' }), { ...single, current: old }),
+      validateConfiguration(form({ holdAction: 'untilMidnight' }), { ...single, current: old }),
     ).toEqual({ ok: true, changes: {} });
-    expect(validateConfiguration(form({ holdAction: 'nextTransition' }), single).ok).toBe(false);
+    expect(validateConfiguration(form({ holdAction: 'untilMidnight' }), single).ok).toBe(false);
+    // The consumer API's older names are never sent either.
+    expect(validateConfiguration(form({ holdAction: 'nextPeriod' }), single).ok).toBe(false);
   });
 
   it('in bulk, a blank field is unchanged and a range needs both ends', () => {

@@ -35,7 +35,7 @@ const FULL: Template = {
   configuration: {
     heatRange: { min: 50.5, max: 75 },
     coolRange: { min: 70, max: 88.37 },
-    holdAction: 'nextPeriod',
+    holdAction: 'nextTransition',
     fanMinimumOnTime: 10,
   },
   alerts: {

@@ -73,7 +73,7 @@ describe('planTemplate: nothing to do', () => {
         { name: 'Sleep', desiredHeat: 66, desiredCool: 78 },
       ],
       schedule: residentialByName(),
-      configuration: { heatRange: { min: 45, max: 79 }, holdAction: 'nextPeriod' },
+      configuration: { heatRange: { min: 45, max: 79 }, holdAction: 'nextTransition' },
       alerts: { lowTemperatureAlert: { enabled: true, value: 45 } },
       accessControl: { enabled: false },
     });
@@ -338,7 +338,7 @@ const anyThermostat: fc.Arbitrary<FullState> = fc
       min: fc.integer({ min: 65, max: 70 }),
       max: fc.integer({ min: 86, max: 92 }),
     }),
-    holdAction: fc.constantFrom(...HOLD_ACTIONS, 'nextTransition'),
+    holdAction: fc.constantFrom(...HOLD_ACTIONS, 'untilMidnight'),
     fanMinimumOnTime: fc.integer({ min: 0, max: 55 }),
     lowTemperature: fc.integer({ min: 35, max: 50 }),
     highTemperature: fc.integer({ min: 85, max: 100 }),
@@ -551,7 +551,8 @@ describe('templateSchema', () => {
   it('refuses the removed AC reminder, unknown fields, duplicate names and empty templates', () => {
     const refused = [
       { name: 'A', alerts: { acMaintenanceReminder: { enabled: true } } },
-      { name: 'A', configuration: { holdAction: 'nextTransition' } },
+      { name: 'A', configuration: { holdAction: 'untilMidnight' } },
+      { name: 'A', configuration: { holdAction: 'nextPeriod' } },
       { name: 'A', configuration: { heatRange: { min: 60, max: 55 } } },
       {
         name: 'A',

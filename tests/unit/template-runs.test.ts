@@ -126,7 +126,12 @@ function fakeService() {
       counted();
       const results = thermostatIds.map((thermostatId) => {
         if (faults.get(thermostatId)?.kind === 'configuration') {
-          return { thermostatId, status: 'error' as const, code: 'thermostat_offline' };
+          return {
+            thermostatId,
+            status: 'error' as const,
+            code: 'thermostat_offline',
+            message: null,
+          };
         }
         states.set(
           thermostatId,
@@ -134,13 +139,9 @@ function fakeService() {
             { kind: 'configuration', stage: 'before', changes },
           ]),
         );
-        return { thermostatId, status: 'success' as const, data: {} };
+        return { thermostatId, status: 'success' as const };
       });
-      return {
-        succeeded: results.filter((r) => r.status === 'success').length,
-        failed: results.filter((r) => r.status !== 'success').length,
-        results,
-      };
+      return { results };
     },
     async perform({ thermostatId, operation, created, passcode }) {
       counted();

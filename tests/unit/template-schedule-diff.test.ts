@@ -6,7 +6,7 @@ import {
   sameTargetUpdates,
   type Week,
 } from '@/lib/templates/schedule-diff';
-import type { ScheduleRangeUpdate } from '@/lib/thermostat-api/resources';
+import type { ScheduleRange } from '@/lib/thermostat-api/schemas';
 import { DAYS } from '@/lib/thermostat-api/schemas';
 import { fillDay, residentialSchedule } from '@/sandbox/src/store';
 
@@ -27,10 +27,10 @@ const quiet = () => residential().map((day) => fill(fill(day, 0, 11, 'smart2'), 
 
 const update = (
   days: (typeof DAYS)[number][],
-  firstTimeBlock: number,
-  lastTimeBlock: number,
+  firstSlot: number,
+  lastSlot: number,
   comfortSettingRef: string,
-): ScheduleRangeUpdate => ({ days, firstTimeBlock, lastTimeBlock, comfortSettingRef });
+): ScheduleRange => ({ days, firstSlot, lastSlot, comfortSettingRef });
 
 describe('diffSchedule: examples', () => {
   it('sends nothing for an unchanged week', () => {
@@ -141,14 +141,14 @@ const randomWeek = fc.array(
 
 const anyWeek = fc.oneof(runWeek(REFS), runWeek(REFS.slice(0, 3)), randomWeek);
 
-function expectWellFormed(updates: readonly ScheduleRangeUpdate[]) {
+function expectWellFormed(updates: readonly ScheduleRange[]) {
   for (const u of updates) {
     expect(u.days.length).toBeGreaterThan(0);
     // Each day once, Monday first: what the service (and lib/schedule/schemas.ts) takes.
     expect(u.days).toEqual(DAYS.filter((day) => u.days.includes(day)));
-    expect(Number.isInteger(u.firstTimeBlock) && Number.isInteger(u.lastTimeBlock)).toBe(true);
-    expect(0 <= u.firstTimeBlock && u.firstTimeBlock <= u.lastTimeBlock).toBe(true);
-    expect(u.lastTimeBlock).toBeLessThanOrEqual(47);
+    expect(Number.isInteger(u.firstSlot) && Number.isInteger(u.lastSlot)).toBe(true);
+    expect(0 <= u.firstSlot && u.firstSlot <= u.lastSlot).toBe(true);
+    expect(u.lastSlot).toBeLessThanOrEqual(47);
   }
 }
 

@@ -32,7 +32,7 @@ const VACANT: Template = {
   comfortSettings: [
     { name: 'Away', desiredHeat: 55.5, desiredCool: 85.13, fanHeat: 'auto', fanCool: 'auto' },
   ],
-  configuration: { heatRange: { min: 50, max: 70.7 }, holdAction: 'useEndTime2hour' },
+  configuration: { heatRange: { min: 50, max: 70.7 }, holdAction: '2hour' },
   accessControl: {
     enabled: true,
     settings: { temperature: true, systemMode: true, schedule: true, vacation: true, other: true },

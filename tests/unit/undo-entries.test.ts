@@ -111,7 +111,7 @@ describe('configuration.update', () => {
   const changes: SettingsChanges = {
     heatRange: { min: 50, max: 76 },
     fanMinimumOnTime: 10,
-    holdAction: 'nextPeriod',
+    holdAction: 'nextTransition',
   };
   const after = thermostat({ configuration: { ...before.configuration, ...changes } });
   const record = configurationUndo({
@@ -149,14 +149,14 @@ describe('configuration.update', () => {
   });
 
   it('leaves out a hold action no thermostat accepts, and says so', () => {
-    const odd = { ...defaultSettings(), holdAction: 'nextTransition' };
+    const odd = { ...defaultSettings(), holdAction: 'untilMidnight' };
     const both = configurationUndo({
       label: 'Unit 4B',
       diff: settingsDiff(odd, { holdAction: 'indefinite', fanMinimumOnTime: 5 }),
     });
     const undo = undoable('configuration.update', both);
     expect(undo.target.configuration).toEqual({ fanMinimumOnTime: 0 });
-    expect(undo.notes.join(' ')).toMatch(/hold action.*nextTransition/);
+    expect(undo.notes.join(' ')).toMatch(/hold action.*untilMidnight/);
     const only = configurationUndo({
       label: 'Unit 4B',
       diff: settingsDiff(odd, { holdAction: 'indefinite' }),
@@ -223,7 +223,7 @@ describe('alert_settings.update', () => {
 describe('schedule.update', () => {
   const settings = [...defaultSettingsRead(), PRE_HEAT];
   const before = thermostat({ comfortSettings: settings });
-  const range = { days: ['monday', 'tuesday'] as const, firstTimeBlock: 20, lastTimeBlock: 23 };
+  const range = { days: ['monday', 'tuesday'] as const, firstSlot: 20, lastSlot: 23 };
   const after = thermostat({
     comfortSettings: settings,
     week: applyRange(before.week, { ...range, days: [...range.days] }, 'smart1'),
@@ -264,7 +264,7 @@ describe('schedule.update', () => {
     expect(operations).toEqual([
       expect.objectContaining({
         kind: 'schedule',
-        lastTimeBlock: 23,
+        lastSlot: 23,
         comfortSetting: { ref: 'away' },
       }),
     ]);
@@ -473,7 +473,7 @@ describe('resident_mode.update', () => {
   const settings = [home, ...defaultSettingsRead().slice(1), PRE_HEAT];
   const week = applyRange(
     residentialSchedule(),
-    { days: ['saturday', 'sunday'], firstTimeBlock: 12, lastTimeBlock: 15 },
+    { days: ['saturday', 'sunday'], firstSlot: 12, lastSlot: 15 },
     'smart1',
   );
   const before = thermostat({

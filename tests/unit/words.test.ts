@@ -62,7 +62,7 @@ describe('the service’s codes in words', () => {
   it('words the codes a change recorded: hold action, roles, a run’s state, buildings', () => {
     expect(
       changeLines({
-        holdAction: { from: 'nextTransition', to: 'useEndTime2hour' },
+        holdAction: { from: 'nextTransition', to: '2hour' },
         settings: { holdAction: 'indefinite' },
         email: 'ada@example.com',
         role: { from: 'viewer', to: 'building_manager' },
@@ -70,7 +70,7 @@ describe('the service’s codes in words', () => {
         buildingIds: { from: [], to: ['00000000000000000000a0c1', '00000000000000000000b0c1'] },
       }),
     ).toEqual([
-      ['Hold action', 'Until the next transition (older devices) → Hold for 2 hours'],
+      ['Hold action', 'Until the next scheduled period → Hold for 2 hours'],
       ['Settings', 'hold action Indefinitely'],
       ['Email', 'ada@example.com'],
       ['Role', 'Viewer → Building manager'],
@@ -151,7 +151,7 @@ describe('the service’s codes in words', () => {
       describeSettingsChanges({
         heatRange: { min: 60, max: 75 },
         coolRange: { min: 70.25, max: 85 },
-        holdAction: 'nextPeriod',
+        holdAction: 'nextTransition',
         fanMinimumOnTime: 10,
       }),
     ).toEqual([

@@ -112,6 +112,7 @@ function patchAlerts(thermostat: Thermostat, body: Record<string, unknown>): voi
   rejectUnknown(errors, body, ALERT_FIELDS, '', {
     acMaintenanceReminder:
       'acMaintenanceReminder was removed in API v2; use hvacMaintenanceReminder.',
+    id: 'Read-only: the thermostat id, given by the path.',
   });
   requireAnyOf(errors, body, ALERT_FIELDS);
   const next = structuredClone(thermostat.alertSettings);
@@ -142,7 +143,7 @@ function patchAlerts(thermostat: Thermostat, body: Record<string, unknown>): voi
   thermostat.alertSettings = next;
 }
 
-/** `GET` and `PATCH /{thermostatId}/alertSettings`. */
+/** `GET` and `PATCH /{thermostatId}/alertSettings`: both answer 200 with the record (with `id`). */
 export const alertSettingsRoutes: ApiRoute[] = [
   thermostatRoute('GET', `${THERMOSTATS}/:id/alertSettings`, ({ res, thermostat }) => {
     sendSuccess(res, alertSettingsRecord(thermostat));

@@ -1,4 +1,4 @@
-import { ApiError, sendSuccess } from '../http-util';
+import { ApiError, sendNoContent, sendSuccess } from '../http-util';
 import { type ApiRoute, thermostatRoute } from '../routing';
 import {
   type ComfortSetting,
@@ -186,8 +186,7 @@ export const comfortSettingsRoutes: ApiRoute[] = [
     `${THERMOSTATS}/:id/comfortSettings/:ref`,
     ({ res, thermostat, params }) => {
       deleteComfortSetting(thermostat, params.ref ?? '');
-      res.writeHead(204, { 'cache-control': 'no-store' });
-      res.end();
+      sendNoContent(res);
     },
   ),
 ];

@@ -1,5 +1,5 @@
 import type { SandboxContext } from '../context';
-import { sendSuccess } from '../http-util';
+import { injectedErrorCode, sendSuccess } from '../http-util';
 import { takeItemFault } from '../knobs';
 import type { Principal } from '../oauth';
 import { type ApiRoute, thermostatRoute } from '../routing';
@@ -7,6 +7,7 @@ import {
   DEVICE_COOL_LIMITS,
   DEVICE_HEAT_LIMITS,
   HOLD_ACTIONS,
+  LEGACY_HOLD_ACTIONS,
   type Range,
   type Thermostat,
   type ThermostatSettings,
@@ -65,10 +66,14 @@ function parseSettingsPatch(errors: FieldErrors, body: Record<string, unknown>):
   if ('coolRange' in body)
     patch.coolRange = parseRange(errors, 'coolRange', body.coolRange, DEVICE_COOL_LIMITS);
   if ('holdAction' in body) {
-    if (body.holdAction === 'nextTransition') {
+    const legacy =
+      typeof body.holdAction === 'string' && Object.hasOwn(LEGACY_HOLD_ACTIONS, body.holdAction)
+        ? LEGACY_HOLD_ACTIONS[body.holdAction]
+        : undefined;
+    if (legacy) {
       errors.add(
         'holdAction',
-        `nextTransition is reported by older devices but cannot be written; use one of: ${HOLD_ACTIONS.join(', ')}.`,
+        `${body.holdAction} is the consumer API's name; use ${legacy}. Must be one of: ${HOLD_ACTIONS.join(', ')}.`,
       );
     } else patch.holdAction = oneOf(errors, 'holdAction', body.holdAction, HOLD_ACTIONS);
   }
@@ -139,8 +144,9 @@ function checkThermostatIds(errors: FieldErrors, ids: unknown): void {
   });
 }
 
-function itemError(thermostatId: string, code: string, message: string) {
-  return { thermostatId, status: 'error', code, message };
+/** A bulk item that failed with an error: the service error envelope plus the thermostat id. */
+function itemError(thermostatId: string, status: number, error: string, description: string) {
+  return { thermostatId, status: 'error', message: { error, description }, code: status };
 }
 
 /** One item of a bulk update: answered on its own, so one failure never fails the others. */
@@ -155,15 +161,19 @@ function bulkItem(
   try {
     thermostat = getOwnThermostat(ctx, principal, thermostatId);
   } catch {
-    return itemError(thermostatId, 'thermostat_not_found', 'Thermostat not found.');
+    return itemError(thermostatId, 404, 'thermostat_not_found', 'Thermostat not found.');
   }
   const fault = takeItemFault(ctx, key, thermostatId);
   if (fault !== null) {
-    const code = fault === 503 ? 'service_unavailable' : 'internal_error';
-    return itemError(thermostatId, code, `Injected failure (HTTP ${fault}).`);
+    return itemError(
+      thermostatId,
+      fault,
+      injectedErrorCode(fault),
+      `Injected failure (HTTP ${fault}).`,
+    );
   }
   if (!thermostat.connected) {
-    return itemError(thermostatId, 'thermostat_offline', 'The thermostat is offline.');
+    return itemError(thermostatId, 409, 'thermostat_offline', 'The thermostat is offline.');
   }
   const itemErrors = new FieldErrors();
   checkSettingsAgainst(itemErrors, thermostat, patch);

@@ -1,10 +1,13 @@
-import { sendSuccess } from '../http-util';
+import { sendNoContent, sendSuccess } from '../http-util';
 import { type ApiRoute, thermostatRoute } from '../routing';
 import { requireOnline, setResidentMode, statusRecord } from '../thermostats';
 import { boolean, FieldErrors, rejectUnknown } from '../validation';
 import { THERMOSTATS } from './paths';
 
-/** `GET /{thermostatId}/status` and `PATCH /{thermostatId}/residentMode`. */
+/**
+ * `GET /{thermostatId}/status` (the production status record) and
+ * `PATCH /{thermostatId}/residentMode` (204 without a body, as in production).
+ */
 export const statusRoutes: ApiRoute[] = [
   thermostatRoute('GET', `${THERMOSTATS}/:id/status`, ({ ctx, res, thermostat }) => {
     sendSuccess(res, statusRecord(ctx, thermostat));
@@ -19,6 +22,6 @@ export const statusRoutes: ApiRoute[] = [
     errors.throwIfAny();
     requireOnline(thermostat);
     setResidentMode(ctx, thermostat, isResidentMode as boolean);
-    sendSuccess(res, statusRecord(ctx, thermostat));
+    sendNoContent(res);
   }),
 ];

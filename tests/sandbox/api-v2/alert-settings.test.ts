@@ -5,6 +5,25 @@ const api = withApiSession();
 const alertSettings = () => `${THERMOSTATS}/${api.thermostatId}/alertSettings`;
 
 describe('alert settings', () => {
+  it('reads and writes the record with the thermostat id, as production does', async () => {
+    const reply = await api.get(alertSettings());
+    expect(reply.status).toBe(200);
+    expect(Object.keys(reply.body.data).sort()).toEqual([
+      'highHumidityAlert',
+      'highTemperatureAlert',
+      'hvacMaintenanceReminder',
+      'id',
+      'lowHumidityAlert',
+      'lowTemperatureAlert',
+    ]);
+    expect(reply.body.data.id).toBe(api.thermostatId);
+    const updated = await api.patch(alertSettings(), { lowHumidityAlert: { enabled: true } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.id).toBe(api.thermostatId);
+    expect(updated.body.data.lowHumidityAlert.enabled).toBe(true);
+    expectFail(await api.patch(alertSettings(), { id: api.thermostatId }), 'id');
+  });
+
   it('never returns acMaintenanceReminder and adds nextReminderDate', async () => {
     const reply = await api.get(alertSettings());
     expect(reply.body.data).not.toHaveProperty('acMaintenanceReminder');

@@ -96,8 +96,8 @@ describe('comfort settings', () => {
     const ref = created.body.data.comfortSettingRef as string;
     await api.patch(`${THERMOSTATS}/${api.thermostatId}/schedule`, {
       days: ['saturday'],
-      firstTimeBlock: 0,
-      lastTimeBlock: 3,
+      firstTimeBlock: '00:00',
+      lastTimeBlock: '02:00',
       comfortSettingRef: ref,
     });
     expectFail(await api.delete(`${comfortSettings()}/${ref}`), 'comfortSettingRef');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectFail, THERMOSTATS, withApiSession } from '../helpers';
+import { expectError, expectFail, THERMOSTATS, withApiSession } from '../helpers';
 
 /** What every version 2 request shares: bearer checks, account isolation, routing. */
 const api = withApiSession();
@@ -15,8 +15,7 @@ describe('bearer checks', () => {
     ];
     for (const [headers, code] of cases) {
       const reply = await api.client.request('GET', path, { headers });
-      expect(reply.status).toBe(401);
-      expect(reply.body).toMatchObject({ status: 'error', code });
+      expectError(reply, 401, code);
       expect(reply.headers.get('www-authenticate')).toMatch(/^Bearer/);
     }
   });
@@ -36,8 +35,7 @@ describe('bearer checks', () => {
       token: readOnly,
       body: { fanMinimumOnTime: 5 },
     });
-    expect(reply.status).toBe(403);
-    expect(reply.body.code).toBe('insufficient_scope');
+    expectError(reply, 403, 'insufficient_scope');
   });
 });
 
@@ -46,8 +44,7 @@ describe('isolation between accounts', () => {
     const foreign = api.other.thermostats[0]?.thermostatId as string;
     for (const resource of ['status', 'schedule', 'comfortSettings', 'settings', 'alertSettings']) {
       const reply = await api.get(`${THERMOSTATS}/${foreign}/${resource}`);
-      expect(reply.status, resource).toBe(404);
-      expect(reply.body.code).toBe('thermostat_not_found');
+      expectError(reply, 404, 'thermostat_not_found');
       expect((await api.get(`${THERMOSTATS}/999999999999/${resource}`)).status).toBe(404);
     }
     expect(
@@ -76,8 +73,7 @@ describe('isolation between accounts', () => {
     const created = await api.post(`${THERMOSTATS}/${foreignBuilding}/thermostats`, {
       isResidentMode: true,
     });
-    expect(created.status).toBe(404);
-    expect(created.body.code).toBe('building_not_found');
+    expectError(created, 404, 'building_not_found');
     expectFail(
       await api.patch(`${THERMOSTATS}/${api.thermostatId}`, { buildingId: foreignBuilding }),
       'buildingId',
@@ -91,10 +87,11 @@ describe('isolation between accounts', () => {
       fanMinimumOnTime: 20,
     });
     expect(reply.status).toBe(200);
-    expect(reply.body.data.results[1]).toMatchObject({
+    expect(reply.body.data.results[1]).toEqual({
       thermostatId: foreign,
       status: 'error',
-      code: 'thermostat_not_found',
+      message: { error: 'thermostat_not_found', description: 'Thermostat not found.' },
+      code: 404,
     });
     const otherToken = (await api.client.login('other')).access_token;
     const settings = await api.client.request('GET', `${THERMOSTATS}/${foreign}/settings`, {
@@ -107,11 +104,49 @@ describe('isolation between accounts', () => {
 describe('envelope and routing', () => {
   it('unknown paths are 404 and wrong methods 405 in the error envelope', async () => {
     const unknown = await api.get('/api/v2/nothing');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ status: 'error', code: 'not_found' });
+    expectError(unknown, 404, 'not_found');
     const wrongMethod = await api.delete(`${THERMOSTATS}/${api.thermostatId}/status`);
-    expect(wrongMethod.status).toBe(405);
+    expectError(wrongMethod, 405, 'method_not_allowed');
     expect(wrongMethod.headers.get('allow')).toBe('GET');
+  });
+
+  it('errors carry message as an object and code as the integer HTTP status (404, 409)', async () => {
+    const missing = await api.get(`${THERMOSTATS}/999999999999/status`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({
+      status: 'error',
+      message: { error: 'thermostat_not_found', description: 'Thermostat not found.' },
+      code: 404,
+    });
+    expect(typeof missing.body.code).toBe('number');
+    const offline = await api.patch(`${THERMOSTATS}/${api.offlineId}/accessControl`, {
+      enabled: false,
+    });
+    expect(offline.status).toBe(409);
+    expect(Object.keys(offline.body).sort()).toEqual(['code', 'message', 'status']);
+    expect(offline.body.status).toBe('error');
+    expect(offline.body.code).toBe(409);
+    expect(offline.body.message.error).toBe('thermostat_offline');
+    expect(offline.body.message.description).toMatch(/offline/);
+    const taken = await api.post(
+      `${THERMOSTATS}/${api.demo.buildings[0]?.buildingId}/thermostats`,
+      {
+        isResidentMode: true,
+        thermostatId: api.thermostatId,
+      },
+    );
+    expectError(taken, 409, 'thermostat_exists');
+  });
+
+  it('validation failures keep the fail envelope with field paths', async () => {
+    const reply = await api.patch(`${THERMOSTATS}/${api.thermostatId}/settings`, {
+      fanMinimumOnTime: 99,
+    });
+    expect(reply.status).toBe(422);
+    expect(reply.body).toEqual({
+      status: 'fail',
+      data: { fanMinimumOnTime: expect.any(String) },
+    });
   });
 
   it('rejects invalid JSON bodies with 400', async () => {
@@ -120,7 +155,6 @@ describe('envelope and routing', () => {
       raw: '{nope',
       headers: { 'content-type': 'application/json' },
     });
-    expect(reply.status).toBe(400);
-    expect(reply.body.code).toBe('invalid_json');
+    expectError(reply, 400, 'invalid_json');
   });
 });

@@ -1,13 +1,20 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { openAction } from '@/lib/actions';
+import { CHECK_FIELDS, formStrings, openAction } from '@/lib/actions';
+import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import {
   type AddSource,
   type AddState,
   readAddRequest,
   runAddRequest,
 } from '@/lib/portfolio/add-request';
+import {
+  addBuilding,
+  BUILDING_FIELDS,
+  type BuildingField,
+  newBuildingSchema,
+} from '@/lib/portfolio/buildings';
 
 /**
  * The add forms' actions, for a browser without JavaScript: one answer with every line's result
@@ -17,7 +24,7 @@ import {
 async function add(source: AddSource, form: FormData): Promise<AddState> {
   const opened = await openAction('manage_portfolio');
   if (!opened.ok) return opened.state;
-  const read = await readAddRequest(source, form);
+  const read = await readAddRequest(source, form, opened.member.orgId);
   if (!read.ok) return read.state;
   const state = await runAddRequest(opened.member, read.request);
   revalidatePath('/', 'layout');
@@ -37,4 +44,31 @@ export async function addFromCsv(_previous: AddState, form: FormData): Promise<A
 /** The sandbox's demo portfolio in one click (offered only against the local sandbox). */
 export async function importSandboxDemo(_previous: AddState, form: FormData): Promise<AddState> {
   return add('demo', form);
+}
+
+/** Adds a building to the portfolio, so thermostats can be added to it. */
+export async function addBuildingAction(
+  _previous: FormState<BuildingField>,
+  form: FormData,
+): Promise<FormState<BuildingField>> {
+  const opened = await openAction('manage_portfolio');
+  if (!opened.ok) return opened.state;
+  const values = formStrings(form, BUILDING_FIELDS);
+  const parsed = newBuildingSchema.safeParse(
+    Object.fromEntries(BUILDING_FIELDS.map((field) => [field, form.get(field) ?? ''])),
+  );
+  if (!parsed.success) {
+    return {
+      status: 'error',
+      message: CHECK_FIELDS,
+      fieldErrors: fieldErrorsOf(parsed.error),
+      values,
+    };
+  }
+  const added = await addBuilding(opened.member, parsed.data);
+  if (!added.ok) {
+    return { status: 'error', message: CHECK_FIELDS, fieldErrors: added.fieldErrors, values };
+  }
+  revalidatePath('/', 'layout');
+  return { status: 'success', message: `Added ${parsed.data.name}.` };
 }

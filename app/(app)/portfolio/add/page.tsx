@@ -1,9 +1,12 @@
 import type { Metadata } from 'next';
+import { AddBuildingForm } from '@/components/portfolio/add-building-form';
 import { AddFromCsvForm, AddFromListForm, ImportDemoForm } from '@/components/portfolio/add-forms';
 import { Card } from '@/components/ui/card';
 import { NotAllowed } from '@/components/ui/not-allowed';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { listOrganizationBuildings } from '@/lib/db/queries';
+import { timeZoneChoices } from '@/lib/portfolio/buildings';
 import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
 
 export const metadata: Metadata = { title: 'Add thermostats' };
@@ -18,13 +21,32 @@ export default async function AddThermostatsPage() {
       />
     );
   }
+  const buildings = (await listOrganizationBuildings({ orgId: member.orgId })).map(
+    ({ buildingId, name }) => ({ buildingId, name }),
+  );
+  const timeZones = timeZoneChoices().map((zone) => ({
+    value: zone,
+    label: zone.replace(/_/g, ' '),
+  }));
+  // Before the thermostats, always in one place (its answer stays through the page's refresh).
+  const addBuilding = (
+    <Card className="grid gap-3">
+      <h2 className="text-lg font-medium">Add a building</h2>
+      <p className="text-sm text-muted">
+        The service does not list your buildings either: add each once, with the id the service
+        knows it by, before adding its thermostats.
+        {buildings.length > 0 ? ` Your portfolio has ${buildings.length}.` : ''}
+      </p>
+      <AddBuildingForm timeZones={timeZones} defaultTimeZone="America/New_York" />
+    </Card>
+  );
   return (
     <div className="grid max-w-3xl gap-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Add thermostats</h1>
         <p className="mt-1 text-sm text-muted">
-          The service does not list your thermostats, so tell Setpoint which ones you manage. Their
-          buildings are added with them.
+          The service does not list your thermostats or say which building each is in, so tell
+          Setpoint which ones you manage, and where.
         </p>
       </div>
       {isSandboxService() ? (
@@ -37,13 +59,14 @@ export default async function AddThermostatsPage() {
           <ImportDemoForm />
         </Card>
       ) : null}
+      {addBuilding}
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">By id or list</h2>
-        <AddFromListForm />
+        <AddFromListForm buildings={buildings} />
       </Card>
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">From a CSV file</h2>
-        <AddFromCsvForm />
+        <AddFromCsvForm buildings={buildings} />
       </Card>
     </div>
   );

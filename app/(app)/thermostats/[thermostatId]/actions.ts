@@ -4,23 +4,23 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { openThermostat, serviceFailure } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity';
 import { can, refusal } from '@/lib/auth/permissions';
 import { type Member, requireMember } from '@/lib/auth/session';
 import {
   finishMove,
   removeThermostat,
-  type ThermostatKey,
   setTemperatureUnit,
   startMove,
+  type ThermostatKey,
   updateThermostatLabel,
 } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { scopedBuilding } from '@/lib/portfolio/guard';
-import { storeStatus } from '@/lib/readings/read';
 import { loadWeek } from '@/lib/schedule/load';
 import { labelOf } from '@/lib/settings/current';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
   getAlertSettings,
   getSettings,
@@ -77,27 +77,29 @@ export async function changeResidentMode(
     buildingId: thermostat.buildingId,
     changes: { isResidentMode: on, ...undo },
   } as const;
-  const summary = `Turned resident mode ${on ? 'on' : 'off'} for ${thermostat.unitLabel || thermostat.thermostatId}`;
+  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const words = {
+    done: `Turned resident mode ${on ? 'on' : 'off'} for ${label}`,
+    asked: `turn resident mode ${on ? 'on' : 'off'} for ${label}`,
+  };
+  let readBack: boolean;
   try {
-    const status = await setResidentMode({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-      isResidentMode: on,
-    });
-    await storeStatus({ orgId: member.orgId, status });
-    await logActivity({ ...what, summary });
+    ({ readBack } = await setResidentMode({ ...opened.on, isResidentMode: on }));
+    await logWrite({ ...what, ...words, result: { written: { readBack } } });
   } catch (error) {
-    await logActivity({ ...what, summary: `Failed: ${summary.toLowerCase()}`, error });
+    await logWrite({ ...what, ...words, result: { error } });
     return serviceFailure(error);
   }
+  // The service answers without the new status: the page reads it again as it is drawn.
   revalidatePath(`/thermostats/${thermostat.thermostatId}`);
+  const note = readBack ? ` ${READ_BACK_NOTE.replace(/^\(the/, '(The')}` : '';
   return {
     status: 'success',
     message: on
-      ? 'Resident mode is on.'
+      ? `Resident mode is on.${note}`
       : `Resident mode is off; the thermostat’s settings were reset to their defaults.${
           undo.undo ? '' : ' Setpoint could not read them first, so the reset cannot be undone.'
-        }`,
+        }${note}`,
   };
 }
 
@@ -163,18 +165,24 @@ export async function moveToBuilding(
     buildingId: building.buildingId,
     changes: { buildingId: { from: thermostat.buildingId, to: building.buildingId } },
   } as const;
+  const words = {
+    done: `Moved ${label} to ${building.name}`,
+    asked: `move ${label} to ${building.name}`,
+  };
   try {
-    const status = await moveThermostat({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-      buildingId: building.buildingId,
-    });
+    const written = await moveThermostat({ ...opened.on, buildingId: building.buildingId });
     await finishMove({ ...claim, movedTo: building.buildingId });
-    await storeStatus({ orgId: member.orgId, status });
-    await logActivity({ ...what, summary: `Moved ${label} to ${building.name}` });
+    await logWrite({ ...what, ...words, result: { written } });
   } catch (error) {
     await finishMove({ ...claim, movedTo: null });
-    await logActivity({ ...what, summary: `Failed to move ${label} to ${building.name}`, error });
+    await logWrite({ ...what, ...words, result: { error } });
+    if (error instanceof ServiceError && error.kind === 'unconfirmed') {
+      // No read shows a thermostat's building: the move cannot be checked, only made again.
+      return {
+        status: 'error',
+        message: `The service did not confirm the move, and no read shows which building a thermostat is in: it may have moved to ${building.name}. Setpoint still shows it in its old building; moving it again is safe and settles it.`,
+      };
+    }
     return serviceFailure(error);
   }
   revalidatePath('/', 'layout');

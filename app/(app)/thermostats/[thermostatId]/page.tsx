@@ -14,11 +14,12 @@ import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
 import { LocalTime } from '@/components/ui/local-time';
 import { can } from '@/lib/auth/permissions';
+import { findPendingMode } from '@/lib/db/attention';
 import { listBuildings } from '@/lib/db/queries';
 import { listHistory, listReadings } from '@/lib/db/readings';
+import { comfortSettingNamed, mayBeShortened } from '@/lib/readings/comfort-name';
 import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
-import { describeHoldAction } from '@/lib/settings/configuration';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { openThermostatPage } from '@/lib/thermostat-page';
@@ -49,21 +50,26 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
   });
   const last = stored ? parseStoredStatus(stored.status) : null;
   const on = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
-  const [reading, buildings, comfortSettings] = await Promise.all([
+  const [reading, buildings, pendingMode] = await Promise.all([
     refreshReading({
       ...on,
       priority: 'interactive',
       last: stored ? { status: last, readAt: stored.readAt } : undefined,
     }),
     listBuildings({ scope: member }),
-    // The status names the comfort setting in force only by its ref (`smart1`): its name comes
-    // from the comfort settings, read beside the status so that it is in the first HTML (and
-    // so without JavaScript), at the status's priority since the page now waits for both. Not
-    // while a mode change is pending, when the page reloads itself.
-    last && modeChangePending(last)
-      ? null
-      : listComfortSettings({ ...on, priority: 'interactive' }).catch(() => null),
+    findPendingMode(on),
   ]);
+  // The status names the comfort setting in force, cut to 12 characters: only a name that long
+  // may be a longer one's start, which the comfort settings then complete.
+  const named = reading.status?.comfortSetting ?? null;
+  const comfortSettings =
+    named && mayBeShortened(named)
+      ? await listComfortSettings({ ...on, priority: 'interactive' }).catch(() => null)
+      : null;
+  const offline = {
+    lastConnectedAt: stored?.lastConnectedAt ?? null,
+    offlineSince: stored?.offlineSince ?? null,
+  };
   // The history after this read, so the chart ends with what the page shows.
   const range = parseHistoryRange((await searchParams).range);
   const now = Date.now();
@@ -99,7 +105,11 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
             <StatusDetails
               status={reading.status}
               unit={member.temperatureUnit}
-              comfortName={comfortNameOf(reading, comfortSettings)}
+              comfortName={named ? comfortSettingNamed(named, comfortSettings ?? []) : '—'}
+              pendingMode={
+                pendingMode && pendingMode.mode !== reading.status.hvacMode ? pendingMode : null
+              }
+              offline={offline}
             />
           ) : (
             <ServiceProblem error={reading.ok ? null : reading.error} member={member} />
@@ -179,110 +189,68 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
   );
 }
 
-const SHOWN = new Set([
-  'thermostatId',
-  'name',
-  'buildingId',
-  'hvacMode',
-  'pendingHvacMode',
-  'supportedModes',
-  'temperature',
-  'humidity',
-  'isResidentMode',
-  'setPoint',
-  'heatCoolMinDelta',
-  'currentComfortSettingRef',
-  'holdAction',
-  'equipmentStatus',
-  'connected',
-  'lastSeen',
-]);
-
-/** Fields shown above in words, whose codes the details disclosure keeps. */
-const CODED = [
-  'hvacMode',
-  'pendingHvacMode',
-  'supportedModes',
-  'holdAction',
-  'currentComfortSettingRef',
-  'equipmentStatus',
-] as const;
-
-/**
- * The comfort setting in force by its name, as the comfort settings page calls it; its ref where
- * the name is not known (the settings could not be read, or the status is not fresh).
- */
-function comfortNameOf(
-  reading: { ok: boolean; status: ThermostatStatus | null },
-  settings: { comfortSettingRef: string; name: string }[] | null,
-): string {
-  const { status } = reading;
-  const ref = status?.currentComfortSettingRef;
-  if (!status || !ref) return '—';
-  if (!reading.ok || !settings || modeChangePending(status)) return ref;
-  return settings.find((setting) => setting.comfortSettingRef === ref)?.name ?? ref;
-}
-
-function modeChangePending(status: ThermostatStatus): boolean {
-  return Boolean(status.pendingHvacMode && status.pendingHvacMode !== status.hvacMode);
-}
+/** Fields shown above in words, whose codes the details disclosure keeps for a technician. */
+const CODED = ['hvacMode', 'comfortSetting', 'runningEquipment'] as const;
 
 function StatusDetails({
   status,
   unit,
   comfortName,
+  pendingMode,
+  offline,
 }: {
   status: ThermostatStatus;
   unit: TemperatureUnit;
   comfortName: string;
+  /** A mode Setpoint asked for that the status does not show yet, and since when. */
+  pendingMode: { mode: string; since: Date } | null;
+  /** When Setpoint last saw it connected, and first saw it offline since. */
+  offline: { lastConnectedAt: Date | null; offlineSince: Date | null };
 }) {
-  const pending = modeChangePending(status) ? (status.pendingHvacMode ?? null) : null;
   const delta = status.heatCoolMinDelta;
+  const offlineSince = offline.lastConnectedAt ?? offline.offlineSince;
   const rows: [string, ReactNode][] = [
     ['Temperature', formatTemperature(status.temperature, unit)],
-    [
-      'Humidity',
-      status.humidity === null || status.humidity === undefined ? '—' : `${status.humidity} %`,
-    ],
+    ['Humidity', status.humidity === null ? '—' : `${status.humidity} %`],
     [
       'HVAC mode',
       <span key="mode">
         {modeName(status.hvacMode)}
-        {pending ? (
+        {pendingMode ? (
           <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900 dark:text-amber-50">
-            changing to {modeName(pending)}…
+            changing to {modeName(pendingMode.mode)}…
           </span>
         ) : null}
       </span>,
     ],
-    ['Supported modes', status.supportedModes?.map((mode) => modeName(mode)).join(', ') ?? '—'],
     ['Heat setpoint', formatTemperature(status.setPoint.desiredHeat, unit)],
     ['Cool setpoint', formatTemperature(status.setPoint.desiredCool, unit)],
-    ['Minimum heat–cool gap', delta === undefined ? '—' : formatDelta(delta, unit)],
+    ['Minimum heat–cool gap', formatDelta(delta, unit)],
     ['Resident mode', status.isResidentMode ? 'On' : 'Off'],
     ['Comfort setting now', comfortName],
-    ['Hold action', status.holdAction ? describeHoldAction(status.holdAction) : '—'],
-    ['Equipment running', equipmentNames(status.equipmentStatus)],
+    ['Equipment running', equipmentNames(status.runningEquipment)],
     [
       'Connection',
       status.connected === false ? (
         <span key="c" className="text-caution">
-          Offline{status.lastSeen ? ' since ' : ''}
-          {status.lastSeen ? <LocalTime value={status.lastSeen} /> : null}
+          Offline
+          {offlineSince ? (
+            <>
+              {offline.lastConnectedAt ? ' since ' : ' since at least '}
+              <LocalTime value={offlineSince.toISOString()} />
+            </>
+          ) : null}
         </span>
-      ) : (
+      ) : status.connected === true ? (
         'Online'
+      ) : (
+        '—'
       ),
     ],
-    ['Name at the service', status.name || '—'],
-  ];
-  const technical = [
-    ...CODED.map((key) => [key, status[key] ?? null] as const),
-    ...Object.entries(status).filter(([key]) => !SHOWN.has(key)),
   ];
   return (
     <>
-      <RefreshWhilePending pending={pending !== null} />
+      <RefreshWhilePending pending={pendingMode !== null} />
       <dl className="grid gap-x-6 gap-y-2 text-sm grid-cols-[max-content_1fr]">
         {rows.map(([term, value]) => (
           <div key={term} className="contents">
@@ -295,10 +263,10 @@ function StatusDetails({
       <details className="text-sm">
         <summary className="cursor-pointer text-muted">As the service reports it</summary>
         <dl className="mt-2 grid gap-x-6 gap-y-2 grid-cols-[max-content_1fr]">
-          {technical.map(([key, value]) => (
+          {CODED.map((key) => (
             <div key={key} className="contents">
               <dt className="font-mono text-xs text-muted">{key}</dt>
-              <dd className="font-mono text-xs break-all">{JSON.stringify(value)}</dd>
+              <dd className="font-mono text-xs break-all">{JSON.stringify(status[key])}</dd>
             </div>
           ))}
         </dl>

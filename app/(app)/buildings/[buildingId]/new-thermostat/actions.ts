@@ -4,10 +4,10 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { openBuilding, serviceFailure } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { logWrite } from '@/lib/activity';
+import { recordPendingMode } from '@/lib/db/attention';
 import { addThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { storeStatus } from '@/lib/readings/read';
 import { createThermostat } from '@/lib/thermostat-api/resources';
 import { HVAC_MODES, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 
@@ -60,43 +60,56 @@ export async function createThermostatInBuilding(
     ...(thermostatId ? { thermostatId } : {}),
   };
 
-  let createdId: string;
+  const where = {
+    actor: member,
+    action: 'thermostat.create',
+    buildingId: building.buildingId,
+  } as const;
+  const words = {
+    done: `Created ${name} in ${building.name}`,
+    asked: `create ${name} in ${building.name}`,
+  };
+  let createdId: string | null;
   try {
-    const status = await createThermostat({
+    const written = await createThermostat({
       orgId: member.orgId,
       buildingId: building.buildingId,
       thermostat: request,
     });
-    createdId = status.thermostatId;
-    await addThermostat({
-      orgId: member.orgId,
+    createdId = written.answer?.thermostatId || thermostatId || null;
+    if (createdId) {
+      await addThermostat({
+        orgId: member.orgId,
+        thermostatId: createdId,
+        buildingId: building.buildingId,
+        unitLabel: name,
+      });
+      // The service shows only the mode in effect: Setpoint keeps the one it asked for.
+      await recordPendingMode({ orgId: member.orgId, thermostatId: createdId, mode: hvacMode });
+    }
+    await logWrite({
+      ...where,
+      ...words,
       thermostatId: createdId,
-      buildingId: building.buildingId,
-      unitLabel: name,
-    });
-    await storeStatus({ orgId: member.orgId, status });
-    await logActivity({
-      actor: member,
-      action: 'thermostat.create',
-      thermostatId: createdId,
-      buildingId: building.buildingId,
-      summary: `Created ${name || createdId} in ${building.name}`,
       changes: request,
+      result: { written },
     });
   } catch (error) {
-    await logActivity({
-      actor: member,
-      action: 'thermostat.create',
-      buildingId: building.buildingId,
-      summary: `Failed to create ${name || 'a thermostat'} in ${building.name}`,
-      changes: request,
-      error,
-    });
+    await logWrite({ ...where, ...words, changes: request, result: { error } });
     return serviceFailure(error, {
       values: raw,
       fieldOf: (path) =>
         (fields as readonly string[]).includes(path) ? (path as NewThermostatField) : null,
     });
+  }
+  if (!createdId) {
+    // Applied, but the answer that names the new thermostat could not be read.
+    revalidatePath('/', 'layout');
+    return {
+      status: 'error',
+      message: `The service created ${name} in ${building.name}, but its answer could not be read, so Setpoint does not know the new thermostat’s id. Find the id at the service (or on the device) and add it by id; do not create it again.`,
+      values: raw,
+    };
   }
   revalidatePath('/', 'layout');
   redirect(`/thermostats/${createdId}`);

@@ -245,6 +245,8 @@ export default async function BulkRunPage({ params, searchParams }: Props) {
               {progress.finished
                 ? countsInWords({
                     ...counts,
+                    failed: counts.failed + counts.unconfirmed,
+                    unconfirmed: counts.unconfirmed,
                     notSent: counts.not_sent,
                     ...(planned ? { unchanged: counts.unchanged, blocked: counts.blocked } : {}),
                   })

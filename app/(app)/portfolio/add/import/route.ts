@@ -2,7 +2,6 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { can, refusal } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
 import { getEnv } from '@/lib/env';
-import { fromOwnOrigin } from '@/lib/request-origin';
 import { logWarning } from '@/lib/log';
 import {
   ADD_SOURCES,
@@ -13,6 +12,7 @@ import {
   readAddRequest,
   runAddRequest,
 } from '@/lib/portfolio/add-request';
+import { fromOwnOrigin } from '@/lib/request-origin';
 
 const json = (status: number, state: AddState) =>
   NextResponse.json(state, { status, headers: { 'cache-control': 'no-store' } });
@@ -40,7 +40,7 @@ export async function POST(request: NextRequest) {
   }
   const form = await request.formData().catch(() => null);
   if (!form) return json(400, { status: 'error', message: 'Malformed request.' });
-  const read = await readAddRequest(from as AddSource, form);
+  const read = await readAddRequest(from as AddSource, form, member.orgId);
   if (!read.ok) return json(422, read.state);
 
   const encoder = new TextEncoder();

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { logWrite } from '@/lib/activity';
 import type { FormState } from '@/lib/forms';
 import {
   type AccessControlField,
@@ -89,32 +89,45 @@ export async function saveAccessControl(
     buildingId: thermostat.buildingId,
     changes: { ...logged, ...undo },
   } as const;
+  const words = {
+    done: summary,
+    asked: `${summary.charAt(0).toLowerCase()}${summary.slice(1)}`.replace(/^turned/, 'turn'),
+  };
   try {
-    const answer = await updateAccessControl({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-      changes,
-    });
-    await logActivity({ ...what, summary });
+    const written = await updateAccessControl({ ...opened.on, changes });
+    await logWrite({ ...what, ...words, result: { written } });
     revalidatePath(`/thermostats/${thermostat.thermostatId}/access-control`);
-    const view = viewOf(answer);
+    // What is in force: as the service answered, or else as sent (a passcode left alone is
+    // set or not as before, which Setpoint does not know).
+    const view = written.answer
+      ? viewOf(written.answer)
+      : {
+          enabled: changes.enabled,
+          passcodeSet:
+            changes.enabled && result.passcode === 'kept' ? null : result.passcode === 'changed',
+          settings: Object.fromEntries(
+            LOCK_AREAS.map((area) => [area, changes.enabled && changes.settings?.[area] === true]),
+          ) as Record<(typeof LOCK_AREAS)[number], boolean>,
+        };
+    const passcodeWords =
+      view.passcodeSet === null
+        ? ' (its passcode as before)'
+        : view.passcodeSet
+          ? ' with a passcode'
+          : ' without a passcode';
     return {
       status: 'success',
       message: view.enabled
-        ? `Access control is on${view.passcodeSet ? ' with a passcode' : ' without a passcode'}.`
+        ? `Access control is on${passcodeWords}.`
         : 'Access control is off: nothing is locked and there is no passcode.',
       values: {
         enabled: view.enabled ? 'on' : 'off',
-        passcodeSet: view.passcodeSet ? 'yes' : 'no',
+        passcodeSet: view.passcodeSet === null ? '' : view.passcodeSet ? 'yes' : 'no',
         ...Object.fromEntries(LOCK_AREAS.map((area) => [area, view.settings[area] ? 'on' : ''])),
       },
     };
   } catch (error) {
-    await logActivity({
-      ...what,
-      summary: `Failed: ${summary.charAt(0).toLowerCase()}${summary.slice(1)}`,
-      error,
-    });
+    await logWrite({ ...what, ...words, result: { error } });
     return serviceFailure(error, { values: refill, fieldOf: accessControlFieldOf });
   }
 }

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { logWrite, READ_BACK_NOTE } from '@/lib/activity';
 import type { FormState } from '@/lib/forms';
 import {
   ALERT_FIELDS,
@@ -66,20 +66,28 @@ export async function saveAlerts(
     >,
   } as const;
   const names = Object.keys(changes).join(', ');
+  const words = {
+    done: `Changed alert settings of ${label} (${names})`,
+    asked: `change alert settings of ${label} (${names})`,
+  };
   try {
-    const saved = await updateAlertSettings({ ...opened.on, changes });
-    await logActivity({ ...what, summary: `Changed alert settings of ${label} (${names})` });
+    const written = await updateAlertSettings({ ...opened.on, changes });
+    await logWrite({ ...what, ...words, result: { written } });
     revalidatePath(`/thermostats/${thermostat.thermostatId}/alerts`);
+    // The next reminder's date is the service's to work out: read back where it did not say.
+    const saved = written.answer ?? (await getAlertSettings(opened.on).catch(() => null));
     return {
       status: 'success',
-      message: 'Alert settings saved.',
-      values: {
-        ...alertFormValues(saved, member.temperatureUnit),
-        nextReminderDate: saved.hvacMaintenanceReminder.nextReminderDate ?? '',
-      },
+      message: `Alert settings saved.${written.readBack ? ` ${READ_BACK_NOTE}` : ''}`,
+      values: saved
+        ? {
+            ...alertFormValues(saved, member.temperatureUnit),
+            nextReminderDate: saved.hvacMaintenanceReminder.nextReminderDate ?? '',
+          }
+        : values,
     };
   } catch (error) {
-    await logActivity({ ...what, summary: `Failed to change alert settings of ${label}`, error });
+    await logWrite({ ...what, ...words, result: { error } });
     return serviceFailure(error, { values, fieldOf: alertFieldOf });
   }
 }

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity';
 import type { Member } from '@/lib/auth/session';
 import { loadComfortRules } from '@/lib/comfort/load';
 import {
@@ -24,6 +24,7 @@ import {
   deleteComfortSetting,
   findComfortSetting,
   updateComfortSetting,
+  type Written,
 } from '@/lib/thermostat-api/resources';
 import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
 import { comfortDeleteUndo, comfortUpdateUndo, REASONS, unavailable } from '@/lib/undo/entries';
@@ -142,24 +143,29 @@ export async function createComfortSettingAction(
     // Setpoint never deletes through an undo: this one is deleted on its page.
     changes: { ...checked.setting, ...unavailable(REASONS.created) },
   } as const;
-  const summary = `Created comfort setting ${checked.setting.name} on ${label}`;
+  const words = {
+    done: `Created comfort setting ${checked.setting.name} on ${label}`,
+    asked: `create comfort setting ${checked.setting.name} on ${label}`,
+  };
+  let readBack: boolean;
   try {
-    const created = await createComfortSetting({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-      setting: checked.setting,
-    });
-    await logActivity({
+    const written = await createComfortSetting({ ...opened.on, setting: checked.setting });
+    readBack = written.readBack;
+    await logWrite({
       ...what,
-      changes: { ...what.changes, comfortSettingRef: created.comfortSettingRef },
-      summary,
+      ...words,
+      changes: { ...what.changes, comfortSettingRef: written.answer?.comfortSettingRef ?? null },
+      result: { written },
     });
   } catch (error) {
-    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
+    await logWrite({ ...what, ...words, result: { error } });
     return failure(error, checked.values);
   }
   revalidate(thermostat.thermostatId);
-  return { status: 'success', message: `Created ${checked.setting.name}.` };
+  return {
+    status: 'success',
+    message: `Created ${checked.setting.name}.${readBack ? ` ${READ_BACK_NOTE}` : ''}`,
+  };
 }
 
 export async function updateComfortSettingAction(
@@ -202,21 +208,25 @@ export async function updateComfortSettingAction(
       ...comfortUpdateUndo({ label, before: current, changes }),
     },
   } as const;
-  const summary = `Changed comfort setting ${current.name} on ${label}`;
+  const words = {
+    done: `Changed comfort setting ${current.name} on ${label}`,
+    asked: `change comfort setting ${current.name} on ${label}`,
+  };
+  let readBack: boolean;
   try {
-    await updateComfortSetting({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-      comfortSettingRef,
-      changes,
-    });
-    await logActivity({ ...what, summary });
+    const written = await updateComfortSetting({ ...opened.on, comfortSettingRef, changes });
+    readBack = written.readBack;
+    await logWrite({ ...what, ...words, result: { written } });
   } catch (error) {
-    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
+    await logWrite({ ...what, ...words, result: { error } });
     return failure(error, checked.values);
   }
   revalidate(thermostat.thermostatId);
-  return { status: 'success', message: `Saved ${checked.setting.name}.`, values: checked.values };
+  return {
+    status: 'success',
+    message: `Saved ${checked.setting.name}.${readBack ? ` ${READ_BACK_NOTE}` : ''}`,
+    values: checked.values,
+  };
 }
 
 export async function deleteComfortSettingAction(
@@ -248,15 +258,15 @@ export async function deleteComfortSettingAction(
     // Its values, read just now, so the entry can create it again.
     changes: { comfortSettingRef, name, ...comfortDeleteUndo({ label, setting }) },
   } as const;
-  const summary = `Deleted comfort setting ${name} on ${label}`;
+  const words = {
+    done: `Deleted comfort setting ${name} on ${label}`,
+    asked: `delete comfort setting ${name} on ${label}`,
+  };
+  let written: Written<unknown>;
   try {
-    await deleteComfortSetting({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-      comfortSettingRef,
-    });
+    written = await deleteComfortSetting({ ...opened.on, comfortSettingRef });
   } catch (error) {
-    await logActivity({ ...what, summary: `Failed: ${summary}`, error });
+    await logWrite({ ...what, ...words, result: { error } });
     const refusal =
       error instanceof ServiceError && error.kind === 'validation'
         ? error.fieldErrors.comfortSettingRef
@@ -277,7 +287,7 @@ export async function deleteComfortSettingAction(
         : `${name} cannot be deleted. ${refusal}`,
     };
   }
-  await logActivity({ ...what, summary });
+  await logWrite({ ...what, ...words, result: { written } });
   revalidate(thermostat.thermostatId);
   // Its card is gone with it: the page says what was deleted.
   redirect(

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { logWrite, READ_BACK_NOTE } from '@/lib/activity';
 import type { FormState } from '@/lib/forms';
 import {
   CONFIGURATION_FIELDS,
@@ -64,17 +64,25 @@ export async function saveConfiguration(
     changes: { ...diff, ...configurationUndo({ label, diff }) },
   } as const;
   const words = describeSettingsChanges(changes).join(', ');
+  const logged = {
+    done: `Changed configuration of ${label}: ${words}`,
+    asked: `change configuration of ${label}: ${words}`,
+  };
   try {
-    const saved = await updateSettings({ ...opened.on, changes });
-    await logActivity({ ...what, summary: `Changed configuration of ${label}: ${words}` });
+    const written = await updateSettings({ ...opened.on, changes });
+    await logWrite({ ...what, ...logged, result: { written } });
     revalidatePath(`/thermostats/${thermostat.thermostatId}`, 'layout');
     return {
       status: 'success',
-      message: 'Configuration saved.',
-      values: configurationFormValues(saved, member.temperatureUnit),
+      message: `Configuration saved.${written.readBack ? ` ${READ_BACK_NOTE}` : ''}`,
+      // As the service answered, or else what was read before with the changes made.
+      values: configurationFormValues(
+        written.answer ?? { ...current, ...changes },
+        member.temperatureUnit,
+      ),
     };
   } catch (error) {
-    await logActivity({ ...what, summary: `Failed to change configuration of ${label}`, error });
+    await logWrite({ ...what, ...logged, result: { error } });
     return serviceFailure(error, { values, fieldOf: configurationFieldOf });
   }
 }

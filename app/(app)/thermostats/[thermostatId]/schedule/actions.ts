@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { describeRange } from '@/lib/schedule/blocks';
 import {
@@ -92,7 +92,10 @@ export async function applyScheduleRange(
       values,
     };
   }
-  const summary = summaryFor(known.name);
+  const words = {
+    done: summaryFor(known.name),
+    asked: `set ${describeRange(range)} to comfort setting ${known.name} on ${label}`,
+  };
   const undo =
     weekRead.status === 'fulfilled'
       ? scheduleUndo({ label, settings, week: weekRead.value.week, range, comfortSettingRef })
@@ -100,14 +103,13 @@ export async function applyScheduleRange(
           'Its schedule could not be read before the change, so it cannot be undone automatically.',
         );
   const logged = { ...what, changes: { ...what.changes, ...undo } };
+  let readBack: boolean;
   try {
-    await updateSchedule({
-      orgId: member.orgId,
-      thermostatId: thermostat.thermostatId,
-      range: { ...range, comfortSettingRef },
-    });
+    const written = await updateSchedule({ ...opened.on, range: { ...range, comfortSettingRef } });
+    readBack = written.readBack;
+    await logWrite({ ...logged, ...words, result: { written } });
   } catch (error) {
-    await logActivity({ ...logged, summary: `Failed: ${summary}`, error });
+    await logWrite({ ...logged, ...words, result: { error } });
     return serviceFailure(error, {
       values,
       fieldOf: (path) => {
@@ -116,8 +118,10 @@ export async function applyScheduleRange(
       },
     });
   }
-  await logActivity({ ...logged, summary });
   revalidatePath(`/thermostats/${thermostat.thermostatId}/schedule`);
   revalidatePath(`/thermostats/${thermostat.thermostatId}/comfort-settings`);
-  return { status: 'success', message: `Saved: ${describeRange(range)}.` };
+  return {
+    status: 'success',
+    message: `Saved: ${describeRange(range)}.${readBack ? ` ${READ_BACK_NOTE}` : ''}`,
+  };
 }

@@ -27,10 +27,9 @@ export default async function SchedulePage({ params }: Props) {
   }
 
   const { week } = schedule.value;
-  const zone = [schedule.value.timeZone, thermostat.building?.timeZone].find(
-    (candidate): candidate is string => Boolean(candidate && isKnownTimeZone(candidate)),
-  );
-  const timeZone = zone ?? 'UTC';
+  // The schedule is in the building's zone, which Setpoint keeps (the service does not say it).
+  const zone = thermostat.building?.timeZone;
+  const timeZone = zone && isKnownTimeZone(zone) ? zone : 'UTC';
   const entries: ScheduleEntry[] = settings.value.map((setting, index) => ({
     ref: setting.comfortSettingRef,
     name: setting.name,
