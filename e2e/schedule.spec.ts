@@ -198,7 +198,7 @@ test('a refused change shows at once, then rolls back with a message', async ({ 
     await expect(
       page.getByText(
         // A 503 may have been applied: read back, it was not.
-        'The thermostat service did not confirm the change; reading the thermostat back shows it did not take effect. Nothing was changed.',
+        'The thermostat service did not confirm the change, and reading the thermostat back just now shows it has not taken effect. Look at the thermostat before trying again.',
       ),
     ).toBeVisible();
     await expect(cell(page, 'Friday', '08:00')).toHaveAccessibleName(/, Vacant Unit(, now)?$/);

@@ -89,7 +89,7 @@ const FAILURE_WORDS: Record<string, string> = {
   rate_limited: 'the service was busy',
   unavailable: 'the service did not answer',
   invalid_response: 'the service answered with something unreadable',
-  not_applied: 'the service did not confirm it, and reading it back showed it was not applied',
+  not_applied: 'the service did not confirm it, and reading it back showed it had not taken effect',
   unconfirmed: 'the service did not confirm it, and it may have been applied',
 };
 

@@ -93,6 +93,8 @@ export type AttentionItem =
       temperature: number;
       /** The thermostat is offline: this is its temperature when last seen. */
       lastKnown: boolean;
+      /** What was running at that reading (the service's names); absent where it did not say. */
+      running?: string[] | null;
       since: null;
     })
   | (OnThermostat & {
@@ -100,6 +102,8 @@ export type AttentionItem =
       temperature: number;
       setpoint: number;
       mode: HvacMode | null;
+      /** What was running at the latest reading (the service's names); absent where unknown. */
+      running?: string[] | null;
       since: Date;
       /** It may have begun earlier than `since`: the history read does not go further back. */
       orEarlier: boolean;
@@ -211,11 +215,12 @@ export function temperatureCondition(input: {
   const temperature = status.temperature;
   if (typeof temperature !== 'number') return null;
   const lastKnown = status.connected === false;
+  const running = status.runningEquipment;
   if (temperature < FREEZE_BELOW_F) {
-    return { ...thermostat, kind: 'freeze', temperature, lastKnown, since: null };
+    return { ...thermostat, kind: 'freeze', temperature, lastKnown, running, since: null };
   }
   if (temperature > OVERHEAT_ABOVE_F) {
-    return { ...thermostat, kind: 'overheat', temperature, lastKnown, since: null };
+    return { ...thermostat, kind: 'overheat', temperature, lastKnown, running, since: null };
   }
   // An offline thermostat's temperature stands still: no run of readings proves anything.
   if (lastKnown) return null;
@@ -234,6 +239,7 @@ export function temperatureCondition(input: {
     temperature,
     setpoint: run.breach === 'cold' ? status.setPoint.desiredHeat : status.setPoint.desiredCool,
     mode: status.hvacMode ?? null,
+    running,
     since: run.since,
     orEarlier: run.orEarlier,
   };

@@ -99,6 +99,25 @@ function driftIn(differs: DriftWords | readonly string[], unit: TemperatureUnit)
   return (differs as DriftWords)[unit] ?? [];
 }
 
+const HEATING = /^(heatPump|auxHeat)/;
+const COOLING = /^compCool/;
+
+/**
+ * What the equipment was doing at the reading, as it bears on a temperature out of bounds: the
+ * heating (or cooling) running but not keeping up points at the equipment; not running, at its
+ * settings or its controls. Nothing where the service did not say, or the thermostat is offline.
+ */
+export function equipmentClause(
+  needs: 'heat' | 'cool',
+  running: readonly string[] | null | undefined,
+  offline: boolean,
+): string {
+  if (!running || offline) return '';
+  const on = running.some((name) => (needs === 'heat' ? HEATING : COOLING).test(name));
+  const what = needs === 'heat' ? 'heating' : 'cooling';
+  return on ? ` Its ${what} is running.` : ` Its ${what} is not running.`;
+}
+
 /** The item's title and its sentence. */
 export function describeItem(
   item: AttentionItem,
@@ -113,12 +132,12 @@ export function describeItem(
     case 'freeze':
       return {
         title,
-        detail: `${temperature(item.temperature)}${item.lastKnown ? ' when last seen' : ''}, below ${temperature(FREEZE_BELOW_F)}: pipes can freeze.`,
+        detail: `${temperature(item.temperature)}${item.lastKnown ? ' when last seen' : ''}, below ${temperature(FREEZE_BELOW_F)}: pipes can freeze.${equipmentClause('heat', item.running, item.lastKnown)}`,
       };
     case 'overheat':
       return {
         title,
-        detail: `${temperature(item.temperature)}${item.lastKnown ? ' when last seen' : ''}, above ${temperature(OVERHEAT_ABOVE_F)}.`,
+        detail: `${temperature(item.temperature)}${item.lastKnown ? ' when last seen' : ''}, above ${temperature(OVERHEAT_ABOVE_F)}.${equipmentClause('cool', item.running, item.lastKnown)}`,
       };
     case 'too_cold':
     case 'too_hot': {
@@ -132,7 +151,7 @@ export function describeItem(
           : '';
       return {
         title,
-        detail: `${temperature(item.temperature)} for ${item.orEarlier ? 'over ' : ''}${ago(item.since)}, more than ${margin} ${cold ? 'below its heat' : 'above its cool'} setpoint of ${temperature(item.setpoint)}.${cannot}`,
+        detail: `${temperature(item.temperature)} for ${item.orEarlier ? 'over ' : ''}${ago(item.since)}, more than ${margin} ${cold ? 'below its heat' : 'above its cool'} setpoint of ${temperature(item.setpoint)}.${cannot || equipmentClause(cold ? 'heat' : 'cool', item.running, false)}`,
       };
     }
     case 'offline':

@@ -33,7 +33,7 @@ const ITEM_CODES: Record<string, string> = {
   service_unavailable: 'The service could not reach this thermostat right now.',
   internal_error: 'The service failed on this thermostat.',
   not_applied:
-    'The service did not confirm the change; reading the thermostat back shows it did not take effect.',
+    'The service did not confirm the change, and reading the thermostat back just now shows it has not taken effect. Check it before retrying.',
 };
 
 /** An item the service's lost answer left unsettled, and reading it back could not settle. */

@@ -140,6 +140,7 @@ export function runActivityEntry(
       total: run.total,
       applied: run.applied,
       failed: run.failed,
+      unconfirmed: run.unconfirmed,
       notSent: run.notSent,
       cancelled: run.cancelled,
       buildings: buildingIds.length,
@@ -147,16 +148,33 @@ export function runActivityEntry(
       ...(run.cancelledByName ? { cancelledBy: run.cancelledByName } : {}),
       ...(run.note ? { note: run.note } : {}),
     },
-    outcome: run.state === 'done' && failures === 0 ? 'success' : 'failure',
-    error:
-      run.state === 'cancelled'
-        ? 'cancelled'
-        : failures === 0
-          ? null
-          : run.applied === 0
-            ? 'failed'
-            : `${failures} failed`,
+    outcome: runEntryOutcome(run, failures),
+    error: runEntryError(run, failures),
   };
+}
+
+/**
+ * How a finished run's entry ends: done with no failure, perhaps applied where every thermostat
+ * that did not certainly apply may have (its answer lost), failed otherwise.
+ */
+export function runEntryOutcome(
+  run: Pick<BulkRun, 'state' | 'unconfirmed'>,
+  failures: number,
+): RunEntry['outcome'] {
+  if (run.state === 'done' && failures === 0) return 'success';
+  if (run.state === 'done' && failures === run.unconfirmed) return 'unconfirmed';
+  return 'failure';
+}
+
+/** What a run's entry says went wrong, in a word or a count; null when nothing did. */
+export function runEntryError(
+  run: Pick<BulkRun, 'state' | 'applied' | 'unconfirmed'>,
+  failures: number,
+): string | null {
+  if (run.state === 'cancelled') return 'cancelled';
+  if (failures === 0) return null;
+  const perhaps = run.unconfirmed > 0 ? ` (${run.unconfirmed} may have been applied)` : '';
+  return run.applied === 0 && run.unconfirmed === 0 ? 'failed' : `${failures} failed${perhaps}`;
 }
 
 export type ProgressLike = {

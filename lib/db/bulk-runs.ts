@@ -150,7 +150,8 @@ async function inView(scope: Scope, runs: readonly BulkRun[]): Promise<RunInView
       ...run,
       total: mine.reduce((sum, row) => sum + row.n, 0),
       applied: n('applied'),
-      failed: n('failed'),
+      failed: n('failed') + n('unconfirmed'),
+      unconfirmed: n('unconfirmed'),
       notSent: n('not_sent'),
       cancelled: n('cancelled'),
       planSummary:
@@ -529,7 +530,8 @@ export async function recordItemResults(input: {
     )
     update ${bulkRuns}
     set applied = applied + (select count(*) from recorded where outcome = 'applied'),
-        failed = failed + (select count(*) from recorded where outcome in ('failed', 'unconfirmed'))
+        failed = failed + (select count(*) from recorded where outcome in ('failed', 'unconfirmed')),
+        unconfirmed = unconfirmed + (select count(*) from recorded where outcome = 'unconfirmed')
     where id = ${input.runId}
     returning (select count(*) from recorded)::int as recorded
   `);
@@ -543,7 +545,8 @@ export type RunEntry = {
   thermostatId: string | null;
   buildingId: string | null;
   changes: Record<string, unknown>;
-  outcome: 'success' | 'failure';
+  /** `unconfirmed`: every thermostat that did not certainly apply may have been applied. */
+  outcome: 'success' | 'failure' | 'unconfirmed';
   error: string | null;
 };
 

@@ -491,7 +491,10 @@ export const bulkRuns = pgTable(
     state: text('state', { enum: BULK_RUN_STATES }).notNull().default('queued'),
     total: integer('total').notNull(),
     applied: integer('applied').notNull().default(0),
+    /** Items that did not certainly apply: failed, and those `unconfirmed` (counted in both). */
     failed: integer('failed').notNull().default(0),
+    /** Of `failed`, those whose answer was lost that may have been applied. */
+    unconfirmed: integer('unconfirmed').notNull().default(0),
     notSent: integer('not_sent').notNull().default(0),
     cancelled: integer('cancelled').notNull().default(0),
     /** Why the rest was not sent (the connection ended), or why the run waits. */

@@ -3,6 +3,8 @@ import {
   countsInWords,
   IN_YOUR_BUILDINGS,
   runActivityEntry,
+  runEntryError,
+  runEntryOutcome,
   runStatus,
   thermostatCount,
 } from '@/lib/bulk/words';
@@ -149,6 +151,7 @@ export function plannedRunEntry(
       total: run.total,
       applied: run.applied,
       failed: run.failed,
+      unconfirmed: run.unconfirmed,
       notSent: run.notSent,
       cancelled: run.cancelled,
       unchanged: skipped - blocked,
@@ -157,15 +160,8 @@ export function plannedRunEntry(
       ...(run.cancelledByName ? { cancelledBy: run.cancelledByName } : {}),
       ...(run.note ? { note: run.note } : {}),
     },
-    outcome: run.state === 'done' && failures === 0 ? 'success' : 'failure',
-    error:
-      run.state === 'cancelled'
-        ? 'cancelled'
-        : failures === 0
-          ? null
-          : run.applied === 0
-            ? 'failed'
-            : `${failures} failed`,
+    outcome: runEntryOutcome(run, failures),
+    error: runEntryError(run, failures),
   };
 }
 

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Scope } from '@/lib/db/scope';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import type { Priority } from '@/lib/thermostat-api/budget';
+import { ServiceError } from '@/lib/thermostat-api/errors';
 import {
   bulkUpdateSettings,
   createComfortSetting,
@@ -117,7 +118,9 @@ export const serviceForTemplates: TemplateService = {
     switch (operation.kind) {
       case 'createComfortSetting': {
         const { answer } = await createComfortSetting({ ...on, setting: operation.fields });
-        return { createdRef: answer?.comfortSettingRef };
+        // Created, but its ref could not be found: what follows (the schedule) needs it.
+        if (!answer) throw new ServiceError('unconfirmed');
+        return { createdRef: answer.comfortSettingRef };
       }
       case 'updateComfortSetting':
         await updateComfortSetting({

@@ -413,9 +413,13 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
           signal: context.abandon,
         });
         results = resultsOfChunk(ids, answer);
-        // Not those that may have been applied: they stay counted as carried.
+        // Not those that may have been applied (read back or not): they stay counted as carried.
         refused = answer.results
-          .filter((r) => r.status === 'fail' || (r.status === 'error' && r.code !== 'unconfirmed'))
+          .filter(
+            (r) =>
+              r.status === 'fail' ||
+              (r.status === 'error' && r.code !== 'unconfirmed' && r.code !== 'not_applied'),
+          )
           .map((r) => r.thermostatId);
       } catch (error) {
         // Known to have changed nothing: not in flight any more (and a pause does not count).

@@ -78,15 +78,16 @@ export class CallAbandoned extends Error {
 
 /**
  * Whether a failed write is known to have changed nothing: it was never sent (no connection, no
- * room in the call budget, given up while it waited), the service refused it before acting (a
- * 4xx), or reading the thermostat back showed it was not applied. After a timeout, a dropped
- * connection, a 5xx or a 2xx Setpoint could not read, it may have been applied.
+ * room in the call budget, given up while it waited), or the service refused it before acting (a
+ * 4xx). After a timeout, a dropped connection, a 5xx or a 2xx Setpoint could not read, it may
+ * have been applied, even where reading the thermostat back at once did not show it
+ * (`not_applied`: a change may take a moment to show).
  */
 export function changedNothing(error: unknown): boolean {
   if (error instanceof CallAbandoned) return true;
   if (!(error instanceof ServiceError)) return false;
-  if (error.notSent || error.kind === 'not_applied') return true;
-  if (error.kind === 'unconfirmed') return false;
+  if (error.notSent) return true;
+  if (error.kind === 'not_applied' || error.kind === 'unconfirmed') return false;
   return error.status !== null && error.status >= 400 && error.status < 500;
 }
 
@@ -116,7 +117,7 @@ export function connectionEnded(error: unknown): boolean {
 /** The one place a failure becomes the sentence a manager reads. */
 export function describeServiceError(error: unknown): string {
   if (!(error instanceof ServiceError)) {
-    return 'Something went wrong on our side. Nothing was changed; please try again.';
+    return 'Something went wrong on our side. Please try again.';
   }
   switch (error.kind) {
     case 'not_connected':
@@ -152,7 +153,7 @@ export function describeServiceError(error: unknown): string {
         ? 'The thermostat service sent an answer Setpoint could not read.'
         : 'The thermostat service sent an answer Setpoint could not read. Try again later.';
     case 'not_applied':
-      return 'The thermostat service did not confirm the change; reading the thermostat back shows it did not take effect.';
+      return 'The thermostat service did not confirm the change, and reading the thermostat back just now shows it has not taken effect. Look at the thermostat before trying again.';
     case 'unconfirmed':
       return 'The thermostat service did not confirm the change, and Setpoint could not read the thermostat back to check: it may have been applied. Look at the thermostat before trying again.';
   }

@@ -228,7 +228,11 @@ async function readFailure(response: Response, deadline: Deadline): Promise<Serv
   const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
   const retryAt =
     status === 429 ? new Date(Date.now() + Math.max(1, retryAfterSeconds ?? 1) * 1000) : null;
-  await observeLimits({ status, headers: response.headers, retryAt });
+  // Bookkeeping: a database that fails it must not turn an answer (a write applied) into a
+  // failure of our own.
+  await observeLimits({ status, headers: response.headers, retryAt }).catch((error: unknown) =>
+    logWarning('could not record the service’s rate-limit answer', String(error)),
+  );
   if (response.ok) return null;
   const body: unknown = await response.json().catch(() => null);
   // Longer than this request could ever wait: said at once (a shorter one is waited out by a

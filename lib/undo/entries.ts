@@ -368,9 +368,17 @@ export function undoOf(entry: {
   changes: unknown;
   outcome: string;
   thermostatId: string | null;
+  /** A failure's ServiceError kind, where one was recorded. */
+  error?: string | null;
 }): UndoOf {
   const no = (reason: string): UndoOf => ({ ok: false, reason });
-  if (entry.outcome !== 'success') return no(REASONS.failed);
+  // A change that may have been applied (its answer lost; not shown by a read at once) can be
+  // undone like one that was: the plan reads the thermostat first and shows what differs.
+  const mayHaveApplied =
+    entry.outcome === 'success' ||
+    entry.outcome === 'unconfirmed' ||
+    (entry.outcome === 'failure' && entry.error === 'not_applied');
+  if (!mayHaveApplied) return no(REASONS.failed);
   if (!entry.thermostatId) return no(REASONS.run);
   const changes =
     entry.changes && typeof entry.changes === 'object' && !Array.isArray(entry.changes)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
+import { changedNothing, describeServiceError } from '@/lib/thermostat-api/errors';
 import * as api from '@/lib/thermostat-api/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
@@ -361,6 +362,98 @@ describe('thermostat service client', () => {
       for (const thermostatId of ids) {
         expect((await api.getSettings({ orgId, thermostatId })).fanMinimumOnTime).toBe(35);
       }
+    });
+
+    it.each([
+      ['schedule range', 'PATCH /api/v2/thermostats/:id/schedule'],
+      ['configuration', 'PATCH /api/v2/thermostats/:id/settings'],
+      ['alert settings', 'PATCH /api/v2/thermostats/:id/alertSettings'],
+      ['comfort setting update', 'PATCH /api/v2/thermostats/:id/comfortSettings'],
+    ] as const)(
+      '%s: applied with its answer lost, read back and reported applied',
+      async (what, endpoint) => {
+        const thermostatId = demo[27]?.thermostatId ?? '';
+        const on = { orgId, thermostatId };
+        await lost(endpoint, 'garbled');
+        let written: { readBack: boolean };
+        if (what === 'schedule range') {
+          const ref = (await api.listComfortSettings(on))[1]?.comfortSettingRef ?? '';
+          written = await api.updateSchedule({
+            ...on,
+            range: { days: ['saturday'], firstSlot: 20, lastSlot: 21, comfortSettingRef: ref },
+          });
+          const saturday = (await api.getSchedule(on)).days.find((day) => day.day === 'saturday');
+          expect(saturday?.blocks.slice(20, 22)).toEqual([ref, ref]);
+        } else if (what === 'configuration') {
+          written = await api.updateSettings({ ...on, changes: { fanMinimumOnTime: 25 } });
+          expect((await api.getSettings(on)).fanMinimumOnTime).toBe(25);
+        } else if (what === 'alert settings') {
+          written = await api.updateAlertSettings({
+            ...on,
+            changes: { lowHumidityAlert: { enabled: true, value: 22 } },
+          });
+          expect((await api.getAlertSettings(on)).lowHumidityAlert).toEqual({
+            enabled: true,
+            value: 22,
+          });
+        } else {
+          const setting = (await api.listComfortSettings(on))[0];
+          written = await api.updateComfortSetting({
+            ...on,
+            comfortSettingRef: setting?.comfortSettingRef ?? '',
+            changes: { fanCool: setting?.fanCool === 'on' ? 'auto' : 'on' },
+          });
+        }
+        expect(written.readBack).toBe(true);
+      },
+    );
+
+    it('a write answered with a 5xx before it was applied is read back: not taken effect', async () => {
+      const on = { orgId, thermostatId: demo[27]?.thermostatId ?? '' };
+      const created = await api.createComfortSetting({
+        ...on,
+        setting: {
+          name: 'Spare',
+          desiredHeat: 62,
+          desiredCool: 82,
+          fanHeat: 'auto',
+          fanCool: 'auto',
+        },
+      });
+      const comfortSettingRef = created.answer?.comfortSettingRef ?? '';
+      // The fault answers before the delete happens.
+      await control('PUT', '/faults', {
+        faults: [
+          { endpoint: 'DELETE /api/v2/thermostats/:id/comfortSettings/:ref', kind: 500, count: 1 },
+        ],
+      });
+      const error = await failure(api.deleteComfortSetting({ ...on, comfortSettingRef }));
+      expect(error.kind).toBe('not_applied');
+      expect(changedNothing(error)).toBe(false);
+      expect(describeServiceError(error)).toMatch(/has not taken effect.*before trying again/);
+      expect(await api.findComfortSetting({ ...on, comfortSettingRef })).toBeDefined();
+    });
+
+    it('creating a thermostat by its serial, its answer lost: read back by that serial', async () => {
+      const [building] = buildings;
+      const serial = '612000000001';
+      await lost('POST /api/v2/thermostats/:buildingId/thermostats', 'drop');
+      const written = await api.createThermostat({
+        orgId,
+        buildingId: building ?? '',
+        thermostat: { isResidentMode: true, name: 'Lost Create', thermostatId: serial },
+      });
+      expect(written).toEqual({ answer: null, readBack: true });
+      // Without a serial, nothing can find it: perhaps created, and said so.
+      await lost('POST /api/v2/thermostats/:buildingId/thermostats', 'drop');
+      const unknown = await failure(
+        api.createThermostat({
+          orgId,
+          buildingId: building ?? '',
+          thermostat: { isResidentMode: true, name: 'Lost Create 2' },
+        }),
+      );
+      expect(unknown.kind).toBe('unconfirmed');
     });
 
     it('a comfort setting created with its answer lost is found by its name, with its ref', async () => {

@@ -234,6 +234,42 @@ describe('offline', () => {
   });
 });
 
+describe('what the equipment was doing, where the service said', () => {
+  const words = (fields: Partial<ThermostatStatus>, history: BandPoint[] = []) => {
+    const item = temperatureCondition({
+      thermostat,
+      status: status(fields),
+      readAt: NOW,
+      history,
+    });
+    if (!item) throw new Error('no item');
+    return describeItem(item, { unit: 'F', now: NOW }).detail;
+  };
+
+  it('says whether the heating runs for a cold unit, the cooling for a hot one', () => {
+    expect(words({ temperature: 40, runningEquipment: ['heatPump', 'auxHeat1', 'fan'] })).toMatch(
+      /pipes can freeze\. Its heating is running\.$/,
+    );
+    expect(words({ temperature: 40, runningEquipment: ['fan'] })).toMatch(
+      /Its heating is not running\.$/,
+    );
+    expect(words({ temperature: 95, runningEquipment: ['compCool1'] })).toMatch(
+      /Its cooling is running\.$/,
+    );
+    const cold = steady(62, minutes(90));
+    expect(words({ temperature: 62, runningEquipment: [] }, cold)).toMatch(
+      /below its heat setpoint of 70 °F\. Its heating is not running\.$/,
+    );
+  });
+
+  it('says nothing of it where the service did not, or the thermostat is offline', () => {
+    expect(words({ temperature: 40, runningEquipment: null })).toMatch(/pipes can freeze\.$/);
+    expect(words({ temperature: 40, connected: false, runningEquipment: ['fan'] })).toMatch(
+      /when last seen, below 45 °F: pipes can freeze\.$/,
+    );
+  });
+});
+
 describe('a mode change pending', () => {
   // A mode Setpoint asked for (the service shows only the mode in effect), since when.
   const pending = (since?: Date, mode = 'cool', hvacMode = 'heat') =>

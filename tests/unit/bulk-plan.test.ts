@@ -8,6 +8,7 @@ import {
   resultsOfChunk,
   runInLanes,
 } from '@/lib/bulk/plan';
+import { countsInWords, runEntryError, runEntryOutcome } from '@/lib/bulk/words';
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => String(100000000000 + i));
 
@@ -129,5 +130,28 @@ describe('running requests', () => {
       }),
     ).rejects.toThrow('database gone');
     expect(finished).toEqual([1]);
+  });
+});
+
+describe('a finished run in the activity log', () => {
+  const run = { state: 'done' as const, applied: 5, unconfirmed: 0 };
+  it('is done, failed, or perhaps applied when every thermostat not done may have been', () => {
+    expect(runEntryOutcome(run, 0)).toBe('success');
+    expect(runEntryOutcome(run, 2)).toBe('failure');
+    expect(runEntryOutcome({ ...run, unconfirmed: 2 }, 2)).toBe('unconfirmed');
+    expect(runEntryOutcome({ ...run, unconfirmed: 1 }, 2)).toBe('failure');
+    expect(runEntryOutcome({ state: 'cancelled', unconfirmed: 0 }, 0)).toBe('failure');
+  });
+
+  it('says how many failed, and of those how many may have been applied', () => {
+    expect(runEntryError(run, 0)).toBeNull();
+    expect(runEntryError({ ...run, applied: 0 }, 3)).toBe('failed');
+    expect(runEntryError({ ...run, unconfirmed: 1 }, 3)).toBe('3 failed (1 may have been applied)');
+    expect(runEntryError({ ...run, applied: 0, unconfirmed: 3 }, 3)).toBe(
+      '3 failed (3 may have been applied)',
+    );
+    expect(
+      countsInWords({ applied: 5, failed: 3, unconfirmed: 1, notSent: 0, cancelled: 0, total: 8 }),
+    ).toBe('5 done, 3 failed (1 of them may have been applied), 0 not sent (of 8).');
   });
 });

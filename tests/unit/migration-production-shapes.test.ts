@@ -5,6 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStoredStatus } from '@/lib/readings/read';
 import { templateSchema } from '@/lib/templates/schema';
+import { undoOf } from '@/lib/undo/entries';
 import { databaseTargets } from '../support/database';
 import {
   MIGRATIONS,
@@ -26,6 +27,7 @@ const BUILDING = '0000000000000000000b0001';
 const ONLINE = '100000000001';
 const OFFLINE = '100000000002';
 const UNREAD = '100000000003';
+const ODD = '100000000004';
 const RUN = '44444444-4444-4444-8444-444444444444';
 const LAST_SEEN = '2026-11-25T08:15:00.000Z';
 const READ_AT = '2026-11-28T10:00:00.000Z';
@@ -65,7 +67,7 @@ async function fillTodaysShapes(opened: Opened) {
   await run(sql`insert into organizations (id, name) values (${ORG}, 'Reyes Property')`);
   await run(sql`insert into buildings (org_id, building_id, name, time_zone)
     values (${ORG}, ${BUILDING}, 'Maple Court', 'America/Chicago')`);
-  for (const id of [ONLINE, OFFLINE, UNREAD]) {
+  for (const id of [ONLINE, OFFLINE, UNREAD, ODD]) {
     await run(sql`insert into thermostats (org_id, thermostat_id, building_id, unit_label)
       values (${ORG}, ${id}, ${BUILDING}, ${`Unit ${id.slice(-1)}`})`);
   }
@@ -79,6 +81,8 @@ async function fillTodaysShapes(opened: Opened) {
   );
   await run(sql`insert into readings (org_id, thermostat_id, tried_at, failure)
     values (${ORG}, ${UNREAD}, ${READ_AT}, 'unavailable')`);
+  // A last-seen time that is not one: left out, never a failed migration.
+  await reading(ODD, oldStatus(ODD, { connected: false, lastSeen: 'yesterday' }));
   await run(sql`insert into pending_mode_changes (org_id, thermostat_id, mode, since)
     values (${ORG}, ${ONLINE}, 'cool', ${READ_AT})`);
   await run(sql`insert into templates (org_id, name, body, updated_by_name)
@@ -105,7 +109,16 @@ async function fillTodaysShapes(opened: Opened) {
   await run(sql`insert into activity_log (org_id, actor_name, action, thermostat_id, building_id,
       summary, changes, outcome)
     values (${ORG}, 'Ana', 'configuration.update', ${ONLINE}, ${BUILDING}, 'Changed configuration',
-      ${JSON.stringify({ holdAction: { from: 'nextPeriod', to: 'useEndTime4hour' } })}::jsonb,
+      ${JSON.stringify({
+        holdAction: { from: 'nextPeriod', to: 'useEndTime4hour' },
+        // What an undo of it goes back to, as today's app kept it.
+        undo: {
+          target: { name: 'Before', configuration: { holdAction: 'nextPeriod' } },
+          expected: { name: 'After', configuration: { holdAction: 'useEndTime4hour' } },
+          notes: [],
+          needsPasscode: false,
+        },
+      })}::jsonb,
       'success'),
     (${ORG}, 'Ana', 'schedule.update', ${ONLINE}, ${BUILDING}, 'Set Monday 07:00–18:00',
       ${JSON.stringify({ days: ['monday'], firstTimeBlock: 14, lastTimeBlock: 35, comfortSettingRef: 'smart1' })}::jsonb,
@@ -170,6 +183,9 @@ describe.each(databaseTargets)('the production-shapes migration on $name', ({ ta
     const offline = await readingOf(OFFLINE);
     expect(iso(offline?.last_connected_at)).toBe(LAST_SEEN);
     expect(iso(offline?.offline_since)).toBe(LAST_SEEN);
+    const odd = await readingOf(ODD);
+    expect(odd?.last_connected_at).toBeNull();
+    expect(iso(odd?.offline_since)).toBe(READ_AT);
     // A failed read keeps its failure, and nothing is made up for it.
     expect(await readingOf(UNREAD)).toMatchObject({
       status: null,
@@ -198,10 +214,31 @@ describe.each(databaseTargets)('the production-shapes migration on $name', ({ ta
     expect(item?.plan).toMatchObject({
       operations: [{ changes: { holdAction: '4hour' } }, { firstSlot: 14, lastSlot: 35 }],
     });
-    const activity = await rows(sql`select changes from activity_log order by id`);
+    const activity = await rows(sql`select action, changes, outcome, thermostat_id as "thermostatId"
+      from activity_log order by id`);
     expect(activity.map((entry) => entry.changes)).toEqual([
-      { holdAction: { from: 'nextTransition', to: '4hour' } },
+      {
+        holdAction: { from: 'nextTransition', to: '4hour' },
+        undo: {
+          target: { name: 'Before', configuration: { holdAction: 'nextTransition' } },
+          expected: { name: 'After', configuration: { holdAction: '4hour' } },
+          notes: [],
+          needsPasscode: false,
+        },
+      },
       { days: ['monday'], firstSlot: 14, lastSlot: 35, comfortSettingRef: 'smart1' },
     ]);
+    // The migrated entry can still be undone, to the hold action it replaced.
+    const [entry] = activity;
+    const undo = undoOf({
+      action: String(entry?.action),
+      changes: entry?.changes,
+      outcome: String(entry?.outcome),
+      thermostatId: String(entry?.thermostatId),
+    });
+    expect(undo).toMatchObject({
+      ok: true,
+      target: { configuration: { holdAction: 'nextTransition' } },
+    });
   });
 });

@@ -174,7 +174,19 @@ describe('refusals and errors', () => {
 
   it('reads an error envelope with a string message and a word for its code', () => {
     const error = failureOf(404, json('error-envelope-string.json'), null);
-    expect(error).toMatchObject({ kind: 'not_found', code: 'thermostat_not_found' });
+    expect(error).toMatchObject({
+      kind: 'not_found',
+      code: 'thermostat_not_found',
+      message: 'Thermostat not found.',
+    });
+  });
+
+  it('reads a fail envelope on a 400 as on a 422, and an answer without an envelope by its status', () => {
+    const refused = failureOf(400, { status: 'fail', data: { passcode: 'Required.' } }, null);
+    expect(refused).toMatchObject({ kind: 'validation', fieldErrors: { passcode: 'Required.' } });
+    // Not an envelope at all (a proxy's page): the status decides.
+    expect(failureOf(404, null, null)).toMatchObject({ kind: 'not_found', code: null });
+    expect(failureOf(502, '<html>', null)).toMatchObject({ kind: 'unavailable' });
   });
 
   it('counts a 5xx, a timeout or a dropped connection as perhaps applied; a 4xx as refused', () => {
@@ -199,6 +211,19 @@ describe('configuration, bulk, alerts, comfort settings, schedule, access contro
         fanMinimumOnTime: 10,
       },
     );
+    // Each of the older names, as the value it means.
+    const consumer = json('settings-consumer-names.json') as { data: Record<string, unknown> };
+    for (const [old, meant] of [
+      ['nextPeriod', 'nextTransition'],
+      ['useEndTime2hour', '2hour'],
+      ['useEndTime4hour', '4hour'],
+    ]) {
+      const body = JSON.stringify({
+        status: 'success',
+        data: { ...consumer.data, holdAction: old },
+      });
+      expect(readAnswer(settingsSchema, 200, body, quiet).holdAction).toBe(meant);
+    }
     // One the service added since is kept, to be shown as it is.
     const unknown = readAnswer(settingsSchema, 200, fixture('settings-unknown-hold.json'), quiet);
     expect(unknown.holdAction).toBe('untilMidnight');
@@ -261,6 +286,9 @@ describe('configuration, bulk, alerts, comfort settings, schedule, access contro
     const week = readAnswer(scheduleSchema, 200, fixture('schedule.json'), quiet);
     expect(week.days.map((day) => day.day)).toEqual(['tuesday', 'monday']);
     expect(week.days[1]?.blocks[14]).toBe('home');
+    // Day names in any case (the reference does not show their spelling).
+    const capitalised = fixture('schedule.json').replace('"monday"', '"Monday"');
+    expect(readAnswer(scheduleSchema, 200, capitalised, quiet).days[1]?.day).toBe('monday');
   });
 
   it('reads access control as whether a passcode is set, never more', () => {
@@ -329,8 +357,12 @@ describe('schedule ranges on the wire', () => {
         const wire = toWireRange(range(firstSlot, lastSlot));
         expect(wire.firstTimeBlock).toMatch(/^([01]\d|2[0-3]):(00|30)$/);
         expect(wire.lastTimeBlock).toMatch(/^(([01]\d|2[0-3]):(00|30)|23:59)$/);
-        // The end is excluded: it is the slot after the last one's start (or the day's end).
-        expect(wire.lastTimeBlock === END_OF_DAY).toBe(lastSlot === 47);
+        // The start is the first slot's; the end, excluded, the start of the slot after the
+        // last (or the day's end), worked out here by minutes, not by the code under test.
+        const clock = (minutes: number) =>
+          `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${minutes % 60 === 0 ? '00' : '30'}`;
+        expect(wire.firstTimeBlock).toBe(clock(firstSlot * 30));
+        expect(wire.lastTimeBlock).toBe(lastSlot === 47 ? END_OF_DAY : clock((lastSlot + 1) * 30));
         expect(fromWireRange(wire)).toEqual(range(firstSlot, lastSlot));
       }),
     );
@@ -366,7 +398,9 @@ describe('a write whose answer is lost', () => {
       (error: ServiceError) => error,
     );
     expect(notApplied).toMatchObject({ kind: 'not_applied' });
-    expect(changedNothing(notApplied)).toBe(true);
+    // Not shown at once is not "nothing was changed": a change may take a moment to show.
+    expect(changedNothing(notApplied)).toBe(false);
+    expect(describeServiceError(notApplied)).toMatch(/has not taken effect/);
     const unread = await confirmWrite('x', lost, () => Promise.reject(new Error('down'))).catch(
       (error: ServiceError) => error,
     );

@@ -581,6 +581,14 @@ describe('undoOf refuses what it cannot trust, with a reason', () => {
     expect(entry(JSON.parse(JSON.stringify(good))).ok).toBe(true);
   });
 
+  it('a change that may have been applied can be undone like one that was', () => {
+    // Its answer lost and not read back, or not shown by a read at once: it may have landed.
+    expect(entry(good, { outcome: 'unconfirmed' }).ok).toBe(true);
+    expect(entry(good, { outcome: 'failure', error: 'not_applied' }).ok).toBe(true);
+    // Refused by the service: nothing to undo.
+    expect(reasonOf(entry(good, { outcome: 'failure', error: 'validation' }))).toBe(REASONS.failed);
+  });
+
   it('a failed entry, a run, an old entry, a kind it cannot undo', () => {
     expect(reasonOf(entry(good, { outcome: 'failure' }))).toBe(REASONS.failed);
     expect(reasonOf(entry(good, { thermostatId: null }))).toBe(REASONS.run);

@@ -9,11 +9,13 @@ ALTER TABLE "readings" ADD COLUMN "offline_since" timestamp with time zone;--> s
 UPDATE "readings" SET
   "last_connected_at" = CASE
     WHEN "status"->'connected' = 'true'::jsonb THEN "read_at"
-    WHEN jsonb_typeof("status"->'lastSeen') = 'string' THEN ("status"->>'lastSeen')::timestamptz
+    WHEN "status"->>'lastSeen' ~ '^\d{4}-\d\d-\d\dT\d\d:\d\d' THEN ("status"->>'lastSeen')::timestamptz
   END,
   "offline_since" = CASE
-    WHEN "status"->'connected' = 'false'::jsonb
-      THEN coalesce(("status"->>'lastSeen')::timestamptz, "read_at")
+    WHEN "status"->'connected' = 'false'::jsonb THEN coalesce(
+      CASE WHEN "status"->>'lastSeen' ~ '^\d{4}-\d\d-\d\dT\d\d:\d\d'
+        THEN ("status"->>'lastSeen')::timestamptz END,
+      "read_at")
   END
 WHERE "status" IS NOT NULL AND ("status" ? 'connected' OR "status" ? 'lastSeen');
 --> statement-breakpoint

@@ -15,7 +15,8 @@ export const SLOTS_PER_DAY = 48;
 export const END_OF_DAY = '23:59';
 
 const dayEntry = z.looseObject({
-  day: z.enum(DAYS),
+  // Any case: the reference does not show the names' spelling (the sandbox sends lowercase).
+  day: z.preprocess((day) => (typeof day === 'string' ? day.toLowerCase() : day), z.enum(DAYS)),
   blocks: z.array(z.string()).length(SLOTS_PER_DAY),
 });
 

@@ -27,6 +27,7 @@ import {
   listComfortSettings,
   moveThermostat,
   setResidentMode,
+  type Written,
 } from '@/lib/thermostat-api/resources';
 import { residentModeUndo, type StateBeforeReset } from '@/lib/undo/entries';
 
@@ -169,10 +170,9 @@ export async function moveToBuilding(
     done: `Moved ${label} to ${building.name}`,
     asked: `move ${label} to ${building.name}`,
   };
+  let written: Written<unknown>;
   try {
-    const written = await moveThermostat({ ...opened.on, buildingId: building.buildingId });
-    await finishMove({ ...claim, movedTo: building.buildingId });
-    await logWrite({ ...what, ...words, result: { written } });
+    written = await moveThermostat({ ...opened.on, buildingId: building.buildingId });
   } catch (error) {
     await finishMove({ ...claim, movedTo: null });
     await logWrite({ ...what, ...words, result: { error } });
@@ -185,6 +185,9 @@ export async function moveToBuilding(
     }
     return serviceFailure(error);
   }
+  // Moved at the service: recorded here (a failure to record is Setpoint's, not the move's).
+  await logWrite({ ...what, ...words, result: { written } });
+  await finishMove({ ...claim, movedTo: building.buildingId });
   revalidatePath('/', 'layout');
   return { status: 'success', message: `Moved to ${building.name}.` };
 }

@@ -8,8 +8,14 @@ import { logWrite } from '@/lib/activity';
 import { recordPendingMode } from '@/lib/db/attention';
 import { addThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { createThermostat } from '@/lib/thermostat-api/resources';
-import { HVAC_MODES, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { logWarning } from '@/lib/log';
+import { ServiceError } from '@/lib/thermostat-api/errors';
+import { createThermostat, type Written } from '@/lib/thermostat-api/resources';
+import {
+  HVAC_MODES,
+  type ThermostatSummary,
+  thermostatIdSchema,
+} from '@/lib/thermostat-api/schemas';
 
 export type NewThermostatField =
   | 'name'
@@ -69,48 +75,62 @@ export async function createThermostatInBuilding(
     done: `Created ${name} in ${building.name}`,
     asked: `create ${name} in ${building.name}`,
   };
-  let createdId: string | null;
+  let written: Written<ThermostatSummary>;
   try {
-    const written = await createThermostat({
+    written = await createThermostat({
       orgId: member.orgId,
       buildingId: building.buildingId,
       thermostat: request,
     });
-    createdId = written.answer?.thermostatId || thermostatId || null;
-    if (createdId) {
-      await addThermostat({
-        orgId: member.orgId,
-        thermostatId: createdId,
-        buildingId: building.buildingId,
-        unitLabel: name,
-      });
-      // The service shows only the mode in effect: Setpoint keeps the one it asked for.
-      await recordPendingMode({ orgId: member.orgId, thermostatId: createdId, mode: hvacMode });
-    }
-    await logWrite({
-      ...where,
-      ...words,
-      thermostatId: createdId,
-      changes: request,
-      result: { written },
-    });
   } catch (error) {
     await logWrite({ ...where, ...words, changes: request, result: { error } });
+    if (error instanceof ServiceError && error.kind === 'unconfirmed') {
+      return {
+        status: 'error',
+        message: `The service did not confirm that it created ${name}${thermostatId ? ', and Setpoint could not read it back' : ', and without an id Setpoint cannot look for it'}: it may have been created. Look for it at the service before creating it again; if it is there, add it by id.`,
+        values: raw,
+      };
+    }
     return serviceFailure(error, {
       values: raw,
       fieldOf: (path) =>
         (fields as readonly string[]).includes(path) ? (path as NewThermostatField) : null,
     });
   }
+  // Created at the service: from here on, nothing may say it was not.
+  const createdId = written.answer?.thermostatId || thermostatId || null;
+  await logWrite({
+    ...where,
+    ...words,
+    thermostatId: createdId,
+    changes: request,
+    result: { written },
+  });
+  revalidatePath('/', 'layout');
   if (!createdId) {
     // Applied, but the answer that names the new thermostat could not be read.
-    revalidatePath('/', 'layout');
     return {
       status: 'error',
       message: `The service created ${name} in ${building.name}, but its answer could not be read, so Setpoint does not know the new thermostat’s id. Find the id at the service (or on the device) and add it by id; do not create it again.`,
       values: raw,
     };
   }
-  revalidatePath('/', 'layout');
+  try {
+    await addThermostat({
+      orgId: member.orgId,
+      thermostatId: createdId,
+      buildingId: building.buildingId,
+      unitLabel: name,
+    });
+    // The service shows only the mode in effect: Setpoint keeps the one it asked for.
+    await recordPendingMode({ orgId: member.orgId, thermostatId: createdId, mode: hvacMode });
+  } catch (error) {
+    logWarning(`created ${createdId} at the service but could not add it here`, String(error));
+    return {
+      status: 'error',
+      message: `The service created ${name} (id ${createdId}), but Setpoint could not add it to your portfolio just now. Add it by id; do not create it again.`,
+      values: raw,
+    };
+  }
   redirect(`/thermostats/${createdId}`);
 }

@@ -72,14 +72,14 @@ export async function saveConfiguration(
     const written = await updateSettings({ ...opened.on, changes });
     await logWrite({ ...what, ...logged, result: { written } });
     revalidatePath(`/thermostats/${thermostat.thermostatId}`, 'layout');
+    // As the service answered, or else read back (what was read before, with the changes, when
+    // that read fails too).
+    const saved = written.answer ??
+      (await getSettings(opened.on).catch(() => null)) ?? { ...current, ...changes };
     return {
       status: 'success',
       message: `Configuration saved.${written.readBack ? ` ${READ_BACK_NOTE}` : ''}`,
-      // As the service answered, or else what was read before with the changes made.
-      values: configurationFormValues(
-        written.answer ?? { ...current, ...changes },
-        member.temperatureUnit,
-      ),
+      values: configurationFormValues(saved, member.temperatureUnit),
     };
   } catch (error) {
     await logWrite({ ...what, ...logged, result: { error } });

@@ -1,0 +1,1 @@
+ALTER TABLE "bulk_runs" ADD COLUMN "unconfirmed" integer DEFAULT 0 NOT NULL;
