@@ -60,6 +60,11 @@ export const users = pgTable('users', {
   temperatureUnit: text('temperature_unit', { enum: ['F', 'C'] })
     .notNull()
     .default('F'),
+  /**
+   * The IANA zone this member reads organisation-wide pages in (the activity log, needs
+   * attention ...); null until chosen. A thermostat's own events are in its building's zone.
+   */
+  timeZone: text('time_zone'),
   createdAt: createdAt(),
   lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
 });
@@ -162,6 +167,26 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+/**
+ * A link to choose a new password, sent by email (or issued by `npm run password:reset` on a
+ * deployment without email): only its hash is kept; it works once, for 30 minutes, and using it
+ * ends every session of the account.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('password_resets_user_idx').on(table.userId)],
 );
 
 /** Every password sign-in attempt, for throttling per account and per client. */
