@@ -287,6 +287,12 @@ test('creates a thermostat in a building, moves it to another, and logs both', a
   await expect(page.getByRole('navigation', { name: 'Thermostat sections' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Front Range Offices' })).toBeVisible();
   const thermostatId = page.url().split('/').at(-1) ?? '';
+  // A thermostat added just now: its chart says its history starts there, and is drawn from
+  // then (not two dots against the right edge of a day).
+  await expect(
+    page.getByText(/^Its history starts when it was added to Setpoint, today at/),
+  ).toBeVisible();
+  await expect(page.locator('#history-summary')).toContainText('since it was added');
 
   // No building is chosen until someone chooses one.
   await expect(page.getByLabel('Move to')).toHaveValue('');

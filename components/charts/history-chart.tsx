@@ -4,10 +4,12 @@ import type { HistoryPoint } from '@/lib/db/readings';
 import {
   type Bucket,
   bucketHistory,
+  chartSpan,
   HISTORY_RANGES,
   type HistoryRange,
   niceScale,
   runsOf,
+  tickStepMs,
 } from '@/lib/readings/history';
 import { dateTimeFormat } from '@/lib/time-format';
 import { formatTemperature, type TemperatureUnit, toDisplay } from '@/lib/units';
@@ -36,6 +38,7 @@ export function HistoryChart({
   points,
   range,
   now,
+  addedAt,
   unit,
   timeZone,
   path,
@@ -43,15 +46,20 @@ export function HistoryChart({
   points: HistoryPoint[];
   range: HistoryRange;
   now: number;
+  /** When the thermostat was added to Setpoint: its history starts there. */
+  addedAt: number | null;
   unit: TemperatureUnit;
   timeZone: string;
   /** The status page's path, for the period links. */
   path: string;
 }) {
   const period = HISTORY_RANGES[range];
-  const from = now - period.ms;
+  // Added within the period: drawn from when it was added, not squeezed against the right edge.
+  const { from, sinceAdded } = chartSpan(range, now, addedAt);
+  const span = now - from;
   const buckets = bucketHistory(points, from, period.bucketMs);
-  const x = (at: number) => ((at - from) / period.ms) * WIDTH;
+  const x = (at: number) => ((at - from) / span) * WIDTH;
+  const over = sinceAdded ? 'since it was added' : `over the last ${period.label}`;
   // A gap of three buckets (or 20 minutes) means readings are missing: the line breaks.
   const maxGap = Math.max(3 * period.bucketMs, 20 * 60_000);
   const degrees = (value: number) => toDisplay(value, unit);
@@ -93,13 +101,19 @@ export function HistoryChart({
         </nav>
       </div>
       <p id="history-summary" className="text-sm text-muted">
-        {summaryOf(buckets, period.label, unit)}
+        {summaryOf(buckets, over, unit)}
       </p>
+      {sinceAdded && addedAt !== null ? (
+        <p className="text-sm text-muted">
+          Its history starts when it was added to Setpoint, {whenAdded(addedAt, now, timeZone)}:
+          Setpoint keeps a reading each time it reads the thermostat.
+        </p>
+      ) : null}
       {buckets.length === 0 ? null : (
         // Room between panels for the axis labels that sit on their edges.
         <div className="grid gap-5">
           <Panel
-            label={`Temperature and setpoints over the last ${period.label}, in °${unit}`}
+            label={`Temperature and setpoints ${over}, in °${unit}`}
             scale={temperatureScale}
             format={(value) => `${value} °${unit}`}
             className="h-44 sm:h-56"
@@ -130,7 +144,7 @@ export function HistoryChart({
             ))}
           </Panel>
           <Panel
-            label={`Humidity over the last ${period.label}, in percent`}
+            label={`Humidity ${over}, in percent`}
             scale={humidityScale}
             format={(value) => `${value} %`}
             className="h-20 sm:h-24"
@@ -147,8 +161,8 @@ export function HistoryChart({
               />
             ))}
           </Panel>
-          <Equipment buckets={buckets} x={x} bucketMs={period.bucketMs} label={period.label} />
-          <TimeAxis from={from} now={now} range={range} timeZone={timeZone} />
+          <Equipment buckets={buckets} x={x} bucketMs={period.bucketMs} label={over} />
+          <TimeAxis from={from} now={now} timeZone={timeZone} />
           <Legend />
           <details className="text-sm">
             <summary className="cursor-pointer font-medium">The history as a table</summary>
@@ -315,31 +329,24 @@ function Equipment({
   );
 }
 
-/** Hours (every 3, 24-hour clock) or days, in the building's time zone. */
-function TimeAxis({
-  from,
-  now,
-  range,
-  timeZone,
-}: {
-  from: number;
-  now: number;
-  range: HistoryRange;
-  timeZone: string;
-}) {
+/**
+ * Times of day (24-hour clock) or days, in the building's time zone, as far apart as the span
+ * wants (every 3 hours over a day, every day over a week, closer for a shorter span).
+ */
+function TimeAxis({ from, now, timeZone }: { from: number; now: number; timeZone: string }) {
   const clock = dateTimeFormat({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
   const day = dateTimeFormat({ weekday: 'short', day: 'numeric', timeZone });
   const ticks: { at: number; label: string }[] = [];
+  const span = now - from;
+  const stepMinutes = tickStepMs(span) / 60_000;
   // Every quarter hour, so that zones a half or quarter hour off UTC have their whole hours too.
   const quarter = 15 * 60_000;
   for (let at = Math.ceil(from / quarter) * quarter; at <= now; at += quarter) {
     const [hour, minute] = clock.format(at).split(':');
-    if (minute !== '00') continue;
-    if (range === '24h' ? Number(hour) % 3 === 0 : hour === '00') {
-      ticks.push({ at, label: range === '24h' ? `${hour}:00` : day.format(at) });
-    }
+    const minutes = Number(hour) * 60 + Number(minute);
+    if (minutes % stepMinutes !== 0) continue;
+    ticks.push({ at, label: stepMinutes >= 24 * 60 ? day.format(at) : `${hour}:${minute}` });
   }
-  const span = now - from;
   return (
     <div className="grid grid-cols-[2.75rem_1fr]">
       <span />
@@ -384,18 +391,33 @@ function Legend() {
   );
 }
 
+/** When a thermostat was added, in its building's zone, with the zone named. */
+function whenAdded(addedAt: number, now: number, timeZone: string): string {
+  const sameDay =
+    dateTimeFormat({ dateStyle: 'short', timeZone }).format(addedAt) ===
+    dateTimeFormat({ dateStyle: 'short', timeZone }).format(now);
+  const time = dateTimeFormat({
+    ...(sameDay ? {} : { weekday: 'short', month: 'short', day: 'numeric' }),
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone,
+  }).format(addedAt);
+  return sameDay ? `today at ${time}` : time;
+}
+
 /** One sentence for the whole period: the range of temperatures, the latest, the equipment. */
-function summaryOf(buckets: Bucket[], period: string, unit: TemperatureUnit): string {
+function summaryOf(buckets: Bucket[], over: string, unit: TemperatureUnit): string {
   const readings = buckets.reduce((sum, b) => sum + b.count, 0);
   if (readings === 0) {
-    return `No readings stored for the last ${period} yet: Setpoint keeps one each time it reads the thermostat.`;
+    return `No readings stored ${over} yet: Setpoint keeps one each time it reads the thermostat.`;
   }
   const temperatures = buckets.flatMap((b) => (b.temperature ? [b.temperature] : []));
   const share = (key: 'heat' | 'cool') =>
     Math.round((buckets.reduce((sum, b) => sum + b[key] * b.count, 0) / readings) * 100);
   const latest = temperatures.at(-1);
   const parts = [
-    `${readings} reading${readings === 1 ? '' : 's'} over the last ${period}`,
+    `${readings} reading${readings === 1 ? '' : 's'} ${over}`,
     latest
       ? `temperature between ${formatTemperature(Math.min(...temperatures.map((t) => t.min)), unit)} and ${formatTemperature(Math.max(...temperatures.map((t) => t.max)), unit)}, latest ${formatTemperature(latest.mean, unit)}`
       : 'no temperature reported',

@@ -18,6 +18,37 @@ export const HISTORY_RANGES = {
 } as const;
 export type HistoryRange = keyof typeof HISTORY_RANGES;
 
+/** The shortest span a chart draws, however recently its thermostat was added. */
+export const SHORTEST_SPAN_MS = 30 * 60_000;
+
+/**
+ * The span a chart draws: the period asked for, or, for a thermostat added to Setpoint within it,
+ * from when it was added (its history starts there: nothing was read before), at least
+ * SHORTEST_SPAN_MS.
+ */
+export function chartSpan(
+  range: HistoryRange,
+  now: number,
+  addedAt: number | null,
+): { from: number; sinceAdded: boolean } {
+  const period = HISTORY_RANGES[range];
+  const start = now - period.ms;
+  if (addedAt === null || addedAt <= start) return { from: start, sinceAdded: false };
+  return { from: Math.min(addedAt, now - SHORTEST_SPAN_MS), sinceAdded: true };
+}
+
+/**
+ * How far apart the time axis's labels are for a span: every 3 hours over a day, every day over a
+ * week, closer for a shorter span (a thermostat added lately), so that a few labels always show.
+ */
+export function tickStepMs(spanMs: number): number {
+  const hour = 3_600_000;
+  for (const step of [15 * 60_000, 30 * 60_000, hour, 3 * hour, 6 * hour, 24 * hour]) {
+    if (spanMs / step <= 8) return step;
+  }
+  return 24 * hour;
+}
+
 export function parseHistoryRange(value: string | string[] | undefined): HistoryRange {
   const first = Array.isArray(value) ? value[0] : value;
   return first === '7d' ? '7d' : '24h';

@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryPoint } from '@/lib/db/readings';
 import {
   bucketHistory,
+  chartSpan,
   equipmentOf,
+  HISTORY_RANGES,
   niceScale,
   parseHistoryRange,
   runsOf,
+  SHORTEST_SPAN_MS,
+  tickStepMs,
 } from '@/lib/readings/history';
 
 const FROM = Date.parse('2026-11-22T12:00:00Z');
@@ -85,5 +89,37 @@ describe('history for a chart', () => {
     expect(niceScale([70, 70], 6)).toEqual({ min: 66, max: 74, step: 2 });
     expect(niceScale([20, 65], 20)).toEqual({ min: 20, max: 70, step: 10 });
     expect(niceScale([], 20)).toEqual({ min: 0, max: 20, step: 10 });
+  });
+});
+
+describe('a chart of a thermostat added lately', () => {
+  const now = FROM;
+  it('draws the period asked for when the thermostat is older than it', () => {
+    expect(chartSpan('24h', now, now - 2 * HISTORY_RANGES['24h'].ms)).toEqual({
+      from: now - HISTORY_RANGES['24h'].ms,
+      sinceAdded: false,
+    });
+    expect(chartSpan('7d', now, null).sinceAdded).toBe(false);
+  });
+
+  it('starts when it was added within the period, never less than the shortest span', () => {
+    expect(chartSpan('24h', now, now - 90 * MINUTE)).toEqual({
+      from: now - 90 * MINUTE,
+      sinceAdded: true,
+    });
+    expect(chartSpan('7d', now, now - 26 * 60 * MINUTE).from).toBe(now - 26 * 60 * MINUTE);
+    // Added two minutes ago: half an hour drawn, so two readings are not a pair of dots at the edge.
+    expect(chartSpan('24h', now, now - 2 * MINUTE)).toEqual({
+      from: now - SHORTEST_SPAN_MS,
+      sinceAdded: true,
+    });
+  });
+
+  it('spaces the time labels for the span: a few, never dozens', () => {
+    expect(tickStepMs(30 * MINUTE)).toBe(15 * MINUTE);
+    expect(tickStepMs(90 * MINUTE)).toBe(15 * MINUTE);
+    expect(tickStepMs(3 * 60 * MINUTE)).toBe(30 * MINUTE);
+    expect(tickStepMs(24 * 60 * MINUTE)).toBe(3 * 60 * MINUTE);
+    expect(tickStepMs(7 * 24 * 60 * MINUTE)).toBe(24 * 60 * MINUTE);
   });
 });

@@ -180,6 +180,7 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
           points={history}
           range={range}
           now={now}
+          addedAt={thermostat.createdAt.getTime()}
           unit={member.temperatureUnit}
           timeZone={thermostat.building?.timeZone ?? 'UTC'}
           path={`/thermostats/${thermostat.thermostatId}`}
