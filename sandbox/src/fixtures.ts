@@ -16,7 +16,7 @@ import {
   residentialSchedule,
   type Thermostat,
 } from './store';
-import { goOffline } from './thermostats';
+import { addMonths, goOffline } from './thermostats';
 
 /** Deterministic generator: the same fixture always has the same ids and values. */
 function seededRandom(seed: number): () => number {
@@ -519,5 +519,37 @@ export function buildFixture(name: FixtureName, now: number): DataStore {
   // One thermostat with a tight heat/cool delta, one with a lockout using all areas.
   const tight = demo[5];
   if (tight) tight.heatCoolMinDelta = 2;
+  dateMaintenance(demo, now);
+  dateMaintenance(
+    [...store.thermostats.values()].filter((t) => t.accountId === OTHER_ACCOUNT_ID),
+    now,
+  );
   return store;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Maintenance dates as a real portfolio's week looks on the day the sandbox starts (its clock's
+ * now): of the thermostats with a reminder, the first is overdue (by about 23 days), the next
+ * three are due within the week (in about 2, 3 and 4 days), the rest later over the coming
+ * months; each last maintenance is one interval before its due date. A due date a whole number of
+ * months from no last date (the 31st after a 30-day month) moves a day or two. Deterministic for a
+ * fixture and a day.
+ */
+function dateMaintenance(thermostats: readonly Thermostat[], now: number): void {
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const dateIn = (days: number) => new Date(today + days * DAY_MS).toISOString().slice(0, 10);
+  const reminded = thermostats.filter((t) => t.alertSettings.hvacMaintenanceReminder.enabled);
+  reminded.forEach((thermostat, index) => {
+    const wanted = index === 0 ? -23 : index <= 3 ? index + 1 : 20 + ((index * 37) % 150);
+    const reminder = thermostat.alertSettings.hvacMaintenanceReminder;
+    const months = reminder.maintenanceInterval;
+    for (const shift of [0, -1, 1, -2, 2]) {
+      const due = dateIn(wanted + shift);
+      const last = addMonths(due, -months);
+      reminder.lastMaintenanceDate = last;
+      if (addMonths(last, months) === due) break;
+    }
+  });
 }

@@ -231,7 +231,7 @@ export function accessControlRecord(thermostat: Thermostat) {
   };
 }
 
-function addMonths(date: string, months: number): string {
+export function addMonths(date: string, months: number): string {
   const result = new Date(`${date}T00:00:00Z`);
   const dayOfMonth = result.getUTCDate();
   result.setUTCDate(1);

@@ -72,6 +72,27 @@ describe('reset and fixtures', () => {
     expect(other.thermostats.some((thermostat) => mine.has(thermostat.thermostatId))).toBe(false);
   });
 
+  it('the demo’s maintenance looks like a real week from its clock: one overdue, three due this week', async () => {
+    const now = Date.parse((await client.control('GET', '/clock')).body.now);
+    const today = new Date(Math.floor(now / 86_400_000) * 86_400_000);
+    const days = (date: string) =>
+      Math.round((Date.parse(`${date}T00:00:00Z`) - today.getTime()) / 86_400_000);
+    const due: number[] = [];
+    for (const id of ids) {
+      const reply = await client.request('GET', `${THERMOSTATS}/${id}/alertSettings`, { token });
+      const reminder = reply.body.data.hvacMaintenanceReminder;
+      if (reminder.enabled) due.push(days(reminder.nextReminderDate));
+    }
+    expect(due.length).toBeGreaterThan(5);
+    const overdue = due.filter((d) => d < 0);
+    expect(overdue).toHaveLength(1);
+    expect(overdue[0]).toBeGreaterThanOrEqual(-25);
+    expect(overdue[0]).toBeLessThanOrEqual(-21);
+    expect(due.filter((d) => d >= 0 && d <= 7)).toHaveLength(3);
+    // Nothing years off: every date within the coming months.
+    expect(Math.max(...due)).toBeLessThan(200);
+  });
+
   it('ids are stable across resets', async () => {
     const before = await client.portfolio();
     await client.reset();
