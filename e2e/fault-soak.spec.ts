@@ -278,7 +278,7 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
         byThermostat.set(record.thermostatId, rows);
       }
       const logged = rows.filter((row) => matchesWrite(record, row));
-      if (!logged.some((row) => !row.failed || row.perhaps)) mislogged.push(describe(record));
+      if (!logged.some((row) => !row.failed || row.perhaps)) mislogged.push(describeWrite(record));
     }
 
     const log = app.log();
@@ -324,12 +324,12 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
     expect(problems, 'errors seen by the writing pages').toEqual([]);
     // A write the manager was told succeeded is at the service.
     expect(
-      writes.filter((w) => w.told === 'saved' && !w.applied).map(describe),
+      writes.filter((w) => w.told === 'saved' && !w.applied).map(describeWrite),
       'writes shown as saved but not at the service',
     ).toEqual([]);
     // Anything else was either saved anyway or reported as failed.
     expect(
-      writes.filter((w) => w.told === 'none' && !w.applied).map(describe),
+      writes.filter((w) => w.told === 'none' && !w.applied).map(describeWrite),
       'writes neither saved nor reported',
     ).toEqual([]);
     // A write the service applied is never reported as not made, nor as an unexplained failure:
@@ -337,14 +337,14 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
     expect(
       writes
         .filter((w) => w.applied && w.told === 'failed' && !PERHAPS.test(w.message))
-        .map(describe),
+        .map(describeWrite),
       'writes at the service but reported as failed',
     ).toEqual([]);
     // A write reported as not made is not at the service.
     expect(
       writes
         .filter((w) => w.told === 'failed' && NOT_MADE.test(w.message) && w.applied)
-        .map(describe),
+        .map(describeWrite),
       'writes reported as not made that were made',
     ).toEqual([]);
     expect(missing, 'failures missing from the activity log').toEqual([]);
@@ -374,7 +374,7 @@ test('fault soak: views and writes through minutes of 5xx, 429, timeouts and dro
   }
 });
 
-function describe(w: WriteRecord) {
+function describeWrite(w: WriteRecord) {
   return `${w.kind} ${w.thermostatId} ${w.value}: told ${w.told} ("${w.message}")`;
 }
 
