@@ -20,7 +20,7 @@ test('first run: every page leads to setup, which creates the first account and 
   await page.getByLabel('Confirm password').fill('different');
   await page.getByRole('button', { name: 'Create organisation and account' }).click();
   await expect(page.getByText('Enter a valid email address.')).toBeVisible();
-  await expect(page.getByText('Use at least 12 characters.')).toBeVisible();
+  await expect(page.getByText('Use at least 15 characters.')).toBeVisible();
   await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Your name')).toHaveValue(MANAGER.name);
   await expect(page.getByLabel('Organisation')).toHaveValue(MANAGER.organization);

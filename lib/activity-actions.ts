@@ -39,6 +39,7 @@ export const ACTIVITY_ACTIONS = {
   'member.remove': 'Removed a member',
   'member.leave': 'Left the organisation',
   'member.unlock': 'Unlocked a sign-in',
+  'member.password_reset': 'Reset a password',
   'organization.update': 'Changed the organisation',
   'notification.rules_update': 'Changed notification rules',
   'notification.webhook_add': 'Added a webhook',

@@ -1,3 +1,5 @@
+import { TZDate } from '@date-fns/tz';
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
@@ -19,4 +21,56 @@ export function dateTimeFormat(options: Intl.DateTimeFormatOptions): Intl.DateTi
 export function todayIn(timeZone: string, now = new Date()): string {
   // en-CA writes dates as YYYY-MM-DD.
   return new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(now);
+}
+
+/** The zone itself when the runtime knows it, else UTC. */
+export function knownZone(timeZone: string | null | undefined): string {
+  if (!timeZone) return 'UTC';
+  try {
+    dateTimeFormat({ timeZone });
+    return timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/**
+ * A moment as people read it, always with its zone named: `Nov 28, 2026, 3:04 PM EST`. One rule
+ * for the whole app: a thermostat's events in its building's zone, everything else in the
+ * member's own zone (UTC where neither is known).
+ */
+export function formatMoment(at: Date, timeZone: string | null | undefined): string {
+  return dateTimeFormat({
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: knownZone(timeZone),
+    timeZoneName: 'short',
+  }).format(at);
+}
+
+/** A zone's short name now (`EST`, `GMT+1`), for labels such as a filter's. */
+export function zoneAbbreviation(timeZone: string, now = new Date()): string {
+  return (
+    dateTimeFormat({ timeZone: knownZone(timeZone), timeZoneName: 'short' })
+      .formatToParts(now)
+      .find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+  );
+}
+
+/** A moment as ISO 8601 with the zone's offset (`2026-11-28T15:04:00.000-05:00`), for CSV files. */
+export function isoIn(at: Date, timeZone: string): string {
+  return new TZDate(at, knownZone(timeZone)).toISOString();
+}
+
+/** The first moment of a calendar day (`YYYY-MM-DD`) in a zone, and of the day after it. */
+export function dayIn(date: string, timeZone: string): { start: Date; end: Date } {
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  const zone = knownZone(timeZone);
+  return {
+    start: new Date(new TZDate(year, month - 1, day, zone).getTime()),
+    end: new Date(new TZDate(year, month - 1, day + 1, zone).getTime()),
+  };
 }

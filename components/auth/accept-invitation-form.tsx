@@ -1,13 +1,15 @@
 'use client';
 
 import { useActionState } from 'react';
-import { FormMessage } from '@/components/ui/form-parts';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { AcceptInvitationField } from '@/lib/auth/schemas';
 import type { FormAction, FormState } from '@/lib/forms';
-import { AccountFields } from './account-fields';
+import { AccountFields, accountSummaryFields } from './account-fields';
 
 const idle: FormState<AcceptInvitationField> = { status: 'idle' };
+const FIELDS = ['name', 'password', 'confirm'] as const;
+const SUMMARY = accountSummaryFields(FIELDS);
 
 /** A name and password for the invited email; the action is bound to the invitation's token. */
 export function AcceptInvitationForm({
@@ -20,9 +22,9 @@ export function AcceptInvitationForm({
   const [state, action] = useActionState(bound, idle);
   return (
     <form action={action} className="grid gap-4" noValidate aria-label="Accept the invitation">
-      <FormMessage state={state} />
+      <ErrorSummary state={state} fields={SUMMARY} />
       <input type="hidden" name="username" value={email} autoComplete="username" />
-      <AccountFields fields={['name', 'password', 'confirm']} state={state} />
+      <AccountFields fields={FIELDS} state={state} />
       <SubmitButton pending="Joining…">Join</SubmitButton>
     </form>
   );

@@ -1,4 +1,5 @@
 import { Field } from '@/components/ui/field';
+import { PASSWORD_HINT } from '@/lib/auth/password-hint';
 import type { SetupField } from '@/lib/auth/schemas';
 import type { FormState } from '@/lib/forms';
 
@@ -15,7 +16,7 @@ const ACCOUNT_FIELDS = {
     label: 'Password',
     type: 'password',
     autoComplete: 'new-password',
-    hint: 'At least 12 characters.',
+    hint: PASSWORD_HINT,
   },
   confirm: { label: 'Confirm password', type: 'password', autoComplete: 'new-password' },
 } satisfies Record<
@@ -24,6 +25,11 @@ const ACCOUNT_FIELDS = {
 >;
 
 const SECRET: readonly SetupField[] = ['password', 'confirm'];
+
+/** The given fields as a refused form's error summary names them (their labels). */
+export function accountSummaryFields(fields: readonly SetupField[]): Record<string, string> {
+  return Object.fromEntries(fields.map((name) => [name, ACCOUNT_FIELDS[name].label]));
+}
 
 /** The given fields of a new account, all required, in order; a password is never refilled. */
 export function AccountFields<Name extends SetupField>({

@@ -1,12 +1,13 @@
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 
 /** What each of next-auth's error codes (and ours, thrown from `authorize`) means to a person. */
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: 'That email and password do not match an account.',
   TooManyAttempts:
-    'Too many failed sign-in attempts. Wait 15 minutes, then try again, or ask an owner or admin to let you in.',
+    'Too many failed sign-in attempts. Wait 15 minutes, then try again, ask an owner or admin to let you in, or choose a new password with “Forgot password?”.',
   NoMembership:
     'This account is no longer a member of an organisation on Setpoint. Ask an owner or admin to invite you again.',
   AccessDenied:
@@ -61,6 +62,9 @@ export function SignInForm({
           required
         />
         <Button type="submit">Sign in</Button>
+        <Link href="/sign-in/forgot-password" className="justify-self-start text-sm underline">
+          Forgot password?
+        </Link>
       </form>
       {sso ? (
         <form

@@ -77,27 +77,18 @@ function deploymentEnv(options: DeploymentOptions): Record<string, string> {
 }
 
 /**
- * The operator's `npm run org:create` against a deployment (with its environment): adds an
- * organisation and returns its first owner's invitation link, as the command prints it.
+ * One of the operator's `npm run` commands against a deployment (with its environment): its exit
+ * code and everything it printed.
  */
-export async function createOrganizationWithCli(
+export async function runOperatorCommand(
   deployment: DeploymentOptions,
-  organization: { name: string; owner: string },
-): Promise<string> {
-  const child = spawn(
-    'npm',
-    [
-      'run',
-      '--silent',
-      'org:create',
-      '--',
-      '--name',
-      organization.name,
-      '--owner',
-      organization.owner,
-    ],
-    { env: { ...process.env, ...deploymentEnv(deployment) }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  script: string,
+  args: string[],
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn('npm', ['run', '--silent', script, '--', ...args], {
+    env: { ...process.env, ...deploymentEnv(deployment) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += String(chunk);
@@ -106,6 +97,23 @@ export async function createOrganizationWithCli(
     output += String(chunk);
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, output };
+}
+
+/**
+ * The operator's `npm run org:create` against a deployment: adds an organisation and returns its
+ * first owner's invitation link, as the command prints it.
+ */
+export async function createOrganizationWithCli(
+  deployment: DeploymentOptions,
+  organization: { name: string; owner: string },
+): Promise<string> {
+  const { code, output } = await runOperatorCommand(deployment, 'org:create', [
+    '--name',
+    organization.name,
+    '--owner',
+    organization.owner,
+  ]);
   const link = output.match(/^https?:\/\/\S+\/invite\/[\w-]+$/m)?.[0];
   if (code !== 0 || !link) throw new Error(`org:create exited ${code}:\n${output}`);
   return link;

@@ -1,18 +1,30 @@
 import { z } from 'zod';
+import { PASSWORD_PROBLEMS, type PasswordContext, passwordProblem } from './password-policy';
 
 const nameSchema = z
   .string()
   .trim()
   .min(1, 'Enter your name.')
   .max(100, 'Use at most 100 characters.');
-const passwordSchema = z
-  .string()
-  .min(12, 'Use at least 12 characters.')
-  .max(256, 'Use at most 256 characters.');
-const samePassword = {
-  path: ['confirm'],
-  message: 'The passwords do not match.',
-};
+/**
+ * A new password and its confirmation, checked against the password policy
+ * (lib/auth/password-policy.ts) in the context of the account: its email and organisation. The
+ * check runs on the whole form (its words go under the password), so that it sees the email and
+ * organisation typed beside it; it is asynchronous (the common list loads on first use): parse
+ * with `safeParseAsync`.
+ */
+async function checkNewPassword(
+  values: { password: string; confirm: string },
+  context: PasswordContext,
+  ctx: z.RefinementCtx,
+) {
+  const problem = await passwordProblem(values.password, context);
+  if (problem)
+    ctx.addIssue({ code: 'custom', path: ['password'], message: PASSWORD_PROBLEMS[problem] });
+  if (values.password !== values.confirm) {
+    ctx.addIssue({ code: 'custom', path: ['confirm'], message: 'The passwords do not match.' });
+  }
+}
 
 export const emailSchema = z
   .string()
@@ -34,14 +46,28 @@ export const setupSchema = z
     orgName: organizationNameSchema,
     name: nameSchema,
     email: emailSchema,
-    password: passwordSchema,
+    password: z.string(),
     confirm: z.string(),
   })
-  .refine((values) => values.password === values.confirm, samePassword);
+  .superRefine((values, ctx) =>
+    checkNewPassword(values, { email: values.email, orgName: values.orgName }, ctx),
+  );
 
 export type AcceptInvitationField = 'name' | 'password' | 'confirm';
 
-/** Accepting an invitation with a password: the email is the invitation's. */
-export const acceptInvitationSchema = z
-  .object({ name: nameSchema, password: passwordSchema, confirm: z.string() })
-  .refine((values) => values.password === values.confirm, samePassword);
+/** Accepting an invitation with a password: the email and organisation are the invitation's. */
+export const acceptInvitationSchema = (invitation: PasswordContext) =>
+  z
+    .object({ name: nameSchema, password: z.string(), confirm: z.string() })
+    .superRefine((values, ctx) => checkNewPassword(values, invitation, ctx));
+
+export type ResetPasswordField = 'password' | 'confirm';
+
+/** A new password through a reset link: the account's email and organisation are the link's. */
+export const resetPasswordSchema = (account: PasswordContext) =>
+  z
+    .object({ password: z.string(), confirm: z.string() })
+    .superRefine((values, ctx) => checkNewPassword(values, account, ctx));
+
+/** Asking for a reset link: only an email. */
+export const forgotPasswordSchema = z.object({ email: emailSchema });

@@ -1,6 +1,11 @@
 import 'server-only';
 import { CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_MARK } from '@/lib/client-address';
 import {
+  deletePasswordResetRequest,
+  listRecentPasswordResetRequests,
+  recordPasswordResetRequest,
+} from '@/lib/db/password-resets';
+import {
   DEVICE_CLIENT_PREFIX,
   deleteSignInAttempt,
   listRecentFailures,
@@ -135,4 +140,53 @@ export function clientOf(headers: Record<string, string | string[] | undefined> 
   if (!(globalThis as Record<symbol, unknown>)[CLIENT_ADDRESS_MARK]) return UNKNOWN_CLIENT;
   const value = headers?.[CLIENT_ADDRESS_HEADER];
   return (Array.isArray(value) ? value[0] : value) || UNKNOWN_CLIENT;
+}
+
+// --- Password reset requests --------------------------------------------------------------------
+
+/**
+ * Requests for a reset link, counted whether or not the email has an account (so that a limit
+ * says nothing about accounts), in two scopes:
+ *
+ * | scope          | limit | window | when over it                                               |
+ * | -------------- | ----- | ------ | ---------------------------------------------------------- |
+ * | one email      | 3     | 1 h    | the same answer as ever, and nothing is sent (no flooding)  |
+ * | one client     | 10    | 1 h    | the asker is told to wait (it says nothing about accounts) |
+ *
+ * Recorded before anything else and counted by id, as sign-in attempts are: a burst cannot slip
+ * past a limit, and a request refused by its client's limit removes its own record. One over the
+ * email's limit keeps its record: it was answered.
+ */
+export const RESET_REQUEST_WINDOW_MS = 60 * 60 * 1000;
+export const MAX_RESET_REQUESTS_PER_EMAIL = 3;
+export const MAX_RESET_REQUESTS_PER_CLIENT = 10;
+
+export type ResetRequestVerdict =
+  | { allowed: true; send: boolean }
+  | { allowed: false; retryAfterSeconds: number };
+
+export async function startPasswordResetRequest(input: {
+  email: string;
+  client: string;
+  now?: Date;
+}): Promise<ResetRequestVerdict> {
+  const now = input.now ?? new Date();
+  const since = new Date(now.getTime() - RESET_REQUEST_WINDOW_MS);
+  const id = await recordPasswordResetRequest({
+    email: input.email,
+    client: input.client,
+    at: now,
+  });
+  const window = { limit: 0, windowMs: RESET_REQUEST_WINDOW_MS, keys: {} };
+  if (input.client !== UNKNOWN_CLIENT) {
+    const fromClient = await listRecentPasswordResetRequests({ client: input.client, since });
+    const wait = waitFor(fromClient, id, { ...window, limit: MAX_RESET_REQUESTS_PER_CLIENT }, now);
+    if (wait > 0) {
+      await deletePasswordResetRequest({ id });
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+    }
+  }
+  const forEmail = await listRecentPasswordResetRequests({ email: input.email, since });
+  const send = waitFor(forEmail, id, { ...window, limit: MAX_RESET_REQUESTS_PER_EMAIL }, now) === 0;
+  return { allowed: true, send };
 }

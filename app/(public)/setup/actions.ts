@@ -22,7 +22,7 @@ export async function createFirstAccount(
   // Checked before anything costly: this form needs no session, so it must be cheap once closed.
   if ((await countUsers()) > 0) return closed;
   const raw = Object.fromEntries(FIELDS.map((key) => [key, form.get(key) ?? '']));
-  const parsed = setupSchema.safeParse(raw);
+  const parsed = await setupSchema.safeParseAsync(raw);
   const { orgName, name, email } = formStrings(form, FIELDS);
   const values = { orgName, name, email };
   if (!parsed.success) {

@@ -35,6 +35,14 @@ export default async function SignInPage({
           <Notice tone="success">Your account is ready. Sign in to continue.</Notice>
         </div>
       ) : null}
+      {params.reset === 'done' ? (
+        <div className="mb-4">
+          <Notice tone="success">
+            Your new password is saved, and every session of your account is signed out. Sign in
+            with the new password.
+          </Notice>
+        </div>
+      ) : null}
       {params.joined === '1' ? (
         <div className="mb-4">
           <Notice tone="success">You have joined. Sign in with your new password.</Notice>

@@ -26,15 +26,21 @@ export async function acceptInvitationAction(
   form: FormData,
 ): Promise<FormState<AcceptInvitationField>> {
   const values = { name: formStrings(form, ['name']).name };
-  const parsed = acceptInvitationSchema.safeParse({
+  // The invitation first: the password is checked against its email and organisation.
+  const read =
+    typeof token === 'string' && token.length <= 100 ? await readInvitation(token) : null;
+  if (!read?.ok) {
+    return { status: 'error', message: INVITATION_PROBLEMS[read?.problem ?? 'unknown'], values };
+  }
+  const parsed = await acceptInvitationSchema({
+    email: read.invitation.email,
+    orgName: read.invitation.orgName,
+  }).safeParseAsync({
     name: form.get('name') ?? '',
     password: form.get('password') ?? '',
     confirm: form.get('confirm') ?? '',
   });
   if (!parsed.success) return { status: 'error', fieldErrors: fieldErrorsOf(parsed.error), values };
-  if (typeof token !== 'string' || token.length > 100) {
-    return { status: 'error', message: INVITATION_PROBLEMS.unknown, values };
-  }
   const accepted = await acceptInvitation({
     tokenHash: hashInvitationToken(token),
     name: parsed.data.name,
