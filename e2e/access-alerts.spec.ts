@@ -91,6 +91,46 @@ test('access control: the passcode rules, a save, and the passcode never shown o
   await expect(page.getByText(/Access control is off/).first()).toBeVisible();
 });
 
+test('access control without JavaScript: on, a passcode and the locks in one save', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  await signInWithDemoPortfolio(page);
+  const { thermostatId } = await desertPalms(4);
+  const context = await browser.newContext({
+    baseURL,
+    storageState: await page.context().storageState(),
+    javaScriptEnabled: false,
+  });
+  try {
+    const plain = await context.newPage();
+    await plain.goto(`/thermostats/${thermostatId}/access-control`);
+    // Every field usable at once: nothing waits for "On" to be chosen.
+    for (const area of ['Temperature', 'System mode', 'Schedule', 'Vacation', 'Other settings']) {
+      await expect(plain.getByRole('checkbox', { name: area, exact: true })).toBeEnabled();
+    }
+    await plain.getByRole('radio', { name: 'On', exact: true }).check();
+    await plain.getByLabel('New passcode').fill('1357');
+    await plain.getByRole('checkbox', { name: 'Temperature', exact: true }).check();
+    await plain.getByRole('checkbox', { name: 'System mode', exact: true }).check();
+    await plain.getByRole('button', { name: 'Save access control' }).click();
+    await expect(plain.getByText('Access control is on with a passcode.')).toBeVisible();
+    await expect(plain.getByText(/locked: temperature, system mode/).first()).toBeVisible();
+
+    // Off with the locks still ticked (the form starts from them): off, nothing locked. The
+    // server decides, and says so.
+    await expect(plain.getByRole('checkbox', { name: 'Temperature', exact: true })).toBeChecked();
+    await plain.getByRole('radio', { name: 'Off', exact: true }).check();
+    await plain.getByRole('button', { name: 'Save access control' }).click();
+    await expect(
+      plain.getByText('Access control is off: nothing is locked and there is no passcode.'),
+    ).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
+
 test('alert settings: field errors, then a valid save with the next reminder shown', async ({
   page,
 }) => {

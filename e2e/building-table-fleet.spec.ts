@@ -195,8 +195,12 @@ test.describe('at fleet size, on a stack of its own', () => {
     // A few more readings: each view of the status page reads it.
     for (let i = 0; i < 3; i += 1) await page.reload();
     const history = page.getByRole('region', { name: 'History' });
+    // Added today: its history starts then, and says so.
     await expect(
-      history.getByText(/^\d+ readings over the last 24 hours; temperature between/),
+      history.getByText(/^\d+ readings since it was added; temperature between/),
+    ).toBeVisible();
+    await expect(
+      history.getByText(/^Its history starts when it was added to Setpoint, today/),
     ).toBeVisible();
     await expect(history.getByRole('img', { name: /^Temperature and setpoints/ })).toBeVisible();
     await expect(history.getByRole('img', { name: /^Humidity/ })).toBeVisible();
@@ -213,7 +217,7 @@ test.describe('at fleet size, on a stack of its own', () => {
     );
     await history.getByRole('link', { name: '7 days' }).click();
     await expect(page).toHaveURL(new RegExp(`${thermostat}\\?range=7d$`));
-    await expect(history.getByText(/over the last 7 days/)).toBeVisible();
+    await expect(history.getByText(/readings since it was added/)).toBeVisible();
     await expect(history.getByRole('link', { name: '7 days' })).toHaveAttribute(
       'aria-current',
       'page',

@@ -146,10 +146,87 @@ test.describe('on the shared stack', () => {
       const plainTable = plain.page.getByRole('table', TABLE);
       await plainTable.getByRole('checkbox', { name: 'Select Boiler Room' }).check();
       await plain.page.getByRole('button', { name: 'Change selected…' }).click();
-      await expect(plain.page).toHaveURL(/\/bulk\?ids=\d{12}#new-change$/);
+      await expect(plain.page).toHaveURL(/\/bulk\?from=building&ids=\d{12}#new-change$/);
       await expect(plain.page.getByText('1 selected', { exact: true })).toBeVisible();
     } finally {
       await plain.context.close();
     }
+  });
+
+  test('flags the units that need attention, and the overview’s card leads to them', async ({
+    page,
+    browser,
+  }) => {
+    // The demo's offline unit, in Cascade Commons: "Offline" on Needs attention once it is read.
+    const cascade = await demoThermostatsIn('Cascade Commons');
+    const down = cascade.thermostats.find((t) => t.name.endsWith('(offline)'));
+    if (!down) throw new Error('the demo has no offline thermostat in Cascade Commons');
+    const where = `/buildings/${cascade.building.buildingId}`;
+    const table = page.getByRole('table', TABLE);
+    const rowOf = (name: string) =>
+      table.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+    // The flag's words ("Needs attention: Offline"), not its hidden lead-in alone.
+    const flags = table.getByText(/^Needs attention: \S/);
+
+    // Rows read for the first time are flagged once the store has their reading (a page later).
+    await expect(async () => {
+      await page.goto(where);
+      await expect(rowOf(down.name).getByText(/^Needs attention: .*Offline/)).toBeVisible({
+        timeout: 2_000,
+      });
+    }).toPass({ timeout: 30_000, intervals: [1_000, 2_000] });
+    const flagged = await flags.count();
+    expect(flagged).toBeGreaterThanOrEqual(1);
+    const status = page
+      .getByRole('status')
+      .filter({ hasText: `${cascade.thermostats.length} thermostats` });
+    await expect(status).toContainText(`${flagged} need${flagged === 1 ? 's' : ''} attention`);
+
+    // The overview's card for the building leads to its units that need attention, and only those.
+    await page.goto('/');
+    await page
+      .getByRole('link', { name: 'Show the units that need attention in Cascade Commons' })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`${where}\\?attention=needs$`));
+    await expect(page.getByLabel('Attention', { exact: true })).toHaveValue('needs');
+    await expect(table.locator('tbody tr')).toHaveCount(flagged);
+    await expect(flags).toHaveCount(flagged);
+    await expect(rowOf(down.name)).toBeVisible();
+    if (flagged < cascade.thermostats.length) {
+      await expect(status).toContainText(`showing ${flagged}`);
+    }
+    // Each item in full is one link away.
+    await page.getByRole('link', { name: 'Needs attention for Cascade Commons' }).click();
+    await expect(page).toHaveURL(
+      new RegExp(`/attention\\?building=${cascade.building.buildingId}$`),
+    );
+    await expect(
+      page
+        .getByRole('list', { name: 'Items needing attention' })
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: down.name, exact: true }) })
+        .filter({ hasText: 'Offline' }),
+    ).toHaveCount(1);
+
+    // The filter is in the address and the form, without JavaScript too; clearing it shows all.
+    const plain = await noJavaScript(browser, page);
+    try {
+      await plain.page.goto(where);
+      await plain.page
+        .getByLabel('Attention', { exact: true })
+        .selectOption({ label: 'Needs attention' });
+      await plain.page.getByRole('button', { name: 'Apply' }).click();
+      await expect(plain.page).toHaveURL(new RegExp(`${where}\\?attention=needs$`));
+      const plainTable = plain.page.getByRole('table', TABLE);
+      await expect(plainTable.locator('tbody tr:visible')).toHaveCount(flagged);
+      await expect(plainTable.getByText(/^Needs attention: \S/)).toHaveCount(flagged);
+      await plain.page.getByRole('link', { name: 'Clear filters' }).click();
+      await expect(plain.page).toHaveURL(new RegExp(`${where}$`));
+      await expect(plainTable.locator('tbody tr:visible')).toHaveCount(cascade.thermostats.length);
+    } finally {
+      await plain.context.close();
+    }
+    await page.goto(`${where}?attention=needs`);
+    await expectNoAxeViolations(page);
   });
 });

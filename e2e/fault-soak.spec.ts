@@ -486,7 +486,8 @@ async function answerOf(
 }
 
 async function statusTexts(form: Locator): Promise<string[]> {
-  const texts = await form.locator('[role="status"]').allTextContents();
+  // A success is a status; a refusal an alert (the error summary's).
+  const texts = await form.locator('[role="status"], [role="alert"]').allTextContents();
   return texts.map((text) => text.replace(/\s+/g, ' ').trim()).filter(Boolean);
 }
 

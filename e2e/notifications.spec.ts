@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { startWebhookReceiver } from '../tests/support/webhook-receiver';
 import { TEAM } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
@@ -121,4 +122,109 @@ test('the email form works without JavaScript', async ({ browser, baseURL }) => 
   } finally {
     await context.close();
   }
+});
+
+test('the page puts the member’s own email first, then rules and webhooks, then incidents ten a page', async ({
+  ownerPage,
+  viewerPage,
+}) => {
+  const sections = async (page: Page) =>
+    (await page.getByRole('heading', { level: 2 }).allTextContents()).filter((title) =>
+      ['Your email', 'Rules', 'Webhooks', 'Incidents', 'Delivery log', 'Your notices'].includes(
+        title,
+      ),
+    );
+  await ownerPage.goto('/notifications');
+  expect(await sections(ownerPage)).toEqual([
+    'Your email',
+    'Rules',
+    'Webhooks',
+    'Incidents',
+    'Delivery log',
+  ]);
+  // A way to each section from the top, for a long page on a phone.
+  const onThisPage = ownerPage.getByRole('navigation', { name: 'On this page' });
+  await expect(onThisPage.getByRole('link', { name: 'Incidents' })).toHaveAttribute(
+    'href',
+    '#incidents',
+  );
+  // Never more than a page of incidents at once.
+  const listed = ownerPage.getByRole('list', { name: 'Incidents' }).getByRole('listitem');
+  expect(await listed.count()).toBeLessThanOrEqual(10);
+
+  await viewerPage.setViewportSize({ width: 390, height: 844 });
+  await viewerPage.goto('/notifications');
+  expect(await sections(viewerPage)).toEqual(['Your email', 'Incidents', 'Your notices']);
+  await expectNoAxeViolations(viewerPage);
+});
+
+test('incidents are filtered by kind and building in the address, without JavaScript too', async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({
+    baseURL,
+    storageState: authFile('admin'),
+    javaScriptEnabled: false,
+  });
+  try {
+    const page = await context.newPage();
+    // A filtered view as a link or a bookmark gives it: the form shows what it narrows to.
+    await page.goto('/notifications?kind=offline&page=7');
+    const filters = page.getByRole('form', { name: 'Filter incidents' });
+    await expect(filters.getByLabel('Kind')).toHaveValue('offline');
+    await filters.getByLabel('Kind').selectOption({ label: 'Freeze risk' });
+    await filters.getByRole('button', { name: 'Filter' }).click();
+    // The view in the address (a fresh filter starts at its first page), at the incidents.
+    await expect(page).toHaveURL(/\/notifications\?kind=freeze(&building=)?#incidents$/);
+    await expect(
+      page.getByRole('form', { name: 'Filter incidents' }).getByLabel('Kind'),
+    ).toHaveValue('freeze');
+    // Anything that is not a kind is ignored, not an error page.
+    await page.goto('/notifications?kind=nonsense&building=nowhere&page=x');
+    await expect(page.getByRole('heading', { name: 'Incidents', level: 2 })).toBeVisible();
+    await page.goto('/notifications?kind=freeze');
+    await page.getByRole('link', { name: 'Clear filters' }).click();
+    await expect(page).toHaveURL(/\/notifications#incidents$/);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the delivery log says why a notice failed in words, the system code kept for a technician', async ({
+  ownerPage: page,
+}) => {
+  // Nothing listens on port 1 of this machine (allowed here: the suite allows private hosts),
+  // so the request is refused at once, with the system's code for it.
+  const url = 'https://127.0.0.1:1/hook';
+  const where = 'https://127.0.0.1:1/…';
+  await page.goto('/notifications');
+  const add = page.getByRole('form', { name: 'Add a webhook' });
+  await add.getByLabel('Endpoint address').fill(url);
+  await add.getByRole('button', { name: 'Add webhook' }).click();
+  await expect(page.getByLabel('Signing secret (shown once)')).toHaveValue(/^whsec_/);
+  await page.getByRole('button', { name: `Send a test to ${where}` }).click();
+  const answer = page.getByText(/^The endpoint did not accept the test request\./);
+  await expect(answer).toContainText('nothing answered at that address');
+  await expect(answer).not.toContainText(/E[A-Z_]{3,}/);
+
+  await page.reload();
+  const log = page.getByRole('table', { name: 'Delivery log' });
+  const row = log
+    .getByRole('row')
+    .filter({ hasText: where.replace('/…', '') })
+    .first();
+  await expect(
+    row.getByText(/^Failed: Could not reach the endpoint: nothing answered at that address\.$/),
+  ).toBeVisible();
+  // The code is there for a technician, folded away until asked for.
+  const code = row.getByText('ECONNREFUSED');
+  await expect(code).toBeHidden();
+  await row.getByText('Technical detail').click();
+  await expect(code).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByText(`Remove ${where}…`).click();
+  await page.getByRole('button', { name: `Remove ${where}` }).click();
+  await expect(page.getByText(`Removed the webhook to ${where}.`)).toBeVisible();
 });

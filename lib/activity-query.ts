@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ACTIVITY_ACTION_NAMES, type ActivityAction } from '@/lib/activity-actions';
 import { type ActivityFilter, type Scope, searchThermostats } from '@/lib/db/queries';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { dayIn } from '@/lib/time-format';
 
 /**
  * The activity log's filters as the address carries them (so a filtered view can be linked,
@@ -23,6 +24,8 @@ export type ActivityQuery = {
   /** The thermostats a thermostat search matched (empty: none did). */
   matched: { thermostatId: string; unitLabel: string }[] | null;
   before?: { at: Date; id: number };
+  /** Whether `from` is after `to`, so that nothing can match (the page says so). */
+  reversed: boolean;
 };
 
 type Params = Record<string, string | string[] | undefined>;
@@ -40,11 +43,14 @@ const cursorSchema = z
   })
   .refine((cursor) => !Number.isNaN(cursor.at.getTime()));
 
-/** Dates are whole days in UTC: `to` includes its day. */
-const dayStart = (date: string) => new Date(`${date}T00:00:00.000Z`);
-const nextDay = (date: string) => new Date(dayStart(date).getTime() + 86_400_000);
-
-export async function readActivityQuery(scope: Scope, params: Params): Promise<ActivityQuery> {
+/**
+ * The filters of a scope's log, read in `timeZone` (the member's: their dates are whole days of
+ * their own calendar, `to` including its day).
+ */
+export async function readActivityQuery(
+  scope: Scope & { timeZone: string },
+  params: Params,
+): Promise<ActivityQuery> {
   const action = z
     .enum(ACTIVITY_ACTION_NAMES as [ActivityAction, ...ActivityAction[]])
     .safeParse(one(params.action)).data;
@@ -67,11 +73,12 @@ export async function readActivityQuery(scope: Scope, params: Params): Promise<A
     thermostatIds: matched?.map((t) => t.thermostatId),
     userId: values.person || undefined,
     action,
-    from: values.from ? dayStart(values.from) : undefined,
-    to: values.to ? nextDay(values.to) : undefined,
+    from: values.from ? dayIn(values.from, scope.timeZone).start : undefined,
+    to: values.to ? dayIn(values.to, scope.timeZone).end : undefined,
   };
   const before = cursorSchema.safeParse(one(params.before)).data;
-  return { values, filter, matched, before };
+  const reversed = Boolean(values.from && values.to && values.from > values.to);
+  return { values, filter, matched, before, reversed };
 }
 
 /** The address of this view with other parameters (empty ones dropped). */

@@ -1,5 +1,6 @@
 import 'server-only';
 import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
+import { summaryInWords } from '@/lib/activity-words';
 import { listBulkRunsById, listRunBuildingsInView, type RunInView } from '@/lib/db/bulk-runs';
 import { type ActivityEntry, listActivity, listBuildings } from '@/lib/db/queries';
 import { connectionEndChangesInWords } from '@/lib/oauth/ended';
@@ -17,6 +18,7 @@ import type { TemperatureUnit } from '@/lib/units';
  * A "connection ended" entry reads its reason in words (lib/oauth/ended.ts), never the service's
  * error text an older entry kept. A configuration entry's summary, stored in °F, reads in the
  * reader's unit (`unit`). A move's buildings read by name, not by the service's ids it recorded.
+ * A summary an older writer put a code in reads in words (`summaryInWords`).
  */
 export async function listActivityAsSeen(
   input: Parameters<typeof listActivity>[0] & { unit: TemperatureUnit },
@@ -24,7 +26,10 @@ export async function listActivityAsSeen(
   const { unit, ...query } = input;
   const seen = await listActivityInScope(query);
   const entries = await movesByName(seen.entries, query.scope);
-  return { ...seen, entries: entries.map((entry) => summaryIn(entry, unit)) };
+  return {
+    ...seen,
+    entries: entries.map((entry) => summaryIn({ ...entry, summary: summaryInWords(entry) }, unit)),
+  };
 }
 
 /**

@@ -1,11 +1,19 @@
 import 'server-only';
+import {
+  isTemplateBody,
+  isWeek,
+  templateChangeLines,
+  weekInRanges,
+} from '@/lib/activity-template-words';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
 import { runStatus } from '@/lib/bulk/words';
-import { INCIDENT_KINDS, type IncidentKind } from '@/lib/notifications/kinds';
-import { describeHoldAction } from '@/lib/settings/configuration';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
 import type { ActivityEntry } from '@/lib/db/queries';
-import { failureWords, modeName } from '@/lib/words';
+import { INCIDENT_KINDS, type IncidentKind } from '@/lib/notifications/kinds';
+import { DAY_LABELS, type Day, describeRange } from '@/lib/schedule/blocks';
+import { describeHoldAction } from '@/lib/settings/configuration';
+import { DAYS } from '@/lib/thermostat-api/schemas';
+import { formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { failureWords, modeName, timeZoneName } from '@/lib/words';
 
 /**
  * An activity entry's recorded changes in words, for the activity page's details (server only:
@@ -19,7 +27,46 @@ const FIELD_NAMES: Record<string, string> = {
   ssoDefaultRole: 'Company SSO default role',
   fanMinimumOnTime: 'Fan minimum on-time (minutes per hour)',
   kinds: 'Incidents',
+  hvacMaintenanceReminder: 'Maintenance reminder',
+  fanHeat: 'Fan when heating',
+  fanCool: 'Fan when cooling',
+  thermostatIds: 'Thermostats',
+  ssoDomain: 'Company SSO email domain',
 };
+
+/**
+ * The alert settings as a change names them (`hvacMaintenanceReminder`), in the words of the
+ * alerts page: what an alert-settings entry says it changed.
+ */
+export const ALERT_NAMES: Record<string, string> = {
+  hvacMaintenanceReminder: 'maintenance reminder',
+  lowTemperatureAlert: 'low temperature alert',
+  highTemperatureAlert: 'high temperature alert',
+  lowHumidityAlert: 'low humidity alert',
+  highHumidityAlert: 'high humidity alert',
+};
+
+/** "maintenance reminder, low temperature alert": the alert settings a change names, in words. */
+export function alertNamesInWords(keys: readonly string[]): string {
+  return keys.map((key) => ALERT_NAMES[key] ?? fieldName(key).toLowerCase()).join(', ');
+}
+
+const ALERT_KEY = `(?:${Object.keys(ALERT_NAMES).join('|')})`;
+/** "(hvacMaintenanceReminder, lowTemperatureAlert)": the list an alert-settings summary ends with. */
+const ALERT_LIST = new RegExp(`\\((${ALERT_KEY}(?:, ${ALERT_KEY})*)\\)`, 'g');
+
+/**
+ * An entry's stored summary with the codes an older writer put in it in words: an alert-settings
+ * change written as "Changed alert settings of Unit 101 (hvacMaintenanceReminder)" reads
+ * "… (maintenance reminder)". Any other summary as stored.
+ */
+export function summaryInWords(entry: Pick<ActivityEntry, 'action' | 'summary'>): string {
+  if (entry.action !== 'alert_settings.update') return entry.summary;
+  return entry.summary.replace(
+    ALERT_LIST,
+    (_match, keys: string) => `(${alertNamesInWords(keys.split(', '))})`,
+  );
+}
 
 /** `coolRange` → "Cool range"; a few by name. */
 const fieldName = (key: string) => {
@@ -48,7 +95,16 @@ const FIELD_UNITS: Record<string, 'F' | '%'> = {
  * Recorded keys that hold Setpoint's own identifiers (a run, a template, the entry or run undone,
  * a job): nothing a person can use, so not shown.
  */
-const HIDDEN_KEYS = new Set(['runId', 'templateId', 'undoOf', 'undoOfEntry', 'retryOf', 'jobId']);
+const HIDDEN_KEYS = new Set([
+  'runId',
+  'templateId',
+  'undoOf',
+  'undoOfEntry',
+  'retryOf',
+  'jobId',
+  // The service's own name for a comfort setting ("smart1"): the entry's words name the setting.
+  'comfortSettingRef',
+]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -66,7 +122,17 @@ function isIdentifier(value: unknown): boolean {
 
 const shown = (key: string, value: unknown) => !HIDDEN_KEYS.has(key) && !isIdentifier(value);
 
-const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What kind of run a run's entry is about, as its lists say it. */
+const RUN_KINDS: Record<string, string> = {
+  template: 'Template run',
+  undo: 'Undo run',
+  configuration: 'Bulk configuration',
+};
+
+const INTERVAL_UNITS: Record<string, string> = { month: 'months', hour: 'hours of running' };
+const FAN_VALUES: Record<string, string> = { auto: 'auto', on: 'always on' };
 
 /** A recorded code in words, by the field that holds it; any other text as recorded. */
 function textWords(key: string, value: string): string {
@@ -75,8 +141,44 @@ function textWords(key: string, value: string): string {
   if (key === 'holdAction') return describeHoldAction(value);
   if (key === 'buildingIds' && value === 'all') return 'all buildings';
   if (key === 'kinds') return INCIDENT_KINDS[value as IncidentKind]?.name ?? value;
+  if (key === 'kind') return RUN_KINDS[value] ?? value;
+  if (key === 'days') return DAY_LABELS[value as Day] ?? value;
+  if (key === 'timeZone') return timeZoneName(value);
+  if (key === 'maintenanceIntervalUnits') return INTERVAL_UNITS[value] ?? value;
+  if (key === 'fanHeat' || key === 'fanCool') return FAN_VALUES[value] ?? value;
   return value;
 }
+
+/** The maintenance reminder as the alerts page says it: "on, last done 2026-05-01, every 6 months". */
+function reminderWords(record: Record<string, unknown>): string | null {
+  const { enabled, lastMaintenanceDate, maintenanceInterval, maintenanceIntervalUnits } = record;
+  const known = [
+    'enabled',
+    'lastMaintenanceDate',
+    'maintenanceInterval',
+    'maintenanceIntervalUnits',
+  ];
+  if (!Object.keys(record).every((key) => known.includes(key))) return null;
+  const hours = maintenanceIntervalUnits === 'hour';
+  const parts: string[] = [];
+  if (typeof enabled === 'boolean') parts.push(enabled ? 'on' : 'off');
+  if (typeof lastMaintenanceDate === 'string' && lastMaintenanceDate) {
+    parts.push(`last done ${lastMaintenanceDate}`);
+  }
+  if (typeof maintenanceInterval === 'number') {
+    parts.push(
+      `every ${plural(maintenanceInterval, hours ? 'hour of running' : 'month', hours ? 'hours of running' : 'months')}`,
+    );
+  } else if (typeof maintenanceIntervalUnits === 'string') {
+    parts.push(
+      `counted in ${INTERVAL_UNITS[maintenanceIntervalUnits] ?? maintenanceIntervalUnits}`,
+    );
+  }
+  return parts.length > 0 ? parts.join(', ') : null;
+}
+
+/** At most this many thermostat ids are listed; the rest are counted. */
+const IDS_LISTED = 10;
 
 /** Recorded values in words, temperatures in the reader's unit. */
 function wordsIn(reader: TemperatureUnit) {
@@ -90,17 +192,35 @@ function wordsIn(reader: TemperatureUnit) {
     if (typeof value === 'boolean') return value ? 'on' : 'off';
     if (typeof value === 'string') return textWords(key, value);
     if (typeof value === 'number') return numberWords(value, unit);
+    // A week reads as its ranges, never as its 336 half-hour blocks.
+    if (isWeek(value)) return weekInRanges(value).join('; ');
     // Building ids read as how many buildings, not as ids.
     if (Array.isArray(value) && key === 'buildingIds') {
       return value.length === 0 ? 'none' : plural(value.length, 'building');
     }
+    // Thermostats added: how many, and the first few ids.
+    if (Array.isArray(value) && key === 'thermostatIds') {
+      const listed = value.slice(0, IDS_LISTED).map(String).join(', ');
+      const more = value.length > IDS_LISTED ? ` and ${value.length - IDS_LISTED} more` : '';
+      return value.length === 0
+        ? 'none'
+        : `${plural(value.length, 'thermostat')}: ${listed}${more}`;
+    }
     if (Array.isArray(value)) return value.map((item) => valueWords(key, item, unit)).join(', ');
     const record = value as Record<string, unknown>;
+    if (key === 'hvacMaintenanceReminder') {
+      const words = reminderWords(record);
+      if (words) return words;
+    }
     if ('min' in record && 'max' in record) {
       return `${valueWords(key, record.min, unit)} to ${valueWords(key, record.max, unit)}`;
     }
     if ('from' in record && 'to' in record) {
       return `${valueWords(key, record.from, unit)} → ${valueWords(key, record.to, unit)}`;
+    }
+    // A group's new name or filter is recorded as `{ before, after }`.
+    if ('before' in record && 'after' in record && Object.keys(record).length === 2) {
+      return `${valueWords(key, record.before, unit)} → ${valueWords(key, record.after, unit)}`;
     }
     return Object.entries(record)
       .filter(([inner, item]) => shown(inner, item))
@@ -141,15 +261,33 @@ function runStateWords(changes: Record<string, unknown>): string | null {
  * An activity entry's recorded changes as lines a person reads ("Heat range: 60 °F to 72 °F →
  * 62 °F to 72 °F"), not JSON. Temperatures are recorded in °F, as the service holds them, and
  * read in the reader's unit, each with its unit. Codes read in words (modes, roles, the hold
- * action, a run's state); Setpoint's own identifiers are left out, and building ids read as a
- * count.
+ * action, a run's state and kind, days, time zones, the maintenance reminder); Setpoint's own
+ * identifiers and the service's comfort-setting refs are left out, and building ids read as a
+ * count. A template reads section by section, a week as ranges ("Mon–Fri 06:00–22:00 Home,
+ * 22:00–06:00 Sleep"), never as its 336 half-hour blocks; a schedule change as when it applies.
  */
 export function changeLines(
   changes: Record<string, unknown>,
   unit: TemperatureUnit = 'F',
 ): [string, string][] {
   const valueWords = wordsIn(unit);
+  // A template entry: its sections in words (a schedule as ranges), a change as what changed.
+  if (
+    'before' in changes &&
+    'after' in changes &&
+    (isTemplateBody(changes.before) || isTemplateBody(changes.after))
+  ) {
+    const { before, after, ...rest } = changes;
+    return [
+      ...templateChangeLines(before, after, unit, (value) => valueWords('template', value)),
+      ...changeLines(rest, unit),
+    ];
+  }
+  const range = scheduleRangeOf(changes);
   return Object.entries(changes).flatMap(([key, value]): [string, string][] => {
+    // A schedule range: one line of when, as the entry's words say it.
+    if (range && (key === 'firstSlot' || key === 'lastSlot')) return [];
+    if (range && key === 'days') return [['When', describeRange(range)]];
     if (!shown(key, value)) return [];
     if (key === 'state') {
       const words = runStateWords(changes);
@@ -157,6 +295,20 @@ export function changeLines(
     }
     return [[fieldName(key), valueWords(key, value)]];
   });
+}
+
+/** The range a schedule change recorded (`days`, `firstSlot`, `lastSlot`), or null. */
+function scheduleRangeOf(
+  changes: Record<string, unknown>,
+): { days: Day[]; firstSlot: number; lastSlot: number } | null {
+  const { days, firstSlot, lastSlot } = changes;
+  if (!Array.isArray(days) || typeof firstSlot !== 'number' || typeof lastSlot !== 'number') {
+    return null;
+  }
+  const known = days.filter((day): day is Day => (DAYS as readonly unknown[]).includes(day));
+  return known.length === days.length && known.length > 0
+    ? { days: known, firstSlot, lastSlot }
+    : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { BulkItemOutcome } from '@/lib/db/bulk-runs';
-import type { NOTIFICATION_STATES } from '@/lib/db/schema';
 import type { ActivityEntry } from '@/lib/db/queries';
+import type { NOTIFICATION_STATES } from '@/lib/db/schema';
 import type { ReportRow } from '@/lib/forms';
 
 /**

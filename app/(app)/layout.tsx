@@ -22,7 +22,11 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <AppHeader member={member} csrfToken={(await headers()).get(CSRF_HEADER) ?? ''} />
-      <ConnectionBanner connection={connection} canReconnect={can(member, 'manage_connection')} />
+      <ConnectionBanner
+        connection={connection}
+        canReconnect={can(member, 'manage_connection')}
+        zone={member.timeZone}
+      />
       <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 sm:px-6 sm:py-8">
         {children}
       </main>

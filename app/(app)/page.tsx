@@ -6,25 +6,29 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Link } from '@/components/ui/link';
 import { PageHeader } from '@/components/ui/page-header';
+import { slowChecksLine } from '@/lib/attention/checks';
 import { severityOf } from '@/lib/attention/conditions';
 import { freshnessLine } from '@/lib/attention/freshness';
-import { listAttention } from '@/lib/attention/list';
+import { listAttention, slowCheckProgress } from '@/lib/attention/list';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
 import { connectionAtRequestStart } from '@/lib/oauth/connection';
+import { DEFAULT_VIEW, viewQuery } from '@/lib/readings/view';
 import { timeZoneName } from '@/lib/words';
 
 export const metadata: Metadata = { title: 'Overview' };
 
 export default async function OverviewPage() {
   const member = await requireMember();
-  const [buildings, connection, attention] = await Promise.all([
+  const [buildings, connection, attention, checks] = await Promise.all([
     listBuildings({ scope: member }),
     connectionAtRequestStart(member.orgId),
     listAttention({ scope: member }),
+    slowCheckProgress({ scope: member }),
   ]);
+  const checking = slowChecksLine(checks);
   const thermostatCount = buildings.reduce((sum, building) => sum + building.thermostatCount, 0);
   const attentionCount = attention.items.length;
   const urgentCount = attention.items.filter((item) => severityOf(item) === 'urgent').length;
@@ -95,6 +99,8 @@ export default async function OverviewPage() {
               perHour: getEnv().SERVICE_RATE_LIMIT.perHour,
             })}
           </p>
+          {/* Until every slow check has run once, the count above may still grow: say so. */}
+          {checking ? <p className="basis-full text-sm text-muted">{checking}</p> : null}
         </section>
       ) : null}
 
@@ -112,33 +118,50 @@ export default async function OverviewPage() {
         </EmptyState>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-          {buildings.map((building) => (
-            <li key={building.buildingId}>
-              {/* Not prefetched, even on hover: rendering a building reads its stale rows from
-                  the service, and a pointer crossing the cards would spend calls on each. */}
-              <Link
-                href={`/buildings/${building.buildingId}`}
-                prefetch={false}
-                className="block h-full rounded-xl border border-slate-200 bg-white p-5 shadow-sm transition hover:border-brand-500 hover:shadow dark:border-slate-800 dark:bg-slate-900"
+          {buildings.map((building) => {
+            const items = perBuilding.get(building.buildingId) ?? 0;
+            return (
+              <li
+                key={building.buildingId}
+                className="flex flex-col rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 hover:shadow dark:border-slate-800 dark:bg-slate-900"
               >
-                <h2 className="font-medium">{building.name}</h2>
-                <p className="mt-1 text-sm text-muted">{building.address || 'No address'}</p>
-                {perBuilding.get(building.buildingId) ? (
-                  <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-300">
-                    {perBuilding.get(building.buildingId)?.toLocaleString('en-US')}{' '}
-                    {perBuilding.get(building.buildingId) === 1 ? 'item needs' : 'items need'}{' '}
-                    attention
+                {/* Not prefetched, even on hover: rendering a building reads its stale rows from
+                    the service, and a pointer crossing the cards would spend calls on each. */}
+                <Link
+                  href={`/buildings/${building.buildingId}`}
+                  prefetch={false}
+                  className="block flex-1 rounded-xl p-5"
+                >
+                  <h2 className="font-medium">{building.name}</h2>
+                  <p className="mt-1 text-sm text-muted">{building.address || 'No address'}</p>
+                  {items ? (
+                    <p className="mt-2 text-sm font-medium text-amber-800 dark:text-amber-300">
+                      {items.toLocaleString('en-US')} {items === 1 ? 'item needs' : 'items need'}{' '}
+                      attention
+                    </p>
+                  ) : null}
+                  <p className="mt-3 flex justify-between gap-3 text-xs text-muted">
+                    <span>
+                      {building.thermostatCount} thermostat
+                      {building.thermostatCount === 1 ? '' : 's'}
+                    </span>
+                    <span className="text-right">{timeZoneName(building.timeZone)}</span>
                   </p>
+                </Link>
+                {items ? (
+                  // The building's own rows that need attention, each flagged with what it is.
+                  <Link
+                    href={`/buildings/${building.buildingId}${viewQuery(DEFAULT_VIEW, { attention: 'needs' })}`}
+                    prefetch={false}
+                    className="border-t border-slate-100 px-5 py-3 text-sm font-medium text-brand-700 underline-offset-2 hover:underline dark:border-slate-800 dark:text-brand-100"
+                  >
+                    Show the units that need attention
+                    <span className="sr-only"> in {building.name}</span>
+                  </Link>
                 ) : null}
-                <p className="mt-3 flex justify-between gap-3 text-xs text-muted">
-                  <span>
-                    {building.thermostatCount} thermostat{building.thermostatCount === 1 ? '' : 's'}
-                  </span>
-                  <span className="text-right">{timeZoneName(building.timeZone)}</span>
-                </p>
-              </Link>
-            </li>
-          ))}
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

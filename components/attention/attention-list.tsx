@@ -1,10 +1,12 @@
 import { Link } from '@/components/ui/link';
-import { LocalTime } from '@/components/ui/local-time';
-import { type Severity, severityOf } from '@/lib/attention/conditions';
+import { When } from '@/components/ui/when';
+import { dateIn, type Severity, severityOf } from '@/lib/attention/conditions';
 import type { ListedItem } from '@/lib/attention/list';
 import { replanHref } from '@/lib/attention/query';
 import { describeItem } from '@/lib/attention/words';
+import type { FormAction } from '@/lib/forms';
 import type { TemperatureUnit } from '@/lib/units';
+import { RecordMaintenanceForm } from './record-maintenance-form';
 
 const SEVERITY: Record<Severity, { label: string; className: string }> = {
   urgent: {
@@ -62,18 +64,44 @@ function replanOf(
   return { href: replanHref(item), text: `Plan again with “${item.templateName}”` };
 }
 
+/**
+ * Maintenance due or overdue is dealt with in place: the day it was done, recorded at the
+ * thermostat. Offered to those who may change it.
+ */
+function recordOf(
+  item: ListedItem,
+  mayChange: (buildingId: string) => boolean,
+  recordFor: ((thermostatId: string) => FormAction<'date'>) | undefined,
+  now: Date,
+) {
+  if (item.kind !== 'maintenance_due' && item.kind !== 'maintenance_overdue') return null;
+  if (!recordFor || !mayChange(item.buildingId)) return null;
+  return {
+    action: recordFor(item.thermostatId),
+    thermostatId: item.thermostatId,
+    label: item.label ?? item.thermostatId,
+    today: dateIn(item.timeZone ?? 'UTC', now),
+  };
+}
+
 /** Items needing attention, most urgent first, each leading to where it can be dealt with. */
 export function AttentionList({
   items,
   unit,
   now,
   mayChange = () => false,
+  recordFor,
+  zone,
 }: {
   items: ListedItem[];
   unit: TemperatureUnit;
   now: Date;
+  /** The reader's zone, for items of no building (a thermostat's are in its building's zone). */
+  zone: string;
   /** Whether the reader may change thermostats of this building (for the items' own actions). */
   mayChange?: (buildingId: string) => boolean;
+  /** The bound "Record maintenance done" action for a thermostat, where the page offers it. */
+  recordFor?: (thermostatId: string) => FormAction<'date'>;
 }) {
   return (
     <ol
@@ -86,6 +114,7 @@ export function AttentionList({
         const link = linkOf(item);
         const moment = momentOf(item);
         const replan = replanOf(item, mayChange);
+        const record = recordOf(item, mayChange, recordFor, now);
         return (
           <li
             key={`${item.kind}:${item.thermostatId ?? 'organisation'}`}
@@ -111,7 +140,7 @@ export function AttentionList({
               <p className="text-sm text-slate-700 dark:text-slate-300">{words.detail}</p>
               {moment ? (
                 <p className="text-xs text-muted">
-                  {moment.label} <LocalTime value={moment.at.toISOString()} />
+                  {moment.label} <When at={moment.at} zone={item.timeZone ?? zone} />
                 </p>
               ) : null}
               {replan ? (
@@ -125,6 +154,7 @@ export function AttentionList({
                   </Link>
                 </p>
               ) : null}
+              {record ? <RecordMaintenanceForm {...record} /> : null}
             </div>
           </li>
         );

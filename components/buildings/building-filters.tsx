@@ -17,7 +17,7 @@ const fieldClass =
 
 /** The filters and the page size; the empty value means "any". */
 const CHOICES: {
-  name: 'mode' | 'connection' | 'resident' | 'per';
+  name: 'mode' | 'connection' | 'resident' | 'attention' | 'per';
   label: string;
   options: readonly (readonly [value: string, text: string])[];
 }[] = [
@@ -43,6 +43,15 @@ const CHOICES: {
       ['', 'On or off'],
       ['on', 'On'],
       ['off', 'Off'],
+    ],
+  },
+  {
+    // By the rules of Needs attention: offline, too cold or hot, maintenance due, and the rest.
+    name: 'attention',
+    label: 'Attention',
+    options: [
+      ['', 'All'],
+      ['needs', 'Needs attention'],
     ],
   },
   {
@@ -94,7 +103,7 @@ export function BuildingFilters({ view, path }: { view: BuildingView; path: stri
       </button>
       {isFiltered(view) ? (
         <Link
-          href={`${path}${viewQuery(view, { q: '', mode: undefined, connection: undefined, resident: undefined })}`}
+          href={`${path}${viewQuery(view, { q: '', mode: undefined, connection: undefined, resident: undefined, attention: undefined })}`}
           scroll={false}
           className="min-h-10 content-center text-sm font-medium underline"
         >

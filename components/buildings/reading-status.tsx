@@ -20,6 +20,7 @@ export function ReadingStatus({
   data,
   shown,
   member,
+  attention = 0,
 }: {
   data: Pick<
     BuildingPage,
@@ -29,9 +30,12 @@ export function ReadingStatus({
   shown: { from: number; count: number };
   /** Who is looking (a notice of the ended connection offers to reconnect to those who may). */
   member: Member;
+  /** How many of the building's thermostats need attention. */
+  attention?: number;
 }) {
   const initial = (
     <StatusView
+      attention={attention}
       member={member}
       summary={data.summary}
       reading={data.reading}
@@ -42,7 +46,7 @@ export function ReadingStatus({
   if (data.reading === 0) return initial;
   return (
     <Suspense fallback={initial}>
-      <SettledStatus data={data} shown={shown} member={member} />
+      <SettledStatus data={data} shown={shown} member={member} attention={attention} />
     </Suspense>
   );
 }
@@ -51,14 +55,17 @@ async function SettledStatus({
   data,
   shown,
   member,
+  attention,
 }: {
   data: Pick<BuildingPage, 'verdict' | 'settled'>;
   shown: { from: number; count: number };
   member: Member;
+  attention: number;
 }) {
   const [verdict, summary] = await Promise.all([data.verdict, data.settled]);
   return (
     <StatusView
+      attention={attention}
       summary={summary}
       reading={0}
       problem={verdict.serviceWide}
@@ -74,12 +81,14 @@ function StatusView({
   problem,
   shown,
   member,
+  attention,
 }: {
   summary: BuildingRowsSummary;
   reading: number;
   problem: ServiceErrorKind | ReadsPaused | null;
   shown: { from: number; count: number };
   member: Member;
+  attention: number;
 }) {
   const { total, matching, failing, offline } = summary;
   const counts = [
@@ -87,6 +96,7 @@ function StatusView({
     // In an outage the notice says it once; counting every row as failed would say it again.
     failing && !problem ? `${failing} could not be read` : null,
     offline ? `${offline} offline` : null,
+    attention ? `${attention} need${attention === 1 ? 's' : ''} attention` : null,
   ].filter(Boolean);
   const range =
     matching === 0

@@ -29,6 +29,23 @@ export function RowView({ row, selectionForm }: { row: RowCells; selectionForm: 
         {/* A plain link: a client Link per row costs every view hydration for little. */}
         <a href={`/thermostats/${row.thermostatId}`}>{row.label}</a>
         {row.showId ? <small>{row.thermostatId}</small> : null}
+        {row.attention ? (
+          // Said in words to everyone (the sign is only a cue): "Needs attention: Offline".
+          <span data-tone="warn" className="mt-1 flex items-start gap-1 text-xs font-medium">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              fill="currentColor"
+              className="mt-px size-3.5 shrink-0"
+            >
+              <path d="M8.3 2.9a2 2 0 0 1 3.4 0l6.1 10.6A2 2 0 0 1 16.1 16.5H3.9a2 2 0 0 1-1.7-3L8.3 2.9ZM10 7a1 1 0 0 0-1 1v3a1 1 0 1 0 2 0V8a1 1 0 0 0-1-1Zm0 8a1.1 1.1 0 1 0 0-2.2 1.1 1.1 0 0 0 0 2.2Z" />
+            </svg>
+            <span>
+              <span className="sr-only">Needs attention: </span>
+              {row.attention.join(', ')}
+            </span>
+          </span>
+        ) : null}
       </th>
       {status ? (
         <>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { FROM_SELECTION } from '@/lib/bulk/paths';
 
 /**
  * The rows' checkboxes belong to the bulk-selection form through their `form` attribute, so
@@ -95,12 +96,43 @@ export function SelectAll({ form }: { form: string }) {
   );
 }
 
+/**
+ * How many rows are ticked, inside the selection form. With JavaScript a submit with none ticked
+ * goes nowhere and this says to tick them first; without it the form posts, carrying
+ * `FROM_SELECTION`, and the bulk page says so instead.
+ */
 export function SelectedCount({ form }: { form: string }) {
   const [counts] = useSelection(form);
-  if (counts === null) return null;
+  // A submit was tried with nothing ticked (until something is).
+  const [refused, setRefused] = useState(false);
+  useEffect(() => {
+    const element = document.getElementById(form);
+    if (!(element instanceof HTMLFormElement)) return;
+    const onSubmit = (event: SubmitEvent) => {
+      if (boxesOf(form).some((box) => box.checked)) return;
+      event.preventDefault();
+      setRefused(true);
+    };
+    element.addEventListener('submit', onSubmit);
+    return () => element.removeEventListener('submit', onSubmit);
+  }, [form]);
+  const ticked = counts?.checked ?? 0;
+  useEffect(() => {
+    if (ticked > 0) setRefused(false);
+  }, [ticked]);
+  const none = counts !== null && counts.checked === 0;
   return (
-    <span role="status" className="text-sm text-muted">
-      {counts.checked === 0 ? 'None selected' : `${counts.checked} selected`}
-    </span>
+    <>
+      <input type="hidden" form={form} name={FROM_SELECTION.name} value={FROM_SELECTION.value} />
+      {counts === null ? null : (
+        <span role="status" className={`text-sm ${none && refused ? 'text-danger' : 'text-muted'}`}>
+          {none
+            ? refused
+              ? 'Nothing is ticked: tick the thermostats to change first.'
+              : 'None selected'
+            : `${counts.checked} selected`}
+        </span>
+      )}
+    </>
   );
 }

@@ -1,22 +1,23 @@
 'use client';
 
-import { type FormEvent, useActionState, useState, useSyncExternalStore } from 'react';
-import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
-import { Radio } from '@/components/ui/form-parts';
-import { Notice } from '@/components/ui/notice';
+import { type FormEvent, useActionState, useMemo, useState, useSyncExternalStore } from 'react';
 import {
   fanOnTimeField,
   RANGE_FIELDS,
   rangeField,
 } from '@/components/settings/configuration-fields';
+import { Button } from '@/components/ui/button';
+import { ErrorSummary } from '@/components/ui/error-summary';
+import { Field } from '@/components/ui/field';
+import { ErrorList, Radio } from '@/components/ui/form-parts';
 import type { BulkFormState } from '@/lib/bulk/form';
 import type { FormAction } from '@/lib/forms';
 import {
   type ConfigurationErrors,
   type ConfigurationField,
-  DEFAULT_HEAT_COOL_MIN_DELTA,
   HOLD_ACTION_TEXT,
+  heatCoolGapRule,
+  heatCoolGapWords,
   validateConfiguration,
 } from '@/lib/settings/configuration';
 import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
@@ -33,6 +34,13 @@ const EMPTY: Values = {
   fanMinimumOnTime: '',
 };
 const idle: BulkFormState = { status: 'idle' };
+
+/** The fields a refused change's summary links to, in the form's order. */
+const summaryFields = (unit: 'F' | 'C') => ({
+  ...Object.fromEntries(RANGE_FIELDS.map((field) => [field, rangeField(field, unit).label])),
+  holdAction: { label: 'Hold action', id: 'bulk-holdAction-errors' },
+  fanMinimumOnTime: fanOnTimeField.label,
+});
 
 const noSubscription = () => () => {};
 /** True once React runs in the browser: what the page offers without JavaScript differs a little. */
@@ -54,6 +62,7 @@ export function BulkConfiguration({
   unit,
   limits,
   initialSelected = [],
+  gaps = {},
   groups,
   review,
   start,
@@ -63,6 +72,11 @@ export function BulkConfiguration({
   groups?: PickerGroup[];
   unit: 'F' | 'C';
   limits: { heat: string; cool: string; gap: string };
+  /**
+   * Each thermostat's own minimum heat–cool gap as last read (null: never read), so that the
+   * check made here keeps the largest among those selected, as the server's does.
+   */
+  gaps?: Record<string, { label: string; gap: number | null }>;
   /** Thermostats already chosen (ticked on a building's page). */
   initialSelected?: string[];
   review: FormAction<string>;
@@ -79,11 +93,22 @@ export function BulkConfiguration({
   const [values, setValues] = useState<Values>(() => ({ ...EMPTY, ...state.values }));
   const [clientErrors, setClientErrors] = useState<ConfigurationErrors | null>(null);
   const [clientMessage, setClientMessage] = useState<string | null>(null);
+  // Each refused attempt, counted so that the same problem twice brings the summary back in view.
+  const [attempt, setAttempt] = useState(0);
   // A review is shown until anything it was made from changes.
   const [stale, setStale] = useState(false);
 
   const errors = clientErrors ?? state.fieldErrors ?? {};
-  const message = clientMessage ?? (state.status === 'error' ? state.message : null);
+  // What the summary at the top says: the check made here, or the server's refusal.
+  const refused = useMemo<BulkFormState>(
+    () =>
+      clientMessage && attempt > 0
+        ? { status: 'error', message: clientMessage, fieldErrors: clientErrors ?? undefined }
+        : state.status === 'error'
+          ? state
+          : idle,
+    [clientMessage, clientErrors, attempt, state],
+  );
   const confirming = state.status === 'success' && state.review && !stale;
 
   const edit =
@@ -99,9 +124,11 @@ export function BulkConfiguration({
   function check(event: FormEvent<HTMLFormElement>) {
     setClientMessage(null);
     setClientErrors(null);
+    const rule = heatCoolGapRule([...selected].map((id) => gaps[id] ?? { label: id, gap: null }));
     const checked = validateConfiguration(values, {
       unit,
-      heatCoolMinDelta: DEFAULT_HEAT_COOL_MIN_DELTA,
+      heatCoolMinDelta: rule.gap,
+      gapWords: heatCoolGapWords(rule, unit),
     });
     let problem: string | null = null;
     if (!checked.ok) {
@@ -115,6 +142,7 @@ export function BulkConfiguration({
     if (problem) {
       event.preventDefault();
       setClientMessage(problem);
+      setAttempt((n) => n + 1);
     } else {
       setStale(false);
     }
@@ -135,6 +163,7 @@ export function BulkConfiguration({
   const count = selected.size;
   return (
     <form action={reviewAction} onSubmit={check} noValidate className="grid gap-6">
+      <ErrorSummary state={refused} fields={summaryFields(unit)} />
       <ThermostatPicker
         buildings={buildings}
         groups={groups}
@@ -153,7 +182,6 @@ export function BulkConfiguration({
             limit at least {limits.gap} above the matching heat limit.
           </p>
         </div>
-        {message ? <Notice tone="error">{message}</Notice> : null}
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {RANGE_FIELDS.map((field) => (
             <Field
@@ -184,7 +212,7 @@ export function BulkConfiguration({
               />
             );
           })}
-          {errors.holdAction ? <p className="text-sm text-danger">{errors.holdAction[0]}</p> : null}
+          <ErrorList id="bulk-holdAction-errors" errors={errors.holdAction} />
         </fieldset>
         <div className="max-w-xs">
           <Field

@@ -48,6 +48,7 @@ export function BulkReviewPanel({
             <li key={change}>{change}</li>
           ))}
         </ul>
+        {review.gap ? <p className="text-sm">{review.gap}</p> : null}
         <p className="text-sm text-muted">Every other setting stays as each thermostat has it.</p>
       </div>
       <div className="grid gap-1">

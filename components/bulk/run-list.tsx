@@ -1,22 +1,33 @@
 import { Link } from '@/components/ui/link';
 import { outcomeClass } from '@/components/ui/outcome-label';
 import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
+import { runPath } from '@/lib/bulk/runs';
 import { changesInWords, runStatus } from '@/lib/bulk/words';
 import type { BulkRun } from '@/lib/db/bulk-runs';
-
-/** A run as the member sees it (`partView`: their share of someone else's run). */
-type SeenRun = BulkRun & { partView?: boolean };
 import { runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import type { TemperatureUnit } from '@/lib/units';
 
+/** A run as the member sees it (`partView`: their share of someone else's run). */
+type SeenRun = BulkRun & { partView?: boolean };
+
 /** Recent bulk runs: when, who, what, how many, and how each is going or ended. */
-export function RunList({ runs, unit }: { runs: SeenRun[]; unit: TemperatureUnit }) {
+export function RunList({
+  runs,
+  unit,
+  zone,
+}: {
+  runs: SeenRun[];
+  unit: TemperatureUnit;
+  /** The member's zone, for the times. */
+  zone: string;
+}) {
   const columns: Column<SeenRun>[] = [
-    timeColumn('Started', (run) => run.createdAt),
+    timeColumn('Started', (run) => run.createdAt, zone),
     { header: 'By', cell: (run) => run.startedByName },
     {
       header: 'Change',
+      names: true,
       cell: (run) => (
         <>
           {run.kind === 'configuration'
@@ -36,7 +47,7 @@ export function RunList({ runs, unit }: { runs: SeenRun[]; unit: TemperatureUnit
         // The status is the way to the run's page, in the tone of its outcome.
         return (
           <Link
-            href={`/bulk/runs/${run.id}`}
+            href={runPath(run)}
             className={`font-medium hover:underline ${outcomeClass(status.outcome)}`}
           >
             {status.label}

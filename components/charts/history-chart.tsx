@@ -13,6 +13,7 @@ import {
 } from '@/lib/readings/history';
 import { dateTimeFormat } from '@/lib/time-format';
 import { formatTemperature, type TemperatureUnit, toDisplay } from '@/lib/units';
+import { timeZoneName } from '@/lib/words';
 
 /**
  * A thermostat's history over 24 hours or 7 days, drawn on the server as SVG (no client code):
@@ -163,6 +164,9 @@ export function HistoryChart({
           </Panel>
           <Equipment buckets={buckets} x={x} bucketMs={period.bucketMs} label={over} />
           <TimeAxis from={from} now={now} timeZone={timeZone} />
+          <p className="-mt-3 text-xs text-muted">
+            Times are in the building’s time zone, {timeZoneName(timeZone)}.
+          </p>
           <Legend />
           <details className="text-sm">
             <summary className="cursor-pointer font-medium">The history as a table</summary>
@@ -305,7 +309,7 @@ function Equipment({
           viewBox={`0 0 ${WIDTH} ${EQUIPMENT.length}`}
           preserveAspectRatio="none"
           role="img"
-          aria-label={`Equipment running over the last ${label}: heat, cool and fan`}
+          aria-label={`Equipment running ${label}: heat, cool and fan`}
           className="absolute inset-0 size-full"
         >
           {EQUIPMENT.map((kind, row) =>

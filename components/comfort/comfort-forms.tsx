@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
+import { ErrorSummary, type SummaryFields } from '@/components/ui/error-summary';
 import { Field, type Option, SelectField } from '@/components/ui/field';
-import { FormMessage } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/forms';
 
@@ -46,6 +46,17 @@ const SIDES = [
     fanLabel: 'Fan when cooling',
   },
 ] as const;
+
+/** The fields a refused comfort setting's summary links to (their ids as `Fields` gives them). */
+function summaryFields(prefix: string, unit: 'F' | 'C'): SummaryFields {
+  return {
+    name: { label: 'Name', id: `${prefix}-name` },
+    desiredHeat: { label: `Heat setpoint (°${unit})`, id: `${prefix}-heat` },
+    desiredCool: { label: `Cool setpoint (°${unit})`, id: `${prefix}-cool` },
+    fanHeat: { label: 'Fan when heating', id: `${prefix}-fan-heat` },
+    fanCool: { label: 'Fan when cooling', id: `${prefix}-fan-cool` },
+  };
+}
 
 /** The five fields of a comfort setting, with the thermostat's rule beside the setpoints. */
 function Fields({
@@ -117,7 +128,7 @@ export function CreateComfortSettingForm({
   const blank = { name: '', desiredHeat: '', desiredCool: '', fanHeat: 'auto', fanCool: 'auto' };
   return (
     <form action={action} aria-label="New comfort setting" className="grid gap-4">
-      <FormMessage state={state} />
+      <ErrorSummary state={state} fields={summaryFields('new', unit)} level={3} />
       <Fields prefix="new" state={state} defaults={blank} unit={unit} hints={hints} />
       <div>
         <SubmitButton pending="Creating…">Create comfort setting</SubmitButton>
@@ -142,7 +153,11 @@ export function EditComfortSettingForm({
   const [state, action] = useActionState(update, idle);
   return (
     <form action={action} aria-label={`Edit ${current.name}`} className="grid gap-4">
-      <FormMessage state={state} />
+      <ErrorSummary
+        state={state}
+        fields={summaryFields(`edit-${comfortSettingRef}`, unit)}
+        level={3}
+      />
       <Fields
         prefix={`edit-${comfortSettingRef}`}
         state={state}
@@ -163,7 +178,7 @@ export function DeleteComfortSettingForm({ remove, name }: { remove: BoundAction
   const [state, action] = useActionState(remove, idle);
   return (
     <form action={action} aria-label={`Delete ${name}`} className="grid gap-3">
-      <FormMessage state={state} />
+      <ErrorSummary state={state} level={3} />
       <p className="text-sm">
         Delete <strong>{name}</strong> from this thermostat? This cannot be undone.
       </p>

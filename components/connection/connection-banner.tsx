@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { LocalTime } from '@/components/ui/local-time';
+import { When } from '@/components/ui/when';
 import type { ConnectionSummary } from '@/lib/oauth/connection';
 import { ConnectForm } from './connect-form';
 
@@ -10,9 +10,12 @@ import { ConnectForm } from './connect-form';
 export function ConnectionBanner({
   connection,
   canReconnect,
+  zone,
 }: {
   connection: ConnectionSummary | null;
   canReconnect: boolean;
+  /** The member's zone, for the time. */
+  zone: string;
 }) {
   if (!connection) return null;
   const reconnect = connection.status === 'reconnect';
@@ -34,7 +37,7 @@ export function ConnectionBanner({
           ) : (
             <>
               <strong>The thermostat service connection expires</strong>{' '}
-              <LocalTime value={connection.refreshTokenExpiresAt.toISOString()} />.{' '}
+              <When at={connection.refreshTokenExpiresAt} zone={zone} />.{' '}
               {canReconnect
                 ? 'Reconnect before then to keep it.'
                 : 'An owner or admin must reconnect before then.'}

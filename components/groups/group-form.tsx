@@ -3,8 +3,9 @@
 import { useActionState, useState, useSyncExternalStore } from 'react';
 import { type BulkBuilding, ThermostatPicker } from '@/components/bulk/thermostat-picker';
 import { BuildingCheckboxes } from '@/components/ui/building-checkboxes';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
-import { ErrorList, Fieldset, FormMessage, Radio } from '@/components/ui/form-parts';
+import { ErrorList, Fieldset, Radio } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 import {
@@ -17,6 +18,19 @@ import type { GroupField, GroupKind } from '@/lib/groups/schema';
 import { EMPTY_GROUP, type GroupFormValues } from './group-values';
 
 const idle: FormState<GroupField> = { status: 'idle' };
+
+/** The fields a refused group's summary links to, in the form's order. */
+const GROUP_FIELDS = {
+  name: 'Name',
+  kind: { label: 'What the group holds', id: 'field-kind-errors' },
+  thermostatIds: { label: 'Thermostats', id: 'field-thermostatIds-errors' },
+  filter: { label: 'Filter', id: 'field-filter-errors' },
+  buildingIds: { label: 'Buildings', id: 'field-buildingIds-errors' },
+  label: 'Unit label contains',
+  connection: 'Connection',
+  resident: 'Resident mode',
+  attention: { label: 'Needs attention for', id: 'field-attention-errors' },
+} as const;
 
 const noSubscription = () => () => {};
 /** True once React runs in the browser: without JavaScript both kinds are shown. */
@@ -77,7 +91,7 @@ export function GroupForm({
 
   return (
     <form action={action} aria-label={label} noValidate className="grid gap-5">
-      <FormMessage state={state} />
+      <ErrorSummary state={state} fields={GROUP_FIELDS} />
       <div className="max-w-md">
         <Field
           key={`name-${version}`}

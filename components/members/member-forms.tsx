@@ -1,10 +1,11 @@
 'use client';
 
 import { useActionState, useState } from 'react';
-import { type BuildingChoice, BuildingCheckboxes } from '@/components/ui/building-checkboxes';
+import { BuildingCheckboxes, type BuildingChoice } from '@/components/ui/building-checkboxes';
 import { CopyField } from '@/components/ui/copy-field';
-import { ErrorList, FormMessage } from '@/components/ui/form-parts';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
+import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { Role } from '@/lib/db/schema';
 import type { FormAction, FormState } from '@/lib/forms';
@@ -12,6 +13,12 @@ import type { FormAction, FormState } from '@/lib/forms';
 const idle: FormState = { status: 'idle' };
 
 export type RoleChoice = { role: Role; name: string; description: string };
+
+/** The role fields a refused save's summary links to (ids as RoleFields gives them). */
+const roleSummaryFields = (idPrefix: string) => ({
+  role: { label: 'Role', id: `${idPrefix}-role` },
+  buildingIds: { label: 'Buildings they look after', id: `${idPrefix}-buildings-errors` },
+});
 
 /**
  * A role and, for a building manager, the buildings they look after. Without JavaScript every
@@ -78,7 +85,7 @@ export function InviteForm({
   const done = state.status === 'success';
   return (
     <form action={action} className="grid gap-4" aria-label="Invite someone" noValidate>
-      <FormMessage state={state} />
+      <ErrorSummary state={state} fields={{ email: 'Email', ...roleSummaryFields('invite') }} />
       {done && state.link ? (
         <CopyField id="invitation-link" label="Invitation link" value={state.link} />
       ) : null}
@@ -129,7 +136,7 @@ export function MemberRoleForm({
   const [state, action] = useActionState(bound, idle);
   return (
     <form action={action} className="grid gap-3" aria-label={`Role of ${name}`}>
-      <FormMessage state={state} />
+      <ErrorSummary state={state} fields={roleSummaryFields(idPrefix)} level={3} />
       <RoleFields
         idPrefix={idPrefix}
         roles={roles}
@@ -165,7 +172,14 @@ export function OrganizationForm({
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="grid gap-4" aria-label="Organisation settings" noValidate>
-      <FormMessage state={state} />
+      <ErrorSummary
+        state={state}
+        fields={{
+          name: 'Organisation name',
+          ssoDomain: 'Company SSO domain',
+          ssoDefaultRole: 'With the role',
+        }}
+      />
       <Field
         label="Organisation name"
         name="name"

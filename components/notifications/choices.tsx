@@ -1,4 +1,4 @@
-import { type BuildingChoice, BuildingCheckboxes } from '@/components/ui/building-checkboxes';
+import { BuildingCheckboxes, type BuildingChoice } from '@/components/ui/building-checkboxes';
 import { ErrorList } from '@/components/ui/form-parts';
 
 /**

@@ -1,13 +1,43 @@
 import { OutcomeLabel } from '@/components/ui/outcome-label';
 import { ResultTable, timeColumn } from '@/components/ui/result-table';
 import type { LogEntry } from '@/lib/db/notifications';
-import { incidentSubject, incidentTitle, noticeStatusWords } from '@/lib/notifications/words';
+import {
+  incidentSubject,
+  incidentTitle,
+  noticeCodes,
+  noticeStatusWords,
+} from '@/lib/notifications/words';
 import { noticeOutcome } from '@/lib/outcomes';
 
 const EVENTS = { opened: 'Opened', resolved: 'Resolved', test: 'Test' } as const;
 
+/**
+ * A system's code behind a failure ("ENOTFOUND", "HTTP 500"), folded away for a technician: the
+ * words beside it are what everyone reads.
+ */
+export function TechnicalDetail({ codes }: { codes: readonly string[] }) {
+  if (codes.length === 0) return null;
+  return (
+    <details className="mt-1 text-xs text-muted">
+      <summary className="cursor-pointer">Technical detail</summary>
+      <p className="mt-1">
+        System code: <code className="break-all">{codes.join(', ')}</code>
+      </p>
+    </details>
+  );
+}
+
 /** Every notice and what came of it: the delivery log. */
-export function DeliveryLog({ entries, caption }: { entries: LogEntry[]; caption: string }) {
+export function DeliveryLog({
+  entries,
+  caption,
+  zone,
+}: {
+  entries: LogEntry[];
+  caption: string;
+  /** The reader's zone, for the times. */
+  zone: string;
+}) {
   return (
     <ResultTable
       caption={caption}
@@ -15,7 +45,7 @@ export function DeliveryLog({ entries, caption }: { entries: LogEntry[]; caption
       rows={entries}
       rowKey={(entry) => entry.id}
       columns={[
-        timeColumn<LogEntry>('When', (entry) => entry.createdAt),
+        timeColumn<LogEntry>('When', (entry) => entry.createdAt, zone),
         {
           header: 'Notice',
           names: true,
@@ -32,7 +62,10 @@ export function DeliveryLog({ entries, caption }: { entries: LogEntry[]; caption
         {
           header: 'Outcome',
           cell: (entry) => (
-            <OutcomeLabel kind={noticeOutcome(entry.status)} label={noticeStatusWords(entry)} />
+            <>
+              <OutcomeLabel kind={noticeOutcome(entry.status)} label={noticeStatusWords(entry)} />
+              <TechnicalDetail codes={noticeCodes(entry)} />
+            </>
           ),
         },
         { header: 'Attempts', cell: (entry) => entry.attempts, className: 'text-right' },

@@ -1,5 +1,5 @@
 import { Link } from '@/components/ui/link';
-import { LocalTime } from '@/components/ui/local-time';
+import { When } from '@/components/ui/when';
 import type { IncidentRow } from '@/lib/db/notifications';
 import {
   incidentPath,
@@ -22,10 +22,13 @@ export function IncidentList({
   unit,
   now,
   scope,
+  zone,
 }: {
   incidents: IncidentRow[];
   unit: TemperatureUnit;
   now: Date;
+  /** The reader's zone, for incidents of no building (a building's are in its zone). */
+  zone: string;
   /** The reader's buildings (null: every building): a failed run reads as their share. */
   scope: readonly string[] | null;
 }) {
@@ -33,6 +36,7 @@ export function IncidentList({
     <ol aria-label="Incidents" className="divide-y divide-slate-100 dark:divide-slate-800">
       {incidents.map((incident) => {
         const open = incident.resolvedAt === null;
+        const at = incident.timeZone ?? zone;
         return (
           <li key={incident.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:gap-4">
             <span
@@ -57,11 +61,11 @@ export function IncidentList({
                   : resolvedWords(incident)}
               </p>
               <p className="text-xs text-muted">
-                Since <LocalTime value={incident.openedAt.toISOString()} />
+                Since <When at={incident.openedAt} zone={at} />
                 {incident.resolvedAt ? (
                   <>
                     {' '}
-                    · resolved <LocalTime value={incident.resolvedAt.toISOString()} />
+                    · resolved <When at={incident.resolvedAt} zone={at} />
                   </>
                 ) : null}
               </p>

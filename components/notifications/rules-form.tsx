@@ -1,7 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
-import { ErrorList, FormMessage } from '@/components/ui/form-parts';
+import { ErrorSummary } from '@/components/ui/error-summary';
+import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 
@@ -22,7 +23,16 @@ export function RulesForm({ action: bound, rules }: { action: FormAction; rules:
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="grid gap-4" aria-label="Notification rules" noValidate>
-      <FormMessage state={state} />
+      <ErrorSummary
+        state={state}
+        level={3}
+        fields={Object.fromEntries(
+          rules.map((rule) => [
+            `delay-${rule.kind}`,
+            { label: `${rule.name}: tell after (minutes)`, id: `delay-${rule.kind}` },
+          ]),
+        )}
+      />
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
         {rules.map((rule) => {
           const delay = `delay-${rule.kind}`;

@@ -1,8 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, type Option, SelectField } from '@/components/ui/field';
-import { Fieldset, FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { Fieldset, RadioGroup } from '@/components/ui/form-parts';
+import { Link } from '@/components/ui/link';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 import {
@@ -20,11 +22,21 @@ export type SubscriptionValues = {
   kinds: string[];
   buildingScope: 'all' | 'chosen';
   buildingIds: string[];
-  timeZone: string;
   digestHour: string;
   quietStart: string;
   quietEnd: string;
 };
+
+/** The fields a refused subscription's summary links to, in the form's order. */
+const SUBSCRIPTION_FIELDS = {
+  mode: { label: 'Email me', id: 'field-mode-errors' },
+  kinds: { label: 'Which incidents', id: 'subscription-kinds-errors' },
+  buildingScope: { label: 'Which buildings', id: 'subscription-buildings-errors' },
+  buildingIds: { label: 'Which buildings', id: 'subscription-buildings-errors' },
+  quietStart: 'Quiet hours from',
+  quietEnd: 'Quiet hours until',
+  digestHour: 'Send the digest at',
+} as const;
 
 const HOURS: Option[] = Array.from({ length: 24 }, (_, hour) => ({
   value: String(hour),
@@ -37,14 +49,15 @@ export function SubscriptionForm({
   initial,
   kinds,
   buildings,
-  timeZones,
+  zoneName,
   allBuildingsLabel,
 }: {
   action: FormAction;
   initial: SubscriptionValues;
   kinds: KindChoice[];
   buildings: BuildingChoice[];
-  timeZones: Option[];
+  /** The member's own zone, in words: the digest's hour and quiet hours keep it. */
+  zoneName: string;
   allBuildingsLabel: string;
 }) {
   const [state, action] = useActionState(bound, idle);
@@ -54,7 +67,7 @@ export function SubscriptionForm({
     refill[field] ?? initial[field];
   return (
     <form action={action} className="grid gap-4" aria-label="Your email notifications" noValidate>
-      <FormMessage state={state} />
+      <ErrorSummary state={state} fields={SUBSCRIPTION_FIELDS} level={3} />
       <RadioGroup
         name="mode"
         legend="Email me"
@@ -108,15 +121,14 @@ export function SubscriptionForm({
             errors={errors.digestHour}
             options={HOURS}
           />
-          <SelectField
-            label="Your time zone"
-            name="timeZone"
-            defaultValue={value('timeZone')}
-            errors={errors.timeZone}
-            options={timeZones}
-            hint="For the digest’s hour, and the quiet hours of incidents of no building (the connection)."
-          />
         </div>
+        <p className="text-xs text-muted">
+          In your time zone, {zoneName} (a building’s incidents keep quiet hours in the building’s
+          zone).{' '}
+          <Link href="/account" className="underline">
+            Change your time zone
+          </Link>
+        </p>
       </Fieldset>
       <div>
         <SubmitButton pending="Saving…">Save my notifications</SubmitButton>

@@ -2,8 +2,8 @@
 
 import { useActionState } from 'react';
 import { CopyField } from '@/components/ui/copy-field';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
-import { FormMessage } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 import {
@@ -15,6 +15,15 @@ import {
 } from './choices';
 
 const idle: FormState = { status: 'idle' };
+
+/** The fields a refused webhook's summary links to, in the form's order. */
+const WEBHOOK_FIELDS = {
+  url: 'Endpoint address',
+  description: 'Description',
+  kinds: { label: 'Which incidents', id: 'webhook-kinds-errors' },
+  buildingScope: { label: 'Which buildings', id: 'webhook-buildings-errors' },
+  buildingIds: { label: 'Which buildings', id: 'webhook-buildings-errors' },
+} as const;
 
 /** Adds a webhook endpoint; its signing secret comes back once, to copy. */
 export function AddWebhookForm({
@@ -34,7 +43,7 @@ export function AddWebhookForm({
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="grid gap-4" aria-label="Add a webhook" noValidate>
-      <FormMessage state={state} />
+      <ErrorSummary state={state} fields={WEBHOOK_FIELDS} level={4} />
       {done && state.secret ? (
         <CopyField id="webhook-secret" label="Signing secret (shown once)" value={state.secret} />
       ) : null}

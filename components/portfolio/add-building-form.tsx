@@ -3,8 +3,8 @@
 import { useActionState } from 'react';
 import { addBuildingAction } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
-import { Notice } from '@/components/ui/notice';
 import type { FormState } from '@/lib/forms';
 import type { BuildingField } from '@/lib/portfolio/buildings';
 
@@ -27,9 +27,16 @@ export function AddBuildingForm({
   // A new key after each success empties the fields for the next building.
   return (
     <form action={submit} className="grid gap-3" key={state.message ?? 'new'}>
-      {state.message ? (
-        <Notice tone={state.status === 'success' ? 'success' : 'error'}>{state.message}</Notice>
-      ) : null}
+      <ErrorSummary
+        state={state}
+        level={3}
+        fields={{
+          name: 'Building name',
+          buildingId: 'Building id at the service',
+          timeZone: 'Time zone',
+          address: 'Address (optional)',
+        }}
+      />
       <div className="grid gap-3 sm:grid-cols-2">
         <Field
           label="Building name"

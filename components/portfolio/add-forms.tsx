@@ -1,9 +1,10 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { type FormEvent, type ReactNode, useActionState, useState } from 'react';
+import { type FormEvent, type ReactNode, useActionState, useMemo, useState } from 'react';
 import { addFromCsv, addFromList, importSandboxDemo } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { SelectField } from '@/components/ui/field';
 import { ErrorList } from '@/components/ui/form-parts';
 import { Link } from '@/components/ui/link';
@@ -204,6 +205,27 @@ function AddFormField({
   );
 }
 
+/**
+ * A refused form's fields, summarised at its top (its other answers, the lines' results, show
+ * below its button). The same object while the answer stands, so the summary takes focus once.
+ */
+function FieldsRefused({ source, state }: { source: 'list' | 'csv'; state: AddState }) {
+  const refused = useMemo<AddState>(
+    () => (state.fieldErrors ? { status: 'error', fieldErrors: state.fieldErrors } : idle),
+    [state],
+  );
+  return (
+    <ErrorSummary
+      state={refused}
+      level={3}
+      fields={{
+        building: { label: 'Building', id: `${source}-building` },
+        [source]: { label: source === 'list' ? 'Thermostat ids' : 'CSV file', id: source },
+      }}
+    />
+  );
+}
+
 /** A building of the portfolio, to choose for an import. */
 export type BuildingChoice = { buildingId: string; name: string };
 
@@ -243,6 +265,7 @@ export function AddFromListForm({ buildings }: { buildings: readonly BuildingCho
   const errors = form.state.fieldErrors?.list;
   return (
     <form {...form.formProps} className="grid gap-3">
+      <FieldsRefused source="list" state={form.state} />
       <ImportBuilding source="list" buildings={buildings} state={form.state} />
       <AddFormField
         name="list"
@@ -267,6 +290,7 @@ export function AddFromCsvForm({ buildings }: { buildings: readonly BuildingChoi
   const errors = form.state.fieldErrors?.csv;
   return (
     <form {...form.formProps} className="grid gap-3">
+      <FieldsRefused source="csv" state={form.state} />
       <ImportBuilding source="csv" buildings={buildings} state={form.state} />
       <AddFormField
         name="csv"

@@ -5,7 +5,7 @@ import { importOutcome } from '@/lib/outcomes';
 
 const COLUMNS: Column<ReportRow>[] = [
   { header: 'Line', cell: (row) => row.line, className: 'text-muted tabular-nums' },
-  { header: 'Thermostat', cell: (row) => row.subject, className: 'font-mono text-xs' },
+  { header: 'Thermostat', names: true, cell: (row) => row.subject, className: 'font-mono text-xs' },
   { header: 'Result', cell: (row) => <OutcomeLabel kind={importOutcome(row.outcome)} /> },
   { header: 'Detail', cell: (row) => row.detail },
 ];

@@ -1,12 +1,13 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useActionState, useState, useSyncExternalStore } from 'react';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
+import { Checkbox, Fieldset, RadioGroup } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 import { type AccessControlField, LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
-import { Checkbox, ErrorList, Fieldset, FormMessage, RadioGroup } from '@/components/ui/form-parts';
-import { SubmitButton } from '@/components/ui/submit-button';
 
 type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
 const idle: State = { status: 'idle' };
@@ -14,6 +15,23 @@ const ON_OFF = [
   { value: 'on', label: 'On' },
   { value: 'off', label: 'Off' },
 ];
+
+/** The fields a refused save's summary links to, in the form's order. */
+const SUMMARY_FIELDS = {
+  enabled: { label: 'Access control', id: 'field-enabled-errors' },
+  passcode: 'New passcode',
+  clearPasscode: 'Remove the passcode',
+  ...Object.fromEntries(LOCK_AREAS.map((area) => [area, `${LOCK_AREA_TEXT[area].label} lock`])),
+};
+
+const noSubscription = () => () => {};
+/** True once React runs in the browser: only then can the page follow the choice as it is made. */
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
 /** `enabled` is null when Setpoint does not know the current state (it cannot read it). */
 type Initial = {
@@ -88,15 +106,18 @@ function AccessControlFields({
   state: State;
   chosen: Initial;
 }) {
-  // Which fields apply follows the choice as the member makes it (before saving).
+  // With JavaScript the locks' description follows the choice as the member makes it (before
+  // saving), as a guide only: every field stays usable (never disabled), so that without
+  // JavaScript "On", a passcode and the locks go in one save, and the server decides what applies.
+  // (Not dimmed either: dimmed text that can still be used fails its contrast.)
   const [enabled, setEnabled] = useState(chosen.enabled);
+  const hydrated = useHydrated();
   const errors = state.fieldErrors ?? {};
   // Unknown: neither on nor off is ticked, and the hint says why.
   const unknown = chosen.enabled === null;
   return (
     <form action={action} noValidate className="grid gap-5">
-      <FormMessage state={state} />
-      <ErrorList id="access-form-errors" errors={errors.form} />
+      <ErrorSummary state={state} fields={SUMMARY_FIELDS} level={3} />
       <RadioGroup
         legend="Access control"
         name="enabled"
@@ -128,11 +149,12 @@ function AccessControlFields({
       <Fieldset
         legend="Locked areas"
         description={
-          enabled
-            ? 'Ticked areas need the passcode. Saving sets all five as shown.'
-            : 'Turn access control on to lock areas.'
+          !hydrated
+            ? 'With access control on, ticked areas need the passcode; saving sets all five as shown. With it off, nothing is locked, whatever is ticked.'
+            : enabled
+              ? 'Ticked areas need the passcode. Saving sets all five as shown.'
+              : 'Locks apply only while access control is on: with it off, nothing is locked, whatever is ticked.'
         }
-        disabled={enabled !== true}
       >
         {LOCK_AREAS.map((area) => (
           <Checkbox

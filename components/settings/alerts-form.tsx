@@ -1,12 +1,13 @@
 'use client';
 
 import { useActionState } from 'react';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
+import { Checkbox, Fieldset } from '@/components/ui/form-parts';
+import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 import type { AlertField } from '@/lib/settings/alerts';
 import { dateTimeFormat } from '@/lib/time-format';
-import { Checkbox, ErrorList, Fieldset, FormMessage } from '@/components/ui/form-parts';
-import { SubmitButton } from '@/components/ui/submit-button';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
 const idle: State = { status: 'idle' };
@@ -53,8 +54,19 @@ export function AlertsForm({
       className="grid gap-5"
       key={JSON.stringify(state.values ?? initial)}
     >
-      <FormMessage state={state} />
-      <ErrorList id="alerts-form-errors" errors={errors.form} />
+      <ErrorSummary
+        state={state}
+        fields={{
+          maintenanceEnabled: 'Remind about HVAC maintenance',
+          lastMaintenanceDate: 'Last maintenance',
+          maintenanceInterval: 'Maintenance interval',
+          maintenanceIntervalUnits: 'Interval unit',
+          lowTemperatureValue: `Low temperature (${degree})`,
+          highTemperatureValue: `High temperature (${degree})`,
+          lowHumidityValue: 'Low humidity (%)',
+          highHumidityValue: 'High humidity (%)',
+        }}
+      />
       <Fieldset
         legend="HVAC maintenance reminder"
         description="Reminds the resident and you when the heating and cooling equipment is due for service."

@@ -1,13 +1,14 @@
 'use client';
 
 import { useActionState } from 'react';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
+import { ErrorList, Fieldset, Radio } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 import { type ConfigurationField, HOLD_ACTION_TEXT } from '@/lib/settings/configuration';
 import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
-import { ErrorList, Fieldset, FormMessage, Radio } from '@/components/ui/form-parts';
-import { fanOnTimeField, rangeField } from './configuration-fields';
+import { fanOnTimeField, RANGE_FIELDS, rangeField } from './configuration-fields';
 
 type State = FormState<ConfigurationField | 'form'>;
 const idle: State = { status: 'idle' };
@@ -34,8 +35,16 @@ export function ConfigurationForm({
 
   return (
     <form action={action} noValidate className="grid gap-5" key={key}>
-      <FormMessage state={state} />
-      <ErrorList id="configuration-form-errors" errors={errors.form} />
+      <ErrorSummary
+        state={state}
+        fields={{
+          ...Object.fromEntries(
+            RANGE_FIELDS.map((field) => [field, rangeField(field, limits.unit).label]),
+          ),
+          holdAction: { label: 'Hold action', id: 'holdAction-errors' },
+          fanMinimumOnTime: fanOnTimeField.label,
+        }}
+      />
       <div className="grid gap-4 md:grid-cols-2">
         {(['heat', 'cool'] as const).map((kind) => (
           <Fieldset

@@ -1,3 +1,5 @@
+import { Link } from '@/components/ui/link';
+
 /** Initials for the avatar: the first letters of the first two words of the name. */
 function initials(name: string) {
   return (
@@ -11,7 +13,8 @@ function initials(name: string) {
 }
 
 /**
- * The signed-in member's menu: who is signed in, in which organisation, and sign-out. A native
+ * The signed-in member's menu: who is signed in, in which organisation, their account page and
+ * sign-out. A native
  * <details> keeps it keyboard- and screen-reader-friendly without a menu library, and sign-out
  * is a plain form posting to next-auth with its CSRF token, so it works without JavaScript.
  */
@@ -48,6 +51,12 @@ export function UserMenu({
           <p className="truncate text-xs text-muted">{email}</p>
           <p className="mt-1 truncate text-xs text-muted">{organization}</p>
         </div>
+        <Link
+          href="/account"
+          className="mt-1 block rounded-md px-3 py-2 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+        >
+          Your account: time zone and units
+        </Link>
         <form method="post" action="/api/auth/signout">
           <input type="hidden" name="csrfToken" value={csrfToken} />
           <input type="hidden" name="callbackUrl" value="/sign-in" />

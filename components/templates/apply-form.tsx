@@ -1,8 +1,8 @@
 'use client';
 
 import { useActionState } from 'react';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
-import { FormMessage } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 
@@ -17,7 +17,11 @@ export function ApplyForm({ action, askPasscode }: { action: FormAction; askPass
   const [state, formAction] = useActionState(action, idle);
   return (
     <form action={formAction} className="grid gap-3" aria-label="Apply the plan">
-      <FormMessage state={state} />
+      <ErrorSummary
+        state={state}
+        fields={{ passcode: 'New passcode for the thermostats it locks' }}
+        level={3}
+      />
       {askPasscode ? (
         <div className="max-w-sm">
           <Field

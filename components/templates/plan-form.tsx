@@ -6,7 +6,7 @@ import {
   type PickerGroup,
   ThermostatPicker,
 } from '@/components/bulk/thermostat-picker';
-import { FormMessage } from '@/components/ui/form-parts';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
 
@@ -31,13 +31,13 @@ export function PlanForm({
   const [selected, setSelected] = useState(() => new Set(initialSelected));
   return (
     <form action={action} className="grid gap-6">
+      <ErrorSummary state={state} />
       <ThermostatPicker
         buildings={buildings}
         groups={groups}
         selected={selected}
         onChange={setSelected}
       />
-      <FormMessage state={state} />
       <div className="flex flex-wrap items-center gap-3">
         <SubmitButton pending="Starting the plan…">Plan on the selected thermostats</SubmitButton>
         <p className="text-sm text-muted">

@@ -1,22 +1,51 @@
 import { Link } from '@/components/ui/link';
 import type { BulkRunItemRow } from '@/lib/db/bulk-runs';
-import { type PlanSummary, sectionLines, type ThermostatPlan } from '@/lib/templates/plan';
-import { applyCostInWords } from '@/lib/templates/run-words';
-import { problemsIn } from '@/lib/templates/words';
+import { sectionLines, type ThermostatPlan } from '@/lib/templates/plan';
+import { applyCostInWords, runChangesSchema } from '@/lib/templates/run-words';
+import {
+  type PlanSummaryWithSections,
+  summarySections,
+  type TemplateSections,
+} from '@/lib/templates/summary';
+import { problemsIn, sectionCountWords } from '@/lib/templates/words';
 import type { TemperatureUnit } from '@/lib/units';
 
 /**
- * A planned run's plan as a manager reads it before applying: how many thermostats change, need
- * nothing, or cannot be changed; the calls it costs and the time it takes under the call budget;
- * then each thermostat's changes, before → after, in a disclosure (no JavaScript needed).
+ * A planned run's plan as a manager reads it before applying: one line per section ("Weekly
+ * schedule: changes on 3 of 3", "Comfort settings: already match on 5 of 5"); how many thermostats
+ * change, need nothing, or cannot be changed; the calls it costs and the time it takes under the
+ * call budget; then each thermostat's changes, before → after, in a disclosure (no JavaScript
+ * needed).
  */
 
 const plural = (n: number, one: string, many = `${one}s`) =>
   `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-export function PlanSummaryView({ summary, warnings }: { summary: PlanSummary; warnings: number }) {
+export function PlanSummaryView({
+  summary,
+  warnings,
+  changes,
+}: {
+  summary: PlanSummaryWithSections;
+  warnings: number;
+  /**
+   * The run's changes (`bulk_runs.changes`): its template names the sections that change on no
+   * thermostat (they already match everywhere), which the summary alone does not know.
+   */
+  changes?: unknown;
+}) {
+  const sections = summarySections(summary, templateOf(changes));
   return (
     <div className="grid gap-3">
+      {sections.length > 0 ? (
+        <ul aria-label="By section" className="grid gap-1 text-sm">
+          {sections.map((count) => (
+            <li key={count.section} className="font-medium">
+              {sectionCountWords(count)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
         {[
           ['Change', summary.changing],
@@ -54,6 +83,12 @@ export function PlanSummaryView({ summary, warnings }: { summary: PlanSummary; w
       ) : null}
     </div>
   );
+}
+
+/** A run's template, where its changes hold one (a template run, a one-off change's body). */
+function templateOf(changes: unknown): TemplateSections | null {
+  if (changes === undefined) return null;
+  return runChangesSchema.safeParse(changes).data?.template ?? null;
 }
 
 const STATE_WORDS = {

@@ -11,14 +11,15 @@ import {
   RANGE_FIELDS,
   rangeField,
 } from '@/components/settings/configuration-fields';
+import { ErrorSummary, type SummaryFields } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
-import { Checkbox, ErrorList, Fieldset, FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { Checkbox, ErrorList, Fieldset, RadioGroup } from '@/components/ui/form-parts';
 import { Notice } from '@/components/ui/notice';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/forms';
+import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { HOLD_ACTION_TEXT } from '@/lib/settings/configuration';
-import { RESIDENT_OFF_ALONE, RESIDENT_OFF_RESETS } from '@/lib/templates/schema';
 import {
   ACCESS_FIELD,
   COMFORT_COLUMNS,
@@ -28,13 +29,12 @@ import {
   MAX_COMFORT_ROWS,
   ORIGINALS_FIELD,
   RANGE_ROWS,
-  rangeField as scheduleRangeField,
-  REMOVE_SCHEDULE,
   RESIDENT_FIELD,
   SCHEDULE_FIELD,
+  rangeField as scheduleRangeField,
   type TemplateFormValues,
 } from '@/lib/templates/form';
-import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
+import { RESIDENT_OFF_ALONE, RESIDENT_OFF_RESETS } from '@/lib/templates/schema';
 import { DAYS, HOLD_ACTIONS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 
 const idle: FormState = { status: 'idle' };
@@ -57,6 +57,69 @@ const FANS = [
   { value: 'auto', label: 'Auto' },
   { value: 'on', label: 'On' },
 ];
+
+const COMFORT_LABELS: Record<(typeof COMFORT_COLUMNS)[number], (degree: string) => string> = {
+  name: () => 'name',
+  desiredHeat: (degree) => `heat (${degree})`,
+  desiredCool: (degree) => `cool (${degree})`,
+  fanHeat: () => 'fan heating',
+  fanCool: () => 'fan cooling',
+};
+
+/**
+ * The fields a refused save's summary links to, in the form's order (ids as Field, Checkbox and
+ * RadioGroup give them). A section's own error (nothing set in it) links to its box.
+ */
+function summaryFields(unit: 'F' | 'C', rows: number, captured: boolean): SummaryFields {
+  const degree = `°${unit}`;
+  const fields: Record<string, SummaryFields[string]> = { name: 'Template name' };
+  fields.comfortSettings = {
+    label: 'Comfort settings',
+    id: `field-${INCLUDE_FIELDS.comfortSettings}`,
+  };
+  for (let row = 0; row < rows; row++) {
+    for (const column of COMFORT_COLUMNS) {
+      fields[comfortField(row, column)] =
+        `Comfort setting ${row + 1}: ${COMFORT_LABELS[column](degree)}`;
+    }
+  }
+  fields.scheduleRanges = {
+    label: 'Schedule ranges',
+    id: `field-${INCLUDE_FIELDS.scheduleRanges}`,
+  };
+  for (let row = 0; row < RANGE_ROWS; row++) {
+    fields[scheduleRangeField(row, 'days')] = {
+      label: `Range ${row + 1}: days`,
+      id: `field-range-${row}-days-errors`,
+    };
+    fields[scheduleRangeField(row, 'from')] = `Range ${row + 1}: from`;
+    fields[scheduleRangeField(row, 'to')] = `Range ${row + 1}: to`;
+    fields[scheduleRangeField(row, 'name')] = `Range ${row + 1}: comfort setting`;
+  }
+  fields.schedule = {
+    label: 'Weekly schedule',
+    id: captured ? `field-${INCLUDE_FIELDS.schedule}` : 'field-schedule-errors',
+  };
+  fields.configuration = { label: 'Configuration', id: `field-${INCLUDE_FIELDS.configuration}` };
+  for (const field of RANGE_FIELDS) fields[field] = rangeField(field, unit).label;
+  fields.holdAction = 'Hold action';
+  fields.fanMinimumOnTime = fanOnTimeField.label;
+  fields.alerts = { label: 'Alert settings', id: `field-${INCLUDE_FIELDS.alerts}` };
+  fields.maintenanceEnabled = 'Remind about HVAC maintenance';
+  fields.lastMaintenanceDate = 'Last maintenance';
+  fields.maintenanceInterval = 'Maintenance interval';
+  fields.maintenanceIntervalUnits = 'Interval unit';
+  fields.lowTemperatureValue = `Low temperature (${degree})`;
+  fields.highTemperatureValue = `High temperature (${degree})`;
+  fields.lowHumidityValue = 'Low humidity (%)';
+  fields.highHumidityValue = 'High humidity (%)';
+  fields[ACCESS_FIELD] = { label: 'Access control', id: `field-${ACCESS_FIELD}-errors` };
+  for (const area of LOCK_AREAS) {
+    fields[lockField(area)] = `Lock ${LOCK_AREA_TEXT[area].label.toLowerCase()}`;
+  }
+  fields[RESIDENT_FIELD] = { label: 'Resident mode', id: `field-${RESIDENT_FIELD}-errors` };
+  return fields;
+}
 
 /** Rows shown: every filled row and two blank ones (at least four), up to what a thermostat holds. */
 function rowCount(values: Partial<TemplateFormValues>): number {
@@ -115,8 +178,7 @@ export function TemplateForm({
       aria-label={oneOff ? 'One-off change' : mode === 'new' ? 'New template' : 'Edit template'}
       key={JSON.stringify(values)}
     >
-      <FormMessage state={state} />
-      <ErrorList id="template-form-errors" errors={errors.form} />
+      <ErrorSummary state={state} fields={summaryFields(unit, rows, Boolean(schedule))} />
       {mode === 'new' ? (
         <>
           {values[SCHEDULE_FIELD] ? (
@@ -266,14 +328,14 @@ export function TemplateForm({
         >
           {schedule ? (
             <>
-              {schedule}
               <Checkbox
-                name={REMOVE_SCHEDULE}
-                label="Remove the schedule section"
-                description="Each thermostat then keeps its own schedule."
-                defaultChecked={checked(REMOVE_SCHEDULE)}
+                name={INCLUDE_FIELDS.schedule}
+                label="Include the weekly schedule"
+                description="Left out, each thermostat keeps its own schedule."
+                defaultChecked={checked(INCLUDE_FIELDS.schedule)}
                 errors={errors.schedule}
               />
+              {schedule}
             </>
           ) : (
             <>

@@ -15,6 +15,7 @@ const idle: FormState = { status: 'idle' };
 export function ButtonForm({
   action: bound,
   label,
+  name = label,
   pending,
   variant = 'secondary',
   question,
@@ -22,6 +23,8 @@ export function ButtonForm({
 }: {
   action: FormAction;
   label: string;
+  /** The form's name, where many on one page share a label (a form's name must be unique). */
+  name?: string;
   pending: string;
   variant?: 'secondary' | 'danger';
   question?: string;
@@ -30,7 +33,7 @@ export function ButtonForm({
   const [state, action] = useActionState(bound, idle);
   if (once && state.status === 'success') return <FormMessage state={state} />;
   return (
-    <form action={action} className="grid gap-2" aria-label={label}>
+    <form action={action} className="grid gap-2" aria-label={name}>
       <FormMessage state={state} />
       {question ? <p className="text-sm">{question}</p> : null}
       <div>

@@ -1,16 +1,19 @@
 import 'server-only';
 import {
   type BandHistoryPoint,
+  countReminderChecks,
+  findReminder,
   listAttentionRows,
   listBandHistory,
   listFailedWrites,
 } from '@/lib/db/attention';
-import { listDrift } from '@/lib/db/drift';
-import type { Scope } from '@/lib/db/queries';
+import { countDriftChecks, listDrift } from '@/lib/db/drift';
+import { findThermostat, type Scope } from '@/lib/db/queries';
 import { getConnectionSummary } from '@/lib/oauth/connection';
 import { pollFreshness } from '@/lib/readings/poller';
-import { parseStoredStatus } from '@/lib/readings/read';
+import { freshnessTargetMs, parseStoredStatus } from '@/lib/readings/read';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import type { SlowChecks } from './checks';
 import {
   type AttentionItem,
   bandBreach,
@@ -22,9 +25,17 @@ import {
   OVERHEAT_ABOVE_F,
   thermostatConditions,
 } from './conditions';
+import { formatDate, TITLES } from './words';
 
-/** An item as a page lists it: with the thermostat's label and building's name. */
-export type ListedItem = AttentionItem & { label: string | null; buildingName: string | null };
+/**
+ * An item as a page lists it: with the thermostat's label, its building's name and time zone
+ * (for a date its people read, such as the day maintenance was done).
+ */
+export type ListedItem = AttentionItem & {
+  label: string | null;
+  buildingName: string | null;
+  timeZone?: string | null;
+};
 
 export type Freshness = Awaited<ReturnType<typeof pollFreshness>>;
 
@@ -37,11 +48,13 @@ export type Freshness = Awaited<ReturnType<typeof pollFreshness>>;
 export async function listAttention(input: {
   scope: Scope;
   now?: Date;
+  /** Only this building's thermostats (and no item about the whole organisation). */
+  buildingId?: string;
 }): Promise<{ items: ListedItem[]; freshness: Freshness }> {
   const now = input.now ?? new Date();
-  const { scope } = input;
+  const { scope, buildingId } = input;
   const [rows, connection, freshness, failed, drift] = await Promise.all([
-    listAttentionRows({ scope }),
+    listAttentionRows({ scope, buildingId }),
     getConnectionSummary(scope.orgId),
     pollFreshness(),
     listFailedWrites({ scope, since: new Date(now.getTime() - FAILED_WRITES_WINDOW_MS) }),
@@ -128,8 +141,13 @@ export async function listAttention(input: {
       ...item,
       label: row.unitLabel || row.thermostatId,
       buildingName: row.buildingName,
+      timeZone: row.timeZone,
     })),
   );
+  if (buildingId) {
+    items.sort(compareUrgency((item) => item.label ?? ''));
+    return { items, freshness };
+  }
   const whole = connectionCondition({
     connection: fleet.connection,
     hasThermostats: rows.length > 0,
@@ -137,4 +155,53 @@ export async function listAttention(input: {
   if (whole) items.push({ ...whole, label: null, buildingName: null });
   items.sort(compareUrgency((item) => `${item.buildingName ?? ''}\u0000${item.label ?? ''}`));
   return { items, freshness };
+}
+
+/**
+ * The thermostats of one building that need attention, each with its items' titles, most urgent
+ * first ("Offline", "Maintenance overdue"): what the building's table flags and filters by, by
+ * the same rules as Needs attention.
+ */
+export async function attentionByThermostat(input: {
+  scope: Scope;
+  buildingId: string;
+  now?: Date;
+}): Promise<Map<string, string[]>> {
+  const { items } = await listAttention(input);
+  const titles = new Map<string, string[]>();
+  for (const item of items) {
+    if (item.thermostatId === null) continue;
+    titles.set(item.thermostatId, [...(titles.get(item.thermostatId) ?? []), TITLES[item.kind]]);
+  }
+  return titles;
+}
+
+/**
+ * How far the slow checks have come in the member's scope (lib/attention/checks.ts words it):
+ * two counts, no service call.
+ */
+export async function slowCheckProgress(input: { scope: Scope }): Promise<SlowChecks> {
+  const [maintenance, templates] = await Promise.all([
+    countReminderChecks(input),
+    countDriftChecks(input),
+  ]);
+  return { maintenance, templates, background: freshnessTargetMs() > 0 };
+}
+
+/**
+ * What Needs attention says once maintenance was recorded on a thermostat (in scope): which, and
+ * when the next is due as the service now says. Null for a thermostat not in scope.
+ */
+export async function recordedNotice(input: {
+  scope: Scope;
+  thermostatId: string;
+}): Promise<string | null> {
+  const [thermostat, reminder] = await Promise.all([findThermostat(input), findReminder(input)]);
+  if (!thermostat) return null;
+  const label = thermostat.unitLabel || thermostat.thermostatId;
+  const next =
+    reminder?.enabled && reminder.nextReminderDate
+      ? ` The next is due on ${formatDate(reminder.nextReminderDate)}.`
+      : '';
+  return `Maintenance recorded for ${label}.${next}`;
 }

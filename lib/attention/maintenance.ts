@@ -1,11 +1,18 @@
 import 'server-only';
 import pLimit from 'p-limit';
-import { listDueReminders, saveReminder, saveReminderFailure } from '@/lib/db/attention';
+import {
+  listDueReminders,
+  markReminderUnread,
+  saveReminder,
+  saveReminderFailure,
+} from '@/lib/db/attention';
 import { getEnv } from '@/lib/env';
+import { logWarning } from '@/lib/log';
 import { freshnessTargetMs } from '@/lib/readings/read';
 import { budgetWindows } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import { getAlertSettings } from '@/lib/thermostat-api/resources';
+import type { AlertSettings } from '@/lib/thermostat-api/schemas';
 
 /**
  * Maintenance reminders, read on a slow cycle: each thermostat's alert settings once a day, at
@@ -20,6 +27,38 @@ export const READ_EVERY_MS = 24 * 60 * 60_000;
 export const RETRY_EVERY_MS = 60 * 60_000;
 /** The most of the hourly background budget these reads may take while catching up. */
 const SHARE_OF_HOUR = 0.02;
+
+/** What the store keeps of a reminder, from alert settings as the service gave them. */
+export function reminderOf(settings: AlertSettings): {
+  enabled: boolean;
+  nextReminderDate: string | null;
+} {
+  const reminder = settings.hvacMaintenanceReminder;
+  return {
+    enabled: reminder.enabled,
+    nextReminderDate: reminder.enabled ? (reminder.nextReminderDate ?? null) : null,
+  };
+}
+
+/**
+ * Tells the store what a write through Setpoint made of a thermostat's reminder, so Needs
+ * attention shows it at once rather than after the next daily read: the alert settings the
+ * service answered (or that were read back after the write), or, where neither came, a read
+ * first thing in the next round. Never throws over the write: the daily read puts it right.
+ */
+export async function rememberReminder(input: {
+  orgId: string;
+  thermostatId: string;
+  settings: AlertSettings | null;
+}): Promise<void> {
+  const key = { orgId: input.orgId, thermostatId: input.thermostatId };
+  try {
+    if (input.settings) await saveReminder({ ...key, ...reminderOf(input.settings) });
+    else await markReminderUnread(key);
+  } catch (error) {
+    logWarning('maintenance reminder: not kept after a write', String(error));
+  }
+}
 
 /** How many reminders one minute's round may read. */
 export function remindersPerMinute(): number {
@@ -47,14 +86,7 @@ export async function readDueReminders(
       limit(async () => {
         try {
           const settings = await getAlertSettings({ ...reminder, priority: 'background' });
-          const reminderSettings = settings.hvacMaintenanceReminder;
-          await saveReminder({
-            ...reminder,
-            enabled: reminderSettings.enabled,
-            nextReminderDate: reminderSettings.enabled
-              ? (reminderSettings.nextReminderDate ?? null)
-              : null,
-          });
+          await saveReminder({ ...reminder, ...reminderOf(settings) });
           return true;
         } catch (caught) {
           const kind = caught instanceof ServiceError ? caught.kind : 'unavailable';

@@ -1,4 +1,4 @@
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
 import { ATTENTION_GROUPS, type AttentionGroup } from './conditions';
 
 /**
@@ -32,6 +32,28 @@ export function attentionHref(query: Partial<AttentionQuery>): string {
   if (query.page && query.page > 1) params.set('page', String(query.page));
   const search = params.toString();
   return search ? `/attention?${search}` : '/attention';
+}
+
+/**
+ * Where a form on the page goes back to after it has done its work: the page as it was (its
+ * filters and page, nothing else: the address comes back from the browser, so it is read again
+ * as any address is) with `recorded` naming the thermostat whose maintenance was just recorded.
+ */
+export function recordedHref(returnTo: unknown, thermostatId: string): string {
+  let query = readAttentionQuery({});
+  if (typeof returnTo === 'string' && returnTo.startsWith('/attention')) {
+    const params = new URL(returnTo, 'http://setpoint.invalid').searchParams;
+    query = readAttentionQuery(Object.fromEntries(params));
+  }
+  const href = attentionHref(query);
+  const id = thermostatIdSchema.safeParse(thermostatId).data;
+  if (!id) return href;
+  return `${href}${href.includes('?') ? '&' : '?'}recorded=${id}`;
+}
+
+/** The thermostat whose maintenance was just recorded, as the address names it; '' for none. */
+export function readRecorded(params: Params): string {
+  return thermostatIdSchema.safeParse(one(params.recorded)).data ?? '';
 }
 
 /** One page of a sorted list, the page number clamped to the pages there are. */

@@ -11,20 +11,25 @@ import {
   requestBulkRunCancel,
   setBulkRunJob,
 } from '@/lib/db/bulk-runs';
+import { listHeatCoolGaps } from '@/lib/db/heat-cool-gaps';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { sendJob } from '@/lib/jobs/queue';
 import { logWarning } from '@/lib/log';
 import {
   type ConfigurationErrors,
   type ConfigurationInput,
-  DEFAULT_HEAT_COOL_MIN_DELTA,
   FAN_MINIMUM_ON_TIME,
+  type HeatCoolGapRule,
+  heatCoolGapRule,
+  heatCoolGapWords,
   validateConfiguration,
 } from '@/lib/settings/configuration';
 import { forgetPasscode } from '@/lib/templates/passcodes';
-import { runEntryOf } from '@/lib/templates/run-words';
+import { isOneOff, runEntryOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { formatDelta } from '@/lib/units';
+import { BULK_RUNS_PATH, TEMPLATE_RUNS_PATH } from './paths';
 import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';
 import { changesInWords, thermostatCount } from './words';
 
@@ -68,7 +73,21 @@ export type Refusal = {
 };
 
 type WithRun = { ok: true; run: BulkRun };
-type WithMessage = { ok: true; message: string };
+type WithMessage = { ok: true; message: string; run: BulkRun };
+
+/**
+ * The section a run belongs to: a template's own run (planned from the template) is the
+ * template's; a configuration change, a one-off change and an undo are bulk changes.
+ */
+export function runSection(run: Pick<BulkRun, 'kind' | 'changes'>): 'templates' | 'bulk' {
+  return run.kind === 'template' && !isOneOff(run) ? 'templates' : 'bulk';
+}
+
+/** A run's page, in its section (lib/bulk/paths.ts). */
+export function runPath(run: Pick<BulkRun, 'id' | 'kind' | 'changes'>): string {
+  const base = runSection(run) === 'templates' ? TEMPLATE_RUNS_PATH : BULK_RUNS_PATH;
+  return `${base}/${encodeURIComponent(run.id)}`;
+}
 
 const forbidden = (message: string): Refusal => ({ ok: false, code: 'forbidden', message });
 const invalid = (message: string, fieldErrors?: ConfigurationErrors): Refusal => ({
@@ -114,14 +133,40 @@ export async function checkTargets(
   };
 }
 
-/** The settings to change, checked as a bulk change (a blank field is left as it is). */
+/**
+ * The gap rule of a change to these thermostats: each one's own minimum heat–cool gap as its last
+ * kept status says it, the service's default for one not read yet, and the largest of them kept.
+ */
+export async function gapRuleOf(
+  member: Member,
+  targets: readonly Target[],
+): Promise<HeatCoolGapRule> {
+  const gaps = new Map(
+    (
+      await listHeatCoolGaps({ scope: member, thermostatIds: targets.map((t) => t.thermostatId) })
+    ).map((row) => [row.thermostatId, row.gap]),
+  );
+  return heatCoolGapRule(
+    targets.map((t) => ({
+      label: t.unitLabel || t.thermostatId,
+      gap: gaps.get(t.thermostatId) ?? null,
+    })),
+  );
+}
+
+/**
+ * The settings to change, checked as a bulk change (a blank field is left as it is), the ranges
+ * against the selection's gap rule: every thermostat's own gap is kept.
+ */
 export function checkChanges(
   member: Member,
   values: ConfigurationInput,
+  rule: HeatCoolGapRule,
 ): { ok: true; changes: SettingsChanges } | Refusal {
   const checked = validateConfiguration(values, {
     unit: member.temperatureUnit,
-    heatCoolMinDelta: DEFAULT_HEAT_COOL_MIN_DELTA,
+    heatCoolMinDelta: rule.gap,
+    gapWords: heatCoolGapWords(rule, member.temperatureUnit),
   });
   if (!checked.ok) return invalid(CHECK_FIELDS, checked.fieldErrors);
   if (Object.keys(checked.changes).length === 0) {
@@ -134,24 +179,32 @@ export type BulkReview = {
   count: number;
   /** The changes in words, in the member's unit. */
   changes: string[];
+  /** The heat–cool gap the new ranges keep and why, when the change sets both ranges. */
+  gap?: string;
   buildings: { name: string; count: number }[];
   requests: number;
 };
 
 type BulkInput = { member: Member; thermostatIds: unknown; values: ConfigurationInput };
 
-/** Every check of a bulk change, in order: the role, the settings, each thermostat's scope. */
+/**
+ * Every check of a bulk change, in order: the role, each thermostat's scope, then the settings
+ * (their ranges against the gaps of the thermostats selected).
+ */
 async function checkBulkChange(
   input: BulkInput,
-): Promise<{ ok: true; targets: Target[]; changes: SettingsChanges } | Refusal> {
+): Promise<
+  { ok: true; targets: Target[]; changes: SettingsChanges; rule: HeatCoolGapRule } | Refusal
+> {
   if (!can(input.member, 'change_thermostat')) {
     return forbidden(refusal(input.member.role, 'change_thermostat'));
   }
-  const changes = checkChanges(input.member, input.values);
-  if (!changes.ok) return changes;
   const targets = await checkTargets(input.member, input.thermostatIds);
   if (!targets.ok) return targets;
-  return { ok: true, targets: targets.targets, changes: changes.changes };
+  const rule = await gapRuleOf(input.member, targets.targets);
+  const changes = checkChanges(input.member, input.values, rule);
+  if (!changes.ok) return changes;
+  return { ok: true, targets: targets.targets, changes: changes.changes, rule };
 }
 
 /** What a confirmation shows: how many, where, what, and how many requests it takes. */
@@ -163,7 +216,7 @@ export async function reviewBulkChange(
   return {
     ok: true,
     thermostatIds: checked.targets.map((t) => t.thermostatId),
-    review: await describeRun(input.member, checked.targets, checked.changes),
+    review: await describeRun(input.member, checked.targets, checked.changes, checked.rule),
   };
 }
 
@@ -171,15 +224,22 @@ async function describeRun(
   member: Member,
   targets: readonly Target[],
   changes: SettingsChanges,
+  rule: HeatCoolGapRule,
 ): Promise<BulkReview> {
   const names = new Map(
     (await listBuildings({ scope: member })).map((b) => [b.buildingId, b.name]),
   );
   const perBuilding = new Map<string, number>();
   for (const t of targets) perBuilding.set(t.buildingId, (perBuilding.get(t.buildingId) ?? 0) + 1);
+  const unit = member.temperatureUnit;
   return {
     count: targets.length,
-    changes: changesInWords(changes, member.temperatureUnit),
+    changes: changesInWords(changes, unit),
+    ...(changes.heatRange && changes.coolRange
+      ? {
+          gap: `Each cool limit stays at least ${formatDelta(rule.gap, unit)} above its heat limit. ${heatCoolGapWords(rule, unit)}`,
+        }
+      : {}),
     buildings: [...perBuilding]
       .map(([buildingId, count]) => ({ name: names.get(buildingId) ?? buildingId, count }))
       .sort((a, b) => a.name.localeCompare(b.name)),
@@ -313,10 +373,11 @@ export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Re
     case 'cancelled':
       // Ended before a worker took it: no worker will forget a passcode held for it.
       forgetPasscode(run.id);
-      return { ok: true, message: 'Cancelled. Nothing more will be sent.' };
+      return { ok: true, message: 'Cancelled. Nothing more will be sent.', run };
     case 'requested':
       return {
         ok: true,
+        run,
         message: `Cancelling: the requests in flight finish and are recorded; the rest of the ${thermostatCount(run.total)} are not sent.`,
       };
   }

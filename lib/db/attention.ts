@@ -271,6 +271,59 @@ export async function saveReminderFailure(
       set tried_at = excluded.tried_at, failure = excluded.failure`);
 }
 
+/**
+ * After a write whose answer did not say what the reminder is now: the last values stay, and the
+ * reminder is read again first thing (as if last tried long ago), not a day later.
+ */
+export async function markReminderUnread(input: ThermostatKey): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`
+    update maintenance_reminders set tried_at = 'epoch'::timestamptz
+    where org_id = ${input.orgId}::uuid and thermostat_id = ${input.thermostatId}`);
+}
+
+/** What the store holds of one thermostat's reminder (in scope), if it was read. */
+export async function findReminder(input: {
+  scope: Scope;
+  thermostatId: string;
+}): Promise<{ enabled: boolean | null; nextReminderDate: string | null } | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      enabled: maintenanceReminders.enabled,
+      nextReminderDate: maintenanceReminders.nextReminderDate,
+    })
+    .from(maintenanceReminders)
+    .innerJoin(thermostats, thermostatOf(maintenanceReminders))
+    .where(
+      and(
+        eq(maintenanceReminders.orgId, input.scope.orgId),
+        eq(maintenanceReminders.thermostatId, input.thermostatId),
+        inScope(input.scope),
+      ),
+    );
+  return row ?? null;
+}
+
+/**
+ * How far the maintenance reminders' first reads have come for the thermostats in scope: how
+ * many were tried at least once (read, or failed and waiting for its retry), of how many.
+ */
+export async function countReminderChecks(input: {
+  scope: Scope;
+}): Promise<{ checked: number; total: number }> {
+  const db = await getDb();
+  const { scope } = input;
+  const result = await db.execute(sql`
+    select count(*)::int as total, count(m.tried_at)::int as checked
+    from thermostats t
+    left join maintenance_reminders m
+      on m.org_id = t.org_id and m.thermostat_id = t.thermostat_id
+    where t.org_id = ${scope.orgId}::uuid and ${inBuildingsSql(scope)}`);
+  const [row] = rowsOf<{ total: number | string; checked: number | string }>(result);
+  return { checked: Number(row?.checked ?? 0), total: Number(row?.total ?? 0) };
+}
+
 /** The mode change Setpoint asked for on this thermostat and is waiting for, if any. */
 export async function findPendingMode(
   input: ThermostatKey,

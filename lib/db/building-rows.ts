@@ -53,9 +53,24 @@ const unitOrder = (direction: 'asc' | 'desc') =>
 /** Escapes LIKE's wildcards, so a search is for the text as typed. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The search and filters of a view as one condition, or null when it has none. */
-export function filterSql(view: BuildingView): SQL | null {
+/**
+ * The search and filters of a view as one condition, or null when it has none. `attention`: the
+ * ids of the building's thermostats that need attention, which the needs-attention filter keeps
+ * (worked out by lib/attention from more than this table holds); without it, that filter is left
+ * out.
+ */
+export function filterSql(view: BuildingView, attention?: readonly string[]): SQL | null {
   const conditions: SQL[] = [];
+  if (view.attention === 'needs' && attention) {
+    conditions.push(
+      attention.length > 0
+        ? sql`t.thermostat_id in (${sql.join(
+            attention.map((id) => sql`${id}`),
+            sql`, `,
+          )})`
+        : sql`false`,
+    );
+  }
   if (view.q) {
     const pattern = likePattern(view.q);
     conditions.push(sql`(t.unit_label ilike ${pattern} or t.thermostat_id like ${pattern})`);
@@ -111,8 +126,10 @@ export function buildingRowsSql(input: {
   offset: number;
   /** A reading older than this is stale (to be read again), as is one asked for fresh. */
   freshSince: Date;
+  /** The thermostats that need attention, for the view's needs-attention filter. */
+  attention?: readonly string[];
 }): SQL {
-  const filter = filterSql(input.view);
+  const filter = filterSql(input.view, input.attention);
   // Only what a row shows: every column costs each of a building's rows on every view.
   return sql`select t.thermostat_id as "thermostatId", t.unit_label as "unitLabel",
       case when r.status is not null then r.read_at end as "readAt", r.failure as "failure",
@@ -132,8 +149,10 @@ export function buildingSummarySql(input: {
   scope: Scope;
   buildingId: string;
   view: BuildingView;
+  /** The thermostats that need attention, for the view's needs-attention filter. */
+  attention?: readonly string[];
 }): SQL {
-  const filter = filterSql(input.view) ?? sql`true`;
+  const filter = filterSql(input.view, input.attention) ?? sql`true`;
   return sql`select count(*)::int as "total",
       count(*) filter (where ${filter})::int as "matching",
       count(*) filter (where r.failure is not null)::int as "failing",

@@ -159,3 +159,31 @@ export async function listDrift(input: { scope: Scope }): Promise<DriftRow[]> {
     return found ? [{ ...row, ...found }] : [];
   });
 }
+
+/**
+ * How far the template checks have come for the thermostats in scope that have a template: how
+ * many were checked at least once (a run's own result counts as its first check), of how many.
+ */
+export async function countDriftChecks(input: {
+  scope: Scope;
+}): Promise<{ checked: number; total: number }> {
+  const db = await getDb();
+  const { scope } = input;
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      checked: sql<number>`count(${templateAssignments.checkedAt})::int`,
+    })
+    .from(templateAssignments)
+    .innerJoin(
+      thermostats,
+      and(
+        eq(thermostats.orgId, templateAssignments.orgId),
+        eq(thermostats.thermostatId, templateAssignments.thermostatId),
+      ),
+    )
+    .where(
+      and(eq(templateAssignments.orgId, scope.orgId), inBuildings(thermostats.buildingId, scope)),
+    );
+  return { checked: Number(row?.checked ?? 0), total: Number(row?.total ?? 0) };
+}

@@ -1063,9 +1063,38 @@ function incidentsInScope(scope: Scope): SQL | undefined {
  * The incidents people were told of, in the scope: every one open, and those resolved since
  * `resolvedSince`; most recent first, at most `limit`.
  */
+/** Which incidents a list shows: of one kind, concerning one building (each optional). */
+export type IncidentFilter = { kind?: string; buildingId?: string };
+
+/**
+ * The incidents people were told of in the scope, open ones and those resolved since
+ * `resolvedSince`, narrowed by `filter`: a building's are those that concern it (a failed bulk
+ * change concerns each of its buildings).
+ */
+function listedIncidents(input: {
+  scope: Scope;
+  resolvedSince: Date;
+  filter?: IncidentFilter;
+}): SQL | undefined {
+  const { kind, buildingId } = input.filter ?? {};
+  return and(
+    incidentsInScope(input.scope),
+    isNotNull(incidents.notifiedAt),
+    or(
+      sql`${incidents.resolvedAt} is null`,
+      sql`${incidents.resolvedAt} > ${input.resolvedSince.toISOString()}::timestamptz`,
+    ),
+    kind ? eq(incidents.kind, kind) : undefined,
+    buildingId ? sql`${incidents.buildingIds} @> ${json([buildingId])}` : undefined,
+  );
+}
+
+/** Those incidents, open ones first, then newest first; a page of them with `offset`. */
 export async function listIncidents(input: {
   scope: Scope;
   resolvedSince: Date;
+  filter?: IncidentFilter;
+  offset?: number;
   limit?: number;
 }): Promise<IncidentRow[]> {
   const db = await getDb();
@@ -1074,19 +1103,28 @@ export async function listIncidents(input: {
     .from(incidents)
     .leftJoin(thermostats, thermostatOfIncident)
     .leftJoin(buildings, buildingOfIncident)
-    .where(
-      and(
-        incidentsInScope(input.scope),
-        isNotNull(incidents.notifiedAt),
-        or(
-          sql`${incidents.resolvedAt} is null`,
-          sql`${incidents.resolvedAt} > ${input.resolvedSince.toISOString()}::timestamptz`,
-        ),
-      ),
-    )
-    .orderBy(sql`${incidents.resolvedAt} is not null`, desc(incidents.openedAt))
+    .where(listedIncidents(input))
+    .orderBy(sql`${incidents.resolvedAt} is not null`, desc(incidents.openedAt), asc(incidents.id))
+    .offset(input.offset ?? 0)
     .limit(input.limit ?? 200);
   return rows as IncidentRow[];
+}
+
+/** How many incidents `listIncidents` would list in all, and how many of them are open. */
+export async function countIncidents(input: {
+  scope: Scope;
+  resolvedSince: Date;
+  filter?: IncidentFilter;
+}): Promise<{ total: number; open: number }> {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      open: sql<number>`(count(*) filter (where ${incidents.resolvedAt} is null))::int`,
+    })
+    .from(incidents)
+    .where(listedIncidents(input));
+  return { total: Number(row?.total ?? 0), open: Number(row?.open ?? 0) };
 }
 
 export type LogEntry = {
@@ -1111,6 +1149,7 @@ export type LogEntry = {
 export async function listDeliveryLog(input: {
   orgId: string;
   member?: Scope;
+  offset?: number;
   limit?: number;
 }): Promise<LogEntry[]> {
   const member = input.member;
@@ -1140,7 +1179,8 @@ export async function listDeliveryLog(input: {
         member ? or(isNull(incidents.id), incidentsInScope(member)) : undefined,
       ),
     )
-    .orderBy(desc(notifications.createdAt))
+    .orderBy(desc(notifications.createdAt), asc(notifications.id))
+    .offset(input.offset ?? 0)
     .limit(input.limit ?? 100);
   return rows.map((row) => ({
     ...row,

@@ -17,6 +17,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { ActivityAction } from '@/lib/activity-actions';
+import { knownZone } from '@/lib/time-format';
 import { type Database, getDb } from './client';
 import {
   activityLog,
@@ -57,6 +58,13 @@ export type Member = PublicUser &
   Scope & {
     orgName: string;
     role: Role;
+    /**
+     * The zone organisation-wide pages show times in: the one the member chose, else the zone
+     * most of the organisation's buildings are in, else UTC.
+     */
+    timeZone: string;
+    /** Whether the member chose `timeZone` (else it is the buildings' guess). */
+    timeZoneChosen: boolean;
   };
 
 /** One thermostat of an organisation, as the portfolio names it. */
@@ -342,6 +350,11 @@ export async function findSessionMember({
       ...memberColumns,
       orgId: memberships.orgId,
       orgName: organizations.name,
+      chosenZone: users.timeZone,
+      buildingsZone: sql<string | null>`(
+        select ${buildings.timeZone} from ${buildings}
+        where ${buildings.orgId} = ${organizations.id}
+        group by ${buildings.timeZone} order by count(*) desc, ${buildings.timeZone} limit 1)`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -351,10 +364,13 @@ export async function findSessionMember({
     .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now), isNull(sessions.revokedAt)))
     .groupBy(users.id, memberships.userId, organizations.id);
   if (!row) return null;
+  const { chosenZone, buildingsZone, ...member } = row;
   return {
-    ...row,
+    ...member,
     userId: row.id,
     buildingIds: row.role === 'building_manager' ? (row.buildingIds ?? []) : null,
+    timeZone: knownZone(chosenZone ?? buildingsZone),
+    timeZoneChosen: chosenZone !== null,
   };
 }
 

@@ -282,6 +282,8 @@ export async function listBuildingRows(input: {
   offset?: number;
   /** Readings older than this are stale (default: none by age, only those asked for fresh). */
   freshSince?: Date;
+  /** The thermostats that need attention, for the view's needs-attention filter. */
+  attention?: readonly string[];
 }): Promise<BuildingRowRecord[]> {
   const db = await getDb();
   const result = await db.execute(
@@ -324,6 +326,8 @@ export async function summarizeBuildingRows(input: {
   scope: Scope;
   buildingId: string;
   view: BuildingView;
+  /** The thermostats that need attention, for the view's needs-attention filter. */
+  attention?: readonly string[];
 }): Promise<BuildingRowsSummary> {
   const db = await getDb();
   const [row] = rowsOf<BuildingRowsSummary>(await db.execute(buildingSummarySql(input)));

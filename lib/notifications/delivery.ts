@@ -20,7 +20,7 @@ import { logWarning } from '@/lib/log';
 import { unsealToken } from '@/lib/oauth/vault';
 import { mayKnow, scopeOf, wants } from './fan-out';
 import { postWebhook } from './webhooks';
-import { notificationEmail, testEmail, webhookPayload } from './words';
+import { failureAndCodes, notificationEmail, testEmail, webhookPayload } from './words';
 
 /**
  * Delivering notices: each is a row of the delivery log, carried by a `deliver-notification` job
@@ -337,6 +337,13 @@ export async function workDeliveryJob(data: unknown): Promise<void> {
 
 // --- Tests from the page ---------------------------------------------------------------------------
 
+/**
+ * Why a test was not delivered, in words only: a system code a reason carried ("ENOTFOUND") is
+ * for a technician, kept in the delivery log's line of the test, not said in the answer.
+ */
+const reasonsInWords = (reasons: readonly string[]) =>
+  [...new Set(reasons.map((reason) => failureAndCodes(reason).words))].join(' ');
+
 /** Sends a member a test email now, logged like any notice: what came of it, in words. */
 export async function sendTestEmail(member: {
   orgId: string;
@@ -359,7 +366,10 @@ export async function sendTestEmail(member: {
   const outcome = await deliverNotices({ ids: [id] });
   return outcome.sent > 0
     ? { ok: true, message: `Test email sent to ${member.email}.` }
-    : { ok: false, message: `The test email was not sent. ${outcome.reasons.join(' ')}`.trim() };
+    : {
+        ok: false,
+        message: `The test email was not sent. ${reasonsInWords(outcome.reasons)}`.trim(),
+      };
 }
 
 /** Sends an endpoint a signed test request now; the answer in words. */
@@ -381,6 +391,6 @@ export async function sendTestWebhook(input: {
     : {
         ok: false,
         message:
-          `The endpoint did not accept the test request. ${outcome.reasons.join(' ')}`.trim(),
+          `The endpoint did not accept the test request. ${reasonsInWords(outcome.reasons)}`.trim(),
       };
 }

@@ -8,9 +8,9 @@ import {
   findSubscription,
   findWebhookEndpoint,
   resumeWebhookEndpoint,
+  type Subscription,
   saveNotificationRules,
   saveSubscription,
-  type Subscription,
 } from '@/lib/db/notifications';
 import { listOrganizationBuildings, type Member } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
@@ -49,18 +49,6 @@ const buildingChoiceSchema = z
     value.buildingScope === 'all' ? null : [...new Set(value.buildingIds)].sort(),
   );
 
-const timeZoneSchema = z
-  .string('Choose a time zone.')
-  .max(100)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'Choose a time zone from the list.');
-
 const timeOfDay = z
   .string('Enter a time such as 22:00.')
   .trim()
@@ -72,7 +60,6 @@ export const subscriptionSchema = z
     mode: z.enum(['off', 'immediate', 'digest'], 'Choose how you are told.'),
     kinds: kindsSchema,
     buildings: buildingChoiceSchema,
-    timeZone: timeZoneSchema,
     digestHour: z.coerce
       .number('Choose an hour.')
       .int('Choose an hour.')
@@ -103,7 +90,6 @@ export function subscriptionInput(form: FormData) {
       buildingScope: form.get('buildingScope') ?? 'all',
       buildingIds: form.getAll('buildingIds'),
     },
-    timeZone: form.get('timeZone'),
     digestHour: form.get('digestHour') ?? '7',
     quietStart: form.get('quietStart') ?? '',
     quietEnd: form.get('quietEnd') ?? '',
@@ -154,7 +140,8 @@ export async function saveMemberSubscription(
     mode: choice.mode,
     kinds: choice.kinds,
     buildingIds: choice.buildings,
-    timeZone: choice.timeZone,
+    // The member's one clock (their account's zone), for the digest's hour and quiet hours.
+    timeZone: member.timeZone,
     digestHour: choice.digestHour,
     quietStart: choice.quietStart,
     quietEnd: choice.quietEnd,

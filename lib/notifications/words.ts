@@ -1,7 +1,7 @@
 import type { AttentionItem, Severity } from '@/lib/attention/conditions';
 import { describeItem, formatDuration, TITLES } from '@/lib/attention/words';
 import { type Email, escapeHtml } from '@/lib/email';
-import { dateTimeFormat } from '@/lib/time-format';
+import { formatMoment } from '@/lib/time-format';
 import type { TemperatureUnit } from '@/lib/units';
 import { INCIDENT_KINDS, isIncidentKind } from './kinds';
 
@@ -151,24 +151,6 @@ export function incidentSubject(
   return 'The service connection';
 }
 
-/** A moment in a building's zone (UTC when it has none), with the zone's short name. */
-export function formatMoment(at: Date, timeZone: string | null): string {
-  const options = (zone: string): Intl.DateTimeFormatOptions => ({
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: zone,
-    timeZoneName: 'short',
-  });
-  try {
-    return dateTimeFormat(options(timeZone ?? 'UTC')).format(at);
-  } catch {
-    return dateTimeFormat(options('UTC')).format(at);
-  }
-}
-
 /** One event of one incident, as a message lists it. */
 export type MessageItem = {
   event: 'opened' | 'resolved';
@@ -315,13 +297,39 @@ export function webhookPayload(input: {
   return JSON.stringify({ type, timestamp: input.at.toISOString(), data });
 }
 
-/** A notice's state in the delivery log, in words (its reason after it, where there is one). */
+/**
+ * A system's code in a failure's reason, as the senders put it after their words: a connection's
+ * error code or name ("(ENOTFOUND)", "(TypeError)"), or an HTTP or SMTP status ("(HTTP 500)",
+ * "(SMTP 550)"). One word in brackets, starting with a capital: the reasons' words never are.
+ */
+const SYSTEM_CODE = /\s*\(((?:HTTP|SMTP) \d{3}|[A-Z][A-Za-z0-9_-]{2,})\)/g;
+
+/**
+ * A failure's reason split in two: its words for everyone ("Could not reach the endpoint: its
+ * name was not found.") and the system codes it carried, for a technician ("ENOTFOUND"), which
+ * people are never shown among the words.
+ */
+export function failureAndCodes(reason: string): { words: string; codes: string[] } {
+  const codes = [...reason.matchAll(SYSTEM_CODE)].map((match) => match[1] ?? '');
+  const words = reason.replace(SYSTEM_CODE, '').replace(/\s+\./g, '.').trim();
+  return { words, codes: [...new Set(codes)].filter(Boolean) };
+}
+
+/** The system codes of a notice's last failure, for a technician (empty: none). */
+export function noticeCodes(notice: { lastError: string | null }): string[] {
+  return notice.lastError ? failureAndCodes(notice.lastError).codes : [];
+}
+
+/**
+ * A notice's state in the delivery log, in words (its reason after it, where there is one, in
+ * words only: a system code it carried is for `noticeCodes`).
+ */
 export function noticeStatusWords(notice: {
   status: 'pending' | 'held' | 'digest' | 'sent' | 'failed' | 'skipped' | 'paused';
   attempts: number;
   lastError: string | null;
 }): string {
-  const because = notice.lastError ? `: ${notice.lastError}` : '';
+  const because = notice.lastError ? `: ${failureAndCodes(notice.lastError).words}` : '';
   switch (notice.status) {
     case 'pending':
       return notice.attempts > 0

@@ -14,6 +14,7 @@ import { getEnv } from '@/lib/env';
 import { logWarning } from '@/lib/log';
 import { BudgetExhausted, withTokenCall } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
+import { type ConnectionEndedReason, connectionEndChanges } from './ended';
 import {
   ACCESS_TOKEN_REFRESH_MARGIN_MS,
   isJwt,
@@ -21,7 +22,6 @@ import {
   refreshTokenLifetimeMs,
 } from './lifetimes';
 import { refreshAccessToken, TokenEndpointError, type TokenResult } from './token-endpoint';
-import { type ConnectionEndedReason, connectionEndChanges } from './ended';
 import { sealToken, unsealToken, VaultError } from './vault';
 
 export type ConnectionProblem = 'not_connected' | 'reconnect' | 'unavailable';

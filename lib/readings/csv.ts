@@ -1,12 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import type { BuildingRowRecord } from '@/lib/db/readings';
+import { isoIn } from '@/lib/time-format';
 import { type TemperatureUnit, toDisplay } from '@/lib/units';
 import { modeName } from '@/lib/words';
 import { problemWords } from './words';
 
 /**
  * A building's rows as CSV, as the table shows them from the store (no service call): the same
- * columns, temperatures in the member's unit, times in UTC (ISO 8601) and an age in minutes.
+ * columns, temperatures in the member's unit, times in the building's zone (ISO 8601 with its
+ * offset, the zone in the header) and an age in minutes.
  */
 
 /**
@@ -23,9 +25,11 @@ export function neutralizeCell(cell: string | number | null): string | number {
 export function buildingRowsCsv(input: {
   rows: BuildingRowRecord[];
   unit: TemperatureUnit;
+  /** The building's zone. */
+  timeZone: string;
   now?: Date;
 }): string {
-  const { rows, unit } = input;
+  const { rows, unit, timeZone } = input;
   const now = (input.now ?? new Date()).getTime();
   const temperature = (value: number | null) => (value === null ? null : toDisplay(value, unit));
   const yesNo = (value: boolean | null) => (value === null ? null : value ? 'on' : 'off');
@@ -40,9 +44,9 @@ export function buildingRowsCsv(input: {
     `cool to (°${unit})`,
     'resident mode',
     'connection',
-    'offline since (UTC)',
+    `offline since (${timeZone})`,
     'comfort setting',
-    'read at (UTC)',
+    `read at (${timeZone})`,
     'age (minutes)',
     'last read failed',
   ];
@@ -59,9 +63,13 @@ export function buildingRowsCsv(input: {
       read ? temperature(row.desiredCool) : null,
       read ? yesNo(row.isResidentMode) : null,
       read ? (row.connected === false ? 'offline' : 'online') : null,
-      read && row.connected === false ? (row.offlineSince?.toISOString() ?? null) : null,
+      read && row.connected === false
+        ? row.offlineSince
+          ? isoIn(row.offlineSince, timeZone)
+          : null
+        : null,
       read ? row.comfortSetting : null,
-      read ? read.toISOString() : null,
+      read ? isoIn(read, timeZone) : null,
       read ? Math.max(0, Math.floor((now - read.getTime()) / 60_000)) : null,
       row.failure ? problemWords(row.failure) : null,
     ].map(neutralizeCell);

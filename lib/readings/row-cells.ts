@@ -1,4 +1,4 @@
-import { dateTimeFormat } from '@/lib/time-format';
+import { formatMoment } from '@/lib/time-format';
 import { formatTemperature, type TemperatureUnit } from '@/lib/units';
 import { modeName } from '@/lib/words';
 import { isServiceWideKind } from './outage';
@@ -35,6 +35,11 @@ export type RowCells = {
   age: string;
   /** Why the last read failed, in a few words; null when it did not or the page says it once. */
   problem: string | null;
+  /**
+   * What it needs attention for ("Offline", "Maintenance overdue"), most urgent first; absent
+   * when nothing.
+   */
+  attention?: string[];
 };
 
 /** How a table shows its rows: the member's unit, the building's zone, the page's clock. */
@@ -45,7 +50,7 @@ export type RowFormat = { unit: TemperatureUnit; timeZone: string; now: number }
  * a row shown with what was known while it is read again.
  */
 export function rowCells(
-  row: Pick<BuildingRow, 'thermostatId' | 'unitLabel'>,
+  row: Pick<BuildingRow, 'thermostatId' | 'unitLabel' | 'attention'>,
   reading: RowReading,
   format: RowFormat,
   options: { quiet: boolean; refreshing?: boolean },
@@ -72,7 +77,7 @@ export function rowCells(
           online: status.connected !== false,
           connection:
             status.connected === false
-              ? `Offline${status.offlineSince ? ` since ${timeOf(status.offlineSince, format.timeZone)}` : ''}`
+              ? `Offline${status.offlineSince ? ` since ${formatMoment(status.offlineSince, format.timeZone)}` : ''}`
               : 'Online',
         }
       : null,
@@ -80,9 +85,6 @@ export function rowCells(
     age: readAt ? ageWords(readAt, format.now) : '',
     problem:
       problem && !(options.quiet && isServiceWideKind(problem)) ? problemWords(problem) : null,
+    attention: row.attention?.length ? [...row.attention] : undefined,
   };
-}
-
-function timeOf(at: Date, timeZone: string): string {
-  return dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short', timeZone }).format(at);
 }

@@ -33,6 +33,8 @@ export type RowReading = {
 export type BuildingRow = {
   thermostatId: string;
   unitLabel: string;
+  /** What it needs attention for (the items' titles, most urgent first); none when empty. */
+  attention?: readonly string[];
   known: RowReading;
   fresh: Promise<RowReading> | null;
 };

@@ -47,8 +47,16 @@ export async function buildingPage(input: {
   buildingId: string;
   view: BuildingView;
   connection: 'active' | ReadsPaused;
+  /**
+   * The building's thermostats that need attention, each with its items' titles (most urgent
+   * first), as lib/attention works them out: their rows are flagged, and the view's
+   * needs-attention filter keeps them. None flagged when not given.
+   */
+  attention?: ReadonlyMap<string, readonly string[]>;
 }): Promise<BuildingPage> {
   const { scope, buildingId, view } = input;
+  const attention = input.attention ?? new Map<string, readonly string[]>();
+  const attentionIds = [...attention.keys()];
   const freshSince = new Date(Date.now() - (await pageFreshnessMs()));
   const rowsOfPage = (page: number) =>
     listBuildingRows({
@@ -58,12 +66,12 @@ export async function buildingPage(input: {
       limit: view.per,
       offset: (page - 1) * view.per,
       freshSince,
+      attention: attentionIds,
     });
+  const summarize = () =>
+    summarizeBuildingRows({ scope, buildingId, view, attention: attentionIds });
   // Both at once; a page beyond the last (an old link) shows the last one.
-  const [summary, asked] = await Promise.all([
-    summarizeBuildingRows({ scope, buildingId, view }),
-    rowsOfPage(view.page),
-  ]);
+  const [summary, asked] = await Promise.all([summarize(), rowsOfPage(view.page)]);
   const { page, pages } = pageOf(view, summary.matching);
   const records = page === view.page ? asked : await rowsOfPage(page);
   const paused = input.connection === 'active' ? null : input.connection;
@@ -72,6 +80,7 @@ export async function buildingPage(input: {
     return {
       thermostatId: record.thermostatId,
       unitLabel: record.unitLabel,
+      attention: attention.get(record.thermostatId) ?? [],
       known,
       fresh:
         record.stale && !paused
@@ -96,9 +105,7 @@ export async function buildingPage(input: {
     settled:
       reads.length === 0
         ? Promise.resolve(summary)
-        : Promise.allSettled(reads).then(() =>
-            summarizeBuildingRows({ scope, buildingId, view }).catch(() => summary),
-          ),
+        : Promise.allSettled(reads).then(() => summarize().catch(() => summary)),
   };
 }
 

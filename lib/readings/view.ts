@@ -26,6 +26,12 @@ export type ConnectionFilter = (typeof CONNECTION_FILTERS)[number];
 
 export const RESIDENT_FILTERS = ['on', 'off'] as const;
 
+/**
+ * Only the thermostats that need attention, by the rules of Needs attention (lib/attention): the
+ * page works them out and the database keeps those rows.
+ */
+export const ATTENTION_FILTERS = ['needs'] as const;
+
 /** Rows per page; a building up to the default's size is one page. */
 export const PAGE_SIZES = [50, 100, 250, 500] as const;
 export const DEFAULT_PAGE_SIZE = 250;
@@ -37,6 +43,7 @@ export const buildingViewSchema = z.object({
   mode: optional(z.enum(HVAC_MODES)),
   connection: optional(z.enum(CONNECTION_FILTERS)),
   resident: optional(z.enum(RESIDENT_FILTERS)),
+  attention: optional(z.enum(ATTENTION_FILTERS)),
   sort: z.enum(SORT_KEYS).catch('unit'),
   dir: z.enum(['asc', 'desc']).catch('asc'),
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
@@ -64,6 +71,7 @@ export function parseBuildingView(params: SearchParams): BuildingView {
     mode: first('mode') || undefined,
     connection: first('connection') || undefined,
     resident: first('resident') || undefined,
+    attention: first('attention') || undefined,
     sort: first('sort'),
     dir: first('dir'),
     page: first('page'),
@@ -84,6 +92,7 @@ export function viewQuery(view: BuildingView, changes: Partial<BuildingView> = {
   if (next.mode) params.set('mode', next.mode);
   if (next.connection) params.set('connection', next.connection);
   if (next.resident) params.set('resident', next.resident);
+  if (next.attention) params.set('attention', next.attention);
   if (next.sort !== DEFAULT_VIEW.sort) params.set('sort', next.sort);
   if (next.dir !== DEFAULT_VIEW.dir) params.set('dir', next.dir);
   if (next.per !== DEFAULT_VIEW.per) params.set('per', String(next.per));
@@ -94,7 +103,7 @@ export function viewQuery(view: BuildingView, changes: Partial<BuildingView> = {
 
 /** Whether the view narrows the rows (a search or a filter), as opposed to only ordering them. */
 export function isFiltered(view: BuildingView): boolean {
-  return Boolean(view.q || view.mode || view.connection || view.resident);
+  return Boolean(view.q || view.mode || view.connection || view.resident || view.attention);
 }
 
 /** How many pages `matching` rows make (at least one), and the page shown (within them). */

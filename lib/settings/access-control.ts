@@ -48,11 +48,31 @@ export type AccessControlInput = {
 } & Partial<Record<LockArea, unknown>>;
 
 export type AccessControlResult =
-  | { ok: true; changes: AccessControlChanges; passcode: 'changed' | 'removed' | 'kept' }
+  | {
+      ok: true;
+      changes: AccessControlChanges;
+      passcode: 'changed' | 'removed' | 'kept';
+      /** What was sent but does not apply, said to the member with the answer (never refused). */
+      note?: string;
+    }
   | { ok: false; fieldErrors: AccessControlErrors };
+
+/** Said when access control is turned off with areas ticked: they are not locked. */
+export const LOCKS_IGNORED_WHEN_OFF =
+  'The ticked areas were not locked: locks apply only while access control is on.';
 
 const checked = (value: unknown) => value === 'on' || value === 'true' || value === true;
 
+/**
+ * Every field is posted at once (the form disables none, so it works in one save without
+ * JavaScript), and this decides what applies:
+ * - "Off" unlocks everything and removes the passcode, so areas left ticked (the form starts from
+ *   the last state, so turning a locked thermostat off arrives with its locks ticked) and
+ *   "Remove the passcode" agree with it: they are ignored, and the note says the ticked areas
+ *   were not locked. Refusing them would make turning it off take unticking five boxes first.
+ * - A new passcode typed with "Off" is refused under its field: it is a deliberate secret meant to
+ *   protect the thermostat, and dropping it would leave the member believing it is set.
+ */
 export function validateAccessControl(input: AccessControlInput): AccessControlResult {
   const errors: AccessControlErrors = {};
   const add = (field: AccessControlField, message: string) => {
@@ -72,12 +92,20 @@ export function validateAccessControl(input: AccessControlInput): AccessControlR
 
   if (!enabled) {
     if (passcode !== '') {
-      add('passcode', 'A passcode can only be set while access control is on. Turn it on first.');
+      add(
+        'passcode',
+        'A passcode can only be set while access control is on: choose On, or clear the passcode to turn it off.',
+      );
     }
-    if (clear) add('clearPasscode', 'Turning access control off removes the passcode anyway.');
     if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
     // Turning it off unlocks everything and clears the passcode at the service.
-    return { ok: true, changes: { enabled: false }, passcode: 'removed' };
+    const ticked = LOCK_AREAS.some((area) => checked(input[area]));
+    return {
+      ok: true,
+      changes: { enabled: false },
+      passcode: 'removed',
+      ...(ticked ? { note: LOCKS_IGNORED_WHEN_OFF } : {}),
+    };
   }
 
   if (passcode !== '') {

@@ -71,9 +71,73 @@ export const FAN_MINIMUM_ON_TIME = { min: 0, max: 55 } as const;
 
 export { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/thermostat-api/schemas';
 
-/** The heat–cool gap from a read of the thermostat's status, or the default when it failed. */
-export const heatCoolGapOf = (status: PromiseSettledResult<{ heatCoolMinDelta: number }>) =>
-  status.status === 'fulfilled' ? status.value.heatCoolMinDelta : DEFAULT_HEAT_COOL_MIN_DELTA;
+/**
+ * The minimum heat–cool gap a thermostat's ranges must keep (°F): its own, from a read of its
+ * status or else the last status the readings store kept (`kept`); the service's default only
+ * where neither says it. One rule for one thermostat and for many (`heatCoolGapRule`).
+ */
+export const heatCoolGapOf = (
+  status: PromiseSettledResult<{ heatCoolMinDelta: number }>,
+  kept?: number | null,
+) =>
+  status.status === 'fulfilled'
+    ? status.value.heatCoolMinDelta
+    : (kept ?? DEFAULT_HEAT_COOL_MIN_DELTA);
+
+/**
+ * The gap a change to many thermostats keeps: the largest of their own gaps (the default for one
+ * not yet read), so that it keeps each one's. `holders` are the thermostats that need it (those
+ * whose own gap it is, when any is known), for the words that say why.
+ */
+export type HeatCoolGapRule = { gap: number; holders: readonly string[]; assumed: boolean };
+
+export function heatCoolGapRule(
+  thermostats: readonly { label: string; gap: number | null }[],
+): HeatCoolGapRule {
+  const own = (gap: number | null) => gap ?? DEFAULT_HEAT_COOL_MIN_DELTA;
+  if (thermostats.length === 0) {
+    return { gap: DEFAULT_HEAT_COOL_MIN_DELTA, holders: [], assumed: true };
+  }
+  const gap = Math.max(...thermostats.map((t) => own(t.gap)));
+  const needing = thermostats.filter((t) => own(t.gap) === gap);
+  const known = needing.filter((t) => t.gap !== null);
+  return {
+    gap,
+    holders: (known.length > 0 ? known : needing).map((t) => t.label),
+    assumed: known.length === 0,
+  };
+}
+
+/**
+ * Why a change to many thermostats keeps this gap, in words: "4 °F is the largest minimum
+ * heat–cool gap among the selected thermostats (Unit 12)."
+ */
+export function heatCoolGapWords(rule: HeatCoolGapRule, unit: TemperatureUnit): string {
+  const gap = formatDelta(rule.gap, unit);
+  const [first] = rule.holders;
+  const more = rule.holders.length - 1;
+  if (first === undefined) return `Setpoint assumes the service’s default minimum gap of ${gap}.`;
+  const who = more > 0 ? `${first} and ${more} more` : first;
+  return rule.assumed
+    ? `${who} ${more > 0 ? 'have' : 'has'} not been read yet, so the service’s default minimum gap of ${gap} is assumed.`
+    : `${gap} is the largest minimum heat–cool gap among the selected thermostats (${who}).`;
+}
+
+/**
+ * The gap rule as the bulk form states it before anything is selected, over the thermostats the
+ * member may choose: their one gap where they share it ("3 °F"), else the rule with its span.
+ */
+export function heatCoolGapRange(gaps: readonly (number | null)[], unit: TemperatureUnit): string {
+  const own = [...new Set(gaps.map((gap) => gap ?? DEFAULT_HEAT_COOL_MIN_DELTA))].sort(
+    (a, b) => a - b,
+  );
+  const [low] = own;
+  const high = own.at(-1);
+  if (low === undefined || high === undefined || low === high) {
+    return formatDelta(low ?? DEFAULT_HEAT_COOL_MIN_DELTA, unit);
+  }
+  return `the largest minimum heat–cool gap among the selected thermostats (${formatDelta(low, unit)} to ${formatDelta(high, unit)} across yours)`;
+}
 
 export type CurrentSettings = {
   heatRange: Range;
@@ -101,6 +165,11 @@ export function validateConfiguration(
     heatCoolMinDelta: number;
     /** One thermostat: its settings now (every field is then required). Bulk: absent. */
     current?: CurrentSettings;
+    /**
+     * Why the gap is `heatCoolMinDelta`, ending the gap's errors (a bulk change's
+     * `heatCoolGapWords`); by default, that heat and cool setpoints must stay that far apart.
+     */
+    gapWords?: string;
   },
 ): ConfigurationResult {
   const { unit, current } = options;
@@ -166,16 +235,17 @@ export function validateConfiguration(
   const delta = options.heatCoolMinDelta;
   if (heat && cool) {
     const gap = formatDelta(delta, unit);
+    const why = options.gapWords ?? `heat and cool setpoints must stay ${gap} apart.`;
     if (cool.min - heat.min < delta) {
       add(
         'coolMin',
-        `Keep the cool minimum at least ${gap} above the heat minimum (${degrees(heat.min)}): heat and cool setpoints must stay ${gap} apart.`,
+        `Keep the cool minimum at least ${gap} above the heat minimum (${degrees(heat.min)}): ${why}`,
       );
     }
     if (cool.max - heat.max < delta) {
       add(
         'coolMax',
-        `Keep the cool maximum at least ${gap} above the heat maximum (${degrees(heat.max)}): heat and cool setpoints must stay ${gap} apart.`,
+        `Keep the cool maximum at least ${gap} above the heat maximum (${degrees(heat.max)}): ${why}`,
       );
     }
   }

@@ -13,6 +13,12 @@ import { RESIDENT_OFF_RESETS, type Template } from './schema';
 const plural = (count: number, one: string, many = `${one}s`) =>
   `${count} ${count === 1 ? one : many}`;
 
+/** "a", "a and b", "a, b and c". */
+const listed = (items: readonly string[]) =>
+  items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+
 /** The sections a template sets, in words: "3 comfort settings, a weekly schedule, alerts". */
 export function sectionsInWords(template: Template): string[] {
   const parts: string[] = [];
@@ -31,17 +37,35 @@ export function sectionsInWords(template: Template): string[] {
   return parts;
 }
 
-export type SectionWords = { title: string; lines: string[] };
+export type SectionWords = {
+  title: string;
+  /** One line per setting. */
+  lines: string[];
+  /** The section in one line ("2 comfort settings: Home, Away"); its only line when it has one. */
+  brief: string;
+};
 
-/** Each section a template sets, with one line per setting. */
+/** Each section a template sets, with one line per setting and the section in one line. */
 export function describeTemplate(template: Template, unit: TemperatureUnit): SectionWords[] {
-  const sections: SectionWords[] = [];
+  return sectionLines(template, unit).map(({ title, lines, brief }) => ({
+    title,
+    lines,
+    brief: lines.length === 1 ? (lines[0] ?? '') : (brief ?? plural(lines.length, 'setting')),
+  }));
+}
+
+function sectionLines(
+  template: Template,
+  unit: TemperatureUnit,
+): { title: string; lines: string[]; brief?: string }[] {
+  const sections: { title: string; lines: string[]; brief?: string }[] = [];
   const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
   const onOff = (on: boolean | undefined) => (on ? 'on' : 'off');
 
   if (template.comfortSettings) {
     sections.push({
       title: 'Comfort settings',
+      brief: `${plural(template.comfortSettings.length, 'comfort setting')}: ${template.comfortSettings.map((setting) => setting.name).join(', ')}`,
       lines: template.comfortSettings.map(
         (setting) =>
           `${setting.name}: heat ${degrees(setting.desiredHeat)}, cool ${degrees(setting.desiredCool)}; fan ${setting.fanHeat} when heating, ${setting.fanCool} when cooling`,
@@ -60,6 +84,7 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
   if (template.scheduleRanges) {
     sections.push({
       title: 'Schedule ranges',
+      brief: plural(template.scheduleRanges.length, 'range'),
       lines: template.scheduleRanges.map((range) => `${describeRange(range)}: ${range.name}`),
     });
   }
@@ -67,6 +92,12 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
   const configuration = template.configuration;
   if (configuration) {
     const lines: string[] = [];
+    const set = [
+      configuration.heatRange && 'heat range',
+      configuration.coolRange && 'cool range',
+      configuration.holdAction && 'hold action',
+      configuration.fanMinimumOnTime !== undefined && 'fan minimum on-time',
+    ].filter((what): what is string => typeof what === 'string');
     if (configuration.heatRange)
       lines.push(`Heat range ${formatRange(configuration.heatRange, unit)}`);
     if (configuration.coolRange)
@@ -77,14 +108,16 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
     if (configuration.fanMinimumOnTime !== undefined) {
       lines.push(`Fan minimum on-time ${configuration.fanMinimumOnTime} minutes per hour`);
     }
-    sections.push({ title: 'Configuration', lines });
+    sections.push({ title: 'Configuration', lines, brief: `Sets the ${listed(set)}` });
   }
 
   const alerts = template.alerts;
   if (alerts) {
     const lines: string[] = [];
+    const names: string[] = [];
     const reminder = alerts.hvacMaintenanceReminder;
     if (reminder) {
+      names.push('HVAC maintenance reminder');
       const parts = [`HVAC maintenance reminder ${onOff(reminder.enabled)}`];
       if (reminder.maintenanceInterval !== undefined) {
         parts.push(
@@ -103,6 +136,7 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
     for (const [key, label, format] of thresholds) {
       const alert = alerts[key];
       if (!alert) continue;
+      names.push(label.toLowerCase());
       const value = alert.value === undefined ? '' : ` at ${format(alert.value)}`;
       lines.push(
         alert.enabled === undefined
@@ -110,7 +144,11 @@ export function describeTemplate(template: Template, unit: TemperatureUnit): Sec
           : `${label} ${onOff(alert.enabled)}${value}`,
       );
     }
-    sections.push({ title: 'Alert settings', lines });
+    sections.push({
+      title: 'Alert settings',
+      lines,
+      brief: `Sets the ${listed(names)}`,
+    });
   }
 
   const access = template.accessControl;

@@ -16,8 +16,8 @@ import { ServiceError } from '@/lib/thermostat-api/errors';
 import type { TemperatureUnit } from '@/lib/units';
 import { planTemplate, readsFor, sectionLines, type ThermostatPlan } from './plan';
 import type { Template } from './schema';
-import { problemsIn } from './words';
 import { serviceForTemplates, type TemplateService } from './service';
+import { problemsIn } from './words';
 
 /**
  * Drift: a thermostat a template run applied to (or found matching) is read again on a slow

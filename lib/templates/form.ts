@@ -1,3 +1,4 @@
+import { BLOCKS_PER_DAY } from '@/lib/schedule/blocks';
 import {
   ALERT_FIELDS,
   type AlertField,
@@ -12,7 +13,6 @@ import {
   validateConfiguration,
 } from '@/lib/settings/configuration';
 import { hasAtMostDecimals, readNumber } from '@/lib/settings/form-data';
-import { BLOCKS_PER_DAY } from '@/lib/schedule/blocks';
 import { DAYS, DEVICE_LIMITS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import {
   DECIMALS,
@@ -26,10 +26,11 @@ import {
 } from '@/lib/units';
 import {
   MAX_COMFORT_SETTINGS,
+  NO_SECTION,
+  nameKey,
   PASSCODE_REFUSED,
   SMALLEST_HEAT_COOL_GAP,
   type Template,
-  nameKey,
   type TemplateSection,
   templateSchema,
 } from './schema';
@@ -41,11 +42,11 @@ import {
  *
  * Field names: `name`; `include<Section>` per section; comfort rows `comfort.<row>.<field>`;
  * the configuration and alert fields named as on a thermostat's own forms (so their checks and
- * error placement are reused); `accessControl` (on/off) and `lock.<area>`; `removeSchedule`. A
- * new template also posts the schedule it captured (`schedule`, JSON of names) and the exact °F
- * of the values it was pre-filled with (`fahrenheit`), so a value left as shown in °C keeps its
- * °F exactly; an edit takes both from the stored template instead. There is no passcode field,
- * and a posted one is refused.
+ * error placement are reused); `accessControl` (on/off) and `lock.<area>`. A new template also
+ * posts the schedule it captured (`schedule`, JSON of names; kept when `includeSchedule` is
+ * ticked, like every section) and the exact °F of the values it was pre-filled with
+ * (`fahrenheit`), so a value left as shown in °C keeps its °F exactly; an edit takes both from the
+ * stored template instead. There is no passcode field, and a posted one is refused.
  */
 
 export const COMFORT_COLUMNS = [
@@ -69,9 +70,13 @@ export type RangeColumn = (typeof DAYS)[number] | 'days' | 'from' | 'to' | 'name
 export const rangeField = (row: number, column: RangeColumn) => `range.${row}.${column}`;
 export const lockField = (area: (typeof LOCK_AREAS)[number]) => `lock.${area}`;
 
-/** The checkbox that includes each edited section (the schedule is captured, not edited). */
+/**
+ * The checkbox that includes each section. The schedule is captured from a thermostat (or kept
+ * from the stored template), not edited: its box keeps it or leaves it out.
+ */
 export const INCLUDE_FIELDS = {
   comfortSettings: 'includeComfortSettings',
+  schedule: 'includeSchedule',
   scheduleRanges: 'includeScheduleRanges',
   configuration: 'includeConfiguration',
   alerts: 'includeAlerts',
@@ -79,7 +84,6 @@ export const INCLUDE_FIELDS = {
   residentMode: 'includeResidentMode',
 } as const satisfies Partial<Record<TemplateSection, string>>;
 
-export const REMOVE_SCHEDULE = 'removeSchedule';
 export const SCHEDULE_FIELD = 'schedule';
 export const ORIGINALS_FIELD = 'fahrenheit';
 export const ACCESS_FIELD = 'accessControl';
@@ -89,7 +93,6 @@ export const RESIDENT_FIELD = 'residentMode';
 export const TEMPLATE_FORM_FIELDS: readonly string[] = [
   'name',
   ...Object.values(INCLUDE_FIELDS),
-  REMOVE_SCHEDULE,
   SCHEDULE_FIELD,
   ORIGINALS_FIELD,
   ...Array.from({ length: MAX_COMFORT_ROWS }, (_, row) =>
@@ -163,14 +166,18 @@ const shown = (fahrenheit: number, unit: TemperatureUnit) => String(toDisplay(fa
 
 /**
  * The form's values for a template (or a draft read from a thermostat), in the member's unit,
- * and the exact °F behind each temperature shown.
+ * and the exact °F behind each temperature shown. Each section the draft has is ticked, unless
+ * `tick: 'none'`: a draft read from a thermostat fills in every section the member may tick, but
+ * ticks none, so that a template meant to change one thing changes only that.
  */
 export function templateFormValues(
   draft: TemplateDraft,
   unit: TemperatureUnit,
+  options: { tick?: 'present' | 'none' } = {},
 ): { values: TemplateFormValues; originals: Originals } {
   const values: TemplateFormValues = { name: draft.name ?? '' };
   const originals: Originals = {};
+  const tick = (present: boolean) => (present && options.tick !== 'none' ? 'on' : '');
   const temperature = (field: string, fahrenheit: number | undefined) => {
     values[field] = '';
     if (fahrenheit === undefined) return;
@@ -179,7 +186,7 @@ export function templateFormValues(
   };
   const on = (flag: boolean | undefined) => (flag ? 'on' : '');
 
-  values[INCLUDE_FIELDS.comfortSettings] = on(draft.comfortSettings !== undefined);
+  values[INCLUDE_FIELDS.comfortSettings] = tick(draft.comfortSettings !== undefined);
   draft.comfortSettings?.forEach((setting, row) => {
     values[comfortField(row, 'name')] = setting.name;
     temperature(comfortField(row, 'desiredHeat'), setting.desiredHeat);
@@ -188,10 +195,11 @@ export function templateFormValues(
     values[comfortField(row, 'fanCool')] = setting.fanCool ?? 'auto';
   });
 
+  values[INCLUDE_FIELDS.schedule] = tick(draft.schedule !== undefined);
   if (draft.schedule) values[SCHEDULE_FIELD] = JSON.stringify(draft.schedule);
 
   const configuration = draft.configuration;
-  values[INCLUDE_FIELDS.configuration] = on(configuration !== undefined);
+  values[INCLUDE_FIELDS.configuration] = tick(configuration !== undefined);
   temperature('heatMin', configuration?.heatRange?.min);
   temperature('heatMax', configuration?.heatRange?.max);
   temperature('coolMin', configuration?.coolRange?.min);
@@ -201,7 +209,7 @@ export function templateFormValues(
     configuration?.fanMinimumOnTime === undefined ? '' : String(configuration.fanMinimumOnTime);
 
   const alerts = draft.alerts;
-  values[INCLUDE_FIELDS.alerts] = on(alerts !== undefined);
+  values[INCLUDE_FIELDS.alerts] = tick(alerts !== undefined);
   const reminder = alerts?.hvacMaintenanceReminder;
   values.maintenanceEnabled = on(reminder?.enabled);
   values.lastMaintenanceDate = reminder?.lastMaintenanceDate ?? '';
@@ -216,11 +224,11 @@ export function templateFormValues(
   }
 
   const access = draft.accessControl;
-  values[INCLUDE_FIELDS.accessControl] = on(access !== undefined);
+  values[INCLUDE_FIELDS.accessControl] = tick(access !== undefined);
   values[ACCESS_FIELD] = access === undefined ? '' : access.enabled ? 'on' : 'off';
   for (const area of LOCK_AREAS) values[lockField(area)] = on(access?.settings?.[area]);
 
-  values[INCLUDE_FIELDS.scheduleRanges] = on(draft.scheduleRanges !== undefined);
+  values[INCLUDE_FIELDS.scheduleRanges] = tick(draft.scheduleRanges !== undefined);
   draft.scheduleRanges?.slice(0, RANGE_ROWS).forEach((range, row) => {
     for (const day of DAYS) values[rangeField(row, day)] = on(range.days.includes(day));
     values[rangeField(row, 'from')] = String(range.firstSlot);
@@ -229,7 +237,7 @@ export function templateFormValues(
     values[rangeField(row, 'name')] = range.name;
   });
 
-  values[INCLUDE_FIELDS.residentMode] = on(draft.residentMode !== undefined);
+  values[INCLUDE_FIELDS.residentMode] = tick(draft.residentMode !== undefined);
   values[RESIDENT_FIELD] =
     draft.residentMode === undefined ? '' : draft.residentMode ? 'on' : 'off';
 
@@ -384,7 +392,7 @@ export function parseTemplateForm(
   }
 
   // The schedule: captured from a thermostat (new) or kept from the stored template (edit).
-  if (!checked(REMOVE_SCHEDULE)) {
+  if (checked(INCLUDE_FIELDS.schedule)) {
     if (source.kind === 'edit') {
       if (source.current.schedule) input.schedule = source.current.schedule;
     } else {
@@ -549,8 +557,11 @@ export function parseTemplateForm(
 
   // The schema has the last word; what was said above in the member's unit comes first.
   const parsed = templateSchema.safeParse(input);
+  const ticked = Object.values(INCLUDE_FIELDS).some(checked);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
+      // A ticked section that was refused is why there is none: its own errors say so.
+      if (issue.message === NO_SECTION && ticked) continue;
       const field = fieldOfPath(issue.path, rowOf, rangeRowOf);
       // The schedule is captured, never typed: any fault in it means the capture went wrong.
       const message = field === 'schedule' ? BROKEN_SCHEDULE : issue.message;

@@ -5,11 +5,13 @@ import { checkTargets, mayCancel, queueBulkRun, RUN_NOT_YOURS } from '@/lib/bulk
 import {
   type BulkRun,
   confirmPlannedRun,
+  countPlanStates,
   createPlannedRun,
   findBulkRun,
   listBulkRunItems,
   listUndoableItems,
   type PlannedItemInput,
+  type RunInView,
 } from '@/lib/db/bulk-runs';
 import { findActivityEntry } from '@/lib/db/queries';
 import { findTemplate } from '@/lib/db/templates';
@@ -257,6 +259,29 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
   });
   await queueBulkRun(undo.id);
   return { ok: true, run: undo };
+}
+
+/**
+ * Which of these runs offer "Undo this run" to this member wherever they are listed (the
+ * activity log, as the run's own page): a finished template, one-off or undo run that changed at
+ * least one thermostat the member sees, to a member who may change thermostats. Only reads;
+ * `planUndoOfRun` checks everything again when they ask.
+ */
+export async function runsOfferingUndo(
+  member: Member,
+  runs: Iterable<RunInView>,
+): Promise<Set<string>> {
+  if (!can(member, 'change_thermostat')) return new Set();
+  const finished = [...runs].filter(
+    (run) => run.kind !== 'configuration' && (run.state === 'done' || run.state === 'cancelled'),
+  );
+  const changed = await Promise.all(
+    finished.map(async (run) => ({
+      id: run.id,
+      changed: (await countPlanStates({ scope: member, run })).changed,
+    })),
+  );
+  return new Set(changed.filter((run) => run.changed > 0).map((run) => run.id));
 }
 
 export const ENTRY_NOT_YOURS = 'That entry is not in your activity log.';

@@ -286,6 +286,9 @@ export const TEMPLATE_SECTIONS = [
 ] as const;
 export type TemplateSection = (typeof TEMPLATE_SECTIONS)[number];
 
+/** A template with no section; said only when none was ticked (a ticked one refused says why). */
+export const NO_SECTION = 'Add at least one section.';
+
 export const templateSchema = z
   .strictObject(
     {
@@ -317,7 +320,7 @@ export const templateSchema = z
   )
   .superRefine((template, ctx) => {
     if (!TEMPLATE_SECTIONS.some((section) => template[section] !== undefined)) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'Add at least one section.' });
+      ctx.addIssue({ code: 'custom', path: [], message: NO_SECTION });
     }
     if (
       template.residentMode === false &&

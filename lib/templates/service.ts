@@ -1,4 +1,5 @@
 import 'server-only';
+import { rememberReminder } from '@/lib/attention/maintenance';
 import type { Scope } from '@/lib/db/scope';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import type { Priority } from '@/lib/thermostat-api/budget';
@@ -132,9 +133,12 @@ export const serviceForTemplates: TemplateService = {
       case 'schedule':
         await updateSchedule({ ...on, range: scheduleUpdateOf(operation, created) });
         return {};
-      case 'alerts':
-        await updateAlertSettings({ ...on, changes: operation.changes });
+      case 'alerts': {
+        const written = await updateAlertSettings({ ...on, changes: operation.changes });
+        // The maintenance item of Needs attention clears at once, as a save on its page does.
+        await rememberReminder({ orgId, thermostatId, settings: written.answer });
         return {};
+      }
       case 'accessControl':
         // The plan never holds a passcode: on keeps the thermostat's own unless one was entered
         // for this run (held in memory only); off clears it (the service's rule).

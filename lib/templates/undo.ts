@@ -1,4 +1,6 @@
 import type { AlertChanges } from '@/lib/settings/alerts';
+import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
 import {
   alertsOf,
   comfortSettingOf,
@@ -6,8 +8,6 @@ import {
   lockStateOf,
   weekByNames,
 } from '@/lib/undo/sections';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
 import type { TemplateOperation, ThermostatPlan, ThermostatState } from './plan';
 import { RESET_GAP, type UndoNote } from './run-words';
 import { type Template, type TemplateSection, templateSchema } from './schema';

@@ -7,6 +7,7 @@ import { type AlertSettings, DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schem
 import { formatDelta, formatRange, formatTemperature, type TemperatureUnit } from '@/lib/units';
 import type { ComfortSettingChange } from './comfort-match';
 import type { Week } from './schedule-diff';
+import type { TemplateSection } from './schema';
 
 /**
  * A plan's changes in words, one line per field: what it is now and what it becomes ("Heat
@@ -283,4 +284,34 @@ export function accessControlLines(current: LockState | null, target: LockState)
     });
   }
   return lines;
+}
+
+/** Each section as a plan's summary names it. */
+export const SECTION_TITLES: Record<TemplateSection, string> = {
+  comfortSettings: 'Comfort settings',
+  schedule: 'Weekly schedule',
+  scheduleRanges: 'Schedule ranges',
+  configuration: 'Configuration',
+  alerts: 'Alert settings',
+  accessControl: 'Access control',
+  residentMode: 'Resident mode',
+};
+
+/**
+ * A section of a plan in one line, counted over the thermostats that can take the plan:
+ * "Weekly schedule: changes on 3 of 3", "Comfort settings: already match on 5 of 5",
+ * "Configuration: changes on 2 of 5, already match on 3".
+ */
+export function sectionCountWords(count: {
+  section: TemplateSection;
+  changing: number;
+  of: number;
+}): string {
+  const title = SECTION_TITLES[count.section];
+  const n = (value: number) => value.toLocaleString('en');
+  const { changing, of } = count;
+  if (of === 0) return `${title}: none of the thermostats can take the change`;
+  if (changing === 0) return `${title}: already match on ${n(of)} of ${n(of)}`;
+  if (changing >= of) return `${title}: changes on ${n(changing)} of ${n(of)}`;
+  return `${title}: changes on ${n(changing)} of ${n(of)}, already match on ${n(of - changing)}`;
 }

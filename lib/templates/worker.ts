@@ -18,12 +18,12 @@ import {
   type BulkRun,
   claimBulkRun,
   finishPlanning,
-  listItemPlans,
-  listPendingItems,
-  type PendingItem,
-  listItemsToPlan,
   type ItemResult,
+  listItemPlans,
+  listItemsToPlan,
+  listPendingItems,
   markItemsSent,
+  type PendingItem,
   readBulkRunControl,
   recordItemPlan,
   recordItemResults,
@@ -36,6 +36,7 @@ import {
   ServiceError,
 } from '@/lib/thermostat-api/errors';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import { forgetPasscode, passcodeFor } from './passcodes';
 import {
   changesKey,
   planTemplate,
@@ -46,7 +47,6 @@ import {
 } from './plan';
 import { plannedRunEntry, runChangesSchema } from './run-words';
 import { type Template, templateSchema } from './schema';
-import { forgetPasscode, passcodeFor } from './passcodes';
 import { serviceForTemplates, type TemplateService } from './service';
 import { summariseItemPlans } from './summary';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as api from '@/lib/thermostat-api/resources';
-import { spendMinuteShare, smallBudgetStack } from '../support/budget';
+import { smallBudgetStack, spendMinuteShare } from '../support/budget';
 
 // Background work that waits for the budget must not hold up what a person waits for. Here the
 // minute's background share is spent (by calls that ended 55 s ago, so it frees in about 5 s)

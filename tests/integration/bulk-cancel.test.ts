@@ -4,7 +4,7 @@ import { CANCELLED_BEFORE_SENT, cancelBulkRun, startBulkRun } from '@/lib/bulk/r
 import { workBulkRun } from '@/lib/bulk/worker';
 import { addThermostat, ensureBuilding } from '@/lib/db/queries';
 import { bulkRunItems } from '@/lib/db/schema';
-import { spendMinuteShare, smallBudgetStack } from '../support/budget';
+import { smallBudgetStack, spendMinuteShare } from '../support/budget';
 import { callCount } from '../support/service';
 
 // A bulk run cancelled while its request waits for the call budget: the request is given up,

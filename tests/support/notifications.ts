@@ -1,7 +1,7 @@
 import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll } from 'vitest';
 import type { DatabaseHandle, DatabaseTarget } from '@/lib/db/client';
-import { saveSubscription, type Subscription } from '@/lib/db/notifications';
+import { type Subscription, saveSubscription } from '@/lib/db/notifications';
 import { saveReading } from '@/lib/db/readings';
 import { getBoss, stopBoss } from '@/lib/jobs/queue';
 import { workDeliveryJob } from '@/lib/notifications/delivery';

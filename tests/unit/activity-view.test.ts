@@ -1,9 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ActivityAction } from '@/lib/activity-actions';
 import { listActivityAsSeen } from '@/lib/activity-view';
+import { changeLines } from '@/lib/activity-words';
 import { startBulkRun } from '@/lib/bulk/runs';
 import { workBulkRun } from '@/lib/bulk/worker';
+import { type BulkRun, findBulkRun } from '@/lib/db/bulk-runs';
 import type { DatabaseHandle } from '@/lib/db/client';
 import {
   addThermostat,
@@ -13,14 +17,28 @@ import {
   recordActivity,
 } from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';
-import { describeSettingsChanges } from '@/lib/settings/configuration';
-import { changeLines } from '@/lib/activity-words';
-import { failureWords } from '@/lib/words';
-import type { ActivityAction } from '@/lib/activity-actions';
 import { connectionEndChanges, connectionEndedInWords } from '@/lib/oauth/ended';
+import { describeSettingsChanges } from '@/lib/settings/configuration';
+import {
+  applyPlannedRun,
+  planOneOffRun,
+  planUndoOfRun,
+  runsOfferingUndo,
+} from '@/lib/templates/runs';
+import type { Template } from '@/lib/templates/schema';
+import type { TemplateService } from '@/lib/templates/service';
+import { workPlannedRun } from '@/lib/templates/worker';
+import { failureWords } from '@/lib/words';
+import {
+  defaultAlertSettings,
+  defaultComfortSettings,
+  defaultSettings,
+  residentialSchedule,
+} from '@/sandbox/src/store';
 import { applyAllBut } from '../support/bulk-service';
 import { databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, inviteAndAccept } from '../support/members';
+import { applyOperations, type FullState } from '../support/template-service';
 
 // The export route asks the session who is signed in; here, whoever the test says.
 const session = vi.hoisted(() => ({ member: null as Member | null }));
@@ -40,6 +58,61 @@ const id = (n: number) => String(500000000000 + n);
 const BUILDING_OF = (n: number) => (n < 10 ? A : n < 20 ? B : C);
 const IDS = Array.from({ length: 30 }, (_, n) => id(n));
 
+/** The service in memory for template runs: each thermostat's state, changed as asked. */
+function templateService(): TemplateService {
+  const states = new Map<string, FullState>();
+  const state = (thermostatId: string): FullState => {
+    const known = states.get(thermostatId);
+    if (known) return known;
+    const fresh: FullState = {
+      heatCoolMinDelta: 5,
+      comfortSettings: defaultComfortSettings().map((setting) => ({ ...setting })),
+      week: residentialSchedule(),
+      configuration: defaultSettings(),
+      alerts: { ...defaultAlertSettings() },
+      accessControl: null,
+    };
+    states.set(thermostatId, fresh);
+    return fresh;
+  };
+  return {
+    async read({ thermostatId, accessControl }) {
+      const { accessControl: locks, ...rest } = structuredClone(state(thermostatId));
+      return { ...rest, ...(accessControl ? { accessControl: locks } : {}) };
+    },
+    async configuration({ thermostatIds, changes }) {
+      for (const thermostatId of thermostatIds) {
+        states.set(
+          thermostatId,
+          applyOperations(state(thermostatId), [
+            { kind: 'configuration', stage: 'before', changes },
+          ]),
+        );
+      }
+      const results = thermostatIds.map((thermostatId) => ({
+        thermostatId,
+        status: 'success' as const,
+        data: {},
+      }));
+      return { succeeded: results.length, failed: 0, results };
+    },
+    async perform({ thermostatId, operation }) {
+      if (operation.kind === 'schedule' || operation.kind === 'createComfortSetting') {
+        throw new Error('not needed here');
+      }
+      states.set(thermostatId, applyOperations(state(thermostatId), [operation]));
+      return {};
+    },
+    async findComfortSetting() {
+      return null;
+    },
+  };
+}
+
+const ALERTS: Omit<Template, 'name'> = {
+  alerts: { lowTemperatureAlert: { enabled: true, value: 50 } },
+};
+
 describe.each(databaseTargets)(
   'the activity log as each member reads it on $name',
   ({ target }) => {
@@ -50,6 +123,10 @@ describe.each(databaseTargets)(
     let runId: string;
 
     beforeAll(async () => {
+      // Template runs read the settings (their call budget); the redirect URI's port is a test's.
+      process.env.AUTH_SECRET ??= randomBytes(32).toString('base64url');
+      process.env.TOKEN_KEYS ??= `1:${randomBytes(32).toString('base64url')}`;
+      process.env.SERVICE_ALLOW_REDIRECT_PORT ??= 'true';
       handle = await useDatabase(await target());
       owner = await createFirstOwner('owner@activity.example', 'Activity Property');
       for (const [buildingId, name] of [
@@ -277,6 +354,151 @@ describe.each(databaseTargets)(
       // The error column too: the words the page says, not the recorded kind.
       const errors = body.map((row) => row[header?.indexOf('error') ?? -1]);
       expect(errors).toEqual([failureWords('reconnect'), failureWords('reconnect')]);
+    });
+
+    it('offers Undo on a finished template, one-off or undo run’s entry to whoever may change thermostats, as the run’s page does', async () => {
+      const service = templateService();
+      /** A planned run, read by its job, then applied and worked to its end. */
+      const applied = async (
+        planned: { ok: true; run: BulkRun } | { ok: false; message: string },
+      ) => {
+        if (!planned.ok) throw new Error(planned.message);
+        expect(await workPlannedRun({ runId: planned.run.id, service, owner: 'test' })).toBe(
+          'finished',
+        );
+        const confirmed = await applyPlannedRun({ member: owner, runId: planned.run.id });
+        if (!confirmed.ok) throw new Error(confirmed.message);
+        expect(await workPlannedRun({ runId: planned.run.id, service, owner: 'test' })).toBe(
+          'finished',
+        );
+        return (await findBulkRun({ scope: owner, runId: planned.run.id })) as BulkRun;
+      };
+      // The owner's one-off change on two thermostats of Alder House and two of Birch Court.
+      const targets = [id(0), id(1), id(10), id(11)];
+      const oneOff = await applied(
+        await planOneOffRun({ member: owner, template: ALERTS, thermostatIds: targets }),
+      );
+      expect(oneOff).toMatchObject({ state: 'done', applied: 4 });
+      // Planned again: it changes nothing, so there is nothing to undo.
+      const again = await applied(
+        await planOneOffRun({ member: owner, template: ALERTS, thermostatIds: targets }),
+      );
+      expect(again).toMatchObject({ state: 'done', applied: 0 });
+      // A plan not applied yet offers nothing either.
+      const waiting = await planOneOffRun({
+        member: owner,
+        template: { alerts: { lowTemperatureAlert: { value: 48 } } },
+        thermostatIds: targets,
+      });
+      if (!waiting.ok) throw new Error(waiting.message);
+
+      const offered = async (member: Member) => {
+        const { entries, runs } = await listActivityAsSeen({ scope: member, unit: 'F' });
+        const offering = await runsOfferingUndo(member, runs.values());
+        return entries.flatMap((entry) =>
+          entry.runId && offering.has(entry.runId) ? [entry.runId] : [],
+        );
+      };
+      // The owner: the one-off run that changed something, not the configuration run (it keeps
+      // nothing to undo), nor the run that changed nothing, nor the plan.
+      expect(await offered(owner)).toEqual([oneOff.id]);
+      // The manager of Alder House: someone else's run, undone in their buildings, so offered.
+      expect(await offered(managerA)).toEqual([oneOff.id]);
+      // A viewer changes nothing: never offered.
+      expect(await offered(viewer)).toEqual([]);
+
+      // The undo, once applied, is a run of its own whose entry offers Undo in turn.
+      const undo = await applied(await planUndoOfRun({ member: owner, runId: oneOff.id }));
+      expect(undo).toMatchObject({ kind: 'undo', state: 'done', applied: 4 });
+      expect(await offered(owner)).toEqual([undo.id, oneOff.id]);
+      const { entries } = await listActivityAsSeen({
+        scope: owner,
+        unit: 'F',
+        filter: { action: 'change.undo' },
+      });
+      expect(entries.map((entry) => entry.runId)).toEqual([undo.id]);
+    });
+
+    it('reads an alert-settings entry and a template’s schedule in words, on the page and in the export', async () => {
+      await recordActivity({
+        orgId: owner.orgId,
+        userId: owner.userId,
+        actorName: owner.name,
+        action: 'alert_settings.update',
+        thermostatId: id(3),
+        buildingId: A,
+        summary: 'Changed alert settings of Unit 4 (hvacMaintenanceReminder, lowTemperatureAlert)',
+        changes: {
+          hvacMaintenanceReminder: { lastMaintenanceDate: '2026-05-01' },
+          lowTemperatureAlert: { enabled: true },
+        },
+        outcome: 'success',
+        error: null,
+      });
+      const weekday = Array.from({ length: 48 }, (_, block) =>
+        block < 12 || block >= 44 ? 'Sleep' : 'Home',
+      );
+      await recordActivity({
+        orgId: owner.orgId,
+        userId: owner.userId,
+        actorName: owner.name,
+        action: 'template.create',
+        summary: 'Created the template “Nights”',
+        changes: {
+          before: null,
+          after: {
+            name: 'Nights',
+            schedule: [
+              ...new Array(5).fill(weekday),
+              ...new Array(2).fill(new Array(48).fill('Home')),
+            ],
+          },
+        },
+        outcome: 'success',
+        error: null,
+      });
+      const alert = (
+        await listActivityAsSeen({
+          scope: owner,
+          unit: 'F',
+          filter: { action: 'alert_settings.update' },
+        })
+      ).entries[0];
+      expect(alert?.summary).toBe(
+        'Changed alert settings of Unit 4 (maintenance reminder, low temperature alert)',
+      );
+      // Stored as JSON, whose keys the database orders its own way.
+      expect(changeLines(alert?.changes ?? {}).sort()).toEqual([
+        ['Low temperature alert', 'enabled on'],
+        ['Maintenance reminder', 'last done 2026-05-01'],
+      ]);
+
+      session.member = owner;
+      const csvOf = async (action: ActivityAction) => {
+        const response = await exportActivity(
+          new NextRequest(`http://localhost/activity/export?action=${action}`),
+        );
+        const [header, ...body] = parse(
+          (await response.text()).replace(/^\uFEFF/, ''),
+        ) as string[][];
+        const column = (name: string) => header?.indexOf(name) ?? -1;
+        return body.map((row) => ({
+          summary: row[column('summary')],
+          details: row[column('details')],
+        }));
+      };
+      const [exported] = await csvOf('alert_settings.update');
+      expect(exported?.summary).toBe(
+        'Changed alert settings of Unit 4 (maintenance reminder, low temperature alert)',
+      );
+      expect(exported?.details?.split('; ').sort()).toEqual([
+        'Low temperature alert: enabled on',
+        'Maintenance reminder: last done 2026-05-01',
+      ]);
+      const [template] = await csvOf('template.create');
+      expect(template?.details).toBe(
+        'Weekly schedule: Mon–Fri 06:00–22:00 Home, 22:00–06:00 Sleep; Sat–Sun all day Home',
+      );
     });
 
     it('exports why a change failed in the words the page uses, never the recorded code', async () => {

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recordPendingMode } from '@/lib/db/attention';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
-import { recordPendingMode } from '@/lib/db/attention';
 import {
   listBuildingRows,
   markWanted,

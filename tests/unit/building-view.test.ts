@@ -281,6 +281,7 @@ describe('the CSV of a building', () => {
     const csv = buildingRowsCsv({
       rows: [row, never, aux],
       unit: 'C',
+      timeZone: 'America/Chicago',
       now: new Date('2026-11-23T12:00:00Z'),
     });
     const [header, first, second, third] = csv
@@ -290,12 +291,13 @@ describe('the CSV of a building', () => {
     expect(header).toContain('temperature (°C)');
     // The status names the comfort setting in force (the service gives its name).
     expect(header?.split(',')).toContain('comfort setting');
-    expect(header?.split(',')).toContain('offline since (UTC)');
+    // Times in the building's zone, named in the header, with their offset in each cell.
+    expect(header?.split(',')).toContain('offline since (America/Chicago)');
     expect(first).toBe(
-      "'=Unit 1,100000000001,-5,41,Heat,,20,24.4,on,offline,2026-11-23T11:00:00.000Z,Home,2026-11-23T11:30:00.000Z,30,not responding",
+      "'=Unit 1,100000000001,-5,41,Heat,,20,24.4,on,offline,2026-11-23T05:00:00.000-06:00,Home,2026-11-23T05:30:00.000-06:00,30,not responding",
     );
     expect(third).toBe(
-      'Unit 3,100000000003,-5,41,Auxiliary heat only,Cool,20,24.4,on,offline,2026-11-23T11:00:00.000Z,Home,2026-11-23T11:30:00.000Z,30,service busy',
+      'Unit 3,100000000003,-5,41,Auxiliary heat only,Cool,20,24.4,on,offline,2026-11-23T05:00:00.000-06:00,Home,2026-11-23T05:30:00.000-06:00,30,service busy',
     );
     expect(csv).not.toMatch(/auxHeatOnly|rate_limited|unavailable/);
     expect(second).toBe('Unit 2,100000000002,,,,,,,,,,,,,');

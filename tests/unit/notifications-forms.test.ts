@@ -9,7 +9,14 @@ import { AddWebhookForm } from '@/components/notifications/webhook-forms';
 import type { IncidentRow, LogEntry } from '@/lib/db/notifications';
 import type { FormState } from '@/lib/forms';
 import { INCIDENT_KIND_NAMES, INCIDENT_KINDS } from '@/lib/notifications/kinds';
+import {
+  INCIDENTS_PER_PAGE,
+  lastIncidentPage,
+  notificationsHref,
+  readNotificationsView,
+} from '@/lib/notifications/page-view';
 import { subscriptionInput, subscriptionSchema } from '@/lib/notifications/settings';
+import { failureAndCodes, noticeCodes, noticeStatusWords } from '@/lib/notifications/words';
 
 // The notifications page's forms as the server renders them (so, as a browser without JavaScript
 // gets them): every control labelled, the choices the member may make, and what the schema then
@@ -49,14 +56,13 @@ describe('the notifications page’s forms', () => {
         action,
         kinds,
         buildings: [{ buildingId: A, name: 'North House' }],
-        timeZones: [{ value: 'UTC', label: 'UTC' }],
+        zoneName: 'Eastern Time (New York)',
         allBuildingsLabel: 'Every building I look after, as they change',
         initial: {
           mode: 'digest',
           kinds: ['offline'],
           buildingScope: 'all',
           buildingIds: [],
-          timeZone: 'UTC',
           digestHour: '7',
           quietStart: '22:00',
           quietEnd: '07:00',
@@ -72,6 +78,10 @@ describe('the notifications page’s forms', () => {
     expect(html).toContain('North House');
     expect(html).toMatch(/id="field-quietStart"[^>]*type="time" name="quietStart" value="22:00"/);
     expect(html).toContain('Send the digest at');
+    // One clock: the member's own zone, named, chosen on their account page (no second choice).
+    expect(html).toContain('In your time zone, Eastern Time (New York)');
+    expect(html).toContain('href="/account"');
+    expect(html).not.toContain('name="timeZone"');
   });
 
   it('reads a posted subscription back, refusing half of quiet hours', () => {
@@ -81,7 +91,6 @@ describe('the notifications page’s forms', () => {
     form.append('kinds', 'freeze');
     form.set('buildingScope', 'chosen');
     form.append('buildingIds', A);
-    form.set('timeZone', 'America/New_York');
     form.set('digestHour', '6');
     form.set('quietStart', '22:30');
     form.set('quietEnd', '06:00');
@@ -89,22 +98,15 @@ describe('the notifications page’s forms', () => {
       mode: 'immediate',
       kinds: ['offline', 'freeze'],
       buildings: [A],
-      timeZone: 'America/New_York',
       digestHour: 6,
       quietStart: 22 * 60 + 30,
       quietEnd: 6 * 60,
     });
     form.set('quietEnd', '');
-    form.set('timeZone', 'Mars/Olympus');
     const issues = subscriptionSchema.safeParse(subscriptionInput(form)).error?.issues ?? [];
     expect(issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
-      ['timeZone', 'Choose a time zone from the list.'],
       ['quietEnd', 'Give both ends of quiet hours, or neither.'],
     ]);
-    form.set('timeZone', 'UTC');
-    expect(
-      subscriptionSchema.safeParse(subscriptionInput(form)).error?.issues.map((i) => i.message),
-    ).toEqual(['Give both ends of quiet hours, or neither.']);
   });
 
   it('gives each rule a checkbox and a delay labelled with its kind', () => {
@@ -152,9 +154,14 @@ describe('the notifications page’s forms', () => {
         unit: 'F',
         now: new Date(),
         scope: null,
+        zone: 'America/New_York',
       }),
     );
     expect(list).toContain('href="/thermostats/100000000001"');
+    // A building's incident in the building's zone, named; the log in the reader's.
+    expect(list).toContain(
+      'Since <time dateTime="2026-01-15T11:00:00.000Z">Jan 15, 2026, 11:00 AM UTC</time>',
+    );
     expect(list).toContain('Unit 1, North House');
     const entry: LogEntry = {
       id: '33333333-3333-4333-8333-333333333333',
@@ -170,12 +177,115 @@ describe('the notifications page’s forms', () => {
       incident,
     };
     const log = renderToStaticMarkup(
-      createElement(DeliveryLog, { entries: [entry], caption: 'Delivery log' }),
+      createElement(DeliveryLog, {
+        entries: [entry],
+        caption: 'Delivery log',
+        zone: 'America/New_York',
+      }),
     );
+    expect(log).toContain('Jan 15, 2026, 6:30 AM EST');
     expect(log).toContain('Opened: Offline, Unit 1, North House');
     expect(log).toContain('Webhook: https://hooks.example.com/in');
+    // Words in the outcome; the status code folded away for a technician.
     expect(log).toContain(
-      'Waiting for the endpoint to be resumed: The endpoint failed with a server error (HTTP 500).',
+      'Waiting for the endpoint to be resumed: The endpoint failed with a server error.',
     );
+    expect(log).toMatch(
+      /<details[^>]*><summary[^>]*>Technical detail<\/summary><p[^>]*>System code: <code[^>]*>HTTP 500<\/code>/,
+    );
+  });
+
+  it('says why a notice failed in words, never a system code among them', () => {
+    const base: LogEntry = {
+      id: '44444444-4444-4444-8444-444444444444',
+      createdAt: new Date('2026-01-15T11:30:00Z'),
+      event: 'opened',
+      channel: 'webhook',
+      recipient: 'https://hooks.example.com/in',
+      status: 'failed',
+      attempts: 8,
+      lastError:
+        'Could not reach the endpoint: its name was not found (ENOTFOUND). Gave up after 8 attempts.',
+      notBefore: null,
+      sentAt: null,
+      incident,
+    };
+    expect(noticeStatusWords(base)).toBe(
+      'Failed: Could not reach the endpoint: its name was not found. Gave up after 8 attempts.',
+    );
+    expect(noticeCodes(base)).toEqual(['ENOTFOUND']);
+    const html = renderToStaticMarkup(
+      createElement(DeliveryLog, { entries: [base], caption: 'Delivery log', zone: 'UTC' }),
+    );
+    // The code only inside the disclosure, never in the outcome's words.
+    const [outside, inside] = html.split('<details');
+    expect(outside).not.toContain('ENOTFOUND');
+    expect(inside).toContain('ENOTFOUND');
+
+    for (const [reason, words, codes] of [
+      [
+        'The mail server refused the message (SMTP 550).',
+        'The mail server refused the message.',
+        ['SMTP 550'],
+      ],
+      ['Could not send it (ECONNREFUSED).', 'Could not send it.', ['ECONNREFUSED']],
+      [
+        'Could not reach the endpoint: its certificate was not accepted (CERT_HAS_EXPIRED).',
+        'Could not reach the endpoint: its certificate was not accepted.',
+        ['CERT_HAS_EXPIRED'],
+      ],
+      // Words in brackets are words: kept.
+      [
+        'Not sent: localhost resolves to a loopback address (this machine).',
+        'Not sent: localhost resolves to a loopback address (this machine).',
+        [],
+      ],
+      [
+        'Setpoint could not send it (an error on the server).',
+        'Setpoint could not send it (an error on the server).',
+        [],
+      ],
+    ] as const) {
+      expect(failureAndCodes(reason)).toEqual({ words, codes: [...codes] });
+    }
+    // Nothing to fold away: no disclosure.
+    const sent = renderToStaticMarkup(
+      createElement(DeliveryLog, {
+        entries: [{ ...base, status: 'sent', lastError: null }],
+        caption: 'Delivery log',
+        zone: 'UTC',
+      }),
+    );
+    expect(sent).not.toContain('<details');
+  });
+
+  it('reads the incidents’ filters and pages from the address, ignoring what is not one', () => {
+    const B = 'bbbbbbbbbbbbbbbbbbbbbbbb';
+    expect(
+      readNotificationsView({ kind: 'offline', building: A, page: '3', log: '2' }, [A]),
+    ).toEqual({
+      kind: 'offline',
+      building: A,
+      page: 3,
+      log: 2,
+    });
+    // Another's building, a kind that is none, pages that are not numbers: all, from page 1.
+    expect(
+      readNotificationsView({ kind: 'stale', building: B, page: '-2', log: 'x' }, [A]),
+    ).toEqual({ kind: '', building: '', page: 1, log: 1 });
+    expect(readNotificationsView({ page: ['2', '3'] }, [A]).page).toBe(1);
+    const view = { kind: 'freeze', building: A, page: 2, log: 1 };
+    expect(notificationsHref(view, { page: 3 }, 'incidents')).toBe(
+      `/notifications?kind=freeze&building=${A}&page=3#incidents`,
+    );
+    expect(notificationsHref(view, { page: 1, kind: '' }, 'incidents')).toBe(
+      `/notifications?building=${A}#incidents`,
+    );
+    expect(notificationsHref(view, { log: 2 }, 'delivery-log')).toBe(
+      `/notifications?kind=freeze&building=${A}&page=2&log=2#delivery-log`,
+    );
+    expect(lastIncidentPage(0)).toBe(1);
+    expect(lastIncidentPage(INCIDENTS_PER_PAGE)).toBe(1);
+    expect(lastIncidentPage(INCIDENTS_PER_PAGE + 1)).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';

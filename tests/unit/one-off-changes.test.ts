@@ -4,6 +4,7 @@ import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/db/bulk-runs'
 import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';
+import { parseTemplateForm } from '@/lib/templates/form';
 import {
   type PlanSummary,
   planTemplate,
@@ -11,7 +12,6 @@ import {
   scheduleUpdateOf,
   type ThermostatPlan,
 } from '@/lib/templates/plan';
-import { parseTemplateForm } from '@/lib/templates/form';
 import { isOneOff, runTitle } from '@/lib/templates/run-words';
 import { applyPlannedRun, planOneOffRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';

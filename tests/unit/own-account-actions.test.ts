@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { findMembership, type Member } from '@/lib/db/queries';
+import { findSubscription } from '@/lib/db/notifications';
+import { ensureBuilding, findMembership, type Member } from '@/lib/db/queries';
 import { databaseTargets, useDatabase } from '../support/database';
-import { createFirstOwner, inviteAndAccept } from '../support/members';
+import { createFirstOwner, inviteAndAccept, signedIn } from '../support/members';
 
 // The actions ask the session who is signed in; here, whoever the test says. What they would
 // revalidate or redirect to is Next's business, not this test's: a redirect still ends the action.
@@ -22,6 +23,7 @@ vi.mock('next/navigation', () => ({
 }));
 const { saveMySubscription } = await import('@/app/(app)/notifications/actions');
 const { leaveOrganization } = await import('@/app/(app)/members/actions');
+const { savePreferencesAction } = await import('@/app/(app)/account/actions');
 
 /**
  * What a member does to their own account (their email settings, leaving the organisation) every
@@ -47,11 +49,54 @@ describe.each(databaseTargets)('a member’s own account on $name', ({ target })
   it('lets a building manager with no buildings choose their email', async () => {
     const form = new FormData();
     form.set('mode', 'off');
-    form.set('timeZone', 'UTC');
     expect(await saveMySubscription({ status: 'idle' }, form)).toMatchObject({
       status: 'success',
       message: 'Saved. You are not emailed.',
     });
+  });
+
+  it('reads times in the zone most buildings are in until a member chooses one, then in theirs', async () => {
+    expect(manager).toMatchObject({ timeZone: 'UTC', timeZoneChosen: false });
+    for (const [buildingId, timeZone] of [
+      ['b00000000000000000000001', 'America/Chicago'],
+      ['b00000000000000000000002', 'America/Chicago'],
+      ['b00000000000000000000003', 'America/Denver'],
+    ] as const) {
+      await ensureBuilding({ orgId: manager.orgId, buildingId, name: buildingId, timeZone });
+    }
+    expect(await signedIn(manager.userId)).toMatchObject({
+      timeZone: 'America/Chicago',
+      timeZoneChosen: false,
+    });
+
+    const form = new FormData();
+    form.set('timeZone', 'Mars/Olympus_Mons');
+    form.set('temperatureUnit', 'K');
+    const refused = await savePreferencesAction({ status: 'idle' }, form);
+    expect(refused).toMatchObject({
+      status: 'error',
+      fieldErrors: {
+        timeZone: ['Choose a time zone from the list.'],
+        temperatureUnit: ['Choose °F or °C.'],
+      },
+      values: { timeZone: 'Mars/Olympus_Mons' },
+    });
+    expect(await signedIn(manager.userId)).toMatchObject({ timeZoneChosen: false });
+
+    form.set('timeZone', 'Europe/Berlin');
+    form.set('temperatureUnit', 'C');
+    expect(await savePreferencesAction({ status: 'idle' }, form)).toMatchObject({
+      status: 'success',
+    });
+    expect(await signedIn(manager.userId)).toMatchObject({
+      timeZone: 'Europe/Berlin',
+      timeZoneChosen: true,
+      temperatureUnit: 'C',
+    });
+    // One clock: the email digest's hour and quiet hours follow the member's zone.
+    expect(
+      (await findSubscription({ orgId: manager.orgId, userId: manager.userId }))?.timeZone,
+    ).toBe('Europe/Berlin');
   });
 
   it('lets a building manager with no buildings leave', async () => {

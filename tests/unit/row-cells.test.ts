@@ -51,13 +51,13 @@ describe('a building row in words', () => {
     expect(celsius.status?.heat).toBe('20 °C');
   });
 
-  it('says since when an offline thermostat was last seen, in the building’s time zone', () => {
+  it('says since when an offline thermostat was last seen, in the building’s time zone, named', () => {
     const offline = read({
       status: { ...status, connected: false, offlineSince: new Date('2026-11-24T11:58:00Z') },
     });
     const cells = rowCells(row, offline, format, { quiet: false });
     expect(cells.status?.online).toBe(false);
-    expect(cells.status?.connection).toBe('Offline since Nov 24, 2026, 6:58 AM');
+    expect(cells.status?.connection).toBe('Offline since Nov 24, 2026, 6:58 AM EST');
     const unseen = read({ status: { ...status, connected: false, offlineSince: null } });
     expect(rowCells(row, unseen, format, { quiet: false }).status?.connection).toBe('Offline');
   });

@@ -1,10 +1,17 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { passcodeProblem, validateAccessControl } from '@/lib/settings/access-control';
+import { AccessControlForm } from '@/components/settings/access-control-form';
+import { changeLines } from '@/lib/activity-words';
+import {
+  LOCKS_IGNORED_WHEN_OFF,
+  passcodeProblem,
+  validateAccessControl,
+} from '@/lib/settings/access-control';
 import { validateAlerts } from '@/lib/settings/alerts';
 import { type CurrentSettings, validateConfiguration } from '@/lib/settings/configuration';
 import { requestedOf } from '@/lib/settings/current';
 import { toDisplay } from '@/lib/units';
-import { changeLines } from '@/lib/activity-words';
 
 const current: CurrentSettings = {
   heatRange: { min: 45, max: 79 },
@@ -199,6 +206,65 @@ describe('access control', () => {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.fieldErrors.enabled?.[0]).toMatch(/on or off/);
     }
+  });
+
+  it('turns it off with areas still ticked or the passcode to remove: nothing locked, and said', () => {
+    // Every field is posted at once (the form disables none): "Off" decides.
+    expect(
+      validateAccessControl({
+        enabled: 'off',
+        clearPasscode: 'on',
+        temperature: 'on',
+        schedule: 'on',
+      }),
+    ).toEqual({
+      ok: true,
+      passcode: 'removed',
+      changes: { enabled: false },
+      note: LOCKS_IGNORED_WHEN_OFF,
+    });
+    expect(validateAccessControl({ enabled: 'off', clearPasscode: 'on' })).toEqual({
+      ok: true,
+      passcode: 'removed',
+      changes: { enabled: false },
+    });
+    // A typed passcode is refused with "Off", even among ticked areas: it is meant to protect.
+    const typed = validateAccessControl({ enabled: 'off', passcode: '2468', temperature: 'on' });
+    expect(typed.ok).toBe(false);
+    if (!typed.ok) expect(Object.keys(typed.fieldErrors)).toEqual(['passcode']);
+  });
+
+  it('takes "On", a passcode and the locks in one save: the form disables no field', () => {
+    for (const enabled of [null, false, true]) {
+      const html = renderToStaticMarkup(
+        createElement(AccessControlForm, {
+          action: async (state) => state,
+          initial: {
+            enabled,
+            settings: {
+              temperature: false,
+              systemMode: false,
+              schedule: false,
+              vacation: false,
+              other: false,
+            },
+          },
+        }),
+      );
+      for (const name of ['temperature', 'systemMode', 'schedule', 'vacation', 'other']) {
+        expect(html, name).toContain(`name="${name}"`);
+      }
+      expect(html).toContain('name="passcode"');
+      expect(html).not.toMatch(/\sdisabled(="")?[\s>]/);
+    }
+    // What one save without JavaScript posts: on, a passcode and a lock, all of it applied.
+    expect(
+      validateAccessControl({ enabled: 'on', passcode: '0042', temperature: 'on', other: 'on' }),
+    ).toMatchObject({
+      ok: true,
+      passcode: 'changed',
+      changes: { enabled: true, passcode: '0042', settings: { temperature: true, other: true } },
+    });
   });
 
   it('keeps the passcode when blank, clears it on request, not both', () => {

@@ -5,7 +5,6 @@ import {
   lockField,
   ORIGINALS_FIELD,
   parseTemplateForm,
-  REMOVE_SCHEDULE,
   SCHEDULE_FIELD,
   type TemplateDraft,
   templateFormStrings,
@@ -65,7 +64,7 @@ const FULL: Template = {
 function post(values: Record<string, string>): FormData {
   const form = new FormData();
   for (const [key, value] of Object.entries(values)) {
-    if (value === '' && /^include|Enabled$|^lock\.|^removeSchedule$/.test(key)) continue;
+    if (value === '' && /^include|Enabled$|^lock\./.test(key)) continue;
     form.append(key, value);
   }
   return form;
@@ -103,13 +102,14 @@ describe('the template form', () => {
     expect(fresh.ok && fresh.template.comfortSettings?.[0]?.desiredHeat).toBe(69.08);
   });
 
-  it('keeps only ticked sections, ignores blank comfort rows and can remove the schedule', () => {
+  it('keeps only ticked sections, ignores blank comfort rows and can leave the schedule out', () => {
     const { values } = templateFormValues(FULL, 'F');
+    expect(values[INCLUDE_FIELDS.schedule]).toBe('on');
     const form = post({
       ...values,
       [INCLUDE_FIELDS.alerts]: '',
       [INCLUDE_FIELDS.accessControl]: '',
-      [REMOVE_SCHEDULE]: 'on',
+      [INCLUDE_FIELDS.schedule]: '',
       [comfortField(0, 'name')]: '',
       [comfortField(0, 'desiredHeat')]: '',
       [comfortField(0, 'desiredCool')]: '',
@@ -168,24 +168,40 @@ describe('the template form', () => {
       configuration: ['Set at least one configuration setting.'],
       comfortSettings: ['Add a comfort setting, or leave the section out.'],
     });
+    // A ticked section refused for a value: that value is the one problem, not "no section".
+    const refused = parseTemplateForm(
+      blank({ [INCLUDE_FIELDS.configuration]: 'on', fanMinimumOnTime: '56' }),
+      { unit: 'F', source: { kind: 'new' } },
+    );
+    expect(refused).toEqual({
+      ok: false,
+      fieldErrors: { fanMinimumOnTime: ['Enter whole minutes from 0 to 55.'] },
+    });
   });
 
   it('takes a new template’s captured schedule from the post, and an edit’s from the store', () => {
-    const form = blank({ [SCHEDULE_FIELD]: JSON.stringify(WEEK) });
+    const form = blank({ [INCLUDE_FIELDS.schedule]: 'on', [SCHEDULE_FIELD]: JSON.stringify(WEEK) });
     expect(parseTemplateForm(form, { unit: 'F', source: { kind: 'new' } })).toEqual({
       ok: true,
       template: { name: 'T', schedule: WEEK },
     });
+    // Captured but not ticked: left out, like any section.
+    expect(
+      parseTemplateForm(blank({ [SCHEDULE_FIELD]: JSON.stringify(WEEK) }), {
+        unit: 'F',
+        source: { kind: 'new' },
+      }),
+    ).toEqual({ ok: false, fieldErrors: { form: ['Add at least one section.'] } });
     // An edit ignores a posted schedule: it keeps the stored one (here: none).
     const edit = parseTemplateForm(form, {
       unit: 'F',
       source: { kind: 'edit', current: { name: 'T', configuration: { fanMinimumOnTime: 5 } } },
     });
     expect(edit.ok).toBe(false);
-    const broken = parseTemplateForm(blank({ [SCHEDULE_FIELD]: '[["Home"]]' }), {
-      unit: 'F',
-      source: { kind: 'new' },
-    });
+    const broken = parseTemplateForm(
+      blank({ [INCLUDE_FIELDS.schedule]: 'on', [SCHEDULE_FIELD]: '[["Home"]]' }),
+      { unit: 'F', source: { kind: 'new' } },
+    );
     expect(broken.ok || broken.fieldErrors.schedule?.[0]).toMatch(/7 days of 48/);
   });
 
@@ -230,5 +246,63 @@ describe('the template form', () => {
         configuration: { heatRange: { min: 45, max: 79 }, fanMinimumOnTime: 0 },
       },
     });
+  });
+});
+
+describe('a new template started from a thermostat', () => {
+  // All a thermostat gives: its comfort settings, week, configuration and alerts.
+  const { accessControl: _none, ...read } = FULL;
+  const draft: TemplateDraft = { ...read, name: 'Like 101' };
+
+  it('ticks no section, and has every section filled in to tick', () => {
+    const { values } = templateFormValues(draft, 'F', { tick: 'none' });
+    for (const include of Object.values(INCLUDE_FIELDS)) expect(values[include], include).toBe('');
+    expect(values).toMatchObject({
+      name: 'Like 101',
+      [comfortField(0, 'name')]: 'Home',
+      [SCHEDULE_FIELD]: JSON.stringify(WEEK),
+      heatMin: '50.5',
+      fanMinimumOnTime: '10',
+      maintenanceInterval: '6',
+    });
+    // Saved as it comes, it sets nothing: the member is asked to choose.
+    expect(parseTemplateForm(post(values), { unit: 'F', source: { kind: 'new' } })).toEqual({
+      ok: false,
+      fieldErrors: { form: ['Add at least one section.'] },
+    });
+  });
+
+  it('sets only the sections ticked, with the thermostat’s values', () => {
+    const { values } = templateFormValues(draft, 'C', { tick: 'none' });
+    const onlyFan = parseTemplateForm(
+      post({ ...values, [INCLUDE_FIELDS.configuration]: 'on', fanMinimumOnTime: '20' }),
+      { unit: 'C', source: { kind: 'new' } },
+    );
+    // The fan on-time changed; the rest of the configuration as the thermostat has it, to the
+    // hundredth of a °F; no comfort settings, schedule or alerts.
+    expect(onlyFan).toEqual({
+      ok: true,
+      template: {
+        name: 'Like 101',
+        configuration: { ...FULL.configuration, fanMinimumOnTime: 20 },
+      },
+    });
+    const withWeek = parseTemplateForm(
+      post({ ...values, [INCLUDE_FIELDS.schedule]: 'on', [INCLUDE_FIELDS.comfortSettings]: 'on' }),
+      { unit: 'C', source: { kind: 'new' } },
+    );
+    expect(withWeek).toEqual({
+      ok: true,
+      template: { name: 'Like 101', comfortSettings: FULL.comfortSettings, schedule: WEEK },
+    });
+  });
+
+  it('still ticks every section a stored template has, to edit it', () => {
+    const { values } = templateFormValues(FULL, 'F');
+    for (const section of ['comfortSettings', 'schedule', 'configuration', 'alerts'] as const) {
+      expect(values[INCLUDE_FIELDS[section]], section).toBe('on');
+    }
+    expect(values[INCLUDE_FIELDS.accessControl]).toBe('on');
+    expect(values[INCLUDE_FIELDS.residentMode]).toBe('');
   });
 });

@@ -729,7 +729,11 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     const listed = (member: Member) =>
       listBulkRuns({ scope: member }).then((runs) =>
         renderToStaticMarkup(
-          createElement(RunList, { runs: runs.filter((r) => r.id === undo.run.id), unit: 'F' }),
+          createElement(RunList, {
+            runs: runs.filter((r) => r.id === undo.run.id),
+            unit: 'F',
+            zone: 'UTC',
+          }),
         ),
       );
     expect(await listed(owner)).toContain('Undo of template “Vacant unit” on 29 thermostats');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { daysInWords, weekInRanges } from '@/lib/activity-template-words';
+import { changeLines, summaryInWords } from '@/lib/activity-words';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
-import { changeLines } from '@/lib/activity-words';
 import { equipmentNames, failureWords, modeName, scopeNames, timeZoneName } from '@/lib/words';
 
 describe('the service’s codes in words', () => {
@@ -48,7 +49,7 @@ describe('the service’s codes in words', () => {
         requested: { heatMin: '18.5' },
       }),
     ).toEqual([
-      ['Comfort setting ref', 'smart1'],
+      // The service's ref of the setting ("smart1") is left out: the entry's words name it.
       ['Desired heat', '65.5 °F'],
       ['Desired cool', '81 °F'],
       ['Low temperature alert', 'enabled on, value 45 °F'],
@@ -112,7 +113,7 @@ describe('the service’s codes in words', () => {
       moved: { from: uuid, to: null },
     });
     expect(lines).toEqual([
-      ['Kind', 'template'],
+      ['Kind', 'Template run'],
       ['Title', 'Winter comfort'],
       ['State', 'Done with 2 failures'],
       ['Total', '30'],
@@ -144,6 +145,168 @@ describe('the service’s codes in words', () => {
     ]);
     // A state without a run's counts has no words to read in: left out, never shown as a code.
     expect(changeLines({ state: 'queued' })).toEqual([]);
+  });
+
+  it('says an alert-settings change by the alerts page’s words, never its field codes', () => {
+    expect(
+      summaryInWords({
+        action: 'alert_settings.update',
+        summary: 'Changed alert settings of Unit 101 (hvacMaintenanceReminder)',
+      }),
+    ).toBe('Changed alert settings of Unit 101 (maintenance reminder)');
+    expect(
+      summaryInWords({
+        action: 'alert_settings.update',
+        summary:
+          'May have been applied: change alert settings of Unit 7 (hvacMaintenanceReminder, lowTemperatureAlert) (the service did not confirm it)',
+      }),
+    ).toBe(
+      'May have been applied: change alert settings of Unit 7 (maintenance reminder, low temperature alert) (the service did not confirm it)',
+    );
+    // Words already, or another kind of entry: as written.
+    for (const entry of [
+      {
+        action: 'alert_settings.update',
+        summary: 'Changed alert settings of A (low humidity alert)',
+      },
+      { action: 'thermostat.rename', summary: 'Relabelled x as Unit (hvacMaintenanceReminder)' },
+    ] as const) {
+      expect(summaryInWords(entry)).toBe(entry.summary);
+    }
+    expect(
+      changeLines({
+        hvacMaintenanceReminder: {
+          enabled: true,
+          lastMaintenanceDate: '2026-05-01',
+          maintenanceInterval: 6,
+          maintenanceIntervalUnits: 'month',
+        },
+        lowTemperatureAlert: { enabled: true },
+      }),
+    ).toEqual([
+      ['Maintenance reminder', 'on, last done 2026-05-01, every 6 months'],
+      ['Low temperature alert', 'enabled on'],
+    ]);
+    expect(
+      changeLines({
+        hvacMaintenanceReminder: { maintenanceInterval: 1, maintenanceIntervalUnits: 'hour' },
+      }),
+    ).toEqual([['Maintenance reminder', 'every 1 hour of running']]);
+  });
+
+  it('words the other codes an entry records: days, slots, zones, run kinds, fans, ids', () => {
+    // A schedule change: one line of when, as its summary says it, and no ref or slot numbers.
+    expect(
+      changeLines({
+        days: ['monday', 'tuesday', 'wednesday'],
+        firstSlot: 14,
+        lastSlot: 18,
+        comfortSettingRef: 'smart1',
+      }),
+    ).toEqual([['When', 'Monday–Wednesday 07:00–09:30']]);
+    expect(changeLines({ timeZone: 'America/Chicago', name: 'Birch Court' })).toEqual([
+      ['Time zone', 'Central Time (Chicago)'],
+      ['Name', 'Birch Court'],
+    ]);
+    expect(changeLines({ kind: 'undo' })).toEqual([['Kind', 'Undo run']]);
+    // A group renamed, as its entry records it.
+    expect(changeLines({ name: { before: 'Lobbies', after: 'Common areas' } })).toEqual([
+      ['Name', 'Lobbies → Common areas'],
+    ]);
+    expect(changeLines({ ssoDomain: 'example.com' })).toEqual([
+      ['Company SSO email domain', 'example.com'],
+    ]);
+    expect(changeLines({ kind: 'hand-picked' })).toEqual([['Kind', 'hand-picked']]);
+    expect(changeLines({ name: 'Guest', fanHeat: 'on', fanCool: 'auto' })).toEqual([
+      ['Name', 'Guest'],
+      ['Fan when heating', 'always on'],
+      ['Fan when cooling', 'auto'],
+    ]);
+    const ids = Array.from({ length: 12 }, (_, n) => String(511000000000 + n));
+    expect(changeLines({ thermostatIds: ids })).toEqual([
+      ['Thermostats', `12 thermostats: ${ids.slice(0, 10).join(', ')} and 2 more`],
+    ]);
+  });
+
+  it('summarises a week as ranges of days alike, the night as one range', () => {
+    const weekday = Array.from({ length: 48 }, (_, block) =>
+      block < 12 || block >= 44 ? 'Sleep' : 'Home',
+    );
+    const weekend = new Array<string>(48).fill('Home');
+    const week = [...new Array(5).fill(weekday), weekend, weekend];
+    expect(weekInRanges(week)).toEqual([
+      'Mon–Fri 06:00–22:00 Home, 22:00–06:00 Sleep',
+      'Sat–Sun all day Home',
+    ]);
+    // Days alike need not be next to each other; a day's ranges stay in order.
+    const busy = weekday.map((name, block) => (block >= 16 && block < 36 ? 'Away' : name));
+    expect(weekInRanges([busy, weekday, busy, weekday, busy, weekend, weekday])).toEqual([
+      'Mon, Wed, Fri 06:00–08:00 Home, 08:00–18:00 Away, 18:00–22:00 Home, 22:00–06:00 Sleep',
+      'Tue, Thu, Sun 06:00–22:00 Home, 22:00–06:00 Sleep',
+      'Sat all day Home',
+    ]);
+    expect(daysInWords([0, 1, 2, 4])).toBe('Mon–Wed, Fri');
+    expect(daysInWords([0, 1, 2, 3, 4, 5, 6])).toBe('Every day');
+  });
+
+  it('reads a template entry by section, its schedule as ranges, never half-hour blocks', () => {
+    const sleepy = Array.from({ length: 48 }, (_, block) =>
+      block < 12 || block >= 44 ? 'Sleep' : 'Home',
+    );
+    const week = [...new Array(5).fill(sleepy), ...new Array(2).fill(new Array(48).fill('Home'))];
+    const template = {
+      name: 'Winter comfort',
+      comfortSettings: [
+        { name: 'Sleep', desiredHeat: 64, desiredCool: 80, fanHeat: 'auto', fanCool: 'auto' },
+      ],
+      schedule: week,
+      configuration: { holdAction: 'indefinite', fanMinimumOnTime: 10 },
+      alerts: { hvacMaintenanceReminder: { enabled: true } },
+    };
+    const created = changeLines({ before: null, after: template });
+    expect(created).toEqual([
+      ['Comfort settings', 'Sleep (heat 64 °F, cool 80 °F)'],
+      ['Weekly schedule', 'Mon–Fri 06:00–22:00 Home, 22:00–06:00 Sleep; Sat–Sun all day Home'],
+      ['Configuration', 'Hold action: Indefinitely; Fan minimum on-time 10 minutes per hour'],
+      ['Alert settings', 'HVAC maintenance reminder on'],
+    ]);
+    expect(JSON.stringify(created)).not.toMatch(/Sleep, Sleep|Home, Home/);
+    // In the reader's unit.
+    expect(changeLines({ before: null, after: template }, 'C')[0]).toEqual([
+      'Comfort settings',
+      'Sleep (heat 17.8 °C, cool 26.7 °C)',
+    ]);
+
+    // A change: only what changed, was → now, and a new name.
+    const later = {
+      ...template,
+      name: 'Winter comfort 2',
+      schedule: week.map(() => new Array(48).fill('Home')),
+      scheduleRanges: undefined,
+    };
+    expect(changeLines({ before: template, after: later })).toEqual([
+      ['Name', 'Winter comfort → Winter comfort 2'],
+      [
+        'Weekly schedule',
+        'Mon–Fri 06:00–22:00 Home, 22:00–06:00 Sleep; Sat–Sun all day Home → Every day all day Home',
+      ],
+    ]);
+    // Deleted: what it set.
+    expect(
+      changeLines({
+        before: {
+          name: 'Ranges',
+          scheduleRanges: [
+            { days: ['saturday', 'sunday'], firstSlot: 18, lastSlot: 33, name: 'Home' },
+          ],
+        },
+        after: null,
+      }),
+    ).toEqual([['Schedule ranges', 'Sat–Sun 09:00–17:00 Home']]);
+    // A week recorded anywhere else reads as ranges too.
+    expect(changeLines({ week })).toEqual([
+      ['Week', 'Mon–Fri 06:00–22:00 Home, 22:00–06:00 Sleep; Sat–Sun all day Home'],
+    ]);
   });
 
   it('states both ends of a configured range with the unit', () => {

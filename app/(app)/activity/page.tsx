@@ -9,16 +9,18 @@ import { type Column, ResultTable, timeColumn } from '@/components/ui/result-tab
 import { ACTIVITY_ACTION_NAMES, ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { activityHref, cursorOf, readActivityQuery } from '@/lib/activity-query';
 import { listActivityAsSeen } from '@/lib/activity-view';
+import { changeLines, errorWords } from '@/lib/activity-words';
 import { requireMember } from '@/lib/auth/session';
+import { runPath } from '@/lib/bulk/runs';
 import { runStatus, thermostatCount } from '@/lib/bulk/words';
 import type { ActivityEntry } from '@/lib/db/queries';
 import { listActivityPeople, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome, outcomeWords } from '@/lib/outcomes';
 import { skippedOf } from '@/lib/templates/run-words';
-import { offersUndo } from '@/lib/templates/runs';
+import { offersUndo, runsOfferingUndo } from '@/lib/templates/runs';
+import { zoneAbbreviation } from '@/lib/time-format';
 import { withoutUndo } from '@/lib/undo/entries';
-import { changeLines, errorWords } from '@/lib/activity-words';
-import { failureWords } from '@/lib/words';
+import { failureWords, timeZoneName } from '@/lib/words';
 import { undoEntry } from './actions';
 
 export const metadata: Metadata = { title: 'Activity' };
@@ -51,65 +53,84 @@ export default async function ActivityPage({ searchParams }: Props) {
   const entries = rows.slice(0, PAGE_SIZE);
   const last = entries.at(-1);
   const older = rows.length > PAGE_SIZE && last ? cursorOf(last) : null;
-  const named = await listThermostats({
-    scope: member,
-    thermostatIds: [...new Set(entries.flatMap((entry) => entry.thermostatId ?? []))],
-  });
+  const [named, undoableRuns] = await Promise.all([
+    listThermostats({
+      scope: member,
+      thermostatIds: [...new Set(entries.flatMap((entry) => entry.thermostatId ?? []))],
+    }),
+    // A template, one-off or undo run's entry offers Undo as the run's page does (lib/ decides).
+    runsOfferingUndo(member, runs.values()),
+  ]);
   const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
   const labels = new Map(named.map((t) => [t.thermostatId, t.unitLabel]));
   const filtered = Object.values(query.values).some(Boolean);
+  const zone = zoneAbbreviation(member.timeZone);
 
   const columns: Column<ActivityEntry>[] = [
-    timeColumn('When', (entry) => entry.at),
+    timeColumn('When', (entry) => entry.at, member.timeZone),
     { header: 'Who', cell: (entry) => entry.actorName },
     {
       header: 'What',
-      cell: (entry) => (
-        <>
-          {entry.summary}
-          {entry.runId && runs.has(entry.runId) ? (
-            <div className="mt-1">
-              <Link href={`/bulk/runs/${entry.runId}`} className="text-sm underline">
-                Result for each thermostat
-              </Link>
-            </div>
-          ) : null}
-          {offersUndo(member, entry) ? (
-            <div className="mt-1">
-              <ButtonForm
-                action={undoEntry.bind(null, entry.id)}
-                label="Undo…"
-                pending="Planning the undo…"
-              />
-            </div>
-          ) : null}
-          {/* The state kept for an undo is Setpoint's, not a change to read. */}
-          {Object.keys(withoutUndo(entry.changes)).length || entry.error ? (
-            <details className="mt-1 text-xs text-muted">
-              <summary className="cursor-pointer">Details</summary>
-              <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
-                {changeLines(withoutUndo(entry.changes), member.temperatureUnit).map(
-                  ([field, words]) => (
-                    <div key={field} className="contents">
-                      <dt>{field}</dt>
-                      <dd className="break-words">{words}</dd>
+      cell: (entry) => {
+        const run = entry.runId ? runs.get(entry.runId) : undefined;
+        return (
+          <>
+            {entry.summary}
+            {run ? (
+              <div className="mt-1">
+                <Link href={runPath(run)} className="text-sm underline">
+                  Result for each thermostat
+                </Link>
+              </div>
+            ) : null}
+            {run && undoableRuns.has(run.id) ? (
+              <div className="mt-2">
+                {/* The run page's own step: what an undo does is said there before it is planned. */}
+                <Link href={`${runPath(run)}?confirm=undo`} className={buttonClass('secondary')}>
+                  Undo this run…
+                </Link>
+              </div>
+            ) : null}
+            {offersUndo(member, entry) ? (
+              <div className="mt-1">
+                <ButtonForm
+                  action={undoEntry.bind(null, entry.id)}
+                  label="Undo…"
+                  name={`Undo entry ${entry.id}: ${entry.summary}`}
+                  pending="Planning the undo…"
+                />
+              </div>
+            ) : null}
+            {/* The state kept for an undo is Setpoint's, not a change to read. */}
+            {Object.keys(withoutUndo(entry.changes)).length || entry.error ? (
+              <details className="mt-1 text-xs text-muted">
+                <summary className="cursor-pointer">Details</summary>
+                <dl className="mt-1 grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
+                  {changeLines(withoutUndo(entry.changes), member.temperatureUnit).map(
+                    ([field, words]) => (
+                      <div key={field} className="contents">
+                        <dt>{field}</dt>
+                        <dd className="break-words">{words}</dd>
+                      </div>
+                    ),
+                  )}
+                  {entry.error ? (
+                    <div className="contents">
+                      <dt>Why</dt>
+                      <dd>
+                        {errorWords(entry)}
+                        {entry.serviceStatus
+                          ? ` (the service answered ${entry.serviceStatus})`
+                          : ''}
+                      </dd>
                     </div>
-                  ),
-                )}
-                {entry.error ? (
-                  <div className="contents">
-                    <dt>Why</dt>
-                    <dd>
-                      {errorWords(entry)}
-                      {entry.serviceStatus ? ` (the service answered ${entry.serviceStatus})` : ''}
-                    </dd>
-                  </div>
-                ) : null}
-              </dl>
-            </details>
-          ) : null}
-        </>
-      ),
+                  ) : null}
+                </dl>
+              </details>
+            ) : null}
+          </>
+        );
+      },
     },
     {
       header: 'Where',
@@ -209,10 +230,31 @@ export default async function ActivityPage({ searchParams }: Props) {
             label: ACTIVITY_ACTIONS[action],
           }))}
         />
-        <FilterInput label="From (UTC)" name="from" type="date" value={query.values.from} />
-        <FilterInput label="To (UTC)" name="to" type="date" value={query.values.to} />
+        <FilterInput label={`From (${zone})`} name="from" type="date" value={query.values.from} />
+        <FilterInput label={`To (${zone})`} name="to" type="date" value={query.values.to} />
         <FilterButtons filtered={filtered} clearHref="/activity" />
       </form>
+      <p className="-mt-3 text-xs text-muted">
+        Dates and times are in your time zone, {timeZoneName(member.timeZone)}.{' '}
+        <Link href="/account" className="underline">
+          Change it
+        </Link>
+      </p>
+      {query.reversed ? (
+        <p role="alert" className="text-sm text-amber-800 dark:text-amber-300">
+          “From” ({query.values.from}) is after “To” ({query.values.to}), so no entry can match.{' '}
+          <Link
+            href={activityHref('/activity', {
+              ...query.values,
+              from: query.values.to,
+              to: query.values.from,
+            })}
+            className="underline"
+          >
+            Swap the dates
+          </Link>
+        </p>
+      ) : null}
       {query.matched?.length === 0 ? (
         <p className="text-sm text-muted">
           No thermostat in your portfolio matches “{query.values.thermostat}”.

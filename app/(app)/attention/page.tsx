@@ -3,7 +3,9 @@ import { AttentionList } from '@/components/attention/attention-list';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FilterButtons, FilterSelect } from '@/components/ui/filters';
 import { Link } from '@/components/ui/link';
+import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { slowChecksLine } from '@/lib/attention/checks';
 import {
   ATTENTION_GROUPS,
   type AttentionGroup,
@@ -17,8 +19,8 @@ import {
   staleAfterMs,
 } from '@/lib/attention/conditions';
 import { freshnessLine } from '@/lib/attention/freshness';
-import { listAttention } from '@/lib/attention/list';
-import { attentionHref, pageOf, readAttentionQuery } from '@/lib/attention/query';
+import { listAttention, recordedNotice, slowCheckProgress } from '@/lib/attention/list';
+import { attentionHref, pageOf, readAttentionQuery, readRecorded } from '@/lib/attention/query';
 import { formatDuration } from '@/lib/attention/words';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
@@ -26,6 +28,7 @@ import { listBuildings } from '@/lib/db/queries';
 import { getEnv } from '@/lib/env';
 import { CHECK_EVERY_MS as DRIFT_CHECK_EVERY_MS } from '@/lib/templates/drift';
 import { formatDelta, formatTemperature } from '@/lib/units';
+import { recordMaintenance } from './actions';
 
 export const metadata: Metadata = { title: 'Needs attention' };
 
@@ -38,11 +41,15 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
  */
 export default async function AttentionPage({ searchParams }: Props) {
   const member = await requireMember();
-  const query = readAttentionQuery(await searchParams);
+  const params = await searchParams;
+  const query = readAttentionQuery(params);
+  const recordedId = readRecorded(params);
   const now = new Date();
-  const [{ items, freshness }, buildings] = await Promise.all([
+  const [{ items, freshness }, buildings, checks, recorded] = await Promise.all([
     listAttention({ scope: member, now }),
     listBuildings({ scope: member }),
+    slowCheckProgress({ scope: member }),
+    recordedId ? recordedNotice({ scope: member, thermostatId: recordedId }) : null,
   ]);
   const inBuilding = query.building
     ? items.filter((item) => item.buildingId === query.building)
@@ -58,6 +65,9 @@ export default async function AttentionPage({ searchParams }: Props) {
     ...freshness,
     perHour: getEnv().SERVICE_RATE_LIMIT.perHour,
   });
+  const checking = slowChecksLine(checks);
+  // The page as it is (filters and page): where "Record maintenance done" comes back to.
+  const here = attentionHref({ ...query, page: page.page });
 
   return (
     <div className="grid gap-6">
@@ -67,6 +77,9 @@ export default async function AttentionPage({ searchParams }: Props) {
           : `${items.length.toLocaleString('en-US')} item${items.length === 1 ? '' : 's'} across ${member.buildingIds === null ? 'the portfolio' : 'your buildings'}, most urgent first.`}{' '}
         {freshnessText}
       </PageHeader>
+
+      {recorded ? <Notice tone="success">{recorded}</Notice> : null}
+      {checking ? <Notice tone="info">{checking}</Notice> : null}
 
       <form className="flex flex-wrap items-end gap-3" method="get" aria-label="Filter items">
         <FilterSelect
@@ -123,7 +136,9 @@ export default async function AttentionPage({ searchParams }: Props) {
           items={page.items}
           unit={unit}
           now={now}
+          zone={member.timeZone}
           mayChange={(buildingId) => can(member, 'change_thermostat', { buildingId })}
+          recordFor={(thermostatId) => recordMaintenance.bind(null, thermostatId, here)}
         />
       )}
 

@@ -10,6 +10,7 @@ import {
   RUN_NOT_YOURS,
   retryBulkRun,
   reviewBulkChange,
+  runPath,
   startBulkRun,
 } from '@/lib/bulk/runs';
 import type { FormState } from '@/lib/forms';
@@ -73,7 +74,7 @@ export async function startBulk(_previous: BulkFormState, form: FormData): Promi
   const started = await startBulkRun({ member, thermostatIds: selected, values });
   if (!started.ok) return refusedForm(started, opened);
   revalidatePath('/bulk');
-  redirect(`/bulk/runs/${started.run.id}`);
+  redirect(runPath(started.run));
 }
 
 /** An action on one run: the session, the role, and an id that can be one. */
@@ -97,9 +98,10 @@ export async function cancelRun(
   if (!opened.ok) return opened.state;
   const cancelled = await cancelBulkRun(opened);
   if (!cancelled.ok) return { status: 'error', message: cancelled.message };
-  revalidatePath(`/bulk/runs/${opened.runId}`);
+  const path = runPath(cancelled.run);
+  revalidatePath(path);
   revalidatePath('/bulk');
-  redirect(`/bulk/runs/${opened.runId}`);
+  redirect(path);
 }
 
 /** Retries the thermostats of a finished run that failed or were not sent, as a new run. */
@@ -113,7 +115,7 @@ export async function retryRun(
   const retried = await retryBulkRun(opened);
   if (!retried.ok) return { status: 'error', message: retried.message };
   revalidatePath('/bulk');
-  redirect(`/bulk/runs/${retried.run.id}`);
+  redirect(runPath(retried.run));
 }
 
 /** Applies a plan the member was shown (confirmed on the run's page). */
@@ -128,7 +130,7 @@ export async function applyPlan(
   const applied = await applyPlannedRun({ ...opened, passcode: form.get('passcode') ?? undefined });
   if (!applied.ok) return { status: 'error', message: applied.message };
   revalidatePath('/bulk');
-  redirect(`/bulk/runs/${opened.runId}`);
+  redirect(runPath(applied.run));
 }
 
 /** Plans the undo of a finished template or undo run, as a new run shown before it is applied. */
@@ -142,5 +144,5 @@ export async function undoRun(
   const undo = await planUndoOfRun(opened);
   if (!undo.ok) return { status: 'error', message: undo.message };
   revalidatePath('/bulk');
-  redirect(`/bulk/runs/${undo.run.id}`);
+  redirect(runPath(undo.run));
 }

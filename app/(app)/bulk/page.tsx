@@ -8,12 +8,14 @@ import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { FROM_SELECTION } from '@/lib/bulk/paths';
 import { listBulkRuns } from '@/lib/db/bulk-runs';
 import { resolveGroups } from '@/lib/db/groups';
+import { listHeatCoolGaps } from '@/lib/db/heat-cool-gaps';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
-import { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/settings/configuration';
+import { heatCoolGapRange } from '@/lib/settings/configuration';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
-import { formatDelta, formatRange } from '@/lib/units';
+import { formatRange } from '@/lib/units';
 import { reviewBulk, startBulk } from './actions';
 
 export const metadata: Metadata = { title: 'Bulk changes' };
@@ -36,15 +38,23 @@ export default async function BulkPage({ searchParams }: Props) {
   const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
   const mayChange = can(member, 'change_thermostat');
   const unit = member.temperatureUnit;
-  const [runs, buildings, thermostats, groupChoices] = await Promise.all([
+  const [runs, buildings, thermostats, groupChoices, gaps] = await Promise.all([
     listBulkRuns({ scope: member, limit: RECENT }),
     mayChange ? listBuildings({ scope: member }) : [],
     mayChange ? listThermostats({ scope: member }) : [],
     mayChange ? resolveGroups({ scope: member }) : [],
+    mayChange ? listHeatCoolGaps({ scope: member }) : [],
   ]);
   for (const group of groupChoices) {
     if (group.groupId === params.group) for (const id of group.thermostatIds) askedIds.add(id);
   }
+  const initialSelected = thermostats
+    .filter((t) => askedIds.has(t.thermostatId))
+    .map((t) => t.thermostatId);
+  // "Change selected…" on a building's page posted with no row ticked (without JavaScript: with
+  // it, that page says so itself).
+  const noneTicked =
+    params[FROM_SELECTION.name] === FROM_SELECTION.value && initialSelected.length === 0;
   const groups: BulkBuilding[] = buildings.map((building) => ({
     buildingId: building.buildingId,
     name: building.name,
@@ -53,6 +63,7 @@ export default async function BulkPage({ searchParams }: Props) {
       .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
   }));
 
+  const labels = new Map(thermostats.map((t) => [t.thermostatId, t.unitLabel]));
   return (
     <div className="grid gap-6">
       <div>
@@ -72,7 +83,7 @@ export default async function BulkPage({ searchParams }: Props) {
         {runs.length === 0 ? (
           <p className="text-sm text-muted">No bulk runs yet.</p>
         ) : (
-          <RunList runs={runs} unit={unit} />
+          <RunList runs={runs} unit={unit} zone={member.timeZone} />
         )}
       </section>
 
@@ -80,6 +91,12 @@ export default async function BulkPage({ searchParams }: Props) {
         <h2 id="new-run-heading" className="text-lg font-medium">
           New configuration change
         </h2>
+        {noneTicked && mayChange ? (
+          <Notice tone="warning">
+            No thermostat was ticked on the building’s page, so none is selected. Tick the
+            thermostats to change there first, or choose them below.
+          </Notice>
+        ) : null}
         <Card>
           {!mayChange ? (
             <Notice tone="info">
@@ -95,11 +112,19 @@ export default async function BulkPage({ searchParams }: Props) {
               limits={{
                 heat: formatRange(DEVICE_LIMITS.heat, unit, '–'),
                 cool: formatRange(DEVICE_LIMITS.cool, unit, '–'),
-                gap: formatDelta(DEFAULT_HEAT_COOL_MIN_DELTA, unit),
+                // Each thermostat's own gap is kept: the largest among those selected.
+                gap: heatCoolGapRange(
+                  gaps.map((row) => row.gap),
+                  unit,
+                ),
               }}
-              initialSelected={thermostats
-                .filter((t) => askedIds.has(t.thermostatId))
-                .map((t) => t.thermostatId)}
+              gaps={Object.fromEntries(
+                gaps.map((row) => [
+                  row.thermostatId,
+                  { label: labels.get(row.thermostatId) || row.thermostatId, gap: row.gap },
+                ]),
+              )}
+              initialSelected={initialSelected}
               review={reviewBulk}
               start={startBulk}
             />

@@ -5,8 +5,8 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
-import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
+import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { requireMember } from '@/lib/auth/session';
@@ -107,7 +107,7 @@ export default async function ConnectionPage({
       ) : null}
 
       {connection ? (
-        <ConnectionDetails connection={connection} manages={manages} />
+        <ConnectionDetails connection={connection} manages={manages} zone={member.timeZone} />
       ) : (
         <NotConnected manages={manages} />
       )}
@@ -149,9 +149,12 @@ function NotConnected({ manages }: { manages: boolean }) {
 function ConnectionDetails({
   connection,
   manages,
+  zone,
 }: {
   connection: ConnectionSummary;
   manages: boolean;
+  /** The member's zone, for the times. */
+  zone: string;
 }) {
   const active = connection.status === 'active';
   const account = connection.account;
@@ -171,26 +174,23 @@ function ConnectionDetails({
     ],
     ['Connected by', connection.connectedByName || 'Not recorded'],
     ['Access granted', scopeNames(connection.scope)],
-    ['Connected', <LocalTime key="c" value={connection.connectedAt.toISOString()} />],
+    ['Connected', <When key="c" at={connection.connectedAt} zone={zone} />],
     [
       'Last renewed',
       connection.lastRefreshedAt ? (
-        <LocalTime key="r" value={connection.lastRefreshedAt.toISOString()} />
+        <When key="r" at={connection.lastRefreshedAt} zone={zone} />
       ) : (
         'Not yet'
       ),
     ],
-    [
-      'Current access renews by',
-      <LocalTime key="a" value={connection.accessTokenExpiresAt.toISOString()} />,
-    ],
+    ['Current access renews by', <When key="a" at={connection.accessTokenExpiresAt} zone={zone} />],
     [
       'Connection valid until',
       <span
         key="v"
         className={connection.refreshTokenExpiresSoon ? 'font-medium text-caution' : ''}
       >
-        <LocalTime value={connection.refreshTokenExpiresAt.toISOString()} />
+        <When at={connection.refreshTokenExpiresAt} zone={zone} />
         {connection.refreshTokenExpiresSoon ? ' (soon: reconnect to extend it)' : ''}
       </span>,
     ],

@@ -8,8 +8,8 @@ import {
 import { ButtonForm } from '@/components/ui/button-form';
 import { Card } from '@/components/ui/card';
 import { ConfirmForm } from '@/components/ui/confirm-form';
-import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
+import { When } from '@/components/ui/when';
 import { ssoDisplayName } from '@/lib/auth/options';
 import {
   assignedBuildingsInWords,
@@ -123,7 +123,7 @@ export default async function MembersPage({
                   <p className="text-xs text-muted">
                     Last signed in:{' '}
                     {person.lastSignInAt ? (
-                      <LocalTime value={person.lastSignInAt.toISOString()} />
+                      <When at={person.lastSignInAt} zone={member.timeZone} />
                     ) : (
                       'never'
                     )}
@@ -190,7 +190,7 @@ export default async function MembersPage({
                           INVITATION_STATES[problem]
                         ) : (
                           <>
-                            Pending until <LocalTime value={invitation.expiresAt.toISOString()} />
+                            Pending until <When at={invitation.expiresAt} zone={member.timeZone} />
                           </>
                         )}
                       </p>

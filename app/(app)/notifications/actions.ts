@@ -10,12 +10,12 @@ import { displayUrl } from '@/lib/notifications/fan-out';
 import { INCIDENT_KINDS } from '@/lib/notifications/kinds';
 import {
   addWebhook,
+  formFieldErrors,
   parseRules,
   removeWebhook,
   resumeWebhook,
   saveMemberSubscription,
   saveRules,
-  formFieldErrors,
   subscriptionInput,
   subscriptionSchema,
   testWebhook,
@@ -38,14 +38,7 @@ const joined = (form: FormData, name: string) =>
 export async function saveMySubscription(_previous: FormState, form: FormData): Promise<FormState> {
   const member = await openOwnAction();
   const values = {
-    ...formStrings(form, [
-      'mode',
-      'buildingScope',
-      'timeZone',
-      'digestHour',
-      'quietStart',
-      'quietEnd',
-    ]),
+    ...formStrings(form, ['mode', 'buildingScope', 'digestHour', 'quietStart', 'quietEnd']),
     kinds: joined(form, 'kinds'),
     buildingIds: joined(form, 'buildingIds'),
   };

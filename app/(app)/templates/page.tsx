@@ -3,9 +3,9 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Link } from '@/components/ui/link';
-import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { When } from '@/components/ui/when';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listTemplates, TEMPLATE_NOT_FOUND } from '@/lib/db/templates';
@@ -77,7 +77,7 @@ export default async function TemplatesPage({
                 <p className="text-sm">{sentence(sectionsInWords(template.template))}</p>
                 <p className="text-xs text-muted">
                   Last changed by {template.updatedByName},{' '}
-                  <LocalTime value={template.updatedAt.toISOString()} />
+                  <When at={template.updatedAt} zone={member.timeZone} />
                 </p>
               </li>
             ))}

@@ -7,6 +7,7 @@ import { changeLines, errorWords } from '@/lib/activity-words';
 import { getCurrentMember } from '@/lib/auth/session';
 import { type ActivityEntry, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome } from '@/lib/outcomes';
+import { isoIn, todayIn } from '@/lib/time-format';
 import { withoutUndo } from '@/lib/undo/entries';
 
 /** At most this many entries per export; the file says when there were more. */
@@ -15,7 +16,8 @@ const PAGE = 1_000;
 
 /**
  * The activity log's filtered view as CSV, in the member's scope: the same filters as the page
- * (from the address), every matching entry up to 10,000, newest first. A spreadsheet would run a
+ * (from the address, dates in the member's zone), every matching entry up to 10,000, newest
+ * first, its times in the member's zone with their offset. A spreadsheet would run a
  * cell that starts with =, +, - or @ as a formula; such cells are prefixed with a quote.
  */
 export async function GET(request: NextRequest) {
@@ -54,7 +56,7 @@ export async function GET(request: NextRequest) {
     // The state kept for an undo is Setpoint's (whole weeks of names), not a change to read.
     const details = withoutUndo(entry.changes);
     return [
-      entry.at.toISOString(),
+      isoIn(entry.at, member.timeZone),
       entry.actorName,
       ACTIVITY_ACTIONS[entry.action] ?? entry.action,
       entry.summary,
@@ -71,7 +73,7 @@ export async function GET(request: NextRequest) {
     ];
   });
   const header = [
-    'time (UTC)',
+    `time (${member.timeZone})`,
     'who',
     'what',
     'summary',
@@ -88,7 +90,7 @@ export async function GET(request: NextRequest) {
       ? [[`Only the newest ${MAX_ROWS} entries; narrow the filters.`]]
       : [];
   const csv = stringify([header, ...rows.map((row) => row.map(neutralize)), ...more]);
-  const day = new Date().toISOString().slice(0, 10);
+  const day = todayIn(member.timeZone);
   return new NextResponse(`\uFEFF${csv}`, {
     headers: {
       'content-type': 'text/csv; charset=utf-8',

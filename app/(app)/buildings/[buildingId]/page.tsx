@@ -9,6 +9,8 @@ import { SelectedCount } from '@/components/buildings/selection';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
+import { attentionByThermostat } from '@/lib/attention/list';
+import { attentionHref } from '@/lib/attention/query';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { findBuilding } from '@/lib/db/queries';
@@ -42,9 +44,12 @@ export default async function BuildingPage({ params, searchParams }: Props) {
   // One address per view: a submitted filter form's empty fields and defaults are left out.
   if (!isCanonical(asked, view)) redirect(`${path}${viewQuery(view, { page: view.page })}`);
 
-  const [building, connection] = await Promise.all([
+  const [building, connection, attention] = await Promise.all([
     findBuilding({ scope: member, buildingId }),
     connectionAtRequestStart(member.orgId),
+    // What needs attention here, by the rules of Needs attention (from the store, no call):
+    // rows are flagged with it, and the view's filter keeps them.
+    attentionByThermostat({ scope: member, buildingId }),
   ]);
   if (!building) notFound();
   const manages = can(member, 'manage_building', building);
@@ -57,6 +62,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
     buildingId: building.buildingId,
     view,
     connection: connection ? connection.status : 'not_connected',
+    attention,
   });
   const from = (data.page - 1) * view.per + 1;
 
@@ -117,7 +123,24 @@ export default async function BuildingPage({ params, searchParams }: Props) {
       ) : (
         <div className="grid gap-3">
           <BuildingFilters view={view} path={path} />
-          <ReadingStatus data={data} shown={{ from, count: data.rows.length }} member={member} />
+          <ReadingStatus
+            data={data}
+            shown={{ from, count: data.rows.length }}
+            member={member}
+            attention={attention.size}
+          />
+          {view.attention ? (
+            <p className="text-sm">
+              Each flagged unit says what it needs attention for; what to do about each is on{' '}
+              <Link
+                href={attentionHref({ building: building.buildingId })}
+                className="font-medium underline"
+              >
+                Needs attention for {building.name}
+              </Link>
+              .
+            </p>
+          ) : null}
           <div className="flex flex-wrap items-center gap-3">
             {selects && data.rows.length > 0 ? (
               <form id={SELECTION_FORM} action={BULK_REVIEW} method="get" className="contents">

@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/actions';
 import { selectionFromForm } from '@/lib/bulk/form';
+import { runPath } from '@/lib/bulk/runs';
 import type { FormState } from '@/lib/forms';
 import { parseTemplateForm, templateFormStrings } from '@/lib/templates/form';
 import { planOneOffRun } from '@/lib/templates/runs';
@@ -37,5 +38,5 @@ export async function planOneOffChange(_previous: FormState, form: FormData): Pr
   const planned = await planOneOffRun({ member, template: change, thermostatIds: selection.ids });
   if (!planned.ok) return { status: 'error', message: planned.message, values };
   revalidatePath('/bulk');
-  redirect(`/bulk/runs/${planned.run.id}`);
+  redirect(runPath(planned.run));
 }

@@ -6,9 +6,9 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
-import { LocalTime } from '@/components/ui/local-time';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { When } from '@/components/ui/when';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { findTemplate } from '@/lib/db/templates';
@@ -51,8 +51,8 @@ export default async function TemplatePage({ params, searchParams }: Props) {
           </Link>
         }
       >
-        Last changed by {stored.updatedByName}, <LocalTime value={stored.updatedAt.toISOString()} />
-        .{' '}
+        Last changed by {stored.updatedByName},{' '}
+        <When at={stored.updatedAt} zone={member.timeZone} />.{' '}
         <Link href="/templates" className="underline">
           All templates
         </Link>

@@ -25,7 +25,9 @@ const selectClass =
 /**
  * A new template, blank or started from a thermostat (`?from=`): its comfort settings, schedule,
  * configuration and alert settings are read from the service for the member waiting, and fill
- * the form to adjust and save. Access control cannot be read, so it starts empty.
+ * the form to adjust and save. No section starts ticked: the member ticks the ones the template
+ * is for (a template meant to change the fan on-time must not rewrite the schedule too), and
+ * those are filled in already. Access control cannot be read, so it starts empty.
  */
 export default async function NewTemplatePage({
   searchParams,
@@ -52,7 +54,7 @@ export default async function NewTemplatePage({
       })
     : null;
   const draft: TemplateDraft = read?.draft ?? { name: '' };
-  const { values } = templateFormValues(draft, member.temperatureUnit);
+  const { values } = templateFormValues(draft, member.temperatureUnit, { tick: 'none' });
   const failures = (read?.problems ?? []).filter(
     (problem): problem is Extract<ReadProblem, { error: unknown }> => 'error' in problem,
   );
@@ -74,7 +76,8 @@ export default async function NewTemplatePage({
         <h2 className="text-lg font-medium">Start from a thermostat</h2>
         <p className="text-sm text-muted">
           Reads its comfort settings, weekly schedule, configuration and alert settings from the
-          service. Access control cannot be read, so set it below if the template needs it.
+          service and fills them in below, with no section ticked: tick only those the template is
+          for. Access control cannot be read, so set it below if the template needs it.
         </p>
         {thermostats.length === 0 ? (
           <p className="text-sm">No thermostats in your portfolio yet.</p>
@@ -113,7 +116,10 @@ export default async function NewTemplatePage({
         )}
         {asked && !source ? <Notice tone="error">{NOT_YOURS}</Notice> : null}
         {source && failures.length === 0 ? (
-          <Notice tone="success">Filled in from {label}. Adjust it, name it and save.</Notice>
+          <Notice tone="success">
+            Filled in from {label}. Tick the sections the template should set (the others stay as
+            each thermostat has them), adjust them, name it and save.
+          </Notice>
         ) : null}
         {failures[0] ? (
           <ServiceProblem

@@ -12,7 +12,7 @@ import {
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
-import { LocalTime } from '@/components/ui/local-time';
+import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
 import { findPendingMode } from '@/lib/db/attention';
 import { listBuildings } from '@/lib/db/queries';
@@ -97,7 +97,8 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
                 lead="Could not read it just now."
               />
               <p className="text-sm text-muted">
-                Below is what it said at <LocalTime value={reading.readAt.toISOString()} />.
+                Below is what it said at{' '}
+                <When at={reading.readAt} zone={thermostat.building?.timeZone} />.
               </p>
             </>
           ) : null}
@@ -110,6 +111,7 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
                 pendingMode && pendingMode.mode !== reading.status.hvacMode ? pendingMode : null
               }
               offline={offline}
+              zone={thermostat.building?.timeZone}
             />
           ) : (
             <ServiceProblem error={reading.ok ? null : reading.error} member={member} />
@@ -199,6 +201,7 @@ function StatusDetails({
   comfortName,
   pendingMode,
   offline,
+  zone,
 }: {
   status: ThermostatStatus;
   unit: TemperatureUnit;
@@ -207,6 +210,8 @@ function StatusDetails({
   pendingMode: { mode: string; since: Date } | null;
   /** When Setpoint last saw it connected, and first saw it offline since. */
   offline: { lastConnectedAt: Date | null; offlineSince: Date | null };
+  /** The building's zone, for the times. */
+  zone: string | undefined;
 }) {
   const delta = status.heatCoolMinDelta;
   const offlineSince = offline.lastConnectedAt ?? offline.offlineSince;
@@ -238,7 +243,7 @@ function StatusDetails({
           {offlineSince ? (
             <>
               {offline.lastConnectedAt ? ' since ' : ' since at least '}
-              <LocalTime value={offlineSince.toISOString()} />
+              <When at={offlineSince} zone={zone} />
             </>
           ) : null}
         </span>

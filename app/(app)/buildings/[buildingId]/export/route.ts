@@ -1,10 +1,12 @@
 import { type NextRequest, NextResponse } from 'next/server';
+import { attentionByThermostat } from '@/lib/attention/list';
 import { getCurrentMember } from '@/lib/auth/session';
 import { findBuilding } from '@/lib/db/queries';
 import { listBuildingRows } from '@/lib/db/readings';
 import { buildingRowsCsv } from '@/lib/readings/csv';
 import { parseBuildingView } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { todayIn } from '@/lib/time-format';
 
 /** At most this many rows per export (a building is far smaller). */
 const MAX_ROWS = 10_000;
@@ -25,20 +27,28 @@ export async function GET(
     : null;
   if (!building) return new NextResponse('No such building.', { status: 404 });
   const view = parseBuildingView(Object.fromEntries(request.nextUrl.searchParams));
+  // "Needs attention" keeps the rows Needs attention lists, as the page does.
+  const attention = view.attention
+    ? [...(await attentionByThermostat({ scope: member, buildingId: building.buildingId })).keys()]
+    : undefined;
   const rows = await listBuildingRows({
     scope: member,
     buildingId: building.buildingId,
     view,
     limit: MAX_ROWS,
+    attention,
   });
-  const day = new Date().toISOString().slice(0, 10);
+  const day = todayIn(building.timeZone);
   const name = `${building.name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'building'}-${day}.csv`;
   const ascii = name.replace(/[^A-Za-z0-9.-]+/g, '-');
-  return new NextResponse(buildingRowsCsv({ rows, unit: member.temperatureUnit }), {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-      'cache-control': 'no-store',
+  return new NextResponse(
+    buildingRowsCsv({ rows, unit: member.temperatureUnit, timeZone: building.timeZone }),
+    {
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        'cache-control': 'no-store',
+      },
     },
-  });
+  );
 }

@@ -22,8 +22,10 @@ type Props = {
 };
 
 /**
- * Choose the thermostats a template is planned on (the member's own buildings only). The plan
- * itself is a run: read, planned and shown on its page before anything is sent.
+ * Choose the thermostats a template is planned on (the member's own buildings only), under what
+ * the template sets, one line per section (the settings of each folded below it). The plan itself
+ * is a run: read, planned and shown on its page before anything is sent, again one line per
+ * section first (components/templates/plan-view.tsx).
  */
 export default async function PlanTemplatePage({ params, searchParams }: Props) {
   const member = await requireMember();
@@ -61,10 +63,27 @@ export default async function PlanTemplatePage({ params, searchParams }: Props) 
       </div>
       <Card className="grid gap-2">
         <h2 className="text-lg font-medium">What it sets</h2>
-        <ul className="grid gap-1 text-sm">
+        {/* One line per section; a section of several settings folds them below its line. */}
+        <ul className="grid gap-2 text-sm">
           {sections.map((section) => (
             <li key={section.title}>
-              <span className="font-medium">{section.title}:</span> {section.lines.join('; ')}
+              <p>
+                <span className="font-medium">{section.title}:</span> {section.brief}
+              </p>
+              {section.lines.length > 1 ? (
+                <details className="mt-1">
+                  <summary className="cursor-pointer text-muted">
+                    Each setting<span className="sr-only"> of {section.title.toLowerCase()}</span>
+                  </summary>
+                  <ul className="mt-1 grid list-disc gap-1 pl-5">
+                    {section.lines.map((line) => (
+                      <li key={line} className="break-words">
+                        {line}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -119,7 +119,7 @@ export async function saveAccessControl(
       status: 'success',
       message: view.enabled
         ? `Access control is on${passcodeWords}.`
-        : 'Access control is off: nothing is locked and there is no passcode.',
+        : `Access control is off: nothing is locked and there is no passcode.${result.note ? ` ${result.note}` : ''}`,
       values: {
         enabled: view.enabled ? 'on' : 'off',
         passcodeSet: view.passcodeSet === null ? '' : view.passcodeSet ? 'yes' : 'no',

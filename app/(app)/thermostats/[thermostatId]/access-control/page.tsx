@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { AccessControlForm } from '@/components/settings/access-control-form';
 import { SectionHeading } from '@/components/thermostat/section';
 import { Card } from '@/components/ui/card';
-import { LocalTime } from '@/components/ui/local-time';
+import { When } from '@/components/ui/when';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
@@ -50,13 +50,14 @@ export default async function AccessControlPage({ params }: Props) {
           <p>
             {last.source === 'reset' ? (
               <>
-                Resident mode was turned off <LocalTime value={last.at.toISOString()} /> by{' '}
-                {last.actorName}, which turned access control off.
+                Resident mode was turned off{' '}
+                <When at={last.at} zone={thermostat.building?.timeZone} /> by {last.actorName},
+                which turned access control off.
               </>
             ) : (
               <>
-                Last set through Setpoint <LocalTime value={last.at.toISOString()} /> by{' '}
-                {last.actorName}: <strong>{last.enabled ? 'on' : 'off'}</strong>
+                Last set through Setpoint <When at={last.at} zone={thermostat.building?.timeZone} />{' '}
+                by {last.actorName}: <strong>{last.enabled ? 'on' : 'off'}</strong>
                 {last.enabled
                   ? `, locked: ${
                       LOCK_AREAS.filter((area) => last.settings[area])

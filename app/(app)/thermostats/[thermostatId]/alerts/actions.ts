@@ -3,6 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
 import { logWrite, READ_BACK_NOTE } from '@/lib/activity';
+import { alertNamesInWords } from '@/lib/activity-words';
+import { rememberReminder } from '@/lib/attention/maintenance';
 import type { FormState } from '@/lib/forms';
 import {
   ALERT_FIELDS,
@@ -12,6 +14,7 @@ import {
   validateAlerts,
 } from '@/lib/settings/alerts';
 import { labelOf, readBeforeSave } from '@/lib/settings/current';
+import { mayHaveApplied } from '@/lib/thermostat-api/errors';
 import { getAlertSettings, updateAlertSettings } from '@/lib/thermostat-api/resources';
 import { todayIn } from '@/lib/time-format';
 import { alertsUndo } from '@/lib/undo/entries';
@@ -65,7 +68,7 @@ export async function saveAlerts(
       unknown
     >,
   } as const;
-  const names = Object.keys(changes).join(', ');
+  const names = alertNamesInWords(Object.keys(changes));
   const words = {
     done: `Changed alert settings of ${label} (${names})`,
     asked: `change alert settings of ${label} (${names})`,
@@ -76,6 +79,10 @@ export async function saveAlerts(
     revalidatePath(`/thermostats/${thermostat.thermostatId}/alerts`);
     // The next reminder's date is the service's to work out: read back where it did not say.
     const saved = written.answer ?? (await getAlertSettings(opened.on).catch(() => null));
+    // Needs attention reads the reminder from the store: tell it now, not at tomorrow's read.
+    await rememberReminder({ ...opened.on, settings: saved });
+    revalidatePath('/attention');
+    revalidatePath('/');
     return {
       status: 'success',
       message: `Alert settings saved.${written.readBack ? ` ${READ_BACK_NOTE}` : ''}`,
@@ -88,6 +95,8 @@ export async function saveAlerts(
     };
   } catch (error) {
     await logWrite({ ...what, ...words, result: { error } });
+    // Perhaps applied: the reminder is read again in the next round rather than a day later.
+    if (mayHaveApplied(error)) await rememberReminder({ ...opened.on, settings: null });
     return serviceFailure(error, { values, fieldOf: alertFieldOf });
   }
 }

@@ -5,12 +5,12 @@ import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { describeRange } from '@/lib/schedule/blocks';
+import { loadWeek } from '@/lib/schedule/load';
 import {
   type ScheduleRangeField,
   scheduleFieldOf,
   scheduleRangeSchema,
 } from '@/lib/schedule/schemas';
-import { loadWeek } from '@/lib/schedule/load';
 import { labelOf } from '@/lib/settings/current';
 import { listComfortSettings, updateSchedule } from '@/lib/thermostat-api/resources';
 import { scheduleUndo, unavailable } from '@/lib/undo/entries';

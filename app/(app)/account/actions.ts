@@ -1,0 +1,18 @@
+'use server';
+
+import { revalidatePath } from 'next/cache';
+import { type PreferenceField, saveOwnPreferences } from '@/lib/account/preferences';
+import { openOwnAction } from '@/lib/actions';
+import type { FormState } from '@/lib/forms';
+
+/** A member's own time zone and temperature unit. Every member may change their own. */
+export async function savePreferencesAction(
+  _previous: FormState<PreferenceField>,
+  form: FormData,
+): Promise<FormState<PreferenceField>> {
+  const member = await openOwnAction();
+  const state = await saveOwnPreferences(member, form);
+  // Every page reads the member's zone and unit.
+  if (state.status === 'success') revalidatePath('/', 'layout');
+  return state;
+}

@@ -1,0 +1,40 @@
+/**
+ * The slow checks (each thermostat's maintenance reminder, read about once a day; each
+ * thermostat's template, checked every few hours) come in a few a minute, so on a new portfolio
+ * the count of items climbs while a manager looks. Until every one has run once, the overview and
+ * Needs attention say how far they have come; once all have, they say nothing. Pure: the pages
+ * and the tests share it.
+ */
+
+/** How many of the thermostats a check covers it has run on at least once. */
+export type CheckProgress = { checked: number; total: number };
+
+export type SlowChecks = {
+  maintenance: CheckProgress;
+  templates: CheckProgress;
+  /** Whether the background reads run at all (READINGS_TARGET_MINUTES above 0). */
+  background: boolean;
+};
+
+const count = (value: number) => value.toLocaleString('en-US');
+const pending = (progress: CheckProgress) => progress.checked < progress.total;
+
+/**
+ * One line on what is not yet checked, e.g. "Still checking: maintenance 12 of 35 checked. More
+ * items may appear as the rest are read, a few a minute."; null once every check has run.
+ */
+export function slowChecksLine(checks: SlowChecks): string | null {
+  const parts = [
+    pending(checks.maintenance)
+      ? `maintenance ${count(checks.maintenance.checked)} of ${count(checks.maintenance.total)} checked`
+      : null,
+    pending(checks.templates)
+      ? `templates ${count(checks.templates.checked)} of ${count(checks.templates.total)} checked`
+      : null,
+  ].filter((part): part is string => part !== null);
+  if (parts.length === 0) return null;
+  if (!checks.background) {
+    return `Not yet checked: ${parts.join('; ')}. These are read only while background reading is on.`;
+  }
+  return `Still checking: ${parts.join('; ')}. More items may appear as the rest are read, a few a minute.`;
+}
