@@ -204,10 +204,11 @@ test.describe('at fleet size, on a stack of its own', () => {
     ).toBeVisible();
     await expect(history.getByRole('img', { name: /^Temperature and setpoints/ })).toBeVisible();
     await expect(history.getByRole('img', { name: /^Humidity/ })).toBeVisible();
-    await expect(history.locator('path[data-series=temperature]').first()).toHaveAttribute(
-      'd',
-      /^M[\d.]+ [\d.]+/,
-    );
+    const line = history.locator('path[data-series=temperature]').first();
+    await expect(line).toHaveAttribute('d', /^M[\d.]+ [\d.]+/);
+    // Drawn from when it was added: its first reading near the left edge (of 1000), not the right.
+    const firstX = Number((await line.getAttribute('d'))?.match(/^M([\d.]+)/)?.[1]);
+    expect(firstX).toBeLessThan(150);
     await history.getByText('The history as a table').click();
     const rows = history.getByRole('table').locator('tbody tr');
     await expect(rows.first()).toContainText('°F');

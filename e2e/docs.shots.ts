@@ -61,6 +61,7 @@ test('screenshots of every main page', async ({ page }) => {
     ['groups', '/groups'],
     ['connection', '/connection'],
     ['add-thermostats', '/portfolio/add'],
+    ['account', '/account'],
   ];
   for (const [name, path] of pages) await shoot(page, name, path);
 
@@ -70,6 +71,8 @@ test('screenshots of every main page', async ({ page }) => {
   await page.getByRole('button', { name: 'Start from this thermostat' }).click();
   const form = page.getByRole('form', { name: 'New template' });
   await form.getByLabel('Template name').fill('Vacant unit');
+  // Started from a thermostat, a template ticks no section: this one is for the configuration.
+  await form.getByLabel('Include configuration').check();
   await form.getByLabel('Fan minimum on-time (minutes per hour)').fill('20');
   await form.getByRole('button', { name: 'Save template' }).click();
   await page.getByRole('link', { name: 'Plan on thermostats' }).click();

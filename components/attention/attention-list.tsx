@@ -27,7 +27,11 @@ const SEVERITY: Record<Severity, { label: string; className: string }> = {
 function momentOf(item: ListedItem): { label: string; at: Date } | null {
   switch (item.kind) {
     case 'offline':
-      return item.since ? { label: 'Last seen', at: item.since } : null;
+      if (!item.since) return null;
+      return {
+        label: item.seen === false ? 'Offline since at least' : 'Last seen',
+        at: item.since,
+      };
     case 'too_cold':
     case 'too_hot':
       return { label: item.orEarlier ? 'Since before' : 'Since', at: item.since };

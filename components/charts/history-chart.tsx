@@ -56,8 +56,8 @@ export function HistoryChart({
 }) {
   const period = HISTORY_RANGES[range];
   // Added within the period: drawn from when it was added, not squeezed against the right edge.
-  const { from, sinceAdded } = chartSpan(range, now, addedAt);
-  const span = now - from;
+  const { from, to, sinceAdded } = chartSpan(range, now, addedAt);
+  const span = to - from;
   const buckets = bucketHistory(points, from, period.bucketMs);
   const x = (at: number) => ((at - from) / span) * WIDTH;
   const over = sinceAdded ? 'since it was added' : `over the last ${period.label}`;
@@ -163,7 +163,7 @@ export function HistoryChart({
             ))}
           </Panel>
           <Equipment buckets={buckets} x={x} bucketMs={period.bucketMs} label={over} />
-          <TimeAxis from={from} now={now} timeZone={timeZone} />
+          <TimeAxis from={from} to={to} timeZone={timeZone} />
           <p className="-mt-3 text-xs text-muted">
             Times are in the building’s time zone, {timeZoneName(timeZone)}.
           </p>
@@ -337,15 +337,15 @@ function Equipment({
  * Times of day (24-hour clock) or days, in the building's time zone, as far apart as the span
  * wants (every 3 hours over a day, every day over a week, closer for a shorter span).
  */
-function TimeAxis({ from, now, timeZone }: { from: number; now: number; timeZone: string }) {
+function TimeAxis({ from, to, timeZone }: { from: number; to: number; timeZone: string }) {
   const clock = dateTimeFormat({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone });
   const day = dateTimeFormat({ weekday: 'short', day: 'numeric', timeZone });
   const ticks: { at: number; label: string }[] = [];
-  const span = now - from;
+  const span = to - from;
   const stepMinutes = tickStepMs(span) / 60_000;
   // Every quarter hour, so that zones a half or quarter hour off UTC have their whole hours too.
   const quarter = 15 * 60_000;
-  for (let at = Math.ceil(from / quarter) * quarter; at <= now; at += quarter) {
+  for (let at = Math.ceil(from / quarter) * quarter; at <= to; at += quarter) {
     const [hour, minute] = clock.format(at).split(':');
     const minutes = Number(hour) * 60 + Number(minute);
     if (minutes % stepMinutes !== 0) continue;

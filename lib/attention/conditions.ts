@@ -108,7 +108,15 @@ export type AttentionItem =
       /** It may have begun earlier than `since`: the history read does not go further back. */
       orEarlier: boolean;
     })
-  | (OnThermostat & { kind: 'offline'; since: Date | null })
+  | (OnThermostat & {
+      kind: 'offline';
+      since: Date | null;
+      /**
+       * Whether Setpoint saw it connected at `since` (else `since` is when it first read it
+       * offline: it may have gone quiet long before). Absent in incidents recorded before.
+       */
+      seen?: boolean;
+    })
   | (OnThermostat & { kind: 'mode_pending'; from: HvacMode | null; to: HvacMode; since: Date })
   | (OnThermostat & {
       kind: 'maintenance_due' | 'maintenance_overdue';
@@ -255,9 +263,15 @@ export function offlineCondition(input: {
   thermostat: OnThermostat;
   status: ThermostatStatus;
   offlineSince: Date | null;
+  seenConnected: boolean;
 }): AttentionItem | null {
   if (input.status.connected !== false) return null;
-  return { ...input.thermostat, kind: 'offline', since: input.offlineSince };
+  return {
+    ...input.thermostat,
+    kind: 'offline',
+    since: input.offlineSince,
+    seen: input.seenConnected,
+  };
 }
 
 /**
@@ -443,6 +457,8 @@ export type ThermostatFacts = OnThermostat & {
   reading: { status: ThermostatStatus | null; readAt: Date | null; failure: string | null } | null;
   /** Offline: since Setpoint last saw it connected, or first saw it offline. */
   offlineSince?: Date | null;
+  /** Whether Setpoint saw it connected at `offlineSince`. */
+  seenConnected?: boolean;
   /** Recent history for the comfort band, oldest first (may be empty). */
   history: BandPoint[];
   pending: { mode: string; since: Date } | null;
@@ -471,7 +487,12 @@ export function thermostatConditions(facts: ThermostatFacts, fleet: FleetFacts):
   if (status && readAt) {
     items.push(
       temperatureCondition({ thermostat, status, readAt, history: facts.history }),
-      offlineCondition({ thermostat, status, offlineSince: facts.offlineSince ?? null }),
+      offlineCondition({
+        thermostat,
+        status,
+        offlineSince: facts.offlineSince ?? null,
+        seenConnected: facts.seenConnected ?? true,
+      }),
       pendingModeCondition({ thermostat, status, readAt, pending: facts.pending }),
     );
   }

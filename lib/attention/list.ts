@@ -124,6 +124,7 @@ export async function listAttention(input: {
             ? { status: null, readAt: null, failure: row.failure }
             : null,
         offlineSince: row.offlineSince ? new Date(row.offlineSince) : null,
+        seenConnected: row.seenConnected,
         history: history.get(row.thermostatId) ?? [],
         pending:
           row.pendingMode && row.pendingSince

@@ -157,9 +157,11 @@ export function describeItem(
     case 'offline':
       return {
         title,
-        detail: item.since
-          ? `Not heard from for ${ago(item.since)}; its readings are the last it sent.`
-          : 'The service says it is not connected; its readings are the last it sent.',
+        detail: !item.since
+          ? 'The service says it is not connected; its readings are the last it sent.'
+          : item.seen === false
+            ? `Offline for at least ${ago(item.since)}: Setpoint has not seen it connected; its readings are the last it sent.`
+            : `Not heard from for ${ago(item.since)}; its readings are the last it sent.`,
       };
     case 'mode_pending':
       return {

@@ -34,6 +34,8 @@ export type AttentionRow = {
   failure: string | null;
   /** Since when it has been offline: Setpoint last saw it connected, or first saw it offline. */
   offlineSince: Date | null;
+  /** Whether `offlineSince` is when Setpoint last saw it connected. */
+  seenConnected: boolean;
   pendingMode: string | null;
   pendingSince: Date | null;
   reminderEnabled: boolean | null;
@@ -61,6 +63,7 @@ export async function listAttentionRows(input: {
       readAt: readings.readAt,
       failure: readings.failure,
       offlineSince: sql<Date | null>`coalesce(${readings.lastConnectedAt}, ${readings.offlineSince})`,
+      seenConnected: sql<boolean>`${readings.lastConnectedAt} is not null`,
       pendingMode: pendingModeChanges.mode,
       pendingSince: pendingModeChanges.since,
       reminderEnabled: maintenanceReminders.enabled,

@@ -23,18 +23,19 @@ export const SHORTEST_SPAN_MS = 30 * 60_000;
 
 /**
  * The span a chart draws: the period asked for, or, for a thermostat added to Setpoint within it,
- * from when it was added (its history starts there: nothing was read before), at least
- * SHORTEST_SPAN_MS.
+ * from when it was added (its history starts there: nothing was read before). A span shorter
+ * than SHORTEST_SPAN_MS runs on past now to fill it: the first readings are drawn from the left
+ * edge, and the chart fills up as readings come, rather than two dots against the right edge.
  */
 export function chartSpan(
   range: HistoryRange,
   now: number,
   addedAt: number | null,
-): { from: number; sinceAdded: boolean } {
+): { from: number; to: number; sinceAdded: boolean } {
   const period = HISTORY_RANGES[range];
   const start = now - period.ms;
-  if (addedAt === null || addedAt <= start) return { from: start, sinceAdded: false };
-  return { from: Math.min(addedAt, now - SHORTEST_SPAN_MS), sinceAdded: true };
+  if (addedAt === null || addedAt <= start) return { from: start, to: now, sinceAdded: false };
+  return { from: addedAt, to: Math.max(now, addedAt + SHORTEST_SPAN_MS), sinceAdded: true };
 }
 
 /**

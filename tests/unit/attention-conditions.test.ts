@@ -212,12 +212,17 @@ describe('offline', () => {
     [false, seen, seen],
     [false, null, null],
   ] as const)('connected %s, offline since %s → %s', (connected, offlineSince, since) => {
-    const item = offlineCondition({ thermostat, status: status({ connected }), offlineSince });
+    const item = offlineCondition({
+      thermostat,
+      status: status({ connected }),
+      offlineSince,
+      seenConnected: true,
+    });
     if (connected !== false) {
       expect(item).toBeNull();
       return;
     }
-    expect(item).toEqual({ ...thermostat, kind: 'offline', since });
+    expect(item).toEqual({ ...thermostat, kind: 'offline', since, seen: true });
   });
 
   it('says for how long in plain words', () => {
@@ -225,12 +230,26 @@ describe('offline', () => {
       thermostat,
       status: status({ connected: false }),
       offlineSince: ago(minutes(3 * 1440 + 4 * 60 + 17)),
+      seenConnected: true,
     });
     if (!item) throw new Error('no item');
     expect(describeItem(item, { unit: 'F', now: NOW })).toEqual({
       title: 'Offline',
       detail: 'Not heard from for 3 d 4 h; its readings are the last it sent.',
     });
+  });
+
+  it('says “at least” when Setpoint never saw it connected: it may have gone quiet long before', () => {
+    const item = offlineCondition({
+      thermostat,
+      status: status({ connected: false }),
+      offlineSince: ago(minutes(42)),
+      seenConnected: false,
+    });
+    if (!item) throw new Error('no item');
+    expect(describeItem(item, { unit: 'F', now: NOW }).detail).toBe(
+      'Offline for at least 42 min: Setpoint has not seen it connected; its readings are the last it sent.',
+    );
   });
 });
 

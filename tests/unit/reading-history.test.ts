@@ -97,6 +97,7 @@ describe('a chart of a thermostat added lately', () => {
   it('draws the period asked for when the thermostat is older than it', () => {
     expect(chartSpan('24h', now, now - 2 * HISTORY_RANGES['24h'].ms)).toEqual({
       from: now - HISTORY_RANGES['24h'].ms,
+      to: now,
       sinceAdded: false,
     });
     expect(chartSpan('7d', now, null).sinceAdded).toBe(false);
@@ -105,12 +106,15 @@ describe('a chart of a thermostat added lately', () => {
   it('starts when it was added within the period, never less than the shortest span', () => {
     expect(chartSpan('24h', now, now - 90 * MINUTE)).toEqual({
       from: now - 90 * MINUTE,
+      to: now,
       sinceAdded: true,
     });
     expect(chartSpan('7d', now, now - 26 * 60 * MINUTE).from).toBe(now - 26 * 60 * MINUTE);
-    // Added two minutes ago: half an hour drawn, so two readings are not a pair of dots at the edge.
+    // Added two minutes ago: drawn from then, over half an hour that fills up as readings come,
+    // so its first readings start at the left edge, not as a pair of dots at the right one.
     expect(chartSpan('24h', now, now - 2 * MINUTE)).toEqual({
-      from: now - SHORTEST_SPAN_MS,
+      from: now - 2 * MINUTE,
+      to: now - 2 * MINUTE + SHORTEST_SPAN_MS,
       sinceAdded: true,
     });
   });
