@@ -120,5 +120,23 @@ test('one clock: a thermostat’s events in its building’s zone, the organisat
   await expect(member).toHaveURL(/from=2026-11-10&to=2026-11-20/);
   await expect(member.getByText(/is after “To”/)).toHaveCount(0);
 
+  // Without JavaScript the account form works the same: one post, the answer on the page.
+  const plain = await browser.newContext({
+    baseURL: APP_URL,
+    timezoneId: 'Asia/Tokyo',
+    javaScriptEnabled: false,
+    storageState: await context.storageState(),
+  });
+  const noScript = await plain.newPage();
+  await noScript.goto('/account');
+  await noScript.getByLabel('Your time zone').selectOption('America/Denver');
+  await noScript.getByLabel('Temperatures in').selectOption('C');
+  await noScript.getByRole('button', { name: 'Save' }).click();
+  await expect(noScript.getByText('Saved. Times are shown in America/Denver')).toBeVisible();
+  await noScript.goto('/activity');
+  await expect(
+    noScript.getByText(/Dates and times are in your time zone, Mountain Time/),
+  ).toBeVisible();
+  await plain.close();
   await context.close();
 });
