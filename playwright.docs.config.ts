@@ -5,8 +5,18 @@ import base from './playwright.config';
 // projects to make the demo organisation, then e2e/docs.shots.ts, which writes the README's
 // screenshots into docs/ and every page at phone and laptop width, light and dark, into
 // test-results/screenshots/ for review.
+// As a deployment runs: background reading on, so that the pictures show a portfolio whose
+// checks have run (maintenance dates read, the week's items listed), not a suite's quiet stack.
+const servers = Array.isArray(base.webServer) ? base.webServer : [];
+const webServer = servers.map((server) =>
+  server.env?.READINGS_TARGET_MINUTES === undefined
+    ? server
+    : { ...server, env: { ...server.env, READINGS_TARGET_MINUTES: '5' } },
+);
+
 export default defineConfig({
   ...base,
+  webServer,
   reporter: [['list']],
   projects: [
     ...(base.projects ?? []).filter(

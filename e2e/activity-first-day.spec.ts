@@ -104,7 +104,18 @@ test('a one-off run’s entry offers Undo this run in the activity log, and so d
   await expect(seen.getByRole('link', { name: 'Result for each thermostat' })).toBeVisible();
   await expect(seen.getByRole('link', { name: 'Undo this run…' })).toHaveCount(0);
 
+  // Where runs are listed, on the bulk page, it offers the same step; again, not to a viewer.
+  await page.goto('/bulk');
+  const listed = page.getByRole('link', {
+    name: 'Undo this run: One-off: alert settings on 1 thermostat',
+  });
+  await expect(listed.first()).toBeVisible();
+  await expect(listed.first()).toHaveAttribute('href', /\?confirm=undo$/);
+  await viewerPage.goto('/bulk');
+  await expect(viewerPage.getByRole('link', { name: /^Undo this run/ })).toHaveCount(0);
+
   // From the entry: the run page's own step says what an undo does, then plans it.
+  await page.goto('/activity?action=template.apply');
   await entry.getByRole('link', { name: 'Undo this run…' }).click();
   await expect(page.getByText(/^Plan an undo\?/)).toBeVisible();
   await page.getByRole('button', { name: 'Plan the undo' }).click();

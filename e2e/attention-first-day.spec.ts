@@ -91,7 +91,7 @@ test.describe('a first day without doubt', () => {
       .filter({ has: page.getByRole('link', { name, exact: true }) })
       .filter({ hasText: /Maintenance (overdue|due)/ });
   const fleetStatus = (page: Page) => page.getByRole('region', { name: 'Fleet status' });
-  const checking = /Still checking: maintenance (\d+) of (\d+) checked/;
+  const checking = /Still checking: maintenance dates read for (\d+) of (\d+) thermostats/;
 
   test('the counts say what is not yet checked, until every reminder has been read once', async () => {
     await owner.goto('/portfolio/add');

@@ -36,12 +36,19 @@ async function shoot(page: Page, name: string, path: string) {
 }
 
 test('screenshots of every main page', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await signInWithDemoPortfolio(page);
   const { building, thermostats } = await demoThermostatsIn('Harbor View Apartments');
   const unit = thermostats.find((t) => t.name === 'Unit 204') ?? thermostats[0];
   if (!unit) throw new Error('demo building has no thermostats');
   const thermostat = `/thermostats/${unit.thermostatId}`;
+  // Background reading has read every thermostat's alerts once: the checks have all run.
+  await expect(async () => {
+    await page.goto('/attention');
+    await expect(page.getByText(/^(Not yet checked|Still checking)/)).toHaveCount(0, {
+      timeout: 1000,
+    });
+  }).toPass({ timeout: 240_000, intervals: [5000] });
   const pages: [string, string][] = [
     ['overview', '/'],
     ['building-overview', `/buildings/${building.buildingId}`],

@@ -40,6 +40,7 @@ export const ACTIVITY_ACTIONS = {
   'member.leave': 'Left the organisation',
   'member.unlock': 'Unlocked a sign-in',
   'member.password_reset': 'Reset a password',
+  'member.preferences_update': 'Changed their time zone or unit',
   'organization.update': 'Changed the organisation',
   'notification.rules_update': 'Changed notification rules',
   'notification.webhook_add': 'Added a webhook',

@@ -51,12 +51,17 @@ export function formatMoment(at: Date, timeZone: string | null | undefined): str
   }).format(at);
 }
 
-/** A zone's short name now (`EST`, `GMT+1`), for labels such as a filter's. */
-export function zoneAbbreviation(timeZone: string, now = new Date()): string {
+/**
+ * A zone's short name whatever the season (`CT`, `Germany Time`), for labels such as a date
+ * filter's, which stand for days of summer and winter alike.
+ */
+export function zoneLabel(timeZone: string): string {
+  const zone = knownZone(timeZone);
+  if (zone === 'UTC') return 'UTC';
   return (
-    dateTimeFormat({ timeZone: knownZone(timeZone), timeZoneName: 'short' })
-      .formatToParts(now)
-      .find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+    dateTimeFormat({ timeZone: zone, timeZoneName: 'shortGeneric' })
+      .formatToParts(new Date())
+      .find((part) => part.type === 'timeZoneName')?.value ?? zone
   );
 }
 

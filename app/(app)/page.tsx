@@ -86,10 +86,12 @@ export default async function OverviewPage() {
         >
           <Link
             href="/attention"
-            className={`text-lg font-semibold underline-offset-4 hover:underline ${attentionCount ? (urgentCount ? 'text-danger' : 'text-amber-800 dark:text-amber-300') : 'text-success'}`}
+            className={`text-lg font-semibold underline-offset-4 hover:underline ${attentionCount ? (urgentCount ? 'text-danger' : 'text-amber-800 dark:text-amber-300') : checking ? '' : 'text-success'}`}
           >
             {attentionCount === 0
-              ? 'Nothing needs attention'
+              ? checking
+                ? 'Nothing found yet'
+                : 'Nothing needs attention'
               : `${attentionCount.toLocaleString('en-US')} ${attentionCount === 1 ? 'item needs' : 'items need'} attention`}
             {urgentCount ? ` (${urgentCount.toLocaleString('en-US')} urgent)` : ''}
           </Link>

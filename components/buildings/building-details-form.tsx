@@ -3,7 +3,7 @@
 import { useActionState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { Notice } from '@/components/ui/notice';
+import { ErrorSummary } from '@/components/ui/error-summary';
 import type { FormState } from '@/lib/forms';
 
 type Action = (
@@ -22,28 +22,36 @@ export function BuildingDetailsForm({
   address: string;
 }) {
   const [state, submit, pending] = useActionState(action, { status: 'idle' });
+  // Folded away until it has an answer to show: a refused save (with or without JavaScript)
+  // opens on its summary.
   return (
-    <form action={submit} className="grid gap-3 sm:max-w-md">
-      {state.message ? (
-        <Notice tone={state.status === 'success' ? 'success' : 'error'}>{state.message}</Notice>
-      ) : null}
-      <Field
-        label="Building name"
-        name="name"
-        defaultValue={state.values?.name ?? name}
-        errors={state.fieldErrors?.name}
-      />
-      <Field
-        label="Address"
-        name="address"
-        defaultValue={state.values?.address ?? address}
-        errors={state.fieldErrors?.address}
-      />
-      <div>
-        <Button type="submit" variant="secondary" disabled={pending}>
-          {pending ? 'Saving…' : 'Save building'}
-        </Button>
-      </div>
-    </form>
+    <details
+      open={state.status !== 'idle' || undefined}
+      className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <summary className="cursor-pointer text-sm font-medium">
+        Edit building name and address
+      </summary>
+      <form action={submit} className="mt-4 grid gap-3 sm:max-w-md">
+        <ErrorSummary state={state} fields={{ name: 'Building name', address: 'Address' }} />
+        <Field
+          label="Building name"
+          name="name"
+          defaultValue={state.values?.name ?? name}
+          errors={state.fieldErrors?.name}
+        />
+        <Field
+          label="Address"
+          name="address"
+          defaultValue={state.values?.address ?? address}
+          errors={state.fieldErrors?.address}
+        />
+        <div>
+          <Button type="submit" variant="secondary" disabled={pending}>
+            {pending ? 'Saving…' : 'Save building'}
+          </Button>
+        </div>
+      </form>
+    </details>
   );
 }

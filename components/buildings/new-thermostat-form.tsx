@@ -3,7 +3,8 @@
 import { useActionState } from 'react';
 import type { NewThermostatField } from '@/app/(app)/buildings/[buildingId]/new-thermostat/actions';
 import { Field, SelectField } from '@/components/ui/field';
-import { ErrorList, FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { ErrorSummary } from '@/components/ui/error-summary';
+import { ErrorList, RadioGroup } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/forms';
 import { modeName } from '@/lib/words';
@@ -31,7 +32,16 @@ export function NewThermostatForm({
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="grid gap-4" noValidate>
-      <FormMessage state={state} />
+      <ErrorSummary
+        state={state}
+        fields={{
+          name: 'Unit label',
+          thermostatId: 'Device serial (optional)',
+          hvacMode: { label: 'HVAC mode', id: 'hvacMode' },
+          isResidentMode: 'Resident mode',
+          confirm: 'Register this new thermostat with the thermostat service',
+        }}
+      />
       <Field
         label="Unit label"
         name="name"
@@ -66,6 +76,7 @@ export function NewThermostatForm({
       <div className="grid gap-1">
         <label className="flex items-start gap-2 text-sm">
           <input
+            id="field-confirm"
             type="checkbox"
             name="confirm"
             value="yes"

@@ -16,11 +16,14 @@ export function RunList({
   runs,
   unit,
   zone,
+  undoable = new Set(),
 }: {
   runs: SeenRun[];
   unit: TemperatureUnit;
   /** The member's zone, for the times. */
   zone: string;
+  /** The runs this member may undo (finished, with changes made): each offers Undo. */
+  undoable?: ReadonlySet<string>;
 }) {
   const columns: Column<SeenRun>[] = [
     timeColumn('Started', (run) => run.createdAt, zone),
@@ -46,12 +49,24 @@ export function RunList({
         const status = runStatus({ ...run, ...skippedOf(run) });
         // The status is the way to the run's page, in the tone of its outcome.
         return (
-          <Link
-            href={runPath(run)}
-            className={`font-medium hover:underline ${outcomeClass(status.outcome)}`}
-          >
-            {status.label}
-          </Link>
+          <>
+            <Link
+              href={runPath(run)}
+              className={`font-medium hover:underline ${outcomeClass(status.outcome)}`}
+            >
+              {status.label}
+            </Link>
+            {undoable.has(run.id) ? (
+              // The run page's own step: what an undo does is said there before it is planned.
+              <Link
+                href={`${runPath(run)}?confirm=undo`}
+                className="ml-3 text-sm underline underline-offset-2"
+                aria-label={`Undo this run: ${runTitleAsSeen(run)}`}
+              >
+                Undo…
+              </Link>
+            ) : null}
+          </>
         );
       },
     },

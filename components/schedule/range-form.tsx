@@ -2,7 +2,8 @@
 
 import { useActionState } from 'react';
 import { SelectField } from '@/components/ui/field';
-import { ErrorList, FormMessage } from '@/components/ui/form-parts';
+import { ErrorSummary } from '@/components/ui/error-summary';
+import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/forms';
 import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
@@ -33,7 +34,15 @@ export function RangeForm({
   const checked = new Set((values.days ?? '').split(','));
   return (
     <form action={action} className="grid gap-4" aria-label="Set a time range">
-      <FormMessage state={state} />
+      <ErrorSummary
+        state={state}
+        fields={{
+          days: { label: 'Days', id: 'range-days-errors' },
+          from: { label: 'From', id: 'range-from' },
+          to: { label: 'To', id: 'range-to' },
+          comfortSettingRef: { label: 'Comfort setting', id: 'range-comfort' },
+        }}
+      />
       <fieldset
         className="grid gap-2"
         aria-describedby="range-days-errors"

@@ -5,7 +5,8 @@ import { useActionState, useEffect } from 'react';
 import { chooseTemperatureUnit } from '@/app/(app)/thermostats/[thermostatId]/actions';
 import { Button } from '@/components/ui/button';
 import { Field, SelectField } from '@/components/ui/field';
-import { ErrorList, FormMessage } from '@/components/ui/form-parts';
+import { ErrorSummary } from '@/components/ui/error-summary';
+import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/forms';
 
@@ -27,7 +28,17 @@ export function ResidentModeForm({
   const [state, action] = useActionState(bound, idle);
   return (
     <form action={action} className="grid gap-3">
-      <FormMessage state={state} />
+      <ErrorSummary
+        state={state}
+        level={3}
+        fields={{
+          confirmReset: {
+            label: 'I understand: reset this thermostat’s settings',
+            id: 'confirmReset',
+            errorsId: 'confirmReset-errors',
+          },
+        }}
+      />
       <p className="text-sm">
         Resident mode is <strong>{isResidentMode ? 'on' : 'off'}</strong>.
       </p>
@@ -44,6 +55,7 @@ export function ResidentModeForm({
             </p>
             <label className="mt-3 flex items-start gap-2">
               <input
+                id="confirmReset"
                 type="checkbox"
                 name="confirmReset"
                 value="yes"
@@ -91,7 +103,11 @@ export function MoveForm({
   }
   return (
     <form action={action} className="grid gap-3">
-      <FormMessage state={state} />
+      <ErrorSummary
+        state={state}
+        level={3}
+        fields={{ buildingId: { label: 'Move to', id: 'buildingId' } }}
+      />
       {/* No building chosen until someone chooses one: a move is not a default. */}
       <SelectField
         id="buildingId"
@@ -124,7 +140,7 @@ export function RenameForm({
   const [state, action, pending] = useActionState(bound, idle);
   return (
     <form action={action} className="grid gap-3">
-      <FormMessage state={state} />
+      <ErrorSummary state={state} level={3} fields={{ unitLabel: 'Unit label' }} />
       <Field
         label="Unit label"
         name="unitLabel"

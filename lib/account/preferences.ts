@@ -1,9 +1,11 @@
 import 'server-only';
 import { z } from 'zod';
 import { savePreferences } from '@/lib/db/preferences';
+import { logActivity } from '@/lib/activity';
 import type { Member } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/forms';
 import { knownZone } from '@/lib/time-format';
+import { timeZoneName } from '@/lib/words';
 
 export const PREFERENCE_FIELDS = ['timeZone', 'temperatureUnit'] as const;
 export type PreferenceField = (typeof PREFERENCE_FIELDS)[number];
@@ -42,8 +44,15 @@ export async function saveOwnPreferences(
     };
   }
   await savePreferences({ userId: member.userId, ...parsed.data });
+  const zone = timeZoneName(parsed.data.timeZone);
+  await logActivity({
+    actor: member,
+    action: 'member.preferences_update',
+    summary: `${member.name} reads times in ${zone} and temperatures in °${parsed.data.temperatureUnit}`,
+    changes: { 'Time zone': zone, 'Temperatures in': `°${parsed.data.temperatureUnit}` },
+  });
   return {
     status: 'success',
-    message: `Saved. Times are shown in ${parsed.data.timeZone.replace(/_/g, ' ')} and temperatures in °${parsed.data.temperatureUnit}.`,
+    message: `Saved. Times are shown in ${timeZoneName(parsed.data.timeZone)} and temperatures in °${parsed.data.temperatureUnit}.`,
   };
 }

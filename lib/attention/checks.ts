@@ -20,21 +20,22 @@ const count = (value: number) => value.toLocaleString('en-US');
 const pending = (progress: CheckProgress) => progress.checked < progress.total;
 
 /**
- * One line on what is not yet checked, e.g. "Still checking: maintenance 12 of 35 checked. More
- * items may appear as the rest are read, a few a minute."; null once every check has run.
+ * One line on what is not yet checked, e.g. "Still checking: maintenance dates read for 12 of 35
+ * thermostats. More items may appear as the rest are read, a few a minute."; null once every
+ * check has run.
  */
 export function slowChecksLine(checks: SlowChecks): string | null {
   const parts = [
     pending(checks.maintenance)
-      ? `maintenance ${count(checks.maintenance.checked)} of ${count(checks.maintenance.total)} checked`
+      ? `maintenance dates read for ${count(checks.maintenance.checked)} of ${count(checks.maintenance.total)} thermostats`
       : null,
     pending(checks.templates)
-      ? `templates ${count(checks.templates.checked)} of ${count(checks.templates.total)} checked`
+      ? `${count(checks.templates.checked)} of ${count(checks.templates.total)} thermostats compared with their templates`
       : null,
   ].filter((part): part is string => part !== null);
   if (parts.length === 0) return null;
   if (!checks.background) {
-    return `Not yet checked: ${parts.join('; ')}. These are read only while background reading is on.`;
+    return `Not yet checked: ${parts.join('; ')}. Setpoint reads these in the background, which is turned off here.`;
   }
   return `Still checking: ${parts.join('; ')}. More items may appear as the rest are read, a few a minute.`;
 }

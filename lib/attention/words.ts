@@ -160,7 +160,7 @@ export function describeItem(
         detail: !item.since
           ? 'The service says it is not connected; its readings are the last it sent.'
           : item.seen === false
-            ? `Offline for at least ${ago(item.since)}: Setpoint has not seen it connected; its readings are the last it sent.`
+            ? `Never seen connected: offline since Setpoint first read it, ${ago(item.since)} ago; its readings are the last it sent.`
             : `Not heard from for ${ago(item.since)}; its readings are the last it sent.`,
       };
     case 'mode_pending':

@@ -137,6 +137,7 @@ export function buildingRowsSql(input: {
         or coalesce(r.wanted_at > r.tried_at, false)) as "stale",
       r.status as "status",
       coalesce(r.last_connected_at, r.offline_since) as "offlineSince",
+      (r.last_connected_at is not null) as "offlineSeen",
       (select p.mode from pending_mode_changes p
         where p.org_id = t.org_id and p.thermostat_id = t.thermostat_id) as "pendingMode"
     ${buildingSource(input)}${filter ? sql` and ${filter}` : sql``}

@@ -232,6 +232,8 @@ export type BuildingRowRecord = {
   stale: boolean;
   /** When it was last seen connected (or, never seen so, first seen offline). */
   offlineSince: Date | null;
+  /** Whether `offlineSince` is when it was last seen connected. */
+  offlineSeen: boolean;
   /** A mode Setpoint asked for that the readings do not show yet. */
   pendingMode: string | null;
 } & StatusFields;
@@ -303,6 +305,7 @@ export async function listBuildingRows(input: {
     failure: row.failure,
     stale: row.stale,
     offlineSince: dateOf(row.offlineSince),
+    offlineSeen: Boolean(row.offlineSeen),
     pendingMode: row.pendingMode,
     ...rowStatusOf(row.status),
   }));

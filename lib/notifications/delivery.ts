@@ -233,6 +233,7 @@ async function deliverEmailNotices(
     unit: subscriber.temperatureUnit,
     appUrl: appUrl(),
     scope,
+    timeZone: subscriber.timeZone,
   });
   add(outcome, await sendEmailTo(allowed, email));
   return outcome;

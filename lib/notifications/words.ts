@@ -163,7 +163,12 @@ type Line = { heading: string; subject: string; detail: string; when: string; li
 
 function lineOf(
   item: MessageItem,
-  options: { unit: TemperatureUnit; appUrl: string; scope: readonly string[] | null },
+  options: {
+    unit: TemperatureUnit;
+    appUrl: string;
+    scope: readonly string[] | null;
+    timeZone: string;
+  },
 ): Line {
   const { incident } = item;
   const title = incidentTitle(incident);
@@ -175,7 +180,7 @@ function lineOf(
     detail: resolved
       ? resolvedWords(incident)
       : incidentWords(incident, { unit: options.unit, now: item.at, scope: options.scope }).detail,
-    when: `${resolved ? 'Resolved' : 'Since'} ${formatMoment(resolved ? (incident.resolvedAt ?? item.at) : incident.openedAt, incident.timeZone)}`,
+    when: `${resolved ? 'Resolved' : 'Since'} ${formatMoment(resolved ? (incident.resolvedAt ?? item.at) : incident.openedAt, incident.timeZone ?? options.timeZone)}`,
     link: new URL(incidentPath(incident), options.appUrl).toString(),
   };
 }
@@ -194,6 +199,8 @@ export function notificationEmail(input: {
   appUrl: string;
   /** The reader's buildings (null: every building), so that a failed run reads as their share. */
   scope: readonly string[] | null;
+  /** The reader's zone, for incidents of no building (a building's are in its own zone). */
+  timeZone: string;
 }): Email {
   const rank = (item: MessageItem) =>
     (item.event === 'opened' ? 0 : 3) +

@@ -77,7 +77,7 @@ export function rowCells(
           online: status.connected !== false,
           connection:
             status.connected === false
-              ? `Offline${status.offlineSince ? ` since ${formatMoment(status.offlineSince, format.timeZone)}` : ''}`
+              ? `Offline${status.offlineSince ? ` since ${status.offlineSeen ? '' : 'at least '}${formatMoment(status.offlineSince, format.timeZone)}` : ''}`
               : 'Online',
         }
       : null,

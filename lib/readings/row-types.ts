@@ -12,6 +12,11 @@ export type RowStatus = {
   comfortSetting: string | null;
   /** Offline: since when, as far as Setpoint's readings tell (its last reading online). */
   offlineSince: Date | null;
+  /**
+   * Whether Setpoint saw it connected at `offlineSince`; else that is when Setpoint first read it
+   * offline, and it may have gone quiet long before ("since at least").
+   */
+  offlineSeen: boolean;
   /** A mode Setpoint asked for that the readings do not show yet. */
   pendingHvacMode: string | null;
 };

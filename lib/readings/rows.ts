@@ -122,6 +122,7 @@ export function knownReading(record: BuildingRowRecord): RowReading {
         connected: record.connected,
         comfortSetting: record.comfortSetting,
         offlineSince: record.connected === false ? record.offlineSince : null,
+        offlineSeen: record.offlineSeen,
         pendingHvacMode: record.pendingMode,
       }
     : null;
@@ -144,6 +145,7 @@ export function freshReading(reading: Reading, known: RowReading): RowReading {
       ...fields,
       offlineSince:
         fields.connected === false ? (known.status?.offlineSince ?? reading.readAt) : null,
+      offlineSeen: known.status?.offlineSeen ?? false,
       pendingHvacMode: pending !== null && pending !== fields.hvacMode ? pending : null,
     };
     return { status, readAt: reading.readAt, problem: null };

@@ -46,7 +46,7 @@ describe('what the slow checks have not yet checked, in words', () => {
         background: true,
       }),
     ).toBe(
-      'Still checking: maintenance 12 of 35 checked. More items may appear as the rest are read, a few a minute.',
+      'Still checking: maintenance dates read for 12 of 35 thermostats. More items may appear as the rest are read, a few a minute.',
     );
     expect(
       slowChecksLine({
@@ -55,7 +55,7 @@ describe('what the slow checks have not yet checked, in words', () => {
         background: true,
       }),
     ).toBe(
-      'Still checking: maintenance 1,200 of 1,500 checked; templates 0 of 3 checked. More items may appear as the rest are read, a few a minute.',
+      'Still checking: maintenance dates read for 1,200 of 1,500 thermostats; 0 of 3 thermostats compared with their templates. More items may appear as the rest are read, a few a minute.',
     );
     expect(slowChecksLine({ maintenance: done, templates: done, background: true })).toBeNull();
     // Nothing to check at all (no thermostats, no templates): nothing to say.
@@ -71,7 +71,7 @@ describe('what the slow checks have not yet checked, in words', () => {
         background: false,
       }),
     ).toBe(
-      'Not yet checked: maintenance 0 of 35 checked. These are read only while background reading is on.',
+      'Not yet checked: maintenance dates read for 0 of 35 thermostats. Setpoint reads these in the background, which is turned off here.',
     );
   });
 });

@@ -248,7 +248,7 @@ describe('offline', () => {
     });
     if (!item) throw new Error('no item');
     expect(describeItem(item, { unit: 'F', now: NOW }).detail).toBe(
-      'Offline for at least 42 min: Setpoint has not seen it connected; its readings are the last it sent.',
+      'Never seen connected: offline since Setpoint first read it, 42 min ago; its readings are the last it sent.',
     );
   });
 });

@@ -260,6 +260,7 @@ describe('the CSV of a building', () => {
       isResidentMode: true,
       connected: false,
       offlineSince: new Date('2026-11-23T11:00:00Z'),
+      offlineSeen: true,
       comfortSetting: 'Home',
     };
     const never: BuildingRowRecord = {

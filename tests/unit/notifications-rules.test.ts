@@ -486,6 +486,7 @@ describe('words', () => {
       unit: 'F',
       appUrl: 'https://setpoint.example.com',
       scope: null,
+      timeZone: 'America/Los_Angeles',
     });
     expect(one.subject).toBe('Urgent: Freeze risk: Unit <4B>, Maple & Court');
     expect(one.text).toContain('Open it: https://setpoint.example.com/thermostats/100000000001');
@@ -505,12 +506,32 @@ describe('words', () => {
       unit: 'F',
       appUrl: 'https://setpoint.example.com',
       scope: null,
+      timeZone: 'America/Los_Angeles',
     });
     expect(digest.subject).toBe('Setpoint daily digest for Reyes: 1 opened, 1 resolved');
     expect(digest.text.indexOf('Urgent: Freeze risk')).toBeLessThan(
       digest.text.indexOf('Resolved: Freeze risk'),
     );
     expect(digest.text).toContain('Back above freezing risk after 12 min.');
+
+    // An incident of no building (the connection) is in the reader's own zone, named.
+    const connection = notificationEmail({
+      to: 'a@example.com',
+      orgName: 'Reyes',
+      items: [
+        {
+          event: 'opened',
+          incident: { ...facts, buildingId: null, thermostatId: null, timeZone: null },
+          at: NOW,
+        },
+      ],
+      digest: false,
+      unit: 'F',
+      appUrl: 'https://setpoint.example.com',
+      scope: null,
+      timeZone: 'America/Los_Angeles',
+    });
+    expect(connection.text).toContain('Since Jan 15, 2026, 3:48 AM PST');
   });
 
   it('gives a webhook the Standard Webhooks envelope with the incident and its link', () => {

@@ -15,6 +15,7 @@ const status: RowStatus = {
   isResidentMode: true,
   connected: true,
   offlineSince: null,
+  offlineSeen: false,
   comfortSetting: 'Home',
 };
 const read = (over: Partial<RowReading> = {}): RowReading => ({
@@ -52,12 +53,20 @@ describe('a building row in words', () => {
   });
 
   it('says since when an offline thermostat was last seen, in the building’s time zone, named', () => {
+    const since = new Date('2026-11-24T11:58:00Z');
     const offline = read({
-      status: { ...status, connected: false, offlineSince: new Date('2026-11-24T11:58:00Z') },
+      status: { ...status, connected: false, offlineSince: since, offlineSeen: true },
     });
     const cells = rowCells(row, offline, format, { quiet: false });
     expect(cells.status?.online).toBe(false);
     expect(cells.status?.connection).toBe('Offline since Nov 24, 2026, 6:58 AM EST');
+    // Never seen connected: the time is when Setpoint first read it offline, so "at least".
+    const neverSeen = read({
+      status: { ...status, connected: false, offlineSince: since, offlineSeen: false },
+    });
+    expect(rowCells(row, neverSeen, format, { quiet: false }).status?.connection).toBe(
+      'Offline since at least Nov 24, 2026, 6:58 AM EST',
+    );
     const unseen = read({ status: { ...status, connected: false, offlineSince: null } });
     expect(rowCells(row, unseen, format, { quiet: false }).status?.connection).toBe('Offline');
   });

@@ -3,13 +3,14 @@ import { PreferencesForm } from '@/components/account/preferences-form';
 import { Card } from '@/components/ui/card';
 import { zoneChoices } from '@/lib/account/preferences';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
+import { timeZoneName } from '@/lib/words';
 import { requireMember } from '@/lib/auth/session';
 
 export const metadata: Metadata = { title: 'Your account' };
 
 export default async function AccountPage() {
   const member = await requireMember();
-  const timeZones = zoneChoices().map((zone) => ({ value: zone, label: zone.replace(/_/g, ' ') }));
+  const timeZones = zoneChoices().map((zone) => ({ value: zone, label: timeZoneName(zone) }));
   return (
     <div className="grid max-w-3xl gap-6">
       <div>

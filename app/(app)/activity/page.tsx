@@ -18,7 +18,7 @@ import { listActivityPeople, listBuildings, listThermostats } from '@/lib/db/que
 import { activityOutcome, outcomeWords } from '@/lib/outcomes';
 import { skippedOf } from '@/lib/templates/run-words';
 import { offersUndo, runsOfferingUndo } from '@/lib/templates/runs';
-import { zoneAbbreviation } from '@/lib/time-format';
+import { zoneLabel } from '@/lib/time-format';
 import { withoutUndo } from '@/lib/undo/entries';
 import { failureWords, timeZoneName } from '@/lib/words';
 import { undoEntry } from './actions';
@@ -64,7 +64,7 @@ export default async function ActivityPage({ searchParams }: Props) {
   const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
   const labels = new Map(named.map((t) => [t.thermostatId, t.unitLabel]));
   const filtered = Object.values(query.values).some(Boolean);
-  const zone = zoneAbbreviation(member.timeZone);
+  const zone = zoneLabel(member.timeZone);
 
   const columns: Column<ActivityEntry>[] = [
     timeColumn('When', (entry) => entry.at, member.timeZone),

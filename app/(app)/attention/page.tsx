@@ -111,7 +111,9 @@ export default async function AttentionPage({ searchParams }: Props) {
               ? 'Nothing matches these filters'
               : buildings.length === 0
                 ? 'No thermostats yet'
-                : 'Nothing needs attention'
+                : checking
+                  ? 'Nothing found yet'
+                  : 'Nothing needs attention'
           }
           action={
             filtered ? (
@@ -129,7 +131,9 @@ export default async function AttentionPage({ searchParams }: Props) {
             ? `Nothing${query.kind ? ` under “${ATTENTION_GROUPS[query.kind]}”` : ''}${buildingName ? ` in ${buildingName}` : ''} right now.`
             : buildings.length === 0
               ? 'Once thermostats are in the portfolio, what needs attention across them shows here.'
-              : 'Every thermostat’s latest reading is within its comfort band, online and up to date, and no maintenance, failed change or connection problem is waiting.'}
+              : checking
+                ? 'Nothing found yet: every reading so far is within its comfort band, online and up to date, but not every check has run (above).'
+                : 'Every thermostat’s latest reading is within its comfort band, online and up to date, and no maintenance, failed change or connection problem is waiting.'}
         </EmptyState>
       ) : (
         <AttentionList

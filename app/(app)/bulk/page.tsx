@@ -14,6 +14,7 @@ import { resolveGroups } from '@/lib/db/groups';
 import { listHeatCoolGaps } from '@/lib/db/heat-cool-gaps';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { heatCoolGapRange } from '@/lib/settings/configuration';
+import { runsOfferingUndo } from '@/lib/templates/runs';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
 import { formatRange } from '@/lib/units';
 import { reviewBulk, startBulk } from './actions';
@@ -45,6 +46,8 @@ export default async function BulkPage({ searchParams }: Props) {
     mayChange ? resolveGroups({ scope: member }) : [],
     mayChange ? listHeatCoolGaps({ scope: member }) : [],
   ]);
+  // A finished template, one-off or undo run offers Undo where it is listed (lib/ decides).
+  const undoable = await runsOfferingUndo(member, runs);
   for (const group of groupChoices) {
     if (group.groupId === params.group) for (const id of group.thermostatIds) askedIds.add(id);
   }
@@ -83,7 +86,7 @@ export default async function BulkPage({ searchParams }: Props) {
         {runs.length === 0 ? (
           <p className="text-sm text-muted">No bulk runs yet.</p>
         ) : (
-          <RunList runs={runs} unit={unit} zone={member.timeZone} />
+          <RunList runs={runs} unit={unit} zone={member.timeZone} undoable={undoable} />
         )}
       </section>
 

@@ -180,18 +180,11 @@ export default async function BuildingPage({ params, searchParams }: Props) {
         </div>
       )}
       {manages ? (
-        <details className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-          <summary className="cursor-pointer text-sm font-medium">
-            Edit building name and address
-          </summary>
-          <div className="mt-4">
-            <BuildingDetailsForm
-              action={updateBuildingDetails.bind(null, building.buildingId)}
-              name={building.name}
-              address={building.address}
-            />
-          </div>
-        </details>
+        <BuildingDetailsForm
+          action={updateBuildingDetails.bind(null, building.buildingId)}
+          name={building.name}
+          address={building.address}
+        />
       ) : null}
       <p className="text-xs text-muted">
         Readings are kept fresh in the background within the service’s rate limits; each row says
