@@ -64,6 +64,7 @@ vitest_pid=$!
 
 step "format" npx biome format .
 step "lint" npx biome lint .
+step "tiers" npm run --silent lint:tiers
 step "typecheck" npx tsc --noEmit
 step "build" npx next build
 built=$?

@@ -1,0 +1,122 @@
+/**
+ * The tiers of `lib/`, checked by `npm run lint:tiers` (dependency-cruiser). A folder imports only
+ * from folders before it in this list: its own tier's earlier folders and the tiers beneath. So no
+ * import climbs a tier and no two folders can import each other; files may not form a cycle either,
+ * in `lib/` or in the sandbox. docs/architecture.md describes the tiers.
+ *
+ * While issue 40 moves the code into this layout, some entries are folders and loose files not yet
+ * moved, placed where they are going; `.dependency-cruiser-known-violations.json` lists the imports
+ * that still climb, and may only shrink.
+ */
+const TIERS = [
+  [
+    'platform',
+    [
+      'client-address',
+      'env',
+      'log',
+      'units',
+      'time-format',
+      'words',
+      'email',
+      'request-origin',
+      'security-headers',
+      'forms',
+      'db',
+      'outcomes',
+    ],
+  ],
+  ['the service', ['thermostat-api', 'oauth']],
+  [
+    'core records',
+    ['activity-actions', 'activity', 'auth', 'account', 'members', 'portfolio', 'actions'],
+  ],
+  [
+    'features',
+    [
+      'readings',
+      'schedule',
+      'comfort',
+      'settings',
+      'bulk',
+      'undo',
+      'templates',
+      'attention',
+      'groups',
+      'notifications',
+    ],
+  ],
+  [
+    'views and jobs',
+    [
+      'activity-query',
+      'activity-template-words',
+      'activity-words',
+      'activity-view',
+      'thermostat-page',
+      'jobs',
+      'start-up',
+    ],
+  ],
+];
+
+const literal = (name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+/** `lib/<name>/…` or `lib/<name>.ts`. */
+const unit = (names) => `^lib/(?:${names.map(literal).join('|')})(?:/|\\.tsx?$)`;
+
+const order = TIERS.flatMap(([tier, names]) => names.map((name) => ({ tier, name })));
+const climbs = order.slice(0, -1).map(({ tier, name }, index) => {
+  const above = order.slice(index + 1);
+  return {
+    name: `${name}-climbs`,
+    comment: `lib/${name} (${tier}) imports only what comes before it in .dependency-cruiser.cjs`,
+    severity: 'error',
+    from: { path: unit([name]) },
+    to: { path: unit(above.map((entry) => entry.name)) },
+  };
+});
+
+module.exports = {
+  forbidden: [
+    ...climbs,
+    {
+      name: 'no-cycle',
+      comment: 'A cycle of files makes load order matter and hides which module owns what.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'lib-below-the-pages',
+      comment: 'The domain does not depend on its pages or their components.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^(app|components)/' },
+    },
+    {
+      name: 'pages-call-features',
+      comment: 'Pages, actions and components call features, which own their data; not lib/db.',
+      severity: 'error',
+      from: { path: '^(app|components)/' },
+      to: { path: '^lib/db/' },
+    },
+    {
+      name: 'every-lib-file-has-a-tier',
+      comment: 'A new folder or loose file in lib/ takes its place in TIERS first.',
+      severity: 'error',
+      from: {
+        path: '^lib/',
+        pathNot: `${unit(order.map((entry) => entry.name))}|^lib/.*\\.d\\.ts$`,
+      },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|\\.next|migrations)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    baseline: { staleEntriesSeverity: 'error' },
+  },
+};
