@@ -13,12 +13,12 @@ import {
 } from './support/stack';
 
 /**
- * A bulk run is a durable job (DESIGN.md, "Fleet state"): killed mid-run (SIGKILL, no goodbye),
- * the app comes back on the same embedded database and finishes the run, sending only what was
- * still pending, plus once more the requests that were in flight when it died (their answers
- * never reached it; a configuration write sets the same values again). Every thermostat ends
- * with exactly one result, the service holds the change on every one, and the run is one
- * activity entry.
+ * A bulk run is a durable job (docs/architecture.md, "Work in the background"): killed mid-run
+ * (SIGKILL, no goodbye), the app comes back on the same embedded database and finishes the run,
+ * sending only what was still pending, plus once more the requests that were in flight when it died
+ * (their answers never reached it; a configuration write sets the same values again). Every
+ * thermostat ends with exactly one result, the service holds the change on every one, and the run
+ * is one activity entry.
  */
 
 const PORT = extraPort(5);

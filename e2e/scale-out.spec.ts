@@ -25,11 +25,11 @@ import {
 } from './support/stack';
 
 /**
- * Scale-out (DESIGN.md, "Running it"): two app instances behind a load balancer on one
- * PostgreSQL database. They migrate it together at start-up, share sign-in, the OAuth state and
- * the portfolio, and refresh the service connection exactly once between them however many
- * requests meet an expired access token. Afterwards neither their logs nor a dump of the
- * database holds a token.
+ * Scale-out (docs/architecture.md, "Tokens and refresh"): two app instances behind a load balancer
+ * on one PostgreSQL database. They migrate it together at start-up, share sign-in, the OAuth state
+ * and the portfolio, and refresh the service connection exactly once between them however many
+ * requests meet an expired access token. Afterwards neither their logs nor a dump of the database
+ * holds a token.
  */
 
 const SERVER_URL = process.env.TEST_DATABASE_URL;

@@ -28,13 +28,13 @@ import {
 } from './support/stack';
 
 /**
- * Teams (DESIGN.md, "Organisations and roles"): two organisations in one deployment, A with a
- * member of each role and B with its owner. Every page and every action is tried by every role,
- * through the pages and by calling the actions and route handlers directly with the forms' bound
- * ids and forged ones; a refusal says why, and it calls the service zero times (the sandbox's
- * call counter) and writes nothing (a checksum of every application table in PostgreSQL).
- * Invitations, company SSO (a real OpenID Connect provider in the test process) and sessions of
- * removed or changed members are tried as people meet them.
+ * Teams (docs/architecture.md, "Organisations, members and roles"): two organisations in one
+ * deployment, A with a member of each role and B with its owner. Every page and every action is
+ * tried by every role, through the pages and by calling the actions and route handlers directly
+ * with the forms' bound ids and forged ones; a refusal says why, and it calls the service zero
+ * times (the sandbox's call counter) and writes nothing (a checksum of every application table in
+ * PostgreSQL). Invitations, company SSO (a real OpenID Connect provider in the test process) and
+ * sessions of removed or changed members are tried as people meet them.
  */
 
 const SERVER_URL = process.env.TEST_DATABASE_URL;

@@ -21,8 +21,8 @@ import {
 } from './sections';
 
 /**
- * Every write to one thermostat keeps the state it replaced (docs: DESIGN.md, "Changing many
- * thermostats"), in its activity entry's `changes`:
+ * Every write to one thermostat keeps the state it replaced (docs/templates.md, "Undo"), in its
+ * activity entry's `changes`:
  *
  *   undo: { target, expected, notes, needsPasscode }   what to go back to, and what the change
  *                                                     left (both templates; expected may be null)

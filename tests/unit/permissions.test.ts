@@ -14,11 +14,12 @@ const Y = true;
 const N = false;
 
 /**
- * The rules of DESIGN.md ("Organisations and roles") and lib/auth/permissions.ts, written out:
- * one line per permission, one column per role and, for a building manager, per scope. Columns:
- * owner, admin, viewer (all with every building), then a building manager asked about one of
- * their buildings, about a building not theirs, without a building (may they anywhere?), and a
- * building manager with no buildings (with or without a building).
+ * The rules of docs/architecture.md ("Organisations, members and roles") and
+ * lib/auth/permissions.ts, written out: one line per permission, one column per role and, for a
+ * building manager, per scope. Columns: owner, admin, viewer (all with every building), then a
+ * building manager asked about one of their buildings, about a building not theirs, without a
+ * building (may they anywhere?), and a building manager with no buildings (with or without a
+ * building).
  */
 const RULES: Record<Permission, [boolean, boolean, boolean, boolean, boolean, boolean, boolean]> = {
   // [owner, admin, viewer, manager inside, manager outside, manager anywhere, manager of none]
