@@ -9,23 +9,7 @@
  * that still climb, and may only shrink.
  */
 const TIERS = [
-  [
-    'platform',
-    [
-      'client-address',
-      'env',
-      'log',
-      'units',
-      'time-format',
-      'words',
-      'email',
-      'request-origin',
-      'security-headers',
-      'forms',
-      'db',
-      'outcomes',
-    ],
-  ],
+  ['platform', ['platform', 'db', 'outcomes']],
   ['the service', ['thermostat-api', 'oauth']],
   [
     'core records',

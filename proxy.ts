@@ -1,8 +1,8 @@
 import { type NextRequest, NextResponse } from 'next/server';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import { CSRF_HEADER, createCsrfCookie, csrfCookieName, csrfTokenOf } from '@/lib/auth/csrf';
-import { contentSecurityPolicy, createNonce } from '@/lib/security-headers';
-import { fromOwnOrigin } from '@/lib/request-origin';
+import { contentSecurityPolicy, createNonce } from '@/lib/platform/security-headers';
+import { fromOwnOrigin } from '@/lib/platform/request-origin';
 
 const PUBLIC_PATHS = ['/sign-in', '/setup', '/invite'];
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];

@@ -12,7 +12,7 @@ import {
   CLIENT_ADDRESS_MARK,
   clientAddressOf,
   parseTrustedProxies,
-} from './lib/client-address.ts';
+} from './lib/platform/client-address.ts';
 
 const { values } = parseArgs({
   options: {

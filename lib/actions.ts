@@ -2,7 +2,7 @@ import 'server-only';
 import { can, type Permission, refusal } from '@/lib/auth/permissions';
 import { type Member, requireMember } from '@/lib/auth/session';
 import type { Building, ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { scopedBuilding, scopedThermostat } from '@/lib/portfolio/guard';
 import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 

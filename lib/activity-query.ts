@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ACTIVITY_ACTION_NAMES, type ActivityAction } from '@/lib/activity-actions';
 import { type ActivityFilter, type Scope, searchThermostats } from '@/lib/db/queries';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
-import { dayIn } from '@/lib/time-format';
+import { dayIn } from '@/lib/platform/time-format';
 
 /**
  * The activity log's filters as the address carries them (so a filtered view can be linked,

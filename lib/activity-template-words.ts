@@ -3,7 +3,7 @@ import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { describeTemplate } from '@/lib/templates/describe';
 import { TEMPLATE_SECTIONS, type TemplateSection, templateSchema } from '@/lib/templates/schema';
 import { DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 
 /**
  * A template as the activity log reads it: each section in a line of words, a weekly schedule

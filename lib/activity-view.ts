@@ -7,7 +7,7 @@ import { connectionEndChangesInWords } from '@/lib/oauth/ended';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
 import { runEntryOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import type { TemperatureUnit } from '@/lib/units';
+import type { TemperatureUnit } from '@/lib/platform/units';
 
 /**
  * The activity log as a member may read it, for the page and its CSV export alike. A bulk or

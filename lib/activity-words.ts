@@ -12,8 +12,8 @@ import { INCIDENT_KINDS, type IncidentKind } from '@/lib/notifications/kinds';
 import { DAY_LABELS, type Day, describeRange } from '@/lib/schedule/blocks';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import { DAYS } from '@/lib/thermostat-api/schemas';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
-import { failureWords, modeName, timeZoneName } from '@/lib/words';
+import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
+import { failureWords, modeName, timeZoneName } from '@/lib/platform/words';
 
 /**
  * An activity entry's recorded changes in words, for the activity page's details (server only:

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ActivityAction } from '@/lib/activity-actions';
 import { type NewActivityEntry, recordActivity } from '@/lib/db/queries';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 
 /** Who an entry is by: a member acting in their organisation, or Setpoint itself (no user). */

@@ -1,7 +1,7 @@
 import type { BulkItemOutcome } from '@/lib/db/bulk-runs';
 import type { ActivityEntry } from '@/lib/db/queries';
 import type { NOTIFICATION_STATES } from '@/lib/db/schema';
-import type { ReportRow } from '@/lib/forms';
+import type { ReportRow } from '@/lib/platform/forms';
 
 /**
  * The one vocabulary for what came of a piece of work: a line of an import, a thermostat of a

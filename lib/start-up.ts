@@ -1,6 +1,6 @@
-import { CLIENT_ADDRESS_MARK } from './client-address';
+import { CLIENT_ADDRESS_MARK } from './platform/client-address';
 import { getDatabase } from './db/client';
-import { ConfigError, getEnv } from './env';
+import { ConfigError, getEnv } from './platform/env';
 
 /**
  * Server start-up: a bad configuration stops the process with a message naming the variable,

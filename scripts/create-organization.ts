@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { emailSchema, organizationNameSchema } from '../lib/auth/schemas';
 import { configuredTarget, getDatabase } from '../lib/db/client';
 import { createOrganization, isMemberAnywhere } from '../lib/db/queries';
-import { getEnv } from '../lib/env';
+import { getEnv } from '../lib/platform/env';
 import { createMemberInvitation } from '../lib/members/invitations';
 
 const { values } = parseArgs({

@@ -10,7 +10,7 @@ import { issuePasswordReset, recordIssuedByOperator } from '../lib/auth/password
 import { emailSchema } from '../lib/auth/schemas';
 import { getDatabase } from '../lib/db/client';
 import { findResetAccount } from '../lib/db/password-resets';
-import { getEnv } from '../lib/env';
+import { getEnv } from '../lib/platform/env';
 
 const { values } = parseArgs({ options: { email: { type: 'string' } } });
 const email = emailSchema.safeParse(values.email ?? '');

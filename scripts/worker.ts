@@ -2,7 +2,7 @@
 // own, for a deployment of several app instances on PostgreSQL (set JOBS_RUNNER=worker on the app
 // instances, so that they only queue jobs). Several workers may run: each job goes to one.
 import { getDatabase } from '../lib/db/client';
-import { getEnv } from '../lib/env';
+import { getEnv } from '../lib/platform/env';
 import { startJobRunner } from '../lib/jobs/runner';
 import { stopBoss } from '../lib/jobs/queue';
 

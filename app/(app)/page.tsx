@@ -13,10 +13,10 @@ import { listAttention, slowCheckProgress } from '@/lib/attention/list';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import { connectionAtRequestStart } from '@/lib/oauth/connection';
 import { DEFAULT_VIEW, viewQuery } from '@/lib/readings/view';
-import { timeZoneName } from '@/lib/words';
+import { timeZoneName } from '@/lib/platform/words';
 
 export const metadata: Metadata = { title: 'Overview' };
 

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { SelectField } from '@/components/ui/field';
 import type { PreferenceField } from '@/lib/account/preferences';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 
 /** The member's own clock and unit: how every page shows them times and temperatures. */
 export function PreferencesForm({

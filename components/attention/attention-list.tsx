@@ -4,8 +4,8 @@ import { dateIn, type Severity, severityOf } from '@/lib/attention/conditions';
 import type { ListedItem } from '@/lib/attention/list';
 import { replanHref } from '@/lib/attention/query';
 import { describeItem } from '@/lib/attention/words';
-import type { FormAction } from '@/lib/forms';
-import type { TemperatureUnit } from '@/lib/units';
+import type { FormAction } from '@/lib/platform/forms';
+import type { TemperatureUnit } from '@/lib/platform/units';
 import { RecordMaintenanceForm } from './record-maintenance-form';
 
 const SEVERITY: Record<Severity, { label: string; className: string }> = {

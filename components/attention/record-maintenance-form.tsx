@@ -3,7 +3,7 @@
 import { useActionState } from 'react';
 import { ErrorList, FormMessage } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 
 type State = FormState<'date'>;
 const idle: State = { status: 'idle' };

@@ -4,7 +4,7 @@ import { useActionState } from 'react';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { AcceptInvitationField } from '@/lib/auth/schemas';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import { AccountFields, accountSummaryFields } from './account-fields';
 
 const idle: FormState<AcceptInvitationField> = { status: 'idle' };

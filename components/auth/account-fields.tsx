@@ -1,7 +1,7 @@
 import { Field } from '@/components/ui/field';
 import { PASSWORD_HINT } from '@/lib/auth/password-hint';
 import type { SetupField } from '@/lib/auth/schemas';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 
 /** How the first-run setup and an invitation ask for each field of a new account. */
 const ACCOUNT_FIELDS = {

@@ -6,7 +6,7 @@ import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
 import { PASSWORD_HINT } from '@/lib/auth/password-hint';
 import type { ResetPasswordField } from '@/lib/auth/schemas';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 
 const idle: FormState<ResetPasswordField> = { status: 'idle' };
 const SUMMARY = { password: 'New password', confirm: 'Confirm new password' };

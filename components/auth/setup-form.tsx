@@ -5,7 +5,7 @@ import { createFirstAccount } from '@/app/(public)/setup/actions';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { SetupField } from '@/lib/auth/schemas';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { AccountFields, accountSummaryFields } from './account-fields';
 
 const idle: FormState<SetupField> = { status: 'idle' };

@@ -10,7 +10,7 @@ import {
   viewQuery,
 } from '@/lib/readings/view';
 import { HVAC_MODES } from '@/lib/thermostat-api/schemas';
-import { modeName } from '@/lib/words';
+import { modeName } from '@/lib/platform/words';
 
 const fieldClass =
   'min-h-10 rounded-lg border border-slate-300 bg-white px-2 text-sm dark:border-slate-700 dark:bg-slate-900';

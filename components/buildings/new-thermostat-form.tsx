@@ -6,8 +6,8 @@ import { Field, SelectField } from '@/components/ui/field';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { ErrorList, RadioGroup } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormState } from '@/lib/forms';
-import { modeName } from '@/lib/words';
+import type { FormState } from '@/lib/platform/forms';
+import { modeName } from '@/lib/platform/words';
 
 const MODES = ['auto', 'heat', 'cool', 'auxHeatOnly', 'off'].map((mode) => ({
   value: mode,

@@ -11,7 +11,7 @@ import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
 import { ErrorList, Radio } from '@/components/ui/form-parts';
 import type { BulkFormState } from '@/lib/bulk/form';
-import type { FormAction } from '@/lib/forms';
+import type { FormAction } from '@/lib/platform/forms';
 import {
   type ConfigurationErrors,
   type ConfigurationField,

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import type { BulkFormState } from '@/lib/bulk/form';
-import type { FormAction } from '@/lib/forms';
+import type { FormAction } from '@/lib/platform/forms';
 import type { ConfigurationField } from '@/lib/settings/configuration';
 
 const idle: BulkFormState = { status: 'idle' };

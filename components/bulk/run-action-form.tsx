@@ -3,7 +3,7 @@
 import { useActionState } from 'react';
 import { Notice } from '@/components/ui/notice';
 import { SubmitButton } from '@/components/ui/submit-button';
-import { type FormAction, type FormState, initialFormState } from '@/lib/forms';
+import { type FormAction, type FormState, initialFormState } from '@/lib/platform/forms';
 
 /** One button that acts on a run (cancel, retry), bound to the run by the server page. */
 export function RunActionForm({

@@ -6,7 +6,7 @@ import { changesInWords, runStatus } from '@/lib/bulk/words';
 import type { BulkRun } from '@/lib/db/bulk-runs';
 import { runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import type { TemperatureUnit } from '@/lib/units';
+import type { TemperatureUnit } from '@/lib/platform/units';
 
 /** A run as the member sees it (`partView`: their share of someone else's run). */
 type SeenRun = BulkRun & { partView?: boolean };

@@ -11,9 +11,9 @@ import {
   runsOf,
   tickStepMs,
 } from '@/lib/readings/history';
-import { dateTimeFormat } from '@/lib/time-format';
-import { formatTemperature, type TemperatureUnit, toDisplay } from '@/lib/units';
-import { timeZoneName } from '@/lib/words';
+import { dateTimeFormat } from '@/lib/platform/time-format';
+import { formatTemperature, type TemperatureUnit, toDisplay } from '@/lib/platform/units';
+import { timeZoneName } from '@/lib/platform/words';
 
 /**
  * A thermostat's history over 24 hours or 7 days, drawn on the server as SVG (no client code):

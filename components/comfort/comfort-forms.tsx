@@ -4,7 +4,7 @@ import { useActionState } from 'react';
 import { ErrorSummary, type SummaryFields } from '@/components/ui/error-summary';
 import { Field, type Option, SelectField } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 
 const idle: FormState = { status: 'idle' };
 

@@ -7,7 +7,7 @@ import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
 import { ErrorList, Fieldset, Radio } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import {
   CONNECTION_NAMES,
   FILTER_ATTENTION_KIND_NAMES,

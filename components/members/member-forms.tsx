@@ -8,7 +8,7 @@ import { Field, SelectField } from '@/components/ui/field';
 import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { Role } from '@/lib/db/schema';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 
 const idle: FormState = { status: 'idle' };
 

@@ -8,7 +8,7 @@ import {
   incidentWords,
   resolvedWords,
 } from '@/lib/notifications/words';
-import type { TemperatureUnit } from '@/lib/units';
+import type { TemperatureUnit } from '@/lib/platform/units';
 
 const SEVERITY = {
   urgent: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100',

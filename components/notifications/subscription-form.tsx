@@ -6,7 +6,7 @@ import { Field, type Option, SelectField } from '@/components/ui/field';
 import { Fieldset, RadioGroup } from '@/components/ui/form-parts';
 import { Link } from '@/components/ui/link';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import {
   type BuildingChoice,
   BuildingChoices,

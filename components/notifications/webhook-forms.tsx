@@ -5,7 +5,7 @@ import { CopyField } from '@/components/ui/copy-field';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import {
   type BuildingChoice,
   BuildingChoices,

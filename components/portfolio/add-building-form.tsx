@@ -5,7 +5,7 @@ import { addBuildingAction } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import type { BuildingField } from '@/lib/portfolio/buildings';
 
 /**

@@ -10,7 +10,7 @@ import { ErrorList } from '@/components/ui/form-parts';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import type { ReportRow } from '@/lib/forms';
+import type { ReportRow } from '@/lib/platform/forms';
 import type { AddField, AddSource, AddState, ImportEvent } from '@/lib/portfolio/add-request';
 import { ImportResults } from './import-results';
 

@@ -1,6 +1,6 @@
 import { OutcomeLabel } from '@/components/ui/outcome-label';
 import { type Column, ResultTable } from '@/components/ui/result-table';
-import type { ReportRow } from '@/lib/forms';
+import type { ReportRow } from '@/lib/platform/forms';
 import { importOutcome } from '@/lib/outcomes';
 
 const COLUMNS: Column<ReportRow>[] = [

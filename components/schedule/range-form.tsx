@@ -5,7 +5,7 @@ import { SelectField } from '@/components/ui/field';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
 import { DAYS } from '@/lib/thermostat-api/schemas';
 

@@ -12,7 +12,7 @@ import {
 import { applyScheduleRange } from '@/app/(app)/thermostats/[thermostatId]/schedule/actions';
 import { Button } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import {
   type ArrowKey,
   applyRange,
@@ -29,7 +29,7 @@ import {
   type SlotRange,
 } from '@/lib/schedule/blocks';
 import { DAYS } from '@/lib/thermostat-api/schemas';
-import { timeZoneName } from '@/lib/words';
+import { timeZoneName } from '@/lib/platform/words';
 
 export type ScheduleEntry = { ref: string; name: string; color: string; known: boolean };
 

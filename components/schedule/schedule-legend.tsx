@@ -1,5 +1,5 @@
 import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import type { ScheduleEntry } from './schedule-grid';
 
 /** What each colour of the grid means: name, setpoints and fans of each comfort setting. */

@@ -5,7 +5,7 @@ import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
 import { Checkbox, Fieldset, RadioGroup } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import { type AccessControlField, LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 

@@ -5,9 +5,9 @@ import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
 import { Checkbox, Fieldset } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import type { AlertField } from '@/lib/settings/alerts';
-import { dateTimeFormat } from '@/lib/time-format';
+import { dateTimeFormat } from '@/lib/platform/time-format';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
 const idle: State = { status: 'idle' };

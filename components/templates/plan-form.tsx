@@ -8,7 +8,7 @@ import {
 } from '@/components/bulk/thermostat-picker';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 
 const idle: FormState = { status: 'idle' };
 

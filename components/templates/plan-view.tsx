@@ -8,7 +8,7 @@ import {
   type TemplateSections,
 } from '@/lib/templates/summary';
 import { problemsIn, sectionCountWords } from '@/lib/templates/words';
-import type { TemperatureUnit } from '@/lib/units';
+import type { TemperatureUnit } from '@/lib/platform/units';
 
 /**
  * A planned run's plan as a manager reads it before applying: one line per section ("Weekly

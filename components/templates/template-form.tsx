@@ -16,7 +16,7 @@ import { Field, SelectField } from '@/components/ui/field';
 import { Checkbox, ErrorList, Fieldset, RadioGroup } from '@/components/ui/form-parts';
 import { Notice } from '@/components/ui/notice';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { HOLD_ACTION_TEXT } from '@/lib/settings/configuration';

@@ -3,7 +3,7 @@ import { BLOCKS_PER_DAY, blockTime, DAY_LABELS, describeUsage } from '@/lib/sche
 import type { TemplateComfortSetting } from '@/lib/templates/schema';
 import { nameKey } from '@/lib/templates/schema';
 import { DAYS } from '@/lib/thermostat-api/schemas';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
+import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 
 const BLOCKS = Array.from({ length: BLOCKS_PER_DAY }, (_, block) => block);
 const HOURS = [0, 6, 12, 18];

@@ -8,7 +8,7 @@ import { Field, SelectField } from '@/components/ui/field';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 
 const idle: FormState = { status: 'idle' };
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import type { FormAction, FormState } from '@/lib/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import { FormMessage } from './form-parts';
 import { SubmitButton } from './submit-button';
 

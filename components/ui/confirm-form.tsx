@@ -1,6 +1,6 @@
 'use client';
 
-import type { FormAction } from '@/lib/forms';
+import type { FormAction } from '@/lib/platform/forms';
 import { ButtonForm } from './button-form';
 import { ConfirmSummary } from './confirm-disclosure';
 

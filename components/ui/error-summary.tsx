@@ -2,7 +2,7 @@
 
 import { type MouseEvent, useEffect, useId, useRef } from 'react';
 import { FormMessage } from '@/components/ui/form-parts';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 
 /**
  * A form's field for the summary: its label as the summary says it, and the id of the element a

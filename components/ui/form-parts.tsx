@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { Notice } from '@/components/ui/notice';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 
 /** The form-level message (a live region via Notice). */
 export function FormMessage({ state }: { state: FormState }) {

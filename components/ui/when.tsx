@@ -1,4 +1,4 @@
-import { formatMoment } from '@/lib/time-format';
+import { formatMoment } from '@/lib/platform/time-format';
 
 /**
  * A moment as the server writes it, with its zone named (`Nov 28, 2026, 3:04 PM EST`), the same

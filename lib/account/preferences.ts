@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { savePreferences } from '@/lib/db/preferences';
 import { logActivity } from '@/lib/activity';
 import type { Member } from '@/lib/db/queries';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { knownZone } from '@/lib/time-format';
-import { timeZoneName } from '@/lib/words';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import { knownZone } from '@/lib/platform/time-format';
+import { timeZoneName } from '@/lib/platform/words';
 
 export const PREFERENCE_FIELDS = ['timeZone', 'temperatureUnit'] as const;
 export type PreferenceField = (typeof PREFERENCE_FIELDS)[number];

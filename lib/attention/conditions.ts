@@ -1,6 +1,6 @@
 import type { HvacMode, ThermostatStatus } from '@/lib/thermostat-api/schemas';
-import { todayIn } from '@/lib/time-format';
-import type { TemperatureUnit } from '@/lib/units';
+import { todayIn } from '@/lib/platform/time-format';
+import type { TemperatureUnit } from '@/lib/platform/units';
 
 /**
  * What needs a property manager's attention, computed from what Setpoint already knows: the

@@ -6,8 +6,8 @@ import {
   saveReminder,
   saveReminderFailure,
 } from '@/lib/db/attention';
-import { getEnv } from '@/lib/env';
-import { logWarning } from '@/lib/log';
+import { getEnv } from '@/lib/platform/env';
+import { logWarning } from '@/lib/platform/log';
 import { freshnessTargetMs } from '@/lib/readings/read';
 import { budgetWindows } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';

@@ -5,7 +5,7 @@ import { logActivity, logWrite } from '@/lib/activity';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/session';
 import type { ScopedThermostat } from '@/lib/db/queries';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { type AlertChanges, isCalendarDate } from '@/lib/settings/alerts';
 import { labelOf } from '@/lib/settings/current';
 import { mayHaveApplied } from '@/lib/thermostat-api/errors';

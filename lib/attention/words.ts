@@ -3,9 +3,9 @@ import {
   ServiceError,
   type ServiceErrorKind,
 } from '@/lib/thermostat-api/errors';
-import { dateTimeFormat } from '@/lib/time-format';
-import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
-import { modeName as plainModeName } from '@/lib/words';
+import { dateTimeFormat } from '@/lib/platform/time-format';
+import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
+import { modeName as plainModeName } from '@/lib/platform/words';
 import {
   type AttentionItem,
   COMFORT_MARGIN_F,

@@ -1,5 +1,5 @@
 import type { LoggerInstance } from 'next-auth';
-import { logWarningSometimes } from '@/lib/log';
+import { logWarningSometimes } from '@/lib/platform/log';
 
 /**
  * next-auth's log. A session cookie that cannot be read is whatever a client chose to send:

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { derivedKey } from './keys';
+import { derivedKey } from '@/lib/platform/keys';
 
 /**
  * OWASP's "device cookies": a browser that has signed in to an account carries a signed token

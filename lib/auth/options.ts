@@ -14,7 +14,7 @@ import {
   resolveSsoMember,
   revokeSession,
 } from '@/lib/db/queries';
-import { type Env, getEnv } from '@/lib/env';
+import { type Env, getEnv } from '@/lib/platform/env';
 import { authLogger } from './auth-log';
 import {
   DEVICE_COOKIE,

@@ -11,9 +11,9 @@ import {
 } from '@/lib/db/password-resets';
 import { unlockSignIn } from '@/lib/db/queries';
 import { prunePasswordResets } from '@/lib/db/upkeep';
-import { type Email, escapeHtml } from '@/lib/email';
-import { getEnv } from '@/lib/env';
-import { formatMoment } from '@/lib/time-format';
+import { type Email, escapeHtml } from '@/lib/platform/email';
+import { getEnv } from '@/lib/platform/env';
+import { formatMoment } from '@/lib/platform/time-format';
 import { hashPassword } from './password';
 import { startPasswordResetRequest } from './throttle';
 

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { decode } from 'next-auth/jwt';
 import { cache } from 'react';
 import { findSessionMember, type Member } from '@/lib/db/queries';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 
 export type { Member };
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { cookies } from 'next/headers';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 
 /**
  * The email the sign-in form starts with after a failed attempt, a finished setup or a joining:

@@ -1,8 +1,8 @@
 import 'server-only';
 import { sealData, unsealData } from 'iron-session';
 import { cookies } from 'next/headers';
-import { derivedKey } from '@/lib/auth/keys';
-import { getEnv } from '@/lib/env';
+import { derivedKey } from '@/lib/platform/keys';
+import { getEnv } from '@/lib/platform/env';
 
 /**
  * Which invitation a company SSO sign-in is for, when it starts from the invitation's page: the

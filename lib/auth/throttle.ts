@@ -1,5 +1,5 @@
 import 'server-only';
-import { CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_MARK } from '@/lib/client-address';
+import { CLIENT_ADDRESS_HEADER, CLIENT_ADDRESS_MARK } from '@/lib/platform/client-address';
 import {
   deletePasswordResetRequest,
   listRecentPasswordResetRequests,

@@ -3,7 +3,7 @@ import { BUILDING_NOT_YOURS } from '@/lib/actions';
 import type { Member } from '@/lib/auth/session';
 import { resolveGroup } from '@/lib/db/groups';
 import { findBuilding, listThermostats } from '@/lib/db/queries';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 import { MAX_PER_RUN } from './plan';

@@ -14,7 +14,7 @@ import {
 import { listHeatCoolGaps } from '@/lib/db/heat-cool-gaps';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { sendJob } from '@/lib/jobs/queue';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 import {
   type ConfigurationErrors,
   type ConfigurationInput,
@@ -28,7 +28,7 @@ import { forgetPasscode } from '@/lib/templates/passcodes';
 import { isOneOff, runEntryOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
-import { formatDelta } from '@/lib/units';
+import { formatDelta } from '@/lib/platform/units';
 import { BULK_RUNS_PATH, TEMPLATE_RUNS_PATH } from './paths';
 import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';
 import { changesInWords, thermostatCount } from './words';

@@ -2,7 +2,7 @@ import type { BulkItemOutcome, BulkRun, RunEntry } from '@/lib/db/bulk-runs';
 import { OUTCOMES, type OutcomeKind } from '@/lib/outcomes';
 import { describeHoldAction, describeSettingsChanges } from '@/lib/settings/configuration';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import { formatRange, type TemperatureUnit } from '@/lib/units';
+import { formatRange, type TemperatureUnit } from '@/lib/platform/units';
 
 /**
  * A bulk run in words: the change as a manager reads it before confirming, the run's state as

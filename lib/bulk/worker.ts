@@ -19,7 +19,7 @@ import {
 } from '@/lib/db/bulk-runs';
 import { getDatabase } from '@/lib/db/client';
 import { getBoss, sendJob } from '@/lib/jobs/queue';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 import { CallAbandoned, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
 import { bulkUpdateSettings, type SettingsChanges } from '@/lib/thermostat-api/resources';
 import type { BulkResult } from '@/lib/thermostat-api/schemas';

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { ComfortSettingFields } from '@/lib/thermostat-api/resources';
 import { FAN_VALUES } from '@/lib/thermostat-api/schemas';
-import { displayDelta, displayRange, type TemperatureUnit, toServiceFahrenheit } from '@/lib/units';
+import {
+  displayDelta,
+  displayRange,
+  type TemperatureUnit,
+  toServiceFahrenheit,
+} from '@/lib/platform/units';
 import type { SetpointRules } from './setpoint-rules';
 
 /**

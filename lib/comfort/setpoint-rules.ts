@@ -3,7 +3,7 @@ import {
   displayRange,
   type TemperatureRange,
   type TemperatureUnit,
-} from '@/lib/units';
+} from '@/lib/platform/units';
 
 /** What a thermostat allows its setpoints: its heat and cool ranges (°F) and their minimum gap. */
 export type SetpointRules = {

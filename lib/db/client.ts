@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { getEnv } from '../env';
+import { getEnv } from '../platform/env';
 import * as schema from './schema';
 
 /** One type for both drivers: PGlite and node-postgres expose the same Drizzle API. */

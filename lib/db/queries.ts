@@ -17,7 +17,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { ActivityAction } from '@/lib/activity-actions';
-import { knownZone } from '@/lib/time-format';
+import { knownZone } from '@/lib/platform/time-format';
 import { type Database, getDb } from './client';
 import {
   activityLog,

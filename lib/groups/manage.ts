@@ -14,7 +14,7 @@ import {
   updateGroup,
 } from '@/lib/db/groups';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { describeFilter, filterInputFromForm, type GroupFilter, parseStoredFilter } from './filter';
 import {
   filterChangeSchema,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { fromPglite, PgBoss } from 'pg-boss';
 import { getDatabase } from '@/lib/db/client';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 
 /**
  * Durable background jobs on the database (pg-boss): on PGlite through pg-boss's own adapter, in

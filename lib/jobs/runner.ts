@@ -4,7 +4,7 @@ import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
 import { syncPendingModeChanges } from '@/lib/db/attention';
 import { readBulkRunKind } from '@/lib/db/bulk-runs';
 import { pruneHistory } from '@/lib/db/readings';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incidents';
 import { pollOnce } from '@/lib/readings/poller';

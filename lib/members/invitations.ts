@@ -10,8 +10,8 @@ import {
   invitationProblem,
   revokeInvitation,
 } from '@/lib/db/queries';
-import { type Email, emailEnabled, escapeHtml, sendEmail } from '@/lib/email';
-import { getEnv } from '@/lib/env';
+import { type Email, emailEnabled, escapeHtml, sendEmail } from '@/lib/platform/email';
+import { getEnv } from '@/lib/platform/env';
 
 /** An invitation is good for a week, once. */
 export const INVITATION_LIFETIME_MS = 7 * 86_400_000;

@@ -13,10 +13,10 @@ import {
   recordEndpointAttempt,
   recordNoticeResults,
 } from '@/lib/db/notifications';
-import { deliverEmail, type Email, emailEnabled } from '@/lib/email';
-import { getEnv } from '@/lib/env';
+import { deliverEmail, type Email, emailEnabled } from '@/lib/platform/email';
+import { getEnv } from '@/lib/platform/env';
 import { sendJob } from '@/lib/jobs/queue';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 import { unsealToken } from '@/lib/oauth/vault';
 import { mayKnow, scopeOf, wants } from './fan-out';
 import { postWebhook } from './webhooks';

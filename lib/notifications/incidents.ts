@@ -18,7 +18,7 @@ import {
 } from '@/lib/db/notifications';
 import { listOrganizationBuildings } from '@/lib/db/queries';
 import type { Scope } from '@/lib/db/scope';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 import { queueNotices } from './delivery';
 import { type Endpoint, notificationsOf, type Subscriber } from './fan-out';
 import { isIncidentKind, rulesOf } from './kinds';

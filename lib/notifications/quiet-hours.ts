@@ -1,4 +1,4 @@
-import { dateTimeFormat } from '@/lib/time-format';
+import { dateTimeFormat } from '@/lib/platform/time-format';
 
 /**
  * Local time of day in a time zone, and quiet hours over it. Minutes after local midnight, read

@@ -13,7 +13,7 @@ import {
   saveSubscription,
 } from '@/lib/db/notifications';
 import { listOrganizationBuildings, type Member } from '@/lib/db/queries';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import { sealToken } from '@/lib/oauth/vault';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 import { queueNotices, sendTestWebhook } from './delivery';

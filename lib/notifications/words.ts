@@ -1,8 +1,8 @@
 import type { AttentionItem, Severity } from '@/lib/attention/conditions';
 import { describeItem, formatDuration, TITLES } from '@/lib/attention/words';
-import { type Email, escapeHtml } from '@/lib/email';
-import { formatMoment } from '@/lib/time-format';
-import type { TemperatureUnit } from '@/lib/units';
+import { type Email, escapeHtml } from '@/lib/platform/email';
+import { formatMoment } from '@/lib/platform/time-format';
+import type { TemperatureUnit } from '@/lib/platform/units';
 import { INCIDENT_KINDS, isIncidentKind } from './kinds';
 
 /**

@@ -10,8 +10,8 @@ import {
   type ServiceConnection,
   withConnectionLock,
 } from '@/lib/db/queries';
-import { getEnv } from '@/lib/env';
-import { logWarning } from '@/lib/log';
+import { getEnv } from '@/lib/platform/env';
+import { logWarning } from '@/lib/platform/log';
 import { BudgetExhausted, withTokenCall } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import { type ConnectionEndedReason, connectionEndChanges } from './ended';

@@ -1,11 +1,11 @@
 import 'server-only';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
-import { derivedKey } from '@/lib/auth/keys';
-import { safeReturnPath } from '@/lib/auth/return-path';
+import { derivedKey } from '@/lib/platform/keys';
+import { safeReturnPath } from '@/lib/platform/return-path';
 import { consumeOAuthState, createOAuthState } from '@/lib/db/queries';
-import { getEnv, serviceRedirectUri } from '@/lib/env';
-import { logWarning } from '@/lib/log';
+import { getEnv, serviceRedirectUri } from '@/lib/platform/env';
+import { logWarning } from '@/lib/platform/log';
 import { withTokenCall } from '@/lib/thermostat-api/budget';
 import { storeNewConnection } from './connection';
 import { exchangeCode, TokenEndpointError } from './token-endpoint';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import { type Env, getEnv, serviceRedirectUri } from '@/lib/env';
-import { logWarning } from '@/lib/log';
+import { type Env, getEnv, serviceRedirectUri } from '@/lib/platform/env';
+import { logWarning } from '@/lib/platform/log';
 
 /** The token response, strict on what the spec states, tolerant of extra fields. */
 export const tokenResponseSchema = z.looseObject({

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { Actor } from '@/lib/activity';
 import { listOrganizationBuildings } from '@/lib/db/queries';
-import type { FormState, ReportRow } from '@/lib/forms';
+import type { FormState, ReportRow } from '@/lib/platform/forms';
 import { addToPortfolio, type ImportWait, type KnownBuilding } from './add';
 import { type EntryProblem, type PortfolioEntry, parseCsv, parsePastedList } from './entries';
 import { fetchSandboxDemoPortfolio } from './sandbox-demo';

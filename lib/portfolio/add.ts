@@ -8,7 +8,7 @@ import {
   findKnownThermostats,
   listOrganizationBuildings,
 } from '@/lib/db/queries';
-import type { ReportRow } from '@/lib/forms';
+import type { ReportRow } from '@/lib/platform/forms';
 import { storeStatus } from '@/lib/readings/read';
 import { describeServiceError, ServiceError, untilPhrase } from '@/lib/thermostat-api/errors';
 import { getStatus } from '@/lib/thermostat-api/resources';

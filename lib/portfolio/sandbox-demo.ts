@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import type { KnownBuilding } from './add';
 import type { PortfolioEntry } from './entries';
 

@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
 import type { BuildingRowRecord } from '@/lib/db/readings';
-import { isoIn } from '@/lib/time-format';
-import { type TemperatureUnit, toDisplay } from '@/lib/units';
-import { modeName } from '@/lib/words';
+import { isoIn } from '@/lib/platform/time-format';
+import { type TemperatureUnit, toDisplay } from '@/lib/platform/units';
+import { modeName } from '@/lib/platform/words';
 import { problemWords } from './words';
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
 import pLimit from 'p-limit';
 import { countPolledThermostats, listDueReadings } from '@/lib/db/readings';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import { budgetWindows } from '@/lib/thermostat-api/budget';
 import { freshnessTargetMs, refreshReading } from './read';
 

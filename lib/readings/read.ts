@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { type HistorySample, saveReadFailure, saveReading } from '@/lib/db/readings';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import type { Priority } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import { getStatus } from '@/lib/thermostat-api/resources';

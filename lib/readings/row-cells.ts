@@ -1,6 +1,6 @@
-import { formatMoment } from '@/lib/time-format';
-import { formatTemperature, type TemperatureUnit } from '@/lib/units';
-import { modeName } from '@/lib/words';
+import { formatMoment } from '@/lib/platform/time-format';
+import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
+import { modeName } from '@/lib/platform/words';
 import { isServiceWideKind } from './outage';
 import type { BuildingRow, RowReading } from './row-types';
 import { ageWords, problemWords } from './words';

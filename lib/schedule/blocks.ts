@@ -1,5 +1,5 @@
 import { DAYS } from '@/lib/thermostat-api/schemas';
-import { dateTimeFormat } from '@/lib/time-format';
+import { dateTimeFormat } from '@/lib/platform/time-format';
 
 /**
  * Block and time math for the weekly schedule. A schedule is a template of 7 days (Monday first)

@@ -13,7 +13,7 @@ import {
   type TemperatureUnit,
   toDisplay,
   toServiceFahrenheit,
-} from '@/lib/units';
+} from '@/lib/platform/units';
 import { hasAtMostDecimals, readNumber } from './form-data';
 
 /**

@@ -4,9 +4,9 @@ import { logActivity } from '@/lib/activity';
 import type { ActivityAction } from '@/lib/activity-actions';
 import type { Member } from '@/lib/auth/session';
 import type { ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { getStatus } from '@/lib/thermostat-api/resources';
-import type { TemperatureUnit } from '@/lib/units';
+import type { TemperatureUnit } from '@/lib/platform/units';
 
 /**
  * What checking a change needs from the service before anything is written: the thermostat's

@@ -8,12 +8,12 @@ import {
   saveDriftFailure,
 } from '@/lib/db/drift';
 import { findTemplate, type StoredTemplate } from '@/lib/db/templates';
-import { getEnv } from '@/lib/env';
-import { logWarning } from '@/lib/log';
+import { getEnv } from '@/lib/platform/env';
+import { logWarning } from '@/lib/platform/log';
 import { freshnessTargetMs } from '@/lib/readings/read';
 import { budgetWindows } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';
-import type { TemperatureUnit } from '@/lib/units';
+import type { TemperatureUnit } from '@/lib/platform/units';
 import { planTemplate, readsFor, sectionLines, type ThermostatPlan } from './plan';
 import type { Template } from './schema';
 import { serviceForTemplates, type TemplateService } from './service';

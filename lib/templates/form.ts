@@ -23,7 +23,7 @@ import {
   type TemperatureUnit,
   toDisplay,
   toServiceFahrenheit,
-} from '@/lib/units';
+} from '@/lib/platform/units';
 import {
   MAX_COMFORT_SETTINGS,
   NO_SECTION,

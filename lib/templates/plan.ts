@@ -7,7 +7,7 @@ import type { CurrentSettings } from '@/lib/settings/configuration';
 import type { ComfortSettingFields, SettingsChanges } from '@/lib/thermostat-api/resources';
 import type { AlertSettings, ComfortSetting, ScheduleRange } from '@/lib/thermostat-api/schemas';
 import { DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
-import type { TemperatureUnit } from '@/lib/units';
+import type { TemperatureUnit } from '@/lib/platform/units';
 import {
   type ComfortMatch,
   type ComfortSettingTarget,

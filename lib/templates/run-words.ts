@@ -9,7 +9,7 @@ import {
   thermostatCount,
 } from '@/lib/bulk/words';
 import type { BulkRun, RunEntry } from '@/lib/db/bulk-runs';
-import { formatDelta, type TemperatureUnit } from '@/lib/units';
+import { formatDelta, type TemperatureUnit } from '@/lib/platform/units';
 import type { Template } from './schema';
 
 /**

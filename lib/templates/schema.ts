@@ -17,7 +17,7 @@ import {
   HOLD_ACTIONS,
   LOCK_AREAS,
 } from '@/lib/thermostat-api/schemas';
-import { formatDelta, formatRange, type TemperatureRange } from '@/lib/units';
+import { formatDelta, formatRange, type TemperatureRange } from '@/lib/platform/units';
 
 /**
  * A template: a named profile applied to many thermostats. Every section is optional; a missing

@@ -1,4 +1,4 @@
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import { budgetWindows } from '@/lib/thermostat-api/budget-windows';
 import { type PlanSummary, summarisePlan, type ThermostatPlan } from './plan';
 import { TEMPLATE_SECTIONS, type TemplateSection } from './schema';

@@ -4,7 +4,12 @@ import type { AlertChanges } from '@/lib/settings/alerts';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import type { ComfortSettingFields, SettingsChanges } from '@/lib/thermostat-api/resources';
 import { type AlertSettings, DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
-import { formatDelta, formatRange, formatTemperature, type TemperatureUnit } from '@/lib/units';
+import {
+  formatDelta,
+  formatRange,
+  formatTemperature,
+  type TemperatureUnit,
+} from '@/lib/platform/units';
 import type { ComfortSettingChange } from './comfort-match';
 import type { Week } from './schedule-diff';
 import type { TemplateSection } from './schema';

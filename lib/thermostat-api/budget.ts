@@ -8,8 +8,8 @@ import {
   recordServiceLimits,
   takeCalls,
 } from '@/lib/db/call-budget';
-import { getEnv } from '@/lib/env';
-import { logWarning } from '@/lib/log';
+import { getEnv } from '@/lib/platform/env';
+import { logWarning } from '@/lib/platform/log';
 
 /**
  * The one call budget of the deployment. The service limits the whole deployment (per client

@@ -1,5 +1,5 @@
 import 'server-only';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 import { changedNothing, ServiceError } from './errors';
 
 /**

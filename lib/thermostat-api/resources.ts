@@ -1,5 +1,5 @@
 import 'server-only';
-import { logWarning } from '@/lib/log';
+import { logWarning } from '@/lib/platform/log';
 import type { Priority } from './budget';
 import { confirmWrite, holds, type ReadBack, type Written } from './confirm';
 import { mayHaveApplied, ServiceError } from './errors';

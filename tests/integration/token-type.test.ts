@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEnv } from '@/lib/env';
+import { parseEnv } from '@/lib/platform/env';
 import { exchangeCode, TokenEndpointError } from '@/lib/oauth/token-endpoint';
 
 // A token endpoint that answers whatever token_type the test sets: only bearer goes through,

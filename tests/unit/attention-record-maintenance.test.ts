@@ -44,7 +44,7 @@ beforeAll(async () => {
       import('@/lib/thermostat-api/resources'),
       import('@/lib/attention/maintenance'),
       import('@/lib/db/queries'),
-      import('@/lib/time-format'),
+      import('@/lib/platform/time-format'),
     ]);
   const { inviteAndAccept } = await import('../support/members');
   lib = {

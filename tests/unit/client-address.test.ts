@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deviceCookieValue, deviceOf } from '@/lib/auth/device';
-import { clientAddressOf, parseTrustedProxies } from '@/lib/client-address';
+import { clientAddressOf, parseTrustedProxies } from '@/lib/platform/client-address';
 
 describe('client address (server.ts)', () => {
   it('is the socket peer when no proxy is trusted, whatever X-Forwarded-For says', () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseEnv } from '@/lib/env';
+import { ConfigError, parseEnv } from '@/lib/platform/env';
 
 const strongSecret = 'k3J9x-Qw81_zPz0vLrT5mN2bYc7dHf4gAe6s';
 const tokenKey = 'Vt8-pX2qL0_wNc5rGz7mKj4sYb1hDf9eAu3o';

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ErrorSummary, fixHeading, summaryItems } from '@/components/ui/error-summary';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 
 /**
  * A refused save's summary, at the top of the form: "Fix N problems", the message, a link to each

@@ -7,7 +7,7 @@ import { RulesForm } from '@/components/notifications/rules-form';
 import { SubscriptionForm } from '@/components/notifications/subscription-form';
 import { AddWebhookForm } from '@/components/notifications/webhook-forms';
 import type { IncidentRow, LogEntry } from '@/lib/db/notifications';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { INCIDENT_KIND_NAMES, INCIDENT_KINDS } from '@/lib/notifications/kinds';
 import {
   INCIDENTS_PER_PAGE,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact } from '@/lib/log';
+import { redact } from '@/lib/platform/log';
 import { isJwt, refreshTokenLifetimeMs } from '@/lib/oauth/lifetimes';
 import { sealToken, unsealToken, VaultError } from '@/lib/oauth/vault';
 

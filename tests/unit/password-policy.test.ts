@@ -9,7 +9,7 @@ import {
   passwordProblem,
 } from '@/lib/auth/password-policy';
 import { acceptInvitationSchema, resetPasswordSchema, setupSchema } from '@/lib/auth/schemas';
-import { fieldErrorsOf } from '@/lib/forms';
+import { fieldErrorsOf } from '@/lib/platform/forms';
 
 /**
  * The password policy (issue 35, item 11): length rather than character classes, a list of

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
-import type { Email } from '@/lib/email';
+import type { Email } from '@/lib/platform/email';
 import { startSmtpServer } from '../support/smtp';
 
 // The actions read headers and cookies, send after answering and redirect: here a header that

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeReturnPath } from '@/lib/auth/return-path';
+import { safeReturnPath } from '@/lib/platform/return-path';
 
 describe('safeReturnPath', () => {
   it.each([

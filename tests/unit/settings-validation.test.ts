@@ -11,7 +11,7 @@ import {
 import { validateAlerts } from '@/lib/settings/alerts';
 import { type CurrentSettings, validateConfiguration } from '@/lib/settings/configuration';
 import { requestedOf } from '@/lib/settings/current';
-import { toDisplay } from '@/lib/units';
+import { toDisplay } from '@/lib/platform/units';
 
 const current: CurrentSettings = {
   heatRange: { min: 45, max: 79 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayIn, formatMoment, isoIn, knownZone, zoneLabel } from '@/lib/time-format';
+import { dayIn, formatMoment, isoIn, knownZone, zoneLabel } from '@/lib/platform/time-format';
 
 /** One clock: every moment written with its zone, every day a whole day of one zone's calendar. */
 describe('times in a zone', () => {

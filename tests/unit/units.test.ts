@@ -13,7 +13,7 @@ import {
   toDisplay,
   toFahrenheit,
   toServiceFahrenheit,
-} from '@/lib/units';
+} from '@/lib/platform/units';
 
 const heatRange = { min: 45, max: 79 };
 const coolRange = { min: 65, max: 92 };

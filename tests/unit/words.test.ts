@@ -3,7 +3,13 @@ import { daysInWords, weekInRanges } from '@/lib/activity-template-words';
 import { changeLines, summaryInWords } from '@/lib/activity-words';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
 import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
-import { equipmentNames, failureWords, modeName, scopeNames, timeZoneName } from '@/lib/words';
+import {
+  equipmentNames,
+  failureWords,
+  modeName,
+  scopeNames,
+  timeZoneName,
+} from '@/lib/platform/words';
 
 describe('the service’s codes in words', () => {
   it('names modes, equipment and scopes as a manager says them', () => {

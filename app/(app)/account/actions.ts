@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { type PreferenceField, saveOwnPreferences } from '@/lib/account/preferences';
 import { openOwnAction } from '@/lib/actions';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 
 /** A member's own time zone and temperature unit. Every member may change their own. */
 export async function savePreferencesAction(

@@ -3,7 +3,7 @@ import { PreferencesForm } from '@/components/account/preferences-form';
 import { Card } from '@/components/ui/card';
 import { zoneChoices } from '@/lib/account/preferences';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
-import { timeZoneName } from '@/lib/words';
+import { timeZoneName } from '@/lib/platform/words';
 import { requireMember } from '@/lib/auth/session';
 
 export const metadata: Metadata = { title: 'Your account' };

@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/actions';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { ENTRY_NOT_YOURS, planUndoOfEntry } from '@/lib/templates/runs';
 
 /**

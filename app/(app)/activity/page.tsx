@@ -18,9 +18,9 @@ import { listActivityPeople, listBuildings, listThermostats } from '@/lib/db/que
 import { activityOutcome, outcomeWords } from '@/lib/outcomes';
 import { skippedOf } from '@/lib/templates/run-words';
 import { offersUndo, runsOfferingUndo } from '@/lib/templates/runs';
-import { zoneLabel } from '@/lib/time-format';
+import { zoneLabel } from '@/lib/platform/time-format';
 import { withoutUndo } from '@/lib/undo/entries';
-import { failureWords, timeZoneName } from '@/lib/words';
+import { failureWords, timeZoneName } from '@/lib/platform/words';
 import { undoEntry } from './actions';
 
 export const metadata: Metadata = { title: 'Activity' };

@@ -25,9 +25,9 @@ import { formatDuration } from '@/lib/attention/words';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import { CHECK_EVERY_MS as DRIFT_CHECK_EVERY_MS } from '@/lib/templates/drift';
-import { formatDelta, formatTemperature } from '@/lib/units';
+import { formatDelta, formatTemperature } from '@/lib/platform/units';
 import { recordMaintenance } from './actions';
 
 export const metadata: Metadata = { title: 'Needs attention' };

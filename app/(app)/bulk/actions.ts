@@ -13,7 +13,7 @@ import {
   runPath,
   startBulkRun,
 } from '@/lib/bulk/runs';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { applyPlannedRun, planUndoOfRun } from '@/lib/templates/runs';
 
 /** Both steps' opening: the session and role, then the settings and a selection in scope. */

@@ -16,7 +16,7 @@ import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { heatCoolGapRange } from '@/lib/settings/configuration';
 import { runsOfferingUndo } from '@/lib/templates/runs';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
-import { formatRange } from '@/lib/units';
+import { formatRange } from '@/lib/platform/units';
 import { reviewBulk, startBulk } from './actions';
 
 export const metadata: Metadata = { title: 'Bulk changes' };

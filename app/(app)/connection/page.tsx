@@ -8,13 +8,13 @@ import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
-import { safeReturnPath } from '@/lib/auth/return-path';
+import { safeReturnPath } from '@/lib/platform/return-path';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { type ConnectionSummary, getConnectionSummary } from '@/lib/oauth/connection';
 import { connectionEndedInWords } from '@/lib/oauth/ended';
 import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
-import { scopeNames } from '@/lib/words';
+import { scopeNames } from '@/lib/platform/words';
 import { disconnectService } from './actions';
 
 export const metadata: Metadata = { title: 'Service connection' };

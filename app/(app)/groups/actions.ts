@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { formStrings, openAction } from '@/lib/actions';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import {
   GROUP_NOT_FOUND,
   groupInputFromForm,

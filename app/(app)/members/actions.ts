@@ -17,7 +17,7 @@ import {
   updateMembership,
   updateOrganization,
 } from '@/lib/db/queries';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { createMemberInvitation, withdrawMemberInvitation } from '@/lib/members/invitations';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 

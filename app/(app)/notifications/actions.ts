@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { formStrings, openAction, openOwnAction } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { sendTestEmail } from '@/lib/notifications/delivery';
 import { displayUrl } from '@/lib/notifications/fan-out';
 import { INCIDENT_KINDS } from '@/lib/notifications/kinds';

@@ -25,7 +25,7 @@ import {
   listWebhookEndpoints,
 } from '@/lib/db/notifications';
 import { listBuildings } from '@/lib/db/queries';
-import { emailEnabled } from '@/lib/email';
+import { emailEnabled } from '@/lib/platform/email';
 import { displayUrl } from '@/lib/notifications/fan-out';
 import { INCIDENT_KIND_NAMES, INCIDENT_KINDS, isUrgent, rulesOf } from '@/lib/notifications/kinds';
 import {
@@ -39,7 +39,7 @@ import {
 import { formatMinutes } from '@/lib/notifications/quiet-hours';
 import { subscriptionOf } from '@/lib/notifications/settings';
 import { failureAndCodes } from '@/lib/notifications/words';
-import { timeZoneName } from '@/lib/words';
+import { timeZoneName } from '@/lib/platform/words';
 import {
   addWebhookAction,
   removeWebhookAction,

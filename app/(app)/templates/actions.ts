@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import { createTemplate, deleteTemplate, findTemplate, updateTemplate } from '@/lib/db/templates';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { parseTemplateForm, templateFormStrings, templateFormValues } from '@/lib/templates/form';
 
 const LIST = '/templates';

@@ -6,7 +6,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { type SetupField, setupSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
 import { countUsers, createFirstOrganization } from '@/lib/db/queries';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 
 const FIELDS = ['orgName', 'name', 'email', 'password', 'confirm'] as const;
 

@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { ssoDisplayName } from '@/lib/auth/options';
-import { safeReturnPath } from '@/lib/auth/return-path';
+import { safeReturnPath } from '@/lib/platform/return-path';
 import { getCurrentMember } from '@/lib/auth/session';
 import { rememberedSignInEmail } from '@/lib/auth/sign-in-email';
 import { countUsers } from '@/lib/db/queries';

@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { can } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import { FLOW_COOKIE, flowCookieOptions, startAuthorization } from '@/lib/oauth/flow';
 
 /**

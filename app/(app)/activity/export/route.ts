@@ -7,7 +7,7 @@ import { changeLines, errorWords } from '@/lib/activity-words';
 import { getCurrentMember } from '@/lib/auth/session';
 import { type ActivityEntry, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome } from '@/lib/outcomes';
-import { isoIn, todayIn } from '@/lib/time-format';
+import { isoIn, todayIn } from '@/lib/platform/time-format';
 import { withoutUndo } from '@/lib/undo/entries';
 
 /** At most this many entries per export; the file says when there were more. */

@@ -6,7 +6,7 @@ import { openBuilding } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import { listOrganizationBuildings, listThermostats, updateBuilding } from '@/lib/db/queries';
 import { markWanted } from '@/lib/db/readings';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 
 /** Asks for every reading of the building fresh: the page reads them again as it renders. */
 export async function refreshBuilding(buildingId: string): Promise<void> {

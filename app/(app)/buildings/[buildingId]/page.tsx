@@ -18,7 +18,7 @@ import { connectionAtRequestStart } from '@/lib/oauth/connection';
 import { buildingPage } from '@/lib/readings/rows';
 import { isCanonical, parseBuildingView, viewQuery } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
-import { timeZoneName } from '@/lib/words';
+import { timeZoneName } from '@/lib/platform/words';
 import { refreshBuilding, updateBuildingDetails } from './actions';
 
 type Props = {

@@ -2,8 +2,8 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { z } from 'zod';
 import { getCurrentMember } from '@/lib/auth/session';
 import { startBulkRun } from '@/lib/bulk/runs';
-import { getEnv } from '@/lib/env';
-import { fromOwnOrigin } from '@/lib/request-origin';
+import { getEnv } from '@/lib/platform/env';
+import { fromOwnOrigin } from '@/lib/platform/request-origin';
 import { CONFIGURATION_FIELDS } from '@/lib/settings/configuration';
 
 const bodySchema = z.object({

@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/actions';
 import { selectionFromForm } from '@/lib/bulk/form';
 import { runPath } from '@/lib/bulk/runs';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import { parseTemplateForm, templateFormStrings } from '@/lib/templates/form';
 import { planOneOffRun } from '@/lib/templates/runs';
 

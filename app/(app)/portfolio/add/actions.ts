@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, formStrings, openAction } from '@/lib/actions';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import {
   type AddSource,
   type AddState,

@@ -15,7 +15,7 @@ import {
   type ThermostatKey,
   updateThermostatLabel,
 } from '@/lib/db/queries';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { scopedBuilding } from '@/lib/portfolio/guard';
 import { loadWeek } from '@/lib/schedule/load';
 import { labelOf } from '@/lib/settings/current';

@@ -23,8 +23,8 @@ import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
 import { openThermostatPage } from '@/lib/thermostat-page';
-import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/units';
-import { equipmentNames, modeName } from '@/lib/words';
+import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
+import { equipmentNames, modeName } from '@/lib/platform/words';
 import {
   changeResidentMode,
   moveToBuilding,

@@ -8,7 +8,7 @@ import { type AcceptInvitationField, acceptInvitationSchema } from '@/lib/auth/s
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
 import { rememberSsoInvitation } from '@/lib/auth/sso-invitation';
 import { acceptInvitation } from '@/lib/db/queries';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import {
   hashInvitationToken,
   INVITATION_PROBLEMS,

@@ -6,8 +6,8 @@ import { formStrings } from '@/lib/actions';
 import { NO_EMAIL, RESET_REQUESTED, requestPasswordReset } from '@/lib/auth/password-reset';
 import { forgotPasswordSchema } from '@/lib/auth/schemas';
 import { clientOf } from '@/lib/auth/throttle';
-import { emailEnabled, sendEmail } from '@/lib/email';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { emailEnabled, sendEmail } from '@/lib/platform/email';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 
 /**
  * Asks for a link to choose a new password. Public (the person is signed out), so it says the

@@ -8,7 +8,7 @@ import { Notice } from '@/components/ui/notice';
 import { NO_EMAIL } from '@/lib/auth/password-reset';
 import { rememberedSignInEmail } from '@/lib/auth/sign-in-email';
 import { countUsers } from '@/lib/db/queries';
-import { emailEnabled } from '@/lib/email';
+import { emailEnabled } from '@/lib/platform/email';
 import { requestPasswordResetAction } from './actions';
 
 export const metadata: Metadata = { title: 'Forgot your password?' };

@@ -1,9 +1,9 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import NextAuth from 'next-auth';
 import { getAuthOptions } from '@/lib/auth/options';
-import { safeReturnPath } from '@/lib/auth/return-path';
+import { safeReturnPath } from '@/lib/platform/return-path';
 import { signInEmailCookie } from '@/lib/auth/sign-in-email';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 
 /**
  * The sign-in form's target: next-auth's own credentials sign-in, unchanged, except that when it

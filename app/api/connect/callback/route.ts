@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { logActivity } from '@/lib/activity';
 import { can } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
-import { getEnv } from '@/lib/env';
+import { getEnv } from '@/lib/platform/env';
 import { getConnectionSummary } from '@/lib/oauth/connection';
 import {
   type CallbackResult,

@@ -6,7 +6,7 @@ import { listBuildingRows } from '@/lib/db/readings';
 import { buildingRowsCsv } from '@/lib/readings/csv';
 import { parseBuildingView } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
-import { todayIn } from '@/lib/time-format';
+import { todayIn } from '@/lib/platform/time-format';
 
 /** At most this many rows per export (a building is far smaller). */
 const MAX_ROWS = 10_000;

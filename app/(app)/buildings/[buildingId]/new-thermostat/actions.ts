@@ -7,8 +7,8 @@ import { openBuilding, serviceFailure } from '@/lib/actions';
 import { logWrite } from '@/lib/activity';
 import { recordPendingMode } from '@/lib/db/attention';
 import { addThermostat } from '@/lib/db/queries';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
-import { logWarning } from '@/lib/log';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import { logWarning } from '@/lib/platform/log';
 import { ServiceError } from '@/lib/thermostat-api/errors';
 import { createThermostat, type Written } from '@/lib/thermostat-api/resources';
 import {

@@ -1,8 +1,8 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { can, refusal } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
-import { getEnv } from '@/lib/env';
-import { logWarning } from '@/lib/log';
+import { getEnv } from '@/lib/platform/env';
+import { logWarning } from '@/lib/platform/log';
 import {
   ADD_SOURCES,
   type AddSource,
@@ -12,7 +12,7 @@ import {
   readAddRequest,
   runAddRequest,
 } from '@/lib/portfolio/add-request';
-import { fromOwnOrigin } from '@/lib/request-origin';
+import { fromOwnOrigin } from '@/lib/platform/request-origin';
 
 const json = (status: number, state: AddState) =>
   NextResponse.json(state, { status, headers: { 'cache-control': 'no-store' } });

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
 import { logWrite } from '@/lib/activity';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import {
   type AccessControlField,
   accessControlFieldOf,

@@ -5,7 +5,7 @@ import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib
 import { logWrite, READ_BACK_NOTE } from '@/lib/activity';
 import { alertNamesInWords } from '@/lib/activity-words';
 import { rememberReminder } from '@/lib/attention/maintenance';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import {
   ALERT_FIELDS,
   type AlertField,
@@ -16,7 +16,7 @@ import {
 import { labelOf, readBeforeSave } from '@/lib/settings/current';
 import { mayHaveApplied } from '@/lib/thermostat-api/errors';
 import { getAlertSettings, updateAlertSettings } from '@/lib/thermostat-api/resources';
-import { todayIn } from '@/lib/time-format';
+import { todayIn } from '@/lib/platform/time-format';
 import { alertsUndo } from '@/lib/undo/entries';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;

@@ -6,8 +6,8 @@ import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts
 import { heatCoolGapOf } from '@/lib/settings/configuration';
 import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { openThermostatPage } from '@/lib/thermostat-page';
-import { todayIn } from '@/lib/time-format';
-import { formatDelta, formatRange } from '@/lib/units';
+import { todayIn } from '@/lib/platform/time-format';
+import { formatDelta, formatRange } from '@/lib/platform/units';
 import { saveAlerts } from './actions';
 
 export const metadata: Metadata = { title: 'Alerts' };

@@ -14,7 +14,7 @@ import {
   comfortSettingRulesSchema,
 } from '@/lib/comfort/schemas';
 import type { ScopedThermostat } from '@/lib/db/queries';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { labelOf, requestedOf } from '@/lib/settings/current';

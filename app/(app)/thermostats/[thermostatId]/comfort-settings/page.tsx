@@ -23,7 +23,7 @@ import {
   formatTemperature,
   type TemperatureUnit,
   toDisplay,
-} from '@/lib/units';
+} from '@/lib/platform/units';
 import {
   createComfortSettingAction,
   deleteComfortSettingAction,

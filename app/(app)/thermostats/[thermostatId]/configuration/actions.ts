@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
 import { logWrite, READ_BACK_NOTE } from '@/lib/activity';
-import type { FormState } from '@/lib/forms';
+import type { FormState } from '@/lib/platform/forms';
 import {
   CONFIGURATION_FIELDS,
   type ConfigurationField,

@@ -13,7 +13,12 @@ import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
 import { openThermostatPage } from '@/lib/thermostat-page';
-import { formatDelta, formatRange, formatTemperature, type TemperatureRange } from '@/lib/units';
+import {
+  formatDelta,
+  formatRange,
+  formatTemperature,
+  type TemperatureRange,
+} from '@/lib/platform/units';
 import { saveConfiguration } from './actions';
 
 export const metadata: Metadata = { title: 'Configuration' };

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
 import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { describeRange } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import {

@@ -8,7 +8,7 @@ import {
 } from '@/lib/auth/password-reset';
 import { type ResetPasswordField, resetPasswordSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
-import { type FormState, fieldErrorsOf } from '@/lib/forms';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 
 /**
  * Chooses a new password through a reset link. No session is needed: the link is the

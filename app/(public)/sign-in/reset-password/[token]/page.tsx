@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { RESET_PROBLEMS, readPasswordReset } from '@/lib/auth/password-reset';
-import { emailEnabled } from '@/lib/email';
+import { emailEnabled } from '@/lib/platform/email';
 import { resetPasswordAction } from './actions';
 
 // The token in this page's address goes to no other site: Referrer-Policy is same-origin

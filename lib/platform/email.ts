@@ -1,7 +1,7 @@
 import 'server-only';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { getEnv } from '@/lib/env';
-import { logWarning } from '@/lib/log';
+import { getEnv } from '@/lib/platform/env';
+import { logWarning } from '@/lib/platform/log';
 
 /**
  * Email over SMTP (nodemailer), off unless `SMTP_URL` is set. Setpoint sends what a person must

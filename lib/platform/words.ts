@@ -4,7 +4,7 @@
  * needs them (a details disclosure).
  */
 
-import { dateTimeFormat } from '@/lib/time-format';
+import { dateTimeFormat } from '@/lib/platform/time-format';
 
 const MODE_NAMES: Record<string, string> = {
   heat: 'Heat',
