@@ -1,14 +1,8 @@
 import type { SandboxContext } from './context';
 import { ApiError, badRequest } from './http-util';
-import { HVAC_MODES, type HvacMode, type Thermostat } from './store';
+import { goOffline, goOnline, HVAC_MODES, type HvacMode, type Thermostat } from './store';
 import { equipmentStatus } from './equipment';
-import {
-  currentConditions,
-  goOffline,
-  goOnline,
-  requestModeChange,
-  statusRecord,
-} from './thermostats';
+import { currentConditions, requestModeChange, statusRecord } from './thermostats';
 import { isBuildingId, isThermostatId } from './validation';
 
 /**

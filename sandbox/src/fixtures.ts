@@ -1,5 +1,7 @@
 import type { FixtureName } from './config';
 import {
+  addMonths,
+  goOffline,
   type Address,
   type Building,
   type ComfortSetting,
@@ -16,7 +18,6 @@ import {
   residentialSchedule,
   type Thermostat,
 } from './store';
-import { addMonths, goOffline } from './thermostats';
 
 /** Deterministic generator: the same fixture always has the same ids and values. */
 function seededRandom(seed: number): () => number {

@@ -270,3 +270,27 @@ export function resetToDefaults(thermostat: Thermostat): void {
 export function cloneStore(store: DataStore): DataStore {
   return structuredClone(store);
 }
+
+/** The device stops checking in now (sandbox clock); it was last heard from `silentBeforeMs` ago. */
+export function goOffline(nowMs: number, thermostat: Thermostat, silentBeforeMs = 0): void {
+  if (!thermostat.connected) return;
+  thermostat.connected = false;
+  thermostat.offline = { sinceMs: nowMs, silentBeforeMs };
+}
+
+export function goOnline(thermostat: Thermostat): void {
+  thermostat.connected = true;
+  thermostat.offline = null;
+}
+
+export function addMonths(date: string, months: number): string {
+  const result = new Date(`${date}T00:00:00Z`);
+  const dayOfMonth = result.getUTCDate();
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() + months);
+  const lastDay = new Date(
+    Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0),
+  ).getUTCDate();
+  result.setUTCDate(Math.min(dayOfMonth, lastDay));
+  return result.toISOString().slice(0, 10);
+}

@@ -2,7 +2,14 @@ import type { SandboxContext } from './context';
 import { runningEquipment } from './equipment';
 import { ApiError } from './http-util';
 import type { Principal } from './oauth';
-import { DAYS, defaultMode, type HvacMode, resetToDefaults, type Thermostat } from './store';
+import {
+  addMonths,
+  DAYS,
+  defaultMode,
+  type HvacMode,
+  resetToDefaults,
+  type Thermostat,
+} from './store';
 import { isThermostatId } from './validation';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -101,18 +108,6 @@ export function getOwnThermostat(
     throw new ApiError(404, 'thermostat_not_found', 'Thermostat not found.');
   }
   return settle(ctx, thermostat);
-}
-
-/** The device stops checking in now (sandbox clock); it was last heard from `silentBeforeMs` ago. */
-export function goOffline(nowMs: number, thermostat: Thermostat, silentBeforeMs = 0): void {
-  if (!thermostat.connected) return;
-  thermostat.connected = false;
-  thermostat.offline = { sinceMs: nowMs, silentBeforeMs };
-}
-
-export function goOnline(thermostat: Thermostat): void {
-  thermostat.connected = true;
-  thermostat.offline = null;
 }
 
 export function requireOnline(thermostat: Thermostat): void {
@@ -229,18 +224,6 @@ export function accessControlRecord(thermostat: Thermostat) {
     passcode: thermostat.accessControl.passcode ? '****' : null,
     settings: { ...thermostat.accessControl.settings },
   };
-}
-
-export function addMonths(date: string, months: number): string {
-  const result = new Date(`${date}T00:00:00Z`);
-  const dayOfMonth = result.getUTCDate();
-  result.setUTCDate(1);
-  result.setUTCMonth(result.getUTCMonth() + months);
-  const lastDay = new Date(
-    Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0),
-  ).getUTCDate();
-  result.setUTCDate(Math.min(dayOfMonth, lastDay));
-  return result.toISOString().slice(0, 10);
 }
 
 /** The alert settings with the thermostat's `id`, as the production alertSettings response. */
