@@ -1,7 +1,7 @@
 import 'server-only';
 import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
 import { summaryInWords } from '@/lib/activity-words';
-import { listBulkRunsById, listRunBuildingsInView, type RunInView } from '@/lib/db/bulk-runs';
+import { listBulkRunsById, listRunBuildingsInView, type RunInView } from '@/lib/bulk/store';
 import { type ActivityEntry, listActivity, listBuildings } from '@/lib/db/queries';
 import { connectionEndChangesInWords } from '@/lib/oauth/ended';
 import { describeSettingsChanges } from '@/lib/settings/configuration';

@@ -1,6 +1,5 @@
-import type { BulkItemOutcome } from '@/lib/db/bulk-runs';
 import type { ActivityEntry } from '@/lib/db/queries';
-import type { NOTIFICATION_STATES } from '@/lib/db/schema';
+import type { BULK_ITEM_OUTCOMES, NOTIFICATION_STATES } from '@/lib/db/schema';
 import type { ReportRow } from '@/lib/platform/forms';
 
 /**
@@ -10,6 +9,8 @@ import type { ReportRow } from '@/lib/platform/forms';
  * the streamed import's rows); the functions below map them to a kind where they are read, so
  * no stored value had to change.
  */
+
+type BulkItemOutcome = (typeof BULK_ITEM_OUTCOMES)[number];
 
 export type Tone = 'success' | 'caution' | 'danger' | 'muted';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '@/components/ui/link';
-import type { HistoryPoint } from '@/lib/db/readings';
+import type { HistoryPoint } from '@/lib/readings/store';
 import {
   type Bucket,
   bucketHistory,

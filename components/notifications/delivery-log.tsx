@@ -1,6 +1,6 @@
 import { OutcomeLabel } from '@/components/ui/outcome-label';
 import { ResultTable, timeColumn } from '@/components/ui/result-table';
-import type { LogEntry } from '@/lib/db/notifications';
+import type { LogEntry } from '@/lib/notifications/store';
 import {
   incidentSubject,
   incidentTitle,

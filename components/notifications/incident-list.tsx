@@ -1,6 +1,6 @@
 import { Link } from '@/components/ui/link';
 import { When } from '@/components/ui/when';
-import type { IncidentRow } from '@/lib/db/notifications';
+import type { IncidentRow } from '@/lib/notifications/store';
 import {
   incidentPath,
   incidentSubject,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { savePreferences } from '@/lib/db/preferences';
+import { savePreferences } from '@/lib/account/store';
 import { logActivity } from '@/lib/activity';
 import type { Member } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';

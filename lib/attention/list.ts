@@ -6,8 +6,8 @@ import {
   listAttentionRows,
   listBandHistory,
   listFailedWrites,
-} from '@/lib/db/attention';
-import { countDriftChecks, listDrift } from '@/lib/db/drift';
+} from '@/lib/attention/store';
+import { countDriftChecks, listDrift } from '@/lib/templates/drift-store';
 import { findThermostat, type Scope } from '@/lib/db/queries';
 import { getConnectionSummary } from '@/lib/oauth/connection';
 import { pollFreshness } from '@/lib/readings/poller';

@@ -5,7 +5,7 @@ import {
   markReminderUnread,
   saveReminder,
   saveReminderFailure,
-} from '@/lib/db/attention';
+} from '@/lib/attention/store';
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
 import { freshnessTargetMs } from '@/lib/readings/read';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { BUILDING_NOT_YOURS } from '@/lib/actions';
 import type { Member } from '@/lib/auth/session';
-import { resolveGroup } from '@/lib/db/groups';
+import { resolveGroup } from '@/lib/groups/store';
 import { findBuilding, listThermostats } from '@/lib/db/queries';
 import type { FormState } from '@/lib/platform/forms';
 import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';

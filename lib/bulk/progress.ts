@@ -7,7 +7,7 @@ import {
   countPlanStates,
   findBulkRun,
   type OutcomeCounts,
-} from '@/lib/db/bulk-runs';
+} from '@/lib/bulk/store';
 import type { OutcomeKind } from '@/lib/outcomes';
 import { runStatus } from './words';
 

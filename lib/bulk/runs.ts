@@ -10,8 +10,8 @@ import {
   listBulkRunItems,
   requestBulkRunCancel,
   setBulkRunJob,
-} from '@/lib/db/bulk-runs';
-import { listHeatCoolGaps } from '@/lib/db/heat-cool-gaps';
+} from '@/lib/bulk/store';
+import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { sendJob } from '@/lib/jobs/queue';
 import { logWarning } from '@/lib/platform/log';

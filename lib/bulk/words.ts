@@ -1,4 +1,4 @@
-import type { BulkItemOutcome, BulkRun, RunEntry } from '@/lib/db/bulk-runs';
+import type { BulkItemOutcome, BulkRun, RunEntry } from '@/lib/bulk/store';
 import { OUTCOMES, type OutcomeKind } from '@/lib/outcomes';
 import { describeHoldAction, describeSettingsChanges } from '@/lib/settings/configuration';
 import type { SettingsChanges } from '@/lib/thermostat-api/resources';

@@ -16,7 +16,7 @@ import {
   recordItemResults,
   releaseBulkRunLease,
   renewBulkRunLease,
-} from '@/lib/db/bulk-runs';
+} from '@/lib/bulk/store';
 import { getDatabase } from '@/lib/db/client';
 import { getBoss, sendJob } from '@/lib/jobs/queue';
 import { logWarning } from '@/lib/platform/log';

@@ -12,7 +12,7 @@ import {
   isGroupNameTaken,
   resolveGroup,
   updateGroup,
-} from '@/lib/db/groups';
+} from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import type { FormState } from '@/lib/platform/forms';
 import { describeFilter, filterInputFromForm, type GroupFilter, parseStoredFilter } from './filter';

@@ -1,9 +1,9 @@
 import 'server-only';
 import { readDueReminders } from '@/lib/attention/maintenance';
 import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
-import { syncPendingModeChanges } from '@/lib/db/attention';
-import { readBulkRunKind } from '@/lib/db/bulk-runs';
-import { pruneHistory } from '@/lib/db/readings';
+import { syncPendingModeChanges } from '@/lib/attention/store';
+import { readBulkRunKind } from '@/lib/bulk/store';
+import { pruneHistory } from '@/lib/readings/store';
 import { logWarning } from '@/lib/platform/log';
 import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incidents';

@@ -12,7 +12,7 @@ import {
   type QueuedNotice,
   recordEndpointAttempt,
   recordNoticeResults,
-} from '@/lib/db/notifications';
+} from '@/lib/notifications/store';
 import { deliverEmail, type Email, emailEnabled } from '@/lib/platform/email';
 import { getEnv } from '@/lib/platform/env';
 import { sendJob } from '@/lib/jobs/queue';

@@ -15,7 +15,7 @@ import {
   releaseHeldNotices,
   type SubscriberRow,
   takeDigest,
-} from '@/lib/db/notifications';
+} from '@/lib/notifications/store';
 import { listOrganizationBuildings } from '@/lib/db/queries';
 import type { Scope } from '@/lib/db/scope';
 import { logWarning } from '@/lib/platform/log';

@@ -11,7 +11,7 @@ import {
   type Subscription,
   saveNotificationRules,
   saveSubscription,
-} from '@/lib/db/notifications';
+} from '@/lib/notifications/store';
 import { listOrganizationBuildings, type Member } from '@/lib/db/queries';
 import { getEnv } from '@/lib/platform/env';
 import { sealToken } from '@/lib/oauth/vault';

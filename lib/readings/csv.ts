@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { BuildingRowRecord } from '@/lib/db/readings';
+import type { BuildingRowRecord } from '@/lib/readings/store';
 import { isoIn } from '@/lib/platform/time-format';
 import { type TemperatureUnit, toDisplay } from '@/lib/platform/units';
 import { modeName } from '@/lib/platform/words';

@@ -1,4 +1,4 @@
-import type { HistoryPoint } from '@/lib/db/readings';
+import type { HistoryPoint } from '@/lib/readings/store';
 
 /**
  * A thermostat's stored history as a chart draws it: the period asked for (kept in the

@@ -1,6 +1,6 @@
 import 'server-only';
 import pLimit from 'p-limit';
-import { countPolledThermostats, listDueReadings } from '@/lib/db/readings';
+import { countPolledThermostats, listDueReadings } from '@/lib/readings/store';
 import { getEnv } from '@/lib/platform/env';
 import { budgetWindows } from '@/lib/thermostat-api/budget';
 import { freshnessTargetMs, refreshReading } from './read';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { type HistorySample, saveReadFailure, saveReading } from '@/lib/db/readings';
+import { type HistorySample, saveReadFailure, saveReading } from '@/lib/readings/store';
 import { getEnv } from '@/lib/platform/env';
 import type { Priority } from '@/lib/thermostat-api/budget';
 import { ServiceError } from '@/lib/thermostat-api/errors';

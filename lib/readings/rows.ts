@@ -6,7 +6,7 @@ import {
   listBuildingRows,
   rowStatusOf,
   summarizeBuildingRows,
-} from '@/lib/db/readings';
+} from '@/lib/readings/store';
 import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
 import { isServiceWide, type Verdict, watchReads } from './outage';
 import { pageFreshnessMs } from './poller';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { findLastRunLocks } from '@/lib/db/bulk-runs';
+import { findLastRunLocks } from '@/lib/bulk/store';
 import { listActivity, type Scope } from '@/lib/db/queries';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
 import type { LockArea } from './access-control';

@@ -6,8 +6,8 @@ import {
   listDueDriftChecks,
   saveDriftCheck,
   saveDriftFailure,
-} from '@/lib/db/drift';
-import { findTemplate, type StoredTemplate } from '@/lib/db/templates';
+} from '@/lib/templates/drift-store';
+import { findTemplate, type StoredTemplate } from '@/lib/templates/store';
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
 import { freshnessTargetMs } from '@/lib/readings/read';

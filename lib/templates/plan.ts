@@ -1,5 +1,5 @@
 import { MAX_PER_REQUEST } from '@/lib/bulk/plan';
-import type { CallWindow } from '@/lib/db/call-budget';
+import type { CallWindow } from '@/lib/thermostat-api/budget-store';
 import { applyRange, type Day } from '@/lib/schedule/blocks';
 import type { LockArea } from '@/lib/settings/access-control';
 import { type AlertChanges, HUMIDITY_MIN_GAP } from '@/lib/settings/alerts';

@@ -12,9 +12,9 @@ import {
   listUndoableItems,
   type PlannedItemInput,
   type RunInView,
-} from '@/lib/db/bulk-runs';
+} from '@/lib/bulk/store';
 import { findActivityEntry } from '@/lib/db/queries';
-import { findTemplate } from '@/lib/db/templates';
+import { findTemplate } from '@/lib/templates/store';
 import { undoOf } from '@/lib/undo/entries';
 import { forgetPasscode, holdPasscode, passcodeSchema } from './passcodes';
 import type { ThermostatPlan, ThermostatState } from './plan';

@@ -28,7 +28,7 @@ import {
   recordItemPlan,
   recordItemResults,
   recordItemSteps,
-} from '@/lib/db/bulk-runs';
+} from '@/lib/bulk/store';
 import {
   CallAbandoned,
   changedNothing,

@@ -1,4 +1,4 @@
-import type { CallWindow } from '@/lib/db/call-budget';
+import type { CallWindow } from '@/lib/thermostat-api/budget-store';
 
 // The call budget's windows, pure (no database, no configuration), so scripts such as the bench
 // can work out the same floors the app plans with. lib/thermostat-api/budget.ts takes calls

@@ -7,7 +7,7 @@ import {
   type FairShare,
   recordServiceLimits,
   takeCalls,
-} from '@/lib/db/call-budget';
+} from '@/lib/thermostat-api/budget-store';
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
 

@@ -1,8 +1,8 @@
 import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll } from 'vitest';
 import type { DatabaseHandle, DatabaseTarget } from '@/lib/db/client';
-import { type Subscription, saveSubscription } from '@/lib/db/notifications';
-import { saveReading } from '@/lib/db/readings';
+import { type Subscription, saveSubscription } from '@/lib/notifications/store';
+import { saveReading } from '@/lib/readings/store';
 import { getBoss, stopBoss } from '@/lib/jobs/queue';
 import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { INCIDENT_KIND_NAMES } from '@/lib/notifications/kinds';

@@ -7,7 +7,7 @@ import { listActivityAsSeen } from '@/lib/activity-view';
 import { changeLines } from '@/lib/activity-words';
 import { startBulkRun } from '@/lib/bulk/runs';
 import { workBulkRun } from '@/lib/bulk/worker';
-import { type BulkRun, findBulkRun } from '@/lib/db/bulk-runs';
+import { type BulkRun, findBulkRun } from '@/lib/bulk/store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import {
   addThermostat,

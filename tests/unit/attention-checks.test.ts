@@ -20,10 +20,12 @@ const { attentionByThermostat, listAttention, slowCheckProgress } = await import
   '@/lib/attention/list'
 );
 const { rememberReminder } = await import('@/lib/attention/maintenance');
-const { listDueReminders, saveReminder, saveReminderFailure } = await import('@/lib/db/attention');
+const { listDueReminders, saveReminder, saveReminderFailure } = await import(
+  '@/lib/attention/store'
+);
 const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
 const { templates } = await import('@/lib/db/schema');
-const { saveReading } = await import('@/lib/db/readings');
+const { saveReading } = await import('@/lib/readings/store');
 const { defaultAlertSettings } = await import('@/sandbox/src/store');
 const { connectEveryOrganization, databaseTargets, useDatabase } = await import(
   '../support/database'

@@ -24,11 +24,11 @@ const {
   saveReminderFailure,
   recordPendingMode,
   syncPendingModeChanges,
-} = await import('@/lib/db/attention');
+} = await import('@/lib/attention/store');
 const { addThermostat, ensureBuilding, recordActivity, removeThermostat } = await import(
   '@/lib/db/queries'
 );
-const { saveReading } = await import('@/lib/db/readings');
+const { saveReading } = await import('@/lib/readings/store');
 const { connectEveryOrganization, databaseTargets, useDatabase } = await import(
   '../support/database'
 );

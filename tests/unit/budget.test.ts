@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { endCalls, recordServiceLimits, takeCalls } from '@/lib/db/call-budget';
+import { endCalls, recordServiceLimits, takeCalls } from '@/lib/thermostat-api/budget-store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import { createOrganization } from '@/lib/db/queries';

@@ -15,9 +15,11 @@ Object.assign(process.env, {
   NEXTAUTH_URL: 'http://localhost',
 });
 
-const { filterSql } = await import('@/lib/db/building-rows');
+const { filterSql } = await import('@/lib/readings/building-rows-store');
 const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
-const { listBuildingRows, saveReading, summarizeBuildingRows } = await import('@/lib/db/readings');
+const { listBuildingRows, saveReading, summarizeBuildingRows } = await import(
+  '@/lib/readings/store'
+);
 const { rowCells } = await import('@/lib/readings/row-cells');
 const { buildingPage } = await import('@/lib/readings/rows');
 const { DEFAULT_VIEW, isCanonical, isFiltered, parseBuildingView, viewQuery } = await import(

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordPendingMode } from '@/lib/db/attention';
+import { recordPendingMode } from '@/lib/attention/store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
 import {
@@ -9,7 +9,7 @@ import {
   saveReadFailure,
   saveReading,
   summarizeBuildingRows,
-} from '@/lib/db/readings';
+} from '@/lib/readings/store';
 import { type BuildingView, parseBuildingView } from '@/lib/readings/view';
 import { databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, createOrganizationWithOwner, inviteAndAccept } from '../support/members';

@@ -1,7 +1,7 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { buildingRowsSql, filterSql, orderSql } from '@/lib/db/building-rows';
-import type { BuildingRowRecord } from '@/lib/db/readings';
+import { buildingRowsSql, filterSql, orderSql } from '@/lib/readings/building-rows-store';
+import type { BuildingRowRecord } from '@/lib/readings/store';
 import { buildingRowsCsv, neutralizeCell } from '@/lib/readings/csv';
 import { isServiceWide, watchReads } from '@/lib/readings/outage';
 import {

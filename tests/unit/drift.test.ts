@@ -19,7 +19,7 @@ Object.assign(process.env, {
 const { listAttention } = await import('@/lib/attention/list');
 const { replanHref } = await import('@/lib/attention/query');
 const { describeItem } = await import('@/lib/attention/words');
-const { listDrift } = await import('@/lib/db/drift');
+const { listDrift } = await import('@/lib/templates/drift-store');
 const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
 const { templates } = await import('@/lib/db/schema');
 const { incidentKindOf, INCIDENT_KINDS } = await import('@/lib/notifications/kinds');

@@ -17,15 +17,15 @@ Object.assign(process.env, {
 
 const { listAttention } = await import('@/lib/attention/list');
 const { recordPendingMode, syncPendingModeChanges, saveReminder } = await import(
-  '@/lib/db/attention'
+  '@/lib/attention/store'
 );
 const { GROUP_NOT_YOURS, selectionFromForm } = await import('@/lib/bulk/form');
 const { createGroup, findGroup, listGroupThermostats, listGroups, resolveGroup, setGroupMembers } =
-  await import('@/lib/db/groups');
+  await import('@/lib/groups/store');
 const { addThermostat, ensureBuilding, listActivity, recordActivity } = await import(
   '@/lib/db/queries'
 );
-const { saveReading } = await import('@/lib/db/readings');
+const { saveReading } = await import('@/lib/readings/store');
 const { FILTER_ATTENTION_KIND_NAMES, describeFilter, filterInputFromForm, groupFilterSchema } =
   await import('@/lib/groups/filter');
 const {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewBulkChange } from '@/lib/bulk/runs';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { listHeatCoolGaps } from '@/lib/db/heat-cool-gaps';
+import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
-import { saveReading } from '@/lib/db/readings';
+import { saveReading } from '@/lib/readings/store';
 import {
   heatCoolGapOf,
   heatCoolGapRange,

@@ -28,7 +28,7 @@ const {
   listIncidents,
   listNoticesToDeliver,
   listStrandedNotices,
-} = await import('@/lib/db/notifications');
+} = await import('@/lib/notifications/store');
 const { addThermostat, ensureBuilding, updateMembership } = await import('@/lib/db/queries');
 const { getBoss, stopBoss } = await import('@/lib/jobs/queue');
 const { deliverNotices, sendTestEmail } = await import('@/lib/notifications/delivery');

@@ -6,7 +6,7 @@ import { IncidentList } from '@/components/notifications/incident-list';
 import { RulesForm } from '@/components/notifications/rules-form';
 import { SubscriptionForm } from '@/components/notifications/subscription-form';
 import { AddWebhookForm } from '@/components/notifications/webhook-forms';
-import type { IncidentRow, LogEntry } from '@/lib/db/notifications';
+import type { IncidentRow, LogEntry } from '@/lib/notifications/store';
 import type { FormState } from '@/lib/platform/forms';
 import { INCIDENT_KIND_NAMES, INCIDENT_KINDS } from '@/lib/notifications/kinds';
 import {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { countIncidents, type IncidentRow, listIncidents } from '@/lib/db/notifications';
+import { countIncidents, type IncidentRow, listIncidents } from '@/lib/notifications/store';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
 import { incidents } from '@/lib/db/schema';
 import { INCIDENTS_PER_PAGE } from '@/lib/notifications/page-view';

@@ -26,7 +26,7 @@ const { hostProblem, isPublicAddress, nonPublicAddressKind, resolvedAddressProbl
   '@/lib/notifications/public-addresses'
 );
 const { postWebhook } = await import('@/lib/notifications/webhooks');
-const { findWebhookEndpoint, listDeliveryLog } = await import('@/lib/db/notifications');
+const { findWebhookEndpoint, listDeliveryLog } = await import('@/lib/notifications/store');
 const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
 const { deliverNotices, sendTestWebhook } = await import('@/lib/notifications/delivery');
 const { reconcileOrganization } = await import('@/lib/notifications/incidents');

@@ -24,7 +24,7 @@ Object.assign(process.env, {
 });
 
 const { findWebhookEndpoint, resumeWebhookEndpoint, listDeliveryLog, recordEndpointAttempt } =
-  await import('@/lib/db/notifications');
+  await import('@/lib/notifications/store');
 const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
 const { deliverNotices, MAX_ATTEMPTS, queueNotices, sendTestWebhook, WEBHOOK_PAUSE_AFTER } =
   await import('@/lib/notifications/delivery');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/db/bulk-runs';
+import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/bulk/store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
 import { stopBoss } from '@/lib/jobs/queue';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { findSubscription } from '@/lib/db/notifications';
+import { findSubscription } from '@/lib/notifications/store';
 import { ensureBuilding, findMembership, type Member } from '@/lib/db/queries';
 import { databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, inviteAndAccept, signedIn } from '../support/members';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryPoint } from '@/lib/db/readings';
+import type { HistoryPoint } from '@/lib/readings/store';
 import {
   bucketHistory,
   chartSpan,

@@ -11,7 +11,7 @@ import {
   pruneHistory,
   saveReadFailure,
   saveReading,
-} from '@/lib/db/readings';
+} from '@/lib/readings/store';
 import { achievableFreshnessMs, pageFreshnessMs, readingsPerMinute } from '@/lib/readings/poller';
 import { connectEveryOrganization, databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, createOrganizationWithOwner } from '../support/members';

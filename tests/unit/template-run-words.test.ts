@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BulkRun } from '@/lib/db/bulk-runs';
+import type { BulkRun } from '@/lib/bulk/store';
 import {
   applyCostInWords,
   durationInWords,

@@ -14,7 +14,7 @@ import {
   listBulkRuns,
   listBulkRunsById,
   listItemPlans,
-} from '@/lib/db/bulk-runs';
+} from '@/lib/bulk/store';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
 import {

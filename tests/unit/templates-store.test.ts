@@ -7,7 +7,7 @@ import {
   findTemplate,
   listTemplates,
   updateTemplate,
-} from '@/lib/db/templates';
+} from '@/lib/templates/store';
 import {
   INCLUDE_FIELDS,
   lockField,

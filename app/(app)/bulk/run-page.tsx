@@ -23,7 +23,7 @@ import {
   RESULT_FILTERS,
   thermostatCount,
 } from '@/lib/bulk/words';
-import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/db/bulk-runs';
+import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/bulk/store';
 import { describeTemplate } from '@/lib/templates/describe';
 import type { PlanSummary } from '@/lib/templates/plan';
 import { isOneOff, noteWords, runChangesSchema, runTitleAsSeen } from '@/lib/templates/run-words';

@@ -8,7 +8,7 @@ import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { listGroups } from '@/lib/db/groups';
+import { listGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { describeFilter, parseStoredFilter } from '@/lib/groups/filter';
 import { createGroupAction } from './actions';

@@ -23,7 +23,7 @@ import {
   listIncidents,
   listNotificationRules,
   listWebhookEndpoints,
-} from '@/lib/db/notifications';
+} from '@/lib/notifications/store';
 import { listBuildings } from '@/lib/db/queries';
 import { emailEnabled } from '@/lib/platform/email';
 import { displayUrl } from '@/lib/notifications/fan-out';

@@ -4,7 +4,12 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
-import { createTemplate, deleteTemplate, findTemplate, updateTemplate } from '@/lib/db/templates';
+import {
+  createTemplate,
+  deleteTemplate,
+  findTemplate,
+  updateTemplate,
+} from '@/lib/templates/store';
 import type { FormState } from '@/lib/platform/forms';
 import { parseTemplateForm, templateFormStrings, templateFormValues } from '@/lib/templates/form';
 

@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { When } from '@/components/ui/when';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { listTemplates, TEMPLATE_NOT_FOUND } from '@/lib/db/templates';
+import { listTemplates, TEMPLATE_NOT_FOUND } from '@/lib/templates/store';
 import { sectionsInWords } from '@/lib/templates/describe';
 
 export const metadata: Metadata = { title: 'Templates' };

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { openBuilding } from '@/lib/actions';
 import { logActivity } from '@/lib/activity';
 import { listOrganizationBuildings, listThermostats, updateBuilding } from '@/lib/db/queries';
-import { markWanted } from '@/lib/db/readings';
+import { markWanted } from '@/lib/readings/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 
 /** Asks for every reading of the building fresh: the page reads them again as it renders. */

@@ -7,7 +7,7 @@ import { NotAllowed } from '@/components/ui/not-allowed';
 import { PageHeader } from '@/components/ui/page-header';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { resolveGroups } from '@/lib/db/groups';
+import { resolveGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { templateFormValues } from '@/lib/templates/form';
 import { planOneOffChange } from './actions';

@@ -12,7 +12,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { type Column, ResultTable } from '@/components/ui/result-table';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { findGroup, type GroupThermostat, listGroupThermostats } from '@/lib/db/groups';
+import { findGroup, type GroupThermostat, listGroupThermostats } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { describeFilter, parseStoredFilter } from '@/lib/groups/filter';
 import { changeGroupAction, deleteGroupAction } from '../actions';

@@ -11,7 +11,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { When } from '@/components/ui/when';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { findTemplate } from '@/lib/db/templates';
+import { findTemplate } from '@/lib/templates/store';
 import { describeTemplate } from '@/lib/templates/describe';
 import { templateFormValues } from '@/lib/templates/form';
 import { deleteTemplateAction, updateTemplateAction } from '../actions';

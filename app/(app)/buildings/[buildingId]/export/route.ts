@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { attentionByThermostat } from '@/lib/attention/list';
 import { getCurrentMember } from '@/lib/auth/session';
 import { findBuilding } from '@/lib/db/queries';
-import { listBuildingRows } from '@/lib/db/readings';
+import { listBuildingRows } from '@/lib/readings/store';
 import { buildingRowsCsv } from '@/lib/readings/csv';
 import { parseBuildingView } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';

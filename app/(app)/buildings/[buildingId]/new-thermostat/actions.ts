@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { openBuilding, serviceFailure } from '@/lib/actions';
 import { logWrite } from '@/lib/activity';
-import { recordPendingMode } from '@/lib/db/attention';
+import { recordPendingMode } from '@/lib/attention/store';
 import { addThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { logWarning } from '@/lib/platform/log';

@@ -8,9 +8,9 @@ import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { resolveGroups } from '@/lib/db/groups';
+import { resolveGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
-import { findTemplate } from '@/lib/db/templates';
+import { findTemplate } from '@/lib/templates/store';
 import { describeTemplate } from '@/lib/templates/describe';
 import { planTemplate } from './actions';
 

@@ -2,11 +2,11 @@ import 'server-only';
 import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { RowStatus } from '@/lib/readings/row-types';
 import type { BuildingView } from '@/lib/readings/view';
-import { buildingRowsSql, buildingSummarySql, type STATUS_FIELDS } from './building-rows';
-import { getDb, rowsOf } from './client';
-import type { Scope, ThermostatKey, ThermostatSelection } from './queries';
-import { readingHistory, readings, thermostats } from './schema';
-import { inBuildings, thermostatOf } from './scope';
+import { buildingRowsSql, buildingSummarySql, type STATUS_FIELDS } from './building-rows-store';
+import { getDb, rowsOf } from '@/lib/db/client';
+import type { Scope, ThermostatKey, ThermostatSelection } from '@/lib/db/queries';
+import { readingHistory, readings, thermostats } from '@/lib/db/schema';
+import { inBuildings, thermostatOf } from '@/lib/db/scope';
 
 /**
  * The readings store's queries: the last reading of each thermostat, and its history. Every

@@ -2,8 +2,8 @@ import 'server-only';
 import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ActivityAction } from '@/lib/activity-actions';
 import { summariseItemPlans } from '@/lib/templates/summary';
-import { type Database, getDb, rowsOf } from './client';
-import type { Scope } from './queries';
+import { type Database, getDb, rowsOf } from '@/lib/db/client';
+import type { Scope } from '@/lib/db/queries';
 import {
   activityLog,
   BULK_ITEM_OUTCOMES,
@@ -14,8 +14,8 @@ import {
   templateAssignments,
   templates,
   thermostats,
-} from './schema';
-import { inBuildings } from './scope';
+} from '@/lib/db/schema';
+import { inBuildings } from '@/lib/db/scope';
 
 /**
  * Bulk runs and their items: what a run is to do, what each thermostat's request came to, and

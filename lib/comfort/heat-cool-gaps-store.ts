@@ -1,8 +1,8 @@
 import 'server-only';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { getDb } from './client';
-import { readings, thermostats } from './schema';
-import { inBuildings, type Scope, thermostatOf } from './scope';
+import { getDb } from '@/lib/db/client';
+import { readings, thermostats } from '@/lib/db/schema';
+import { inBuildings, type Scope, thermostatOf } from '@/lib/db/scope';
 
 /**
  * Each thermostat's minimum heat–cool gap as the readings store last saw it in its status: what

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
-import { getDb, rowsOf } from './client';
-import type { Scope, ThermostatKey } from './queries';
+import { getDb, rowsOf } from '@/lib/db/client';
+import type { Scope, ThermostatKey } from '@/lib/db/queries';
 import {
   buildings,
   maintenanceReminders,
@@ -9,8 +9,8 @@ import {
   readingHistory,
   readings,
   thermostats,
-} from './schema';
-import { inBuildings, inBuildingsSql, thermostatOf } from './scope';
+} from '@/lib/db/schema';
+import { inBuildings, inBuildingsSql, thermostatOf } from '@/lib/db/scope';
 
 /**
  * The needs-attention page's queries: the facts its conditions (lib/attention/conditions.ts) read,

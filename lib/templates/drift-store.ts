@@ -2,10 +2,10 @@ import 'server-only';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DriftWords } from '@/lib/attention/conditions';
-import { getDb, rowsOf } from './client';
-import type { Scope } from './queries';
-import { templateAssignments, templates, thermostats } from './schema';
-import { inBuildings } from './scope';
+import { getDb, rowsOf } from '@/lib/db/client';
+import type { Scope } from '@/lib/db/queries';
+import { templateAssignments, templates, thermostats } from '@/lib/db/schema';
+import { inBuildings } from '@/lib/db/scope';
 
 /**
  * Drift: whether a thermostat still matches the template a run last applied to it (or found it

@@ -3,8 +3,8 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { can, type MemberScope, refusal } from '@/lib/auth/permissions';
 import { type Template, templateSchema } from '@/lib/templates/schema';
-import { getDb } from './client';
-import { templates } from './schema';
+import { getDb } from '@/lib/db/client';
+import { templates } from '@/lib/db/schema';
 
 /**
  * The organisation's template library. Reads take the organisation; writes take the member

@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
-import { getDb } from './client';
-import { notificationSubscriptions, users } from './schema';
+import { getDb } from '@/lib/db/client';
+import { notificationSubscriptions, users } from '@/lib/db/schema';
 
 /**
  * A member's own reading preferences: the zone organisation-wide pages show times in and the

@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
-import { getDb, rowsOf } from './client';
-import { serviceBudget, serviceDemand } from './schema';
+import { getDb, rowsOf } from '@/lib/db/client';
+import { serviceBudget, serviceDemand } from '@/lib/db/schema';
 
 /**
  * The data layer of the one call budget (lib/thermostat-api/budget.ts): every instance takes

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, or, type SQL, sql }
 import type { NewNotification } from '@/lib/notifications/fan-out';
 import { quietUntil } from '@/lib/notifications/quiet-hours';
 import type { FailedRun, OpenIncident, ReconcilePlan } from '@/lib/notifications/reconcile';
-import { type Database, getDb, rowsOf } from './client';
+import { type Database, getDb, rowsOf } from '@/lib/db/client';
 import {
   buildings,
   incidents,
@@ -17,8 +17,8 @@ import {
   thermostats,
   users,
   webhookEndpoints,
-} from './schema';
-import type { Scope } from './scope';
+} from '@/lib/db/schema';
+import type { Scope } from '@/lib/db/scope';
 
 /**
  * Notifications' SQL: incidents (opened and resolved by the reconcile job), the organisation's

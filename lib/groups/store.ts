@@ -11,11 +11,11 @@ import {
   OVERHEAT_ABOVE_F,
 } from '@/lib/attention/conditions';
 import { type FilterAttentionKind, type GroupFilter, parseStoredFilter } from '@/lib/groups/filter';
-import { STATUS_FIELDS } from './building-rows';
-import { type Database, getDb, rowsOf } from './client';
-import type { Scope } from './queries';
-import { thermostatGroups } from './schema';
-import { inBuildingsSql } from './scope';
+import { STATUS_FIELDS } from '@/lib/readings/building-rows-store';
+import { type Database, getDb, rowsOf } from '@/lib/db/client';
+import type { Scope } from '@/lib/db/queries';
+import { thermostatGroups } from '@/lib/db/schema';
+import { inBuildingsSql } from '@/lib/db/scope';
 
 /**
  * Groups of thermostats (hand-picked, or a saved filter) and what they hold for a member: a
