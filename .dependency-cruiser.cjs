@@ -11,10 +11,7 @@
 const TIERS = [
   ['platform', ['platform', 'db', 'outcomes']],
   ['the service', ['thermostat-api', 'oauth']],
-  [
-    'core records',
-    ['activity-actions', 'activity', 'auth', 'account', 'members', 'portfolio', 'actions'],
-  ],
+  ['core records', ['activity', 'auth', 'members', 'portfolio', 'access']],
   [
     'features',
     [
@@ -30,18 +27,7 @@ const TIERS = [
       'notifications',
     ],
   ],
-  [
-    'views and jobs',
-    [
-      'activity-query',
-      'activity-template-words',
-      'activity-words',
-      'activity-view',
-      'thermostat-page',
-      'jobs',
-      'start-up',
-    ],
-  ],
+  ['views and jobs', ['activity-log', 'jobs']],
 ];
 
 const literal = (name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');

@@ -5,7 +5,7 @@ import { savePreferencesAction } from '@/app/(app)/account/actions';
 import { Button } from '@/components/ui/button';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { SelectField } from '@/components/ui/field';
-import type { PreferenceField } from '@/lib/account/preferences';
+import type { PreferenceField } from '@/lib/auth/preferences';
 import type { FormState } from '@/lib/platform/forms';
 
 /** The member's own clock and unit: how every page shows them times and temperatures. */

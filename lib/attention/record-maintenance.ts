@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import { serviceFailure } from '@/lib/actions';
-import { logActivity, logWrite } from '@/lib/activity';
+import { serviceFailure } from '@/lib/access/actions';
+import { logActivity, logWrite } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/session';
 import type { ScopedThermostat } from '@/lib/db/queries';

@@ -4,7 +4,7 @@ import { cookies } from 'next/headers';
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
-import { logActivity } from '@/lib/activity';
+import { logActivity } from '@/lib/activity/sink';
 import {
   countInvitingOrganizations,
   createSession,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import { logActivity } from '@/lib/activity';
+import { logActivity } from '@/lib/activity/sink';
 import {
   createPasswordReset,
   findPasswordReset,

@@ -1,5 +1,5 @@
 import 'server-only';
-import { BUILDING_NOT_YOURS } from '@/lib/actions';
+import { BUILDING_NOT_YOURS } from '@/lib/access/actions';
 import type { Member } from '@/lib/auth/session';
 import { resolveGroup } from '@/lib/groups/store';
 import { findBuilding, listThermostats } from '@/lib/db/queries';

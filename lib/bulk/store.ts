@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { ActivityAction } from '@/lib/activity-actions';
+import type { ActivityAction } from '@/lib/activity/actions';
 import { summariseItemPlans } from '@/lib/templates/summary';
 import { type Database, getDb, rowsOf } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/queries';

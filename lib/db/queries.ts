@@ -16,7 +16,7 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import type { ActivityAction } from '@/lib/activity-actions';
+import type { ActivityAction } from '@/lib/activity/actions';
 import { knownZone } from '@/lib/platform/time-format';
 import { type Database, getDb } from './client';
 import {

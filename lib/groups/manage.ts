@@ -1,6 +1,6 @@
 import 'server-only';
-import { CHECK_FIELDS } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { CHECK_FIELDS } from '@/lib/access/actions';
+import { logActivity } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/session';
 import { selectionFromForm } from '@/lib/bulk/form';

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { cache } from 'react';
-import { logActivity } from '@/lib/activity';
+import { logActivity } from '@/lib/activity/sink';
 import {
   deleteConnection,
   findConnection,

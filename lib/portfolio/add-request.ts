@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import type { Actor } from '@/lib/activity';
+import type { Actor } from '@/lib/activity/sink';
 import { listOrganizationBuildings } from '@/lib/db/queries';
 import type { FormState, ReportRow } from '@/lib/platform/forms';
 import { addToPortfolio, type ImportWait, type KnownBuilding } from './add';

@@ -1,6 +1,6 @@
 import 'server-only';
 import pLimit from 'p-limit';
-import { type Actor, logActivity } from '@/lib/activity';
+import { type Actor, logActivity } from '@/lib/activity/sink';
 import {
   addThermostat,
   type Building,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import type { Actor } from '@/lib/activity';
-import { logActivity } from '@/lib/activity';
+import type { Actor } from '@/lib/activity/sink';
+import { logActivity } from '@/lib/activity/sink';
 import { ensureBuilding, listOrganizationBuildings } from '@/lib/db/queries';
 import { isKnownTimeZone } from '@/lib/schedule/blocks';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';

@@ -1,7 +1,7 @@
 import 'server-only';
-import { serviceFailure } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
-import type { ActivityAction } from '@/lib/activity-actions';
+import { serviceFailure } from '@/lib/access/actions';
+import { logActivity } from '@/lib/activity/sink';
+import type { ActivityAction } from '@/lib/activity/actions';
 import type { Member } from '@/lib/auth/session';
 import type { ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
 import type { FormState } from '@/lib/platform/forms';

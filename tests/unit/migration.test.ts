@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isActivityAction } from '@/lib/activity-actions';
+import { isActivityAction } from '@/lib/activity/actions';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
 import {
   findConnection,

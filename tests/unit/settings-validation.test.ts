@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { AccessControlForm } from '@/components/settings/access-control-form';
-import { changeLines } from '@/lib/activity-words';
+import { changeLines } from '@/lib/activity-log/words';
 import {
   LOCKS_IGNORED_WHEN_OFF,
   passcodeProblem,

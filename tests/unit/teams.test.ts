@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { logActivity } from '@/lib/activity';
-import type { ActivityAction } from '@/lib/activity-actions';
+import { logActivity } from '@/lib/activity/sink';
+import type { ActivityAction } from '@/lib/activity/actions';
 import type { DatabaseHandle } from '@/lib/db/client';
 import {
   acceptInvitation,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { listActivityAsSeen } from '@/lib/activity-view';
+import { listActivityAsSeen } from '@/lib/activity-log/view';
 import { readRunProgress } from '@/lib/bulk/progress';
 import { CANCELLED_IN_FLIGHT, cancelBulkRun } from '@/lib/bulk/runs';
 import { MAX_SENDS } from '@/lib/bulk/worker';

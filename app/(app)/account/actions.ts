@@ -1,8 +1,8 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { type PreferenceField, saveOwnPreferences } from '@/lib/account/preferences';
-import { openOwnAction } from '@/lib/actions';
+import { type PreferenceField, saveOwnPreferences } from '@/lib/auth/preferences';
+import { openOwnAction } from '@/lib/access/actions';
 import type { FormState } from '@/lib/platform/forms';
 
 /** A member's own time zone and temperature unit. Every member may change their own. */

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { PreferencesForm } from '@/components/account/preferences-form';
 import { Card } from '@/components/ui/card';
-import { zoneChoices } from '@/lib/account/preferences';
+import { zoneChoices } from '@/lib/auth/preferences';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
 import { timeZoneName } from '@/lib/platform/words';
 import { requireMember } from '@/lib/auth/session';

@@ -1,7 +1,7 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { openAction } from '@/lib/actions';
+import { openAction } from '@/lib/access/actions';
 import type { FormState } from '@/lib/platform/forms';
 import { ENTRY_NOT_YOURS, planUndoOfEntry } from '@/lib/templates/runs';
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { openThermostat } from '@/lib/actions';
+import { openThermostat } from '@/lib/access/actions';
 import { recordedHref } from '@/lib/attention/query';
 import { type MaintenanceState, recordMaintenanceDone } from '@/lib/attention/record-maintenance';
 

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { openAction } from '@/lib/actions';
+import { openAction } from '@/lib/access/actions';
 import { type BulkFormState, MALFORMED, selectionFromForm, valuesFromForm } from '@/lib/bulk/form';
 import { runIdSchema } from '@/lib/bulk/progress';
 import {

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { formStrings, openAction } from '@/lib/actions';
+import { formStrings, openAction } from '@/lib/access/actions';
 import type { FormState } from '@/lib/platform/forms';
 import {
   GROUP_NOT_FOUND,

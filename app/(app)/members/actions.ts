@@ -3,8 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { formStrings, openAction, openOwnAction } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { formStrings, openAction, openOwnAction } from '@/lib/access/actions';
+import { logActivity } from '@/lib/activity/sink';
 import { canManageMember, ROLE_NAMES, refusal } from '@/lib/auth/permissions';
 import { emailSchema, organizationNameSchema } from '@/lib/auth/schemas';
 import {

@@ -2,8 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { formStrings, openAction, openOwnAction } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { formStrings, openAction, openOwnAction } from '@/lib/access/actions';
+import { logActivity } from '@/lib/activity/sink';
 import type { FormState } from '@/lib/platform/forms';
 import { sendTestEmail } from '@/lib/notifications/delivery';
 import { displayUrl } from '@/lib/notifications/fan-out';

@@ -2,8 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { openAction } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { openAction } from '@/lib/access/actions';
+import { logActivity } from '@/lib/activity/sink';
 import {
   createTemplate,
   deleteTemplate,

@@ -1,7 +1,7 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { formStrings } from '@/lib/actions';
+import { formStrings } from '@/lib/access/actions';
 import { hashPassword } from '@/lib/auth/password';
 import { type SetupField, setupSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';

@@ -1,9 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 import { type NextRequest, NextResponse } from 'next/server';
-import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
-import { readActivityQuery } from '@/lib/activity-query';
-import { listActivityAsSeen } from '@/lib/activity-view';
-import { changeLines, errorWords } from '@/lib/activity-words';
+import { ACTIVITY_ACTIONS } from '@/lib/activity/actions';
+import { readActivityQuery } from '@/lib/activity-log/query';
+import { listActivityAsSeen } from '@/lib/activity-log/view';
+import { changeLines, errorWords } from '@/lib/activity-log/words';
 import { getCurrentMember } from '@/lib/auth/session';
 import { type ActivityEntry, listBuildings, listThermostats } from '@/lib/db/queries';
 import { activityOutcome } from '@/lib/outcomes';

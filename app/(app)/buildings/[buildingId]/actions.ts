@@ -2,8 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { openBuilding } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { openBuilding } from '@/lib/access/actions';
+import { logActivity } from '@/lib/activity/sink';
 import { listOrganizationBuildings, listThermostats, updateBuilding } from '@/lib/db/queries';
 import { markWanted } from '@/lib/readings/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { openAction } from '@/lib/actions';
+import { openAction } from '@/lib/access/actions';
 import { selectionFromForm } from '@/lib/bulk/form';
 import { runPath } from '@/lib/bulk/runs';
 import type { FormState } from '@/lib/platform/forms';

@@ -1,7 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { CHECK_FIELDS, formStrings, openAction } from '@/lib/actions';
+import { CHECK_FIELDS, formStrings, openAction } from '@/lib/access/actions';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import {
   type AddSource,

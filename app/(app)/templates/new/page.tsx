@@ -8,7 +8,7 @@ import { Link } from '@/components/ui/link';
 import { NotAllowed } from '@/components/ui/not-allowed';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
-import { NOT_YOURS } from '@/lib/actions';
+import { NOT_YOURS } from '@/lib/access/actions';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings, listThermostats } from '@/lib/db/queries';

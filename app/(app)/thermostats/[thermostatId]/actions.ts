@@ -3,8 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { openThermostat, serviceFailure } from '@/lib/actions';
-import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity';
+import { openThermostat, serviceFailure } from '@/lib/access/actions';
+import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
 import { type Member, requireMember } from '@/lib/auth/session';
 import {

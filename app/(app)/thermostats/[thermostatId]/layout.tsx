@@ -3,7 +3,7 @@ import { UnitToggle } from '@/components/thermostat/thermostat-forms';
 import { ThermostatTabs } from '@/components/thermostat/thermostat-tabs';
 import { Link } from '@/components/ui/link';
 import { can } from '@/lib/auth/permissions';
-import { openThermostatPage } from '@/lib/thermostat-page';
+import { openThermostatPage } from '@/lib/access/thermostat-page';
 
 /** Every page of one thermostat: where it is, what it is called, and its sections. */
 export default async function ThermostatLayout({

@@ -22,7 +22,7 @@ import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
 import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
-import { openThermostatPage } from '@/lib/thermostat-page';
+import { openThermostatPage } from '@/lib/access/thermostat-page';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { equipmentNames, modeName } from '@/lib/platform/words';
 import {

@@ -1,8 +1,8 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { formStrings } from '@/lib/actions';
-import { logActivity } from '@/lib/activity';
+import { formStrings } from '@/lib/access/actions';
+import { logActivity } from '@/lib/activity/sink';
 import { hashPassword } from '@/lib/auth/password';
 import { type AcceptInvitationField, acceptInvitationSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';

@@ -2,7 +2,7 @@
 
 import { headers } from 'next/headers';
 import { after } from 'next/server';
-import { formStrings } from '@/lib/actions';
+import { formStrings } from '@/lib/access/actions';
 import { NO_EMAIL, RESET_REQUESTED, requestPasswordReset } from '@/lib/auth/password-reset';
 import { forgotPasswordSchema } from '@/lib/auth/schemas';
 import { clientOf } from '@/lib/auth/throttle';

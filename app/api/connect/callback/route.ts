@@ -1,5 +1,5 @@
 import { type NextRequest, NextResponse } from 'next/server';
-import { logActivity } from '@/lib/activity';
+import { logActivity } from '@/lib/activity/sink';
 import { can } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
 import { getEnv } from '@/lib/platform/env';

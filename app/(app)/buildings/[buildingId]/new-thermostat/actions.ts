@@ -3,8 +3,8 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { openBuilding, serviceFailure } from '@/lib/actions';
-import { logWrite } from '@/lib/activity';
+import { openBuilding, serviceFailure } from '@/lib/access/actions';
+import { logWrite } from '@/lib/activity/sink';
 import { recordPendingMode } from '@/lib/attention/store';
 import { addThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';

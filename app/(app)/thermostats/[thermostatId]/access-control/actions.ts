@@ -1,8 +1,8 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
-import { logWrite } from '@/lib/activity';
+import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { logWrite } from '@/lib/activity/sink';
 import type { FormState } from '@/lib/platform/forms';
 import {
   type AccessControlField,

@@ -6,7 +6,7 @@ import { When } from '@/components/ui/when';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
-import { openThermostatPage } from '@/lib/thermostat-page';
+import { openThermostatPage } from '@/lib/access/thermostat-page';
 import { saveAccessControl } from './actions';
 
 export const metadata: Metadata = { title: 'Access control' };

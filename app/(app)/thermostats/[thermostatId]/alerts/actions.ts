@@ -1,9 +1,9 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
-import { logWrite, READ_BACK_NOTE } from '@/lib/activity';
-import { alertNamesInWords } from '@/lib/activity-words';
+import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
+import { alertNamesInWords } from '@/lib/activity-log/words';
 import { rememberReminder } from '@/lib/attention/maintenance';
 import type { FormState } from '@/lib/platform/forms';
 import {

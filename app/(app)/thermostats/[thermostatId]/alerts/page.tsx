@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
 import { heatCoolGapOf } from '@/lib/settings/configuration';
 import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
-import { openThermostatPage } from '@/lib/thermostat-page';
+import { openThermostatPage } from '@/lib/access/thermostat-page';
 import { todayIn } from '@/lib/platform/time-format';
 import { formatDelta, formatRange } from '@/lib/platform/units';
 import { saveAlerts } from './actions';

@@ -16,7 +16,7 @@ import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
-import { openThermostatPage } from '@/lib/thermostat-page';
+import { openThermostatPage } from '@/lib/access/thermostat-page';
 import {
   displayDelta,
   displayRange,

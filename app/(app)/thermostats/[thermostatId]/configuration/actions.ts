@@ -1,8 +1,8 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/actions';
-import { logWrite, READ_BACK_NOTE } from '@/lib/activity';
+import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import type { FormState } from '@/lib/platform/forms';
 import {
   CONFIGURATION_FIELDS,

@@ -12,7 +12,7 @@ import {
 import { describeServiceError } from '@/lib/thermostat-api/errors';
 import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
 import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
-import { openThermostatPage } from '@/lib/thermostat-page';
+import { openThermostatPage } from '@/lib/access/thermostat-page';
 import {
   formatDelta,
   formatRange,

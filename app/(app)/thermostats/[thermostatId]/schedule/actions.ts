@@ -1,8 +1,8 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/actions';
-import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity';
+import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { describeRange } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';

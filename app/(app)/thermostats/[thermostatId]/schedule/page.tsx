@@ -9,7 +9,7 @@ import { Notice } from '@/components/ui/notice';
 import { currentBlock, isKnownTimeZone } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { listComfortSettings } from '@/lib/thermostat-api/resources';
-import { openThermostatPage } from '@/lib/thermostat-page';
+import { openThermostatPage } from '@/lib/access/thermostat-page';
 import { applyScheduleRange } from './actions';
 
 export const metadata: Metadata = { title: 'Schedule' };

@@ -1,6 +1,6 @@
-import { CLIENT_ADDRESS_MARK } from './platform/client-address';
-import { getDatabase } from './db/client';
-import { ConfigError, getEnv } from './platform/env';
+import { CLIENT_ADDRESS_MARK } from '@/lib/platform/client-address';
+import { getDatabase } from '@/lib/db/client';
+import { ConfigError, getEnv } from '@/lib/platform/env';
 
 /**
  * Server start-up: a bad configuration stops the process with a message naming the variable,
@@ -33,7 +33,7 @@ export async function startUp(): Promise<void> {
   }
   await getDatabase();
   if (getEnv().JOBS_RUNNER === 'app') {
-    const { startJobRunner } = await import('./jobs/runner');
+    const { startJobRunner } = await import('./runner');
     await startJobRunner();
   }
 }

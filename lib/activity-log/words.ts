@@ -4,7 +4,7 @@ import {
   isWeek,
   templateChangeLines,
   weekInRanges,
-} from '@/lib/activity-template-words';
+} from '@/lib/activity-log/template-words';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
 import { runStatus } from '@/lib/bulk/words';
 import type { ActivityEntry } from '@/lib/db/queries';

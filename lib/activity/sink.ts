@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ActivityAction } from '@/lib/activity-actions';
+import type { ActivityAction } from '@/lib/activity/actions';
 import { type NewActivityEntry, recordActivity } from '@/lib/db/queries';
 import { logWarning } from '@/lib/platform/log';
 import { ServiceError } from '@/lib/thermostat-api/errors';

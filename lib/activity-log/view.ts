@@ -1,6 +1,6 @@
 import 'server-only';
-import { ACTIVITY_ACTIONS } from '@/lib/activity-actions';
-import { summaryInWords } from '@/lib/activity-words';
+import { ACTIVITY_ACTIONS } from '@/lib/activity/actions';
+import { summaryInWords } from '@/lib/activity-log/words';
 import { listBulkRunsById, listRunBuildingsInView, type RunInView } from '@/lib/bulk/store';
 import { type ActivityEntry, listActivity, listBuildings } from '@/lib/db/queries';
 import { connectionEndChangesInWords } from '@/lib/oauth/ended';

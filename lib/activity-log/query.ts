@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { ACTIVITY_ACTION_NAMES, type ActivityAction } from '@/lib/activity-actions';
+import { ACTIVITY_ACTION_NAMES, type ActivityAction } from '@/lib/activity/actions';
 import { type ActivityFilter, type Scope, searchThermostats } from '@/lib/db/queries';
 import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
 import { dayIn } from '@/lib/platform/time-format';
