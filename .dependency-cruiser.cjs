@@ -9,8 +9,8 @@
  * that still climb, and may only shrink.
  */
 const TIERS = [
-  ['platform', ['platform', 'db', 'outcomes']],
-  ['the service', ['thermostat-api', 'oauth']],
+  ['platform', ['platform', 'db', 'queue', 'outcomes']],
+  ['the service', ['service']],
   ['core records', ['activity', 'auth', 'members', 'portfolio', 'access']],
   [
     'features',

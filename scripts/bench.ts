@@ -14,7 +14,7 @@ import lighthouse from 'lighthouse';
 import { parse } from 'csv-parse/sync';
 import { CHUNKS_IN_FLIGHT, MAX_PER_REQUEST } from '@/lib/bulk/plan';
 import { estimateSeconds } from '@/lib/templates/plan';
-import { budgetWindows } from '@/lib/thermostat-api/budget-windows';
+import { budgetWindows } from '@/lib/service/budget-windows';
 import { type ManagedProcess, startProcess, stopAll, stopAllOnSignals } from './processes';
 
 const APP_PORT = 3500;

@@ -4,7 +4,7 @@
 import { getDatabase } from '../lib/db/client';
 import { getEnv } from '../lib/platform/env';
 import { startJobRunner } from '../lib/jobs/runner';
-import { stopBoss } from '../lib/jobs/queue';
+import { stopBoss } from '../lib/queue/queue';
 
 const env = getEnv();
 if (!env.DATABASE_URL) {

@@ -5,7 +5,7 @@ import { AppHeader } from '@/components/shell/app-header';
 import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { connectionAtRequestStart, markLayoutDrawn } from '@/lib/oauth/connection';
+import { connectionAtRequestStart, markLayoutDrawn } from '@/lib/service/connection/connection';
 
 // Every page under this layout needs a signed-in member; the check is in the data layer
 // (requireMember), the proxy's redirect only saves a round trip.

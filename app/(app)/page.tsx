@@ -14,7 +14,7 @@ import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/db/queries';
 import { getEnv } from '@/lib/platform/env';
-import { connectionAtRequestStart } from '@/lib/oauth/connection';
+import { connectionAtRequestStart } from '@/lib/service/connection/connection';
 import { DEFAULT_VIEW, viewQuery } from '@/lib/readings/view';
 import { timeZoneName } from '@/lib/platform/words';
 

@@ -9,7 +9,7 @@ import {
   PAGE_SIZES,
   viewQuery,
 } from '@/lib/readings/view';
-import { HVAC_MODES } from '@/lib/thermostat-api/schemas';
+import { HVAC_MODES } from '@/lib/service/schemas';
 import { modeName } from '@/lib/platform/words';
 
 const fieldClass =

@@ -4,11 +4,7 @@ import { Notice } from '@/components/ui/notice';
 import type { Member } from '@/lib/auth/session';
 import type { BuildingRowsSummary } from '@/lib/readings/store';
 import type { BuildingPage, ReadsPaused } from '@/lib/readings/rows';
-import {
-  describeServiceError,
-  ServiceError,
-  type ServiceErrorKind,
-} from '@/lib/thermostat-api/errors';
+import { describeServiceError, ServiceError, type ServiceErrorKind } from '@/lib/service/errors';
 
 /**
  * The table's status line (how many thermostats, how many could not be read, which rows are

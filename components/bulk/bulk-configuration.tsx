@@ -20,7 +20,7 @@ import {
   heatCoolGapWords,
   validateConfiguration,
 } from '@/lib/settings/configuration';
-import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
+import { HOLD_ACTIONS } from '@/lib/service/schemas';
 import { BulkReviewPanel } from './bulk-review';
 import { type BulkBuilding, type PickerGroup, ThermostatPicker } from './thermostat-picker';
 

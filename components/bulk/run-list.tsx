@@ -5,7 +5,7 @@ import { runPath } from '@/lib/bulk/runs';
 import { changesInWords, runStatus } from '@/lib/bulk/words';
 import type { BulkRun } from '@/lib/bulk/store';
 import { runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import type { SettingsChanges } from '@/lib/service/resources';
 import type { TemperatureUnit } from '@/lib/platform/units';
 
 /** A run as the member sees it (`partView`: their share of someone else's run). */

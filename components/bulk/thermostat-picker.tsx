@@ -13,7 +13,7 @@ export type BulkBuilding = {
 
 /**
  * A group of thermostats, as the picker offers it: its id (the value posted as `groupIds`), its
- * name, and its thermostats within the member's scope (lib/db/groups.ts `resolveGroup`).
+ * name, and its thermostats within the member's scope (lib/groups/store.ts `resolveGroup`).
  */
 export type PickerGroup = { groupId: string; name: string; thermostatIds: string[] };
 

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { When } from '@/components/ui/when';
-import type { ConnectionSummary } from '@/lib/oauth/connection';
+import type { ConnectionSummary } from '@/lib/service/connection/connection';
 import { ConnectForm } from './connect-form';
 
 /**

@@ -2,8 +2,8 @@ import { Suspense } from 'react';
 import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/session';
-import { bannerOffersReconnect } from '@/lib/oauth/connection';
-import { connectionEnded, describeServiceError } from '@/lib/thermostat-api/errors';
+import { bannerOffersReconnect } from '@/lib/service/connection/connection';
+import { connectionEnded, describeServiceError } from '@/lib/service/errors';
 import { ConnectForm } from './connect-form';
 
 /**

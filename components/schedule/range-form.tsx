@@ -7,7 +7,7 @@ import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormState } from '@/lib/platform/forms';
 import { BLOCKS_PER_DAY, blockTime, DAY_LABELS } from '@/lib/schedule/blocks';
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import { DAYS } from '@/lib/service/schemas';
 
 const idle: FormState = { status: 'idle' };
 const BLOCKS = Array.from({ length: BLOCKS_PER_DAY }, (_, block) => block);

@@ -28,7 +28,7 @@ import {
   rangeBetween,
   type SlotRange,
 } from '@/lib/schedule/blocks';
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import { DAYS } from '@/lib/service/schemas';
 import { timeZoneName } from '@/lib/platform/words';
 
 export type ScheduleEntry = { ref: string; name: string; color: string; known: boolean };

@@ -1,4 +1,4 @@
-import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
+import type { ComfortSetting } from '@/lib/service/schemas';
 import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import type { ScheduleEntry } from './schedule-grid';
 

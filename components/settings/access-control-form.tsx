@@ -7,7 +7,7 @@ import { Checkbox, Fieldset, RadioGroup } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/platform/forms';
 import { type AccessControlField, LOCK_AREA_TEXT } from '@/lib/settings/access-control';
-import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { LOCK_AREAS } from '@/lib/service/schemas';
 
 type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
 const idle: State = { status: 'idle' };

@@ -7,7 +7,7 @@ import { ErrorList, Fieldset, Radio } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/platform/forms';
 import { type ConfigurationField, HOLD_ACTION_TEXT } from '@/lib/settings/configuration';
-import { HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
+import { HOLD_ACTIONS } from '@/lib/service/schemas';
 import { fanOnTimeField, RANGE_FIELDS, rangeField } from './configuration-fields';
 
 type State = FormState<ConfigurationField | 'form'>;

@@ -35,7 +35,7 @@ import {
   type TemplateFormValues,
 } from '@/lib/templates/form';
 import { RESIDENT_OFF_ALONE, RESIDENT_OFF_RESETS } from '@/lib/templates/schema';
-import { DAYS, HOLD_ACTIONS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { DAYS, HOLD_ACTIONS, LOCK_AREAS } from '@/lib/service/schemas';
 
 const idle: FormState = { status: 'idle' };
 const STARTS = [

@@ -2,7 +2,7 @@ import { colorAt } from '@/components/schedule/palette';
 import { BLOCKS_PER_DAY, blockTime, DAY_LABELS, describeUsage } from '@/lib/schedule/blocks';
 import type { TemplateComfortSetting } from '@/lib/templates/schema';
 import { nameKey } from '@/lib/templates/schema';
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import { DAYS } from '@/lib/service/schemas';
 import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 
 const BLOCKS = Array.from({ length: BLOCKS_PER_DAY }, (_, block) => block);

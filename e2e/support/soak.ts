@@ -34,7 +34,7 @@ export const BROKEN_VIEWS: ViewOutcome[] = [
   'hang',
 ];
 
-/** The sentences the app uses for an unavailable or busy service (lib/thermostat-api/errors.ts). */
+/** The sentences the app uses for an unavailable or busy service (lib/service/errors.ts). */
 const DEGRADED_TEXT =
   /not responding right now|service is busy|could not read|Could not read|Try again later|must reconnect it/;
 

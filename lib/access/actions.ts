@@ -4,7 +4,7 @@ import { type Member, requireMember } from '@/lib/auth/session';
 import type { Building, ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
 import type { FormState } from '@/lib/platform/forms';
 import { scopedBuilding, scopedThermostat } from '@/lib/portfolio/guard';
-import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { changedNothing, describeServiceError, ServiceError } from '@/lib/service/errors';
 
 /**
  * How every server action opens, in one place: the session (actions are public endpoints), the

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { ACTIVITY_ACTION_NAMES, type ActivityAction } from '@/lib/activity/actions';
 import { type ActivityFilter, type Scope, searchThermostats } from '@/lib/db/queries';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema } from '@/lib/service/schemas';
 import { dayIn } from '@/lib/platform/time-format';
 
 /**

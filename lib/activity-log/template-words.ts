@@ -2,7 +2,7 @@ import { BLOCKS_PER_DAY, blockTime } from '@/lib/schedule/blocks';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { describeTemplate } from '@/lib/templates/describe';
 import { TEMPLATE_SECTIONS, type TemplateSection, templateSchema } from '@/lib/templates/schema';
-import { DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { DAYS, LOCK_AREAS } from '@/lib/service/schemas';
 import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 
 /**

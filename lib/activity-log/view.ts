@@ -3,19 +3,19 @@ import { ACTIVITY_ACTIONS } from '@/lib/activity/actions';
 import { summaryInWords } from '@/lib/activity-log/words';
 import { listBulkRunsById, listRunBuildingsInView, type RunInView } from '@/lib/bulk/store';
 import { type ActivityEntry, listActivity, listBuildings } from '@/lib/db/queries';
-import { connectionEndChangesInWords } from '@/lib/oauth/ended';
+import { connectionEndChangesInWords } from '@/lib/service/connection/ended';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
 import { runEntryOf } from '@/lib/templates/run-words';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import type { SettingsChanges } from '@/lib/service/resources';
 import type { TemperatureUnit } from '@/lib/platform/units';
 
 /**
  * The activity log as a member may read it, for the page and its CSV export alike. A bulk or
  * planned run is one entry, written when it finished with the whole run's counts. A building
- * manager who sees only part of someone else's run (`partView`, lib/db/bulk-runs.ts) reads that
+ * manager who sees only part of someone else's run (`partView`, lib/bulk/store.ts) reads that
  * entry described anew from their share: its words, details, buildings, outcome and error, never
  * the stored whole-run ones. Everyone else, and whoever started the run, reads it as stored.
- * A "connection ended" entry reads its reason in words (lib/oauth/ended.ts), never the service's
+ * A "connection ended" entry reads its reason in words (lib/service/connection/ended.ts), never the service's
  * error text an older entry kept. A configuration entry's summary, stored in °F, reads in the
  * reader's unit (`unit`). A move's buildings read by name, not by the service's ids it recorded.
  * A summary an older writer put a code in reads in words (`summaryInWords`).

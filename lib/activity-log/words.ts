@@ -11,7 +11,7 @@ import type { ActivityEntry } from '@/lib/db/queries';
 import { INCIDENT_KINDS, type IncidentKind } from '@/lib/notifications/kinds';
 import { DAY_LABELS, type Day, describeRange } from '@/lib/schedule/blocks';
 import { describeHoldAction } from '@/lib/settings/configuration';
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import { DAYS } from '@/lib/service/schemas';
 import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { failureWords, modeName, timeZoneName } from '@/lib/platform/words';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import type { ActivityAction } from '@/lib/activity/actions';
 import { type NewActivityEntry, recordActivity } from '@/lib/db/queries';
 import { logWarning } from '@/lib/platform/log';
-import { ServiceError } from '@/lib/thermostat-api/errors';
+import { ServiceError } from '@/lib/service/errors';
 
 /** Who an entry is by: a member acting in their organisation, or Setpoint itself (no user). */
 export type Actor = { orgId: string; userId: string | null; name: string };

@@ -1,4 +1,4 @@
-import type { HvacMode, ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import type { HvacMode, ThermostatStatus } from '@/lib/service/schemas';
 import { todayIn } from '@/lib/platform/time-format';
 import type { TemperatureUnit } from '@/lib/platform/units';
 

@@ -9,10 +9,10 @@ import {
 } from '@/lib/attention/store';
 import { countDriftChecks, listDrift } from '@/lib/templates/drift-store';
 import { findThermostat, type Scope } from '@/lib/db/queries';
-import { getConnectionSummary } from '@/lib/oauth/connection';
+import { getConnectionSummary } from '@/lib/service/connection/connection';
 import { pollFreshness } from '@/lib/readings/poller';
 import { freshnessTargetMs, parseStoredStatus } from '@/lib/readings/read';
-import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import type { ThermostatStatus } from '@/lib/service/schemas';
 import type { SlowChecks } from './checks';
 import {
   type AttentionItem,

@@ -9,10 +9,10 @@ import {
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
 import { freshnessTargetMs } from '@/lib/readings/read';
-import { budgetWindows } from '@/lib/thermostat-api/budget';
-import { ServiceError } from '@/lib/thermostat-api/errors';
-import { getAlertSettings } from '@/lib/thermostat-api/resources';
-import type { AlertSettings } from '@/lib/thermostat-api/schemas';
+import { budgetWindows } from '@/lib/service/budget';
+import { ServiceError } from '@/lib/service/errors';
+import { getAlertSettings } from '@/lib/service/resources';
+import type { AlertSettings } from '@/lib/service/schemas';
 
 /**
  * Maintenance reminders, read on a slow cycle: each thermostat's alert settings once a day, at

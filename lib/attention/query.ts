@@ -1,4 +1,4 @@
-import { buildingIdSchema, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema, thermostatIdSchema } from '@/lib/service/schemas';
 import { ATTENTION_GROUPS, type AttentionGroup } from './conditions';
 
 /**

@@ -1,8 +1,4 @@
-import {
-  describeServiceError,
-  ServiceError,
-  type ServiceErrorKind,
-} from '@/lib/thermostat-api/errors';
+import { describeServiceError, ServiceError, type ServiceErrorKind } from '@/lib/service/errors';
 import { dateTimeFormat } from '@/lib/platform/time-format';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { modeName as plainModeName } from '@/lib/platform/words';

@@ -5,7 +5,7 @@ import { resolveGroup } from '@/lib/groups/store';
 import { findBuilding, listThermostats } from '@/lib/db/queries';
 import type { FormState } from '@/lib/platform/forms';
 import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema } from '@/lib/service/schemas';
 import { MAX_PER_RUN } from './plan';
 import type { BulkReview } from './runs';
 

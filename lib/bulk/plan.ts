@@ -1,4 +1,4 @@
-import type { BulkResult } from '@/lib/thermostat-api/schemas';
+import type { BulkResult } from '@/lib/service/schemas';
 
 /**
  * The pure part of a bulk change: split a selection into requests of at most 25 (the service's

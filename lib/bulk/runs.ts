@@ -13,7 +13,7 @@ import {
 } from '@/lib/bulk/store';
 import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
-import { sendJob } from '@/lib/jobs/queue';
+import { sendJob } from '@/lib/queue/queue';
 import { logWarning } from '@/lib/platform/log';
 import {
   type ConfigurationErrors,
@@ -26,8 +26,8 @@ import {
 } from '@/lib/settings/configuration';
 import { forgetPasscode } from '@/lib/templates/passcodes';
 import { isOneOff, runEntryOf } from '@/lib/templates/run-words';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import type { SettingsChanges } from '@/lib/service/resources';
+import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/service/schemas';
 import { formatDelta } from '@/lib/platform/units';
 import { BULK_RUNS_PATH, TEMPLATE_RUNS_PATH } from './paths';
 import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';

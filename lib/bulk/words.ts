@@ -1,7 +1,7 @@
 import type { BulkItemOutcome, BulkRun, RunEntry } from '@/lib/bulk/store';
 import { OUTCOMES, type OutcomeKind } from '@/lib/outcomes';
 import { describeHoldAction, describeSettingsChanges } from '@/lib/settings/configuration';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import type { SettingsChanges } from '@/lib/service/resources';
 import { formatRange, type TemperatureUnit } from '@/lib/platform/units';
 
 /**
@@ -109,14 +109,14 @@ export const RESULT_FILTERS: Record<string, { label: string; outcomes?: BulkItem
 
 /**
  * The thermostats of a building manager's share of someone else's run (`partView`, from
- * lib/db/bulk-runs.ts): said to be theirs, so the share never reads as the whole run.
+ * lib/bulk/store.ts): said to be theirs, so the share never reads as the whole run.
  */
 export const IN_YOUR_BUILDINGS = ' in your buildings';
 
 /**
  * The run's one activity entry, as it finished. Written with the whole run's counts; a run seen
  * in part (`partView`) is described from its share alone when a building manager reads the log
- * (lib/activity-view.ts).
+ * (lib/activity-log/view.ts).
  */
 export function runActivityEntry(
   run: BulkRun & { partView?: boolean },

@@ -18,12 +18,12 @@ import {
   renewBulkRunLease,
 } from '@/lib/bulk/store';
 import { getDatabase } from '@/lib/db/client';
-import { getBoss, sendJob } from '@/lib/jobs/queue';
+import { getBoss, sendJob } from '@/lib/queue/queue';
 import { logWarning } from '@/lib/platform/log';
-import { CallAbandoned, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
-import { bulkUpdateSettings, type SettingsChanges } from '@/lib/thermostat-api/resources';
-import type { BulkResult } from '@/lib/thermostat-api/schemas';
-import { thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { CallAbandoned, describeServiceError, ServiceError } from '@/lib/service/errors';
+import { bulkUpdateSettings, type SettingsChanges } from '@/lib/service/resources';
+import type { BulkResult } from '@/lib/service/schemas';
+import { thermostatIdSchema } from '@/lib/service/schemas';
 import {
   CHUNKS_IN_FLIGHT,
   failChunk,

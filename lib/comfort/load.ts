@@ -1,6 +1,6 @@
 import 'server-only';
-import { getSettings, getStatus, listComfortSettings } from '@/lib/thermostat-api/resources';
-import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
+import { getSettings, getStatus, listComfortSettings } from '@/lib/service/resources';
+import type { ComfortSetting } from '@/lib/service/schemas';
 import type { SetpointRules } from './setpoint-rules';
 
 type OnThermostat = { orgId: string; thermostatId: string };

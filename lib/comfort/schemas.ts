@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ComfortSettingFields } from '@/lib/thermostat-api/resources';
-import { FAN_VALUES } from '@/lib/thermostat-api/schemas';
+import type { ComfortSettingFields } from '@/lib/service/resources';
+import { FAN_VALUES } from '@/lib/service/schemas';
 import {
   displayDelta,
   displayRange,

@@ -207,7 +207,7 @@ export const signInAttempts = pgTable(
 
 /**
  * An organisation's connection to the thermostat service, used by every member's requests.
- * Tokens are sealed (lib/oauth/vault.ts) and stored as unbounded text: JWT access tokens reach
+ * Tokens are sealed (lib/service/connection/vault.ts) and stored as unbounded text: JWT access tokens reach
  * about 7 KB.
  */
 export const serviceConnections = pgTable('service_connections', {
@@ -239,7 +239,7 @@ export const serviceConnections = pgTable('service_connections', {
   lastError: text('last_error'),
   /**
    * Why the connection needs reconnecting (null while it is active): the service refused the
-   * refresh token, or the stored tokens can no longer be unsealed. lib/oauth/ended.ts words it.
+   * refresh token, or the stored tokens can no longer be unsealed. lib/service/connection/ended.ts words it.
    */
   endedReason: text('ended_reason', { enum: ['refresh_refused', 'tokens_unreadable'] }),
 });
@@ -317,7 +317,7 @@ export const activityLog = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     actorName: text('actor_name').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    /** A `resource.verb` of ACTIVITY_ACTIONS (lib/activity-actions.ts). */
+    /** A `resource.verb` of ACTIVITY_ACTIONS (lib/activity/actions.ts). */
     action: text('action').notNull(),
     thermostatId: text('thermostat_id'),
     buildingId: text('building_id'),
@@ -342,7 +342,7 @@ export const activityLog = pgTable(
 
 /**
  * Every call made to the thermostat service, by every instance of the deployment, for the one
- * call budget (lib/thermostat-api/budget.ts): the service limits the whole deployment per
+ * call budget (lib/service/budget.ts): the service limits the whole deployment per
  * second, minute and hour, and counts token calls apart. Rows older than the longest window are
  * pruned as new ones come.
  */
@@ -376,7 +376,7 @@ export const serviceBudget = pgTable('service_budget', {
 
 /**
  * Organisations whose background calls were refused a slot lately: they count among those the
- * background share is divided between (lib/db/call-budget.ts), even before they got any call.
+ * background share is divided between (lib/service/budget-store.ts), even before they got any call.
  */
 export const serviceDemand = pgTable('service_demand', {
   orgId: uuid('org_id')
@@ -395,7 +395,7 @@ export const readings = pgTable(
   {
     orgId: uuid('org_id').notNull(),
     thermostatId: text('thermostat_id').notNull(),
-    /** The last good status, in Setpoint's own shape (lib/thermostat-api/schemas.ts). */
+    /** The last good status, in Setpoint's own shape (lib/service/schemas.ts). */
     status: jsonb('status').$type<Record<string, unknown>>(),
     /** When `status` was read. */
     readAt: timestamp('read_at', { withTimezone: true }),
@@ -653,7 +653,7 @@ export const thermostatGroupMembers = pgTable(
 /**
  * The template a thermostat was last given (by a template run that applied there), and whether
  * it still matches it: `drift` is what differed when it was last checked (null: it matched),
- * in words in each unit and when a check first found it (lib/db/drift.ts); rows checked before
+ * in words in each unit and when a check first found it (lib/templates/drift-store.ts); rows checked before
  * that hold a list of lines in °F.
  */
 export const templateAssignments = pgTable(

@@ -6,11 +6,11 @@ import {
   OVERHEAT_ABOVE_F,
 } from '@/lib/attention/conditions';
 import { CONNECTION_FILTERS, RESIDENT_FILTERS } from '@/lib/readings/view';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema } from '@/lib/service/schemas';
 
 /**
  * A saved filter: the thermostats a group holds, evaluated anew each time the group is used
- * (lib/db/groups.ts turns it into SQL over the thermostats, their readings and what needs
+ * (lib/groups/store.ts turns it into SQL over the thermostats, their readings and what needs
  * attention). Every condition given must hold; within one (buildings, attention kinds) any of
  * the values will do. Pure: the forms, the data layer and the tests share it.
  */

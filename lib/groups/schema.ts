@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { thermostatIdSchema } from '@/lib/service/schemas';
 import { groupFilterSchema } from './filter';
 
 /**

@@ -10,7 +10,7 @@ import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incide
 import { pollOnce } from '@/lib/readings/poller';
 import { checkDrift } from '@/lib/templates/drift';
 import { workPlannedRun } from '@/lib/templates/worker';
-import { getBoss } from './queue';
+import { getBoss } from '@/lib/queue/queue';
 import { startUpkeep } from './upkeep';
 
 /**

@@ -15,9 +15,9 @@ import {
 } from '@/lib/notifications/store';
 import { deliverEmail, type Email, emailEnabled } from '@/lib/platform/email';
 import { getEnv } from '@/lib/platform/env';
-import { sendJob } from '@/lib/jobs/queue';
+import { sendJob } from '@/lib/queue/queue';
 import { logWarning } from '@/lib/platform/log';
-import { unsealToken } from '@/lib/oauth/vault';
+import { unsealToken } from '@/lib/service/connection/vault';
 import { mayKnow, scopeOf, wants } from './fan-out';
 import { postWebhook } from './webhooks';
 import { failureAndCodes, notificationEmail, testEmail, webhookPayload } from './words';

@@ -14,8 +14,8 @@ import {
 } from '@/lib/notifications/store';
 import { listOrganizationBuildings, type Member } from '@/lib/db/queries';
 import { getEnv } from '@/lib/platform/env';
-import { sealToken } from '@/lib/oauth/vault';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { sealToken } from '@/lib/service/connection/vault';
+import { buildingIdSchema } from '@/lib/service/schemas';
 import { queueNotices, sendTestWebhook } from './delivery';
 import { displayUrl } from './fan-out';
 import { INCIDENT_KIND_NAMES, type IncidentKind, isIncidentKind, MAX_DELAY_MINUTES } from './kinds';
@@ -25,7 +25,7 @@ import { newWebhookSecret, webhookHostProblem, webhookUrlProblem } from './webho
 /**
  * The notifications page's forms: a member's own email subscription, the organisation's rules,
  * and its webhook endpoints. Schemas (shared with the tests) and what saving each does; the
- * actions open with lib/actions.ts (owners and admins for rules and webhooks).
+ * actions open with lib/access/actions.ts (owners and admins for rules and webhooks).
  */
 
 const kindsSchema = z

@@ -10,9 +10,9 @@ import {
 } from '@/lib/db/queries';
 import type { ReportRow } from '@/lib/platform/forms';
 import { storeStatus } from '@/lib/readings/read';
-import { describeServiceError, ServiceError, untilPhrase } from '@/lib/thermostat-api/errors';
-import { getStatus } from '@/lib/thermostat-api/resources';
-import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import { describeServiceError, ServiceError, untilPhrase } from '@/lib/service/errors';
+import { getStatus } from '@/lib/service/resources';
+import type { ThermostatStatus } from '@/lib/service/schemas';
 import type { EntryProblem, PortfolioEntry } from './entries';
 
 /** What the sandbox's demo listing says of a building that is new to the portfolio. */

@@ -4,7 +4,7 @@ import type { Actor } from '@/lib/activity/sink';
 import { logActivity } from '@/lib/activity/sink';
 import { ensureBuilding, listOrganizationBuildings } from '@/lib/db/queries';
 import { isKnownTimeZone } from '@/lib/schedule/blocks';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema } from '@/lib/service/schemas';
 
 /**
  * Adding a building to the portfolio. The service lists no buildings and says of no thermostat

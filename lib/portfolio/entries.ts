@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';
-import { thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { thermostatIdSchema } from '@/lib/service/schemas';
 
 /**
  * One thermostat to add: its service id, the manager's label for it, and its building as the

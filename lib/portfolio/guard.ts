@@ -1,7 +1,7 @@
 import 'server-only';
 import { cache } from 'react';
 import { findBuilding, findThermostat, type Scope } from '@/lib/db/queries';
-import { buildingIdSchema, thermostatIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema, thermostatIdSchema } from '@/lib/service/schemas';
 
 /**
  * The thermostat a page or action names, if it is a well-formed id in the member's scope (their

@@ -5,11 +5,11 @@ import type { Scope } from '@/lib/db/queries';
 /**
  * The SQL of a building's table: its thermostats with the fields of their last stored status,
  * searched, filtered, sorted and paged by the database (the page shows one page of a building of
- * any size, and never sorts in memory). Pure: it builds statements, lib/db/readings.ts runs them.
+ * any size, and never sorts in memory). Pure: it builds statements, lib/readings/store.ts runs them.
  *
  * Sorting and filtering use the stored status (jsonb) through typed expressions: a value of
  * another JSON type than expected reads as null instead of failing the whole page. The rows
- * themselves select the status whole and lib/db/readings.ts picks the same fields from it by
+ * themselves select the status whole and lib/readings/store.ts picks the same fields from it by
  * the same rules: the typed expressions cost every row three lookups and a type test per field,
  * four times the whole query's time for a building of 200 (measured on PGlite).
  */

@@ -1,4 +1,4 @@
-import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
+import type { ServiceErrorKind } from '@/lib/service/errors';
 
 /**
  * Telling a service-wide problem (an outage, a spent budget, an ended connection) from a few

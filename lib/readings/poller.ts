@@ -2,7 +2,7 @@ import 'server-only';
 import pLimit from 'p-limit';
 import { countPolledThermostats, listDueReadings } from '@/lib/readings/store';
 import { getEnv } from '@/lib/platform/env';
-import { budgetWindows } from '@/lib/thermostat-api/budget';
+import { budgetWindows } from '@/lib/service/budget';
 import { freshnessTargetMs, refreshReading } from './read';
 
 /**

@@ -2,13 +2,13 @@ import 'server-only';
 import { z } from 'zod';
 import { type HistorySample, saveReadFailure, saveReading } from '@/lib/readings/store';
 import { getEnv } from '@/lib/platform/env';
-import type { Priority } from '@/lib/thermostat-api/budget';
-import { ServiceError } from '@/lib/thermostat-api/errors';
-import { getStatus } from '@/lib/thermostat-api/resources';
-import { DEFAULT_HEAT_COOL_MIN_DELTA, type ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import type { Priority } from '@/lib/service/budget';
+import { ServiceError } from '@/lib/service/errors';
+import { getStatus } from '@/lib/service/resources';
+import { DEFAULT_HEAT_COOL_MIN_DELTA, type ThermostatStatus } from '@/lib/service/schemas';
 
 /**
- * Reading thermostats into the store (lib/db/readings.ts): every status read from the service,
+ * Reading thermostats into the store (lib/readings/store.ts): every status read from the service,
  * by a page, an action or the poller, is kept with when it was read, so pages render from the
  * store at once and show through outages what they last knew.
  */

@@ -1,4 +1,4 @@
-import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
+import type { ServiceErrorKind } from '@/lib/service/errors';
 
 /** The fields of a thermostat's status that its building row shows, and what Setpoint adds. */
 export type RowStatus = {

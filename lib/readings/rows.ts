@@ -7,7 +7,7 @@ import {
   rowStatusOf,
   summarizeBuildingRows,
 } from '@/lib/readings/store';
-import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
+import type { ServiceErrorKind } from '@/lib/service/errors';
 import { isServiceWide, type Verdict, watchReads } from './outage';
 import { pageFreshnessMs } from './poller';
 import { type Reading, refreshReading } from './read';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { HVAC_MODES } from '@/lib/thermostat-api/schemas';
+import { HVAC_MODES } from '@/lib/service/schemas';
 
 /**
  * What a building's table shows (search, filters, sort, page), as it lives in the address, so
  * a view can be linked and works without JavaScript. The database sorts, filters and pages
- * (lib/db/building-rows.ts); this module only reads and writes the address. A value that does
+ * (lib/readings/building-rows-store.ts); this module only reads and writes the address. A value that does
  * not parse falls back to its default: an old or edited link still shows a table.
  */
 

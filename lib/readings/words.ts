@@ -1,8 +1,8 @@
-import type { ServiceErrorKind } from '@/lib/thermostat-api/errors';
+import type { ServiceErrorKind } from '@/lib/service/errors';
 
 /**
  * Short words for a table cell. The full sentence for a failure is describeServiceError's (in
- * lib/thermostat-api/errors.ts), said once for the page; a row only names what went wrong.
+ * lib/service/errors.ts), said once for the page; a row only names what went wrong.
  */
 const PROBLEM_WORDS: Record<ServiceErrorKind, string> = {
   not_connected: 'no service connection',

@@ -1,4 +1,4 @@
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import { DAYS } from '@/lib/service/schemas';
 import { dateTimeFormat } from '@/lib/platform/time-format';
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
-import { getSchedule } from '@/lib/thermostat-api/resources';
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import { getSchedule } from '@/lib/service/resources';
+import { DAYS } from '@/lib/service/schemas';
 
 type OnThermostat = { orgId: string; thermostatId: string };
 

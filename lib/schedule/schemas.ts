@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ScheduleRange } from '@/lib/thermostat-api/schemas';
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import type { ScheduleRange } from '@/lib/service/schemas';
+import { DAYS } from '@/lib/service/schemas';
 import { BLOCKS_PER_DAY } from './blocks';
 
 /**

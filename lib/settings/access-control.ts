@@ -1,5 +1,5 @@
-import type { AccessControlChanges } from '@/lib/thermostat-api/resources';
-import { type AccessControl, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import type { AccessControlChanges } from '@/lib/service/resources';
+import { type AccessControl, LOCK_AREAS } from '@/lib/service/schemas';
 
 /**
  * Access control as a manager sets it: the toggle, a passcode (write-only, exactly four ASCII

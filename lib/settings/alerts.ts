@@ -1,4 +1,4 @@
-import type { AlertSettings } from '@/lib/thermostat-api/schemas';
+import type { AlertSettings } from '@/lib/service/schemas';
 import {
   DECIMALS,
   formatDelta,

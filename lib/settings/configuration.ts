@@ -1,9 +1,5 @@
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import {
-  DEFAULT_HEAT_COOL_MIN_DELTA,
-  DEVICE_LIMITS,
-  HOLD_ACTIONS,
-} from '@/lib/thermostat-api/schemas';
+import type { SettingsChanges } from '@/lib/service/resources';
+import { DEFAULT_HEAT_COOL_MIN_DELTA, DEVICE_LIMITS, HOLD_ACTIONS } from '@/lib/service/schemas';
 import {
   DECIMALS,
   formatDelta,
@@ -69,7 +65,7 @@ export function describeHoldAction(value: string): string {
 
 export const FAN_MINIMUM_ON_TIME = { min: 0, max: 55 } as const;
 
-export { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/thermostat-api/schemas';
+export { DEFAULT_HEAT_COOL_MIN_DELTA } from '@/lib/service/schemas';
 
 /**
  * The minimum heat–cool gap a thermostat's ranges must keep (°F): its own, from a read of its
@@ -309,7 +305,7 @@ export function configurationFieldOf(path: string): ConfigurationField | 'form' 
 
 /**
  * What a change does, in words, for the activity log: stored in °F, the service's unit, and
- * worded again in a reader's own when the log is read (lib/activity-view.ts).
+ * worded again in a reader's own when the log is read (lib/activity-log/view.ts).
  */
 export function describeSettingsChanges(
   changes: SettingsChanges,

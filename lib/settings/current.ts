@@ -5,7 +5,7 @@ import type { ActivityAction } from '@/lib/activity/actions';
 import type { Member } from '@/lib/auth/session';
 import type { ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
 import type { FormState } from '@/lib/platform/forms';
-import { getStatus } from '@/lib/thermostat-api/resources';
+import { getStatus } from '@/lib/service/resources';
 import type { TemperatureUnit } from '@/lib/platform/units';
 
 /**

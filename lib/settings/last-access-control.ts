@@ -1,7 +1,7 @@
 import 'server-only';
 import { findLastRunLocks } from '@/lib/bulk/store';
 import { listActivity, type Scope } from '@/lib/db/queries';
-import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { LOCK_AREAS } from '@/lib/service/schemas';
 import type { LockArea } from './access-control';
 
 export type LastAccessControl = {

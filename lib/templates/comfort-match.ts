@@ -1,6 +1,6 @@
 import { changedFields } from '@/lib/comfort/schemas';
-import type { ComfortSettingFields } from '@/lib/thermostat-api/resources';
-import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
+import type { ComfortSettingFields } from '@/lib/service/resources';
+import type { ComfortSetting } from '@/lib/service/schemas';
 import { nameKey, type TemplateComfortSetting } from './schema';
 
 /**

@@ -1,7 +1,7 @@
 import { describeRange } from '@/lib/schedule/blocks';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { describeHoldAction } from '@/lib/settings/configuration';
-import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { LOCK_AREAS } from '@/lib/service/schemas';
 import { formatRange, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { RESIDENT_OFF_RESETS, type Template } from './schema';
 

@@ -13,7 +13,7 @@ import {
   validateConfiguration,
 } from '@/lib/settings/configuration';
 import { hasAtMostDecimals, readNumber } from '@/lib/settings/form-data';
-import { DAYS, DEVICE_LIMITS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { DAYS, DEVICE_LIMITS, LOCK_AREAS } from '@/lib/service/schemas';
 import {
   DECIMALS,
   formatDelta,

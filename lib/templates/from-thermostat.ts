@@ -4,7 +4,7 @@ import {
   getSchedule,
   getSettings,
   listComfortSettings,
-} from '@/lib/thermostat-api/resources';
+} from '@/lib/service/resources';
 import {
   type AlertSettings,
   type ComfortSetting,
@@ -13,7 +13,7 @@ import {
   HOLD_ACTIONS,
   type Schedule,
   type ThermostatSettings,
-} from '@/lib/thermostat-api/schemas';
+} from '@/lib/service/schemas';
 import type { TemplateDraft } from './form';
 
 /**

@@ -1,12 +1,12 @@
 import { MAX_PER_REQUEST } from '@/lib/bulk/plan';
-import type { CallWindow } from '@/lib/thermostat-api/budget-store';
+import type { CallWindow } from '@/lib/service/budget-store';
 import { applyRange, type Day } from '@/lib/schedule/blocks';
 import type { LockArea } from '@/lib/settings/access-control';
 import { type AlertChanges, HUMIDITY_MIN_GAP } from '@/lib/settings/alerts';
 import type { CurrentSettings } from '@/lib/settings/configuration';
-import type { ComfortSettingFields, SettingsChanges } from '@/lib/thermostat-api/resources';
-import type { AlertSettings, ComfortSetting, ScheduleRange } from '@/lib/thermostat-api/schemas';
-import { DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import type { ComfortSettingFields, SettingsChanges } from '@/lib/service/resources';
+import type { AlertSettings, ComfortSetting, ScheduleRange } from '@/lib/service/schemas';
+import { DAYS, LOCK_AREAS } from '@/lib/service/schemas';
 import type { TemperatureUnit } from '@/lib/platform/units';
 import {
   type ComfortMatch,
@@ -852,7 +852,7 @@ export function changesKey(changes: SettingsChanges): string {
 
 /**
  * The earliest the last of `calls` calls can start, in seconds, under sliding windows that each
- * allow `cap` calls in any `seconds` (lib/db/call-budget.ts): each call goes as soon as every
+ * allow `cap` calls in any `seconds` (lib/service/budget-store.ts): each call goes as soon as every
  * window has room, that is no sooner than `seconds` after the call `cap` places before it.
  */
 export function estimateSeconds(calls: number, windows: readonly CallWindow[]): number {

@@ -125,7 +125,7 @@ export function runTitleAsSeen(
 /**
  * The run's one activity entry, as it finished. Written with the whole run's counts; a run seen
  * in part (`partView`) is described from its share alone when a building manager reads the log
- * (lib/activity-view.ts).
+ * (lib/activity-log/view.ts).
  */
 export function plannedRunEntry(
   run: BulkRun & { partView?: boolean },

@@ -1,6 +1,6 @@
 import { applyRange } from '@/lib/schedule/blocks';
-import type { ScheduleRange } from '@/lib/thermostat-api/schemas';
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import type { ScheduleRange } from '@/lib/service/schemas';
+import { DAYS } from '@/lib/service/schemas';
 
 /**
  * The fewest schedule range updates that turn one week into another.

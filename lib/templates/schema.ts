@@ -10,13 +10,7 @@ import {
 } from '@/lib/settings/alerts';
 import { FAN_MINIMUM_ON_TIME } from '@/lib/settings/configuration';
 import { hasAtMostDecimals } from '@/lib/settings/form-data';
-import {
-  DAYS,
-  DEVICE_LIMITS,
-  FAN_VALUES,
-  HOLD_ACTIONS,
-  LOCK_AREAS,
-} from '@/lib/thermostat-api/schemas';
+import { DAYS, DEVICE_LIMITS, FAN_VALUES, HOLD_ACTIONS, LOCK_AREAS } from '@/lib/service/schemas';
 import { formatDelta, formatRange, type TemperatureRange } from '@/lib/platform/units';
 
 /**

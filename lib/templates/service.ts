@@ -2,8 +2,8 @@ import 'server-only';
 import { rememberReminder } from '@/lib/attention/maintenance';
 import type { Scope } from '@/lib/db/scope';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
-import type { Priority } from '@/lib/thermostat-api/budget';
-import { ServiceError } from '@/lib/thermostat-api/errors';
+import type { Priority } from '@/lib/service/budget';
+import { ServiceError } from '@/lib/service/errors';
 import {
   bulkUpdateSettings,
   createComfortSetting,
@@ -18,8 +18,8 @@ import {
   updateAlertSettings,
   updateComfortSetting,
   updateSchedule,
-} from '@/lib/thermostat-api/resources';
-import { type BulkResult, type ComfortSetting, DAYS } from '@/lib/thermostat-api/schemas';
+} from '@/lib/service/resources';
+import { type BulkResult, type ComfortSetting, DAYS } from '@/lib/service/schemas';
 import {
   scheduleUpdateOf,
   type TemplateOperation,

@@ -1,5 +1,5 @@
 import { getEnv } from '@/lib/platform/env';
-import { budgetWindows } from '@/lib/thermostat-api/budget-windows';
+import { budgetWindows } from '@/lib/service/budget-windows';
 import { type PlanSummary, summarisePlan, type ThermostatPlan } from './plan';
 import { TEMPLATE_SECTIONS, type TemplateSection } from './schema';
 
@@ -16,7 +16,7 @@ type ItemPlan = { thermostatId: string; plan: Record<string, unknown> | null };
 
 /**
  * A planned run's summary over the item plans given: all of a run's when it is planned, or only
- * those a member sees (lib/db/bulk-runs.ts), so that counts, calls and time are never summed over
+ * those a member sees (lib/bulk/store.ts), so that counts, calls and time are never summed over
  * thermostats outside their scope. Its time is at the pace a run is applied (`refresh`).
  */
 export function summariseItemPlans(items: readonly ItemPlan[]): PlanSummaryWithSections {

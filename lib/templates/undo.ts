@@ -1,6 +1,6 @@
 import type { AlertChanges } from '@/lib/settings/alerts';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/thermostat-api/schemas';
+import type { SettingsChanges } from '@/lib/service/resources';
+import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/service/schemas';
 import {
   alertsOf,
   comfortSettingOf,

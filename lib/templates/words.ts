@@ -2,8 +2,8 @@ import { describeRange } from '@/lib/schedule/blocks';
 import { LOCK_AREA_TEXT, type LockArea } from '@/lib/settings/access-control';
 import type { AlertChanges } from '@/lib/settings/alerts';
 import { describeHoldAction } from '@/lib/settings/configuration';
-import type { ComfortSettingFields, SettingsChanges } from '@/lib/thermostat-api/resources';
-import { type AlertSettings, DAYS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import type { ComfortSettingFields, SettingsChanges } from '@/lib/service/resources';
+import { type AlertSettings, DAYS, LOCK_AREAS } from '@/lib/service/schemas';
 import {
   formatDelta,
   formatRange,

@@ -34,8 +34,8 @@ import {
   changedNothing,
   describeServiceError,
   ServiceError,
-} from '@/lib/thermostat-api/errors';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+} from '@/lib/service/errors';
+import type { SettingsChanges } from '@/lib/service/resources';
 import { forgetPasscode, passcodeFor } from './passcodes';
 import {
   changesKey,

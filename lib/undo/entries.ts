@@ -8,8 +8,8 @@ import {
   type TemplateSection,
   templateSchema,
 } from '@/lib/templates/schema';
-import type { ComfortSettingFields } from '@/lib/thermostat-api/resources';
-import type { ComfortSetting, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import type { ComfortSettingFields } from '@/lib/service/resources';
+import type { ComfortSetting, LOCK_AREAS } from '@/lib/service/schemas';
 import {
   alertsOf,
   comfortSettingOf,

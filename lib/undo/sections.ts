@@ -9,7 +9,7 @@ import {
   templateComfortSettingSchema,
   templateConfigurationSchema,
 } from '@/lib/templates/schema';
-import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { LOCK_AREAS } from '@/lib/service/schemas';
 
 /**
  * A thermostat's state as the service reads it, turned into template sections: what an undo

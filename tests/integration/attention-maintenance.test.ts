@@ -4,7 +4,7 @@ import { readDueReminders, remindersPerMinute } from '@/lib/attention/maintenanc
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import { addThermostat, ensureBuilding } from '@/lib/db/queries';
-import { getAlertSettings } from '@/lib/thermostat-api/resources';
+import { getAlertSettings } from '@/lib/service/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
 import { callCount, connectedOwner, control, startServiceForTests } from '../support/service';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import * as api from '@/lib/thermostat-api/resources';
+import * as api from '@/lib/service/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
 import { connectedOwner, control as controlOf, startServiceForTests } from '../support/service';

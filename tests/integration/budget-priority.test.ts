@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import * as api from '@/lib/thermostat-api/resources';
+import * as api from '@/lib/service/resources';
 import { smallBudgetStack, spendMinuteShare } from '../support/budget';
 
 // Background work that waits for the budget must not hold up what a person waits for. Here the
 // minute's background share is spent (by calls that ended 55 s ago, so it frees in about 5 s)
 // while a person's share still has room: more background reads than the process sends at once
 // wait for that share, and a person's read, asked after them, goes first.
-/** More than the process sends at once (lib/thermostat-api/request.ts). */
+/** More than the process sends at once (lib/service/request.ts). */
 const WAITING_READS = 16;
 
 const stack = smallBudgetStack();

@@ -55,7 +55,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   async function authorize(forUser = member.userId) {
-    const { startAuthorization } = await import('@/lib/oauth/flow');
+    const { startAuthorization } = await import('@/lib/service/connection/flow');
     const started = await startAuthorization({ userId: forUser, returnTo: '/buildings?x=1' });
     const authorizeUrl = new URL(started.authorizeUrl);
     expect(authorizeUrl.searchParams.get('redirect_uri')).toBe(REDIRECT_URI);
@@ -65,8 +65,10 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   }
 
   it('connects with a valid code and state, and returns to where the manager started', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
-    const { getAccessToken, getConnectionSummary } = await import('@/lib/oauth/connection');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
+    const { getAccessToken, getConnectionSummary } = await import(
+      '@/lib/service/connection/connection'
+    );
     const { cookie, state, code } = await authorize();
     const result = await completeAuthorization({
       member,
@@ -88,8 +90,8 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('stores nothing for a replayed, foreign, missing or expired state, or a refused code', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
-    const { getConnectionSummary } = await import('@/lib/oauth/connection');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
+    const { getConnectionSummary } = await import('@/lib/service/connection/connection');
 
     const first = await authorize();
     const ok = await completeAuthorization({
@@ -170,7 +172,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('refuses a flow cookie sealed with the session secret itself: the flow has a key of its own', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
     const { sealData } = await import('iron-session');
     const { state, code } = await authorize();
     // Whoever holds AUTH_SECRET (or a cookie sealed under it for another purpose) cannot make
@@ -189,8 +191,8 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('treats access_denied as declined and other errors as failures, storing nothing', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
-    const { getConnectionSummary } = await import('@/lib/oauth/connection');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
+    const { getConnectionSummary } = await import('@/lib/service/connection/connection');
     const denied = await authorize();
     const params = new URLSearchParams({
       error: 'access_denied',
@@ -234,7 +236,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('exchanges a code once when two callbacks race with the same state', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
     const { cookie, state, code } = await authorize();
     const calls = await tokenCalls();
     const results = await Promise.all(
@@ -247,8 +249,8 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('refreshes once for many concurrent requests, in this process and across processes', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
-    const connection = await import('@/lib/oauth/connection');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
+    const connection = await import('@/lib/service/connection/connection');
     const { cookie, state, code } = await authorize();
     await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
     const { token: old } = await connection.getAccessToken(member.orgId);
@@ -256,7 +258,7 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     // A second copy of the module has its own in-process map, like another app instance:
     // only the database row lock keeps it from refreshing too.
     vi.resetModules();
-    const otherInstance = await import('@/lib/oauth/connection');
+    const otherInstance = await import('@/lib/service/connection/connection');
     expect(otherInstance).not.toBe(connection);
 
     const calls = await tokenCalls();
@@ -282,8 +284,8 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('gives callers arriving during a refresh the new token, not the refused one', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
-    const connection = await import('@/lib/oauth/connection');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
+    const connection = await import('@/lib/service/connection/connection');
     const { cookie, state, code } = await authorize();
     await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
     const { token: old } = await connection.getAccessToken(member.orgId);
@@ -300,9 +302,9 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('marks the connection for reconnection when the service refuses the refresh token', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
     const { ConnectionError, getAccessToken, getConnectionSummary } = await import(
-      '@/lib/oauth/connection'
+      '@/lib/service/connection/connection'
     );
     const { cookie, state, code } = await authorize();
     await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
@@ -334,8 +336,10 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('says the stored tokens are unreadable when they can no longer be unsealed', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
-    const { getAccessToken, getConnectionSummary } = await import('@/lib/oauth/connection');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
+    const { getAccessToken, getConnectionSummary } = await import(
+      '@/lib/service/connection/connection'
+    );
     const { cookie, state, code } = await authorize();
     await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
     // As if sealed under a key since removed from TOKEN_KEYS.
@@ -353,8 +357,10 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
   });
 
   it('leaves the connection alone when the token endpoint is only unavailable', async () => {
-    const { completeAuthorization } = await import('@/lib/oauth/flow');
-    const { getAccessToken, getConnectionSummary } = await import('@/lib/oauth/connection');
+    const { completeAuthorization } = await import('@/lib/service/connection/flow');
+    const { getAccessToken, getConnectionSummary } = await import(
+      '@/lib/service/connection/connection'
+    );
     const { cookie, state, code } = await authorize();
     await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
     const { token } = await getAccessToken(member.orgId);

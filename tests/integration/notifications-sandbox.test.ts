@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import { addThermostat, ensureBuilding } from '@/lib/db/queries';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { reconcileOrganization } from '@/lib/notifications/incidents';
 import { refreshReading } from '@/lib/readings/read';
 import type { RunningSandbox } from '@/sandbox/src/server';

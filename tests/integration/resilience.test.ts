@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { describeServiceError, type ServiceError } from '@/lib/thermostat-api/errors';
-import { BREAKER_COOL_DOWN_MS } from '@/lib/thermostat-api/resilience';
-import * as api from '@/lib/thermostat-api/resources';
+import { describeServiceError, type ServiceError } from '@/lib/service/errors';
+import { BREAKER_COOL_DOWN_MS } from '@/lib/service/resilience';
+import * as api from '@/lib/service/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { changedNothing, describeServiceError } from '@/lib/thermostat-api/errors';
-import * as api from '@/lib/thermostat-api/resources';
+import { changedNothing, describeServiceError } from '@/lib/service/errors';
+import * as api from '@/lib/service/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
 import {

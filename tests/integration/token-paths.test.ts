@@ -54,8 +54,8 @@ async function connect() {
 
 describe('the version 2 token path with service_type=jwt', () => {
   it('connects, calls the API, refreshes after a 401 and calls again, all on GET /api/v2/token with JWTs', async () => {
-    const { getConnectionSummary } = await import('@/lib/oauth/connection');
-    const { getStatus } = await import('@/lib/thermostat-api/resources');
+    const { getConnectionSummary } = await import('@/lib/service/connection/connection');
+    const { getStatus } = await import('@/lib/service/resources');
     await connect();
     expect(await callCount(sandbox, V2_TOKEN)).toBe(1);
     expect(await getConnectionSummary(orgId)).toMatchObject({
@@ -81,7 +81,7 @@ describe('the version 2 token path with service_type=jwt', () => {
   });
 
   it('refreshes shortly before expiry, before the call, so the call is never refused', async () => {
-    const { getStatus } = await import('@/lib/thermostat-api/resources');
+    const { getStatus } = await import('@/lib/service/resources');
     await connect();
     await control('DELETE', '/calls');
     // 30 s left by our clock (the margin is 60 s); the service would still take the token.
@@ -100,7 +100,7 @@ describe('the version 2 token path with service_type=jwt', () => {
 
   it('warns in the last 7 days of the refresh token, which the service ends when it said', async () => {
     const { getAccessToken, getConnectionSummary, ConnectionError } = await import(
-      '@/lib/oauth/connection'
+      '@/lib/service/connection/connection'
     );
     const connectedAt = Date.now();
     await connect();

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/platform/env';
-import { exchangeCode, TokenEndpointError } from '@/lib/oauth/token-endpoint';
+import { exchangeCode, TokenEndpointError } from '@/lib/service/connection/token-endpoint';
 
 // A token endpoint that answers whatever token_type the test sets: only bearer goes through,
 // and it is kept as the canonical `Bearer`, whatever its case, for the Authorization header.

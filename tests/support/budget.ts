@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import type { Member } from '@/lib/db/queries';
-import { budgetWindows, type Priority } from '@/lib/thermostat-api/budget-windows';
+import { budgetWindows, type Priority } from '@/lib/service/budget-windows';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from './database';
 import { connectedOwner, control, startServiceForTests } from './service';

@@ -1,5 +1,5 @@
 import type { Apply } from '@/lib/bulk/worker';
-import type { BulkResult } from '@/lib/thermostat-api/schemas';
+import type { BulkResult } from '@/lib/service/schemas';
 
 /** The service as a bulk run's worker calls it: every thermostat applied but those in `failing`. */
 export const applyAllBut =

@@ -3,7 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { DatabaseHandle, DatabaseTarget } from '@/lib/db/client';
 import { type Subscription, saveSubscription } from '@/lib/notifications/store';
 import { saveReading } from '@/lib/readings/store';
-import { getBoss, stopBoss } from '@/lib/jobs/queue';
+import { getBoss, stopBoss } from '@/lib/queue/queue';
 import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { INCIDENT_KIND_NAMES } from '@/lib/notifications/kinds';
 import { useDatabase } from './database';

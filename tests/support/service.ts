@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ServiceError } from '@/lib/thermostat-api/errors';
+import { ServiceError } from '@/lib/service/errors';
 import { type RunningSandbox, startSandbox } from '@/sandbox/src/server';
 
 /**
@@ -78,8 +78,8 @@ export async function authorizationCode(
  */
 export async function connectedOwner(sandbox: RunningSandbox, email = 'm@example.com') {
   const { createFirstOwner } = await import('./members');
-  const { storeNewConnection } = await import('@/lib/oauth/connection');
-  const { exchangeCode } = await import('@/lib/oauth/token-endpoint');
+  const { storeNewConnection } = await import('@/lib/service/connection/connection');
+  const { exchangeCode } = await import('@/lib/service/connection/token-endpoint');
   const owner = await createFirstOwner(email);
   await storeNewConnection(
     owner.orgId,
@@ -109,7 +109,9 @@ export async function connectThroughCallback(
   member: { userId: string; orgId: string; name: string },
   returnTo: unknown = '/connection',
 ) {
-  const { completeAuthorization, startAuthorization } = await import('@/lib/oauth/flow');
+  const { completeAuthorization, startAuthorization } = await import(
+    '@/lib/service/connection/flow'
+  );
   const started = await startAuthorization({ userId: member.userId, returnTo });
   const state = new URL(started.authorizeUrl).searchParams.get('state') ?? '';
   const code = await authorizationCode(sandbox, state);

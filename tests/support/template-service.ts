@@ -8,8 +8,8 @@ import {
   type ThermostatState,
 } from '@/lib/templates/plan';
 import { nameKey } from '@/lib/templates/schema';
-import type { AlertSettings, ComfortSetting } from '@/lib/thermostat-api/schemas';
-import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import type { AlertSettings, ComfortSetting } from '@/lib/service/schemas';
+import { LOCK_AREAS } from '@/lib/service/schemas';
 import {
   defaultAlertSettings,
   defaultComfortSettings,

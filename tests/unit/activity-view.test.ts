@@ -16,8 +16,8 @@ import {
   type Member,
   recordActivity,
 } from '@/lib/db/queries';
-import { stopBoss } from '@/lib/jobs/queue';
-import { connectionEndChanges, connectionEndedInWords } from '@/lib/oauth/ended';
+import { stopBoss } from '@/lib/queue/queue';
+import { connectionEndChanges, connectionEndedInWords } from '@/lib/service/connection/ended';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
 import {
   applyPlannedRun,

@@ -36,7 +36,7 @@ const { createFirstOwner, createOrganizationWithOwner, inviteAndAccept } = await
 
 import type { DatabaseHandle } from '@/lib/db/client';
 import type { Member } from '@/lib/db/queries';
-import type { AlertSettings } from '@/lib/thermostat-api/schemas';
+import type { AlertSettings } from '@/lib/service/schemas';
 
 describe('what the slow checks have not yet checked, in words', () => {
   const done = { checked: 4, total: 4 };

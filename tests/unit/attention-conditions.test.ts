@@ -22,7 +22,7 @@ import {
 import { freshnessLine, spellMinutes } from '@/lib/attention/freshness';
 import { attentionHref, pageOf, readAttentionQuery } from '@/lib/attention/query';
 import { describeItem, formatDuration, spellDays } from '@/lib/attention/words';
-import type { ThermostatStatus } from '@/lib/thermostat-api/schemas';
+import type { ThermostatStatus } from '@/lib/service/schemas';
 
 const thermostat = { thermostatId: '100000000001', buildingId: 'aaaaaaaaaaaaaaaaaaaaaaaa' };
 const NOW = new Date('2026-11-23T12:00:00Z');

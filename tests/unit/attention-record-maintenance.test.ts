@@ -26,7 +26,7 @@ let today: string;
 type Lib = {
   recordMaintenanceDone: typeof import('@/lib/attention/record-maintenance').recordMaintenanceDone;
   listAttention: typeof import('@/lib/attention/list').listAttention;
-  getAlertSettings: typeof import('@/lib/thermostat-api/resources').getAlertSettings;
+  getAlertSettings: typeof import('@/lib/service/resources').getAlertSettings;
   readDueReminders: typeof import('@/lib/attention/maintenance').readDueReminders;
 };
 let lib: Lib;
@@ -41,7 +41,7 @@ beforeAll(async () => {
     await Promise.all([
       import('@/lib/attention/record-maintenance'),
       import('@/lib/attention/list'),
-      import('@/lib/thermostat-api/resources'),
+      import('@/lib/service/resources'),
       import('@/lib/attention/maintenance'),
       import('@/lib/db/queries'),
       import('@/lib/platform/time-format'),

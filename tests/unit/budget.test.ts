@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { endCalls, recordServiceLimits, takeCalls } from '@/lib/thermostat-api/budget-store';
+import { endCalls, recordServiceLimits, takeCalls } from '@/lib/service/budget-store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
 import { createOrganization } from '@/lib/db/queries';
-import { budgetWindows, tokenWindows } from '@/lib/thermostat-api/budget';
+import { budgetWindows, tokenWindows } from '@/lib/service/budget';
 import { databaseTargets, useDatabase } from '../support/database';
 
 const PRODUCTION = {

@@ -18,9 +18,9 @@ import {
 import type { Database, DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
 import { activityLog, bulkRunItems, bulkRuns, thermostats } from '@/lib/db/schema';
-import { stopBoss } from '@/lib/jobs/queue';
-import { ServiceError } from '@/lib/thermostat-api/errors';
-import type { BulkResult } from '@/lib/thermostat-api/schemas';
+import { stopBoss } from '@/lib/queue/queue';
+import { ServiceError } from '@/lib/service/errors';
+import type { BulkResult } from '@/lib/service/schemas';
 import { databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, inviteAndAccept } from '../support/members';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ConnectionEndedReason, connectionEndedInWords } from '@/lib/oauth/ended';
+import { type ConnectionEndedReason, connectionEndedInWords } from '@/lib/service/connection/ended';
 
 describe('why a connection ended, in words', () => {
   const reasons: ConnectionEndedReason[] = ['refresh_refused', 'tokens_unreadable'];

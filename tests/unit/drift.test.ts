@@ -28,8 +28,8 @@ const { incidentWords } = await import('@/lib/notifications/words');
 const { CHECK_EVERY_MS, checkDrift, driftCallsPerMinute } = await import('@/lib/templates/drift');
 const { planTemplate } = await import('@/lib/templates/plan');
 const { templateSchema } = await import('@/lib/templates/schema');
-const { LOCK_AREAS } = await import('@/lib/thermostat-api/schemas');
-const { ServiceError } = await import('@/lib/thermostat-api/errors');
+const { LOCK_AREAS } = await import('@/lib/service/schemas');
+const { ServiceError } = await import('@/lib/service/errors');
 const { defaultAlertSettings, defaultComfortSettings, defaultSettings, residentialSchedule } =
   await import('@/sandbox/src/store');
 const { connectEveryOrganization, databaseTargets, useDatabase } = await import(
@@ -43,7 +43,7 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import type { Member } from '@/lib/db/queries';
 import type { TemplateRead } from '@/lib/templates/plan';
 import type { TemplateService } from '@/lib/templates/service';
-import type { Priority } from '@/lib/thermostat-api/budget';
+import type { Priority } from '@/lib/service/budget';
 import type { FullState } from '../support/template-service';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { getBoss, sendJob, stopBoss } from '@/lib/jobs/queue';
+import { getBoss, sendJob, stopBoss } from '@/lib/queue/queue';
 import { databaseTargets, useDatabase } from '../support/database';
 
 const until = async (check: () => Promise<boolean> | boolean, ms = 20_000) => {

@@ -40,7 +40,7 @@ const B_ANA_2 = '0000000000000000000a0002';
 const B_SHARED = '0000000000000000000c0001';
 const T_SHARED = '300000000001';
 
-/** Old action → new action, as 0003 and lib/activity-actions.ts say. */
+/** Old action → new action, as 0003 and lib/activity/actions.ts say. */
 const RENAMED: Record<string, string> = {
   resident_mode: 'resident_mode.update',
   move: 'thermostat.move',

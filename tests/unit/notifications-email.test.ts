@@ -30,7 +30,7 @@ const {
   listStrandedNotices,
 } = await import('@/lib/notifications/store');
 const { addThermostat, ensureBuilding, updateMembership } = await import('@/lib/db/queries');
-const { getBoss, stopBoss } = await import('@/lib/jobs/queue');
+const { getBoss, stopBoss } = await import('@/lib/queue/queue');
 const { deliverNotices, sendTestEmail } = await import('@/lib/notifications/delivery');
 const { reconcileOrganization, runNotificationRound, sendDueDigests } = await import(
   '@/lib/notifications/incidents'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { redact } from '@/lib/platform/log';
-import { isJwt, refreshTokenLifetimeMs } from '@/lib/oauth/lifetimes';
-import { sealToken, unsealToken, VaultError } from '@/lib/oauth/vault';
+import { isJwt, refreshTokenLifetimeMs } from '@/lib/service/connection/lifetimes';
+import { sealToken, unsealToken, VaultError } from '@/lib/service/connection/vault';
 
 const DAY = 86_400_000;
 const oldKey = { 1: 'old-key-0123456789abcdefghijklmnopqrstuv' };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/bulk/store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { parseTemplateForm } from '@/lib/templates/form';
 import {
   type PlanSummary,
@@ -17,7 +17,7 @@ import { applyPlannedRun, planOneOffRun, planUndoOfRun } from '@/lib/templates/r
 import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
 import { workPlannedRun } from '@/lib/templates/worker';
-import { ServiceError } from '@/lib/thermostat-api/errors';
+import { ServiceError } from '@/lib/service/errors';
 import {
   defaultAlertSettings,
   defaultComfortSettings,

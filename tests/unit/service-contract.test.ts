@@ -1,22 +1,22 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { confirmWrite } from '@/lib/thermostat-api/confirm';
-import { changedNothing, describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
-import type { ScheduleRange } from '@/lib/thermostat-api/schemas';
-import { accessControlSchema } from '@/lib/thermostat-api/wire/access-control';
-import { alertSettingsSchema } from '@/lib/thermostat-api/wire/alert-settings';
-import { failureOf, readAnswer, writeAnswer } from '@/lib/thermostat-api/wire/answers';
-import { comfortSettingsSchema } from '@/lib/thermostat-api/wire/comfort-settings';
+import { confirmWrite } from '@/lib/service/confirm';
+import { changedNothing, describeServiceError, ServiceError } from '@/lib/service/errors';
+import type { ScheduleRange } from '@/lib/service/schemas';
+import { accessControlSchema } from '@/lib/service/wire/access-control';
+import { alertSettingsSchema } from '@/lib/service/wire/alert-settings';
+import { failureOf, readAnswer, writeAnswer } from '@/lib/service/wire/answers';
+import { comfortSettingsSchema } from '@/lib/service/wire/comfort-settings';
 import {
   END_OF_DAY,
   fromWireRange,
   scheduleSchema,
   toWireRange,
-} from '@/lib/thermostat-api/wire/schedule';
-import { bulkResultSchema, settingsSchema } from '@/lib/thermostat-api/wire/settings';
-import { statusSchema } from '@/lib/thermostat-api/wire/status';
-import { thermostatSummarySchema } from '@/lib/thermostat-api/wire/thermostat-summary';
+} from '@/lib/service/wire/schedule';
+import { bulkResultSchema, settingsSchema } from '@/lib/service/wire/settings';
+import { statusSchema } from '@/lib/service/wire/status';
+import { thermostatSummarySchema } from '@/lib/service/wire/thermostat-summary';
 
 // The client against every answer shape the production v2 reference shows (fixtures in
 // ./fixtures/service), each read the way the request function reads it.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchComfortSettings, resolveComfortTarget } from '@/lib/templates/comfort-match';
 import { type TemplateComfortSetting, templateComfortSettingSchema } from '@/lib/templates/schema';
-import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
+import type { ComfortSetting } from '@/lib/service/schemas';
 
 const setting = (
   comfortSettingRef: string,

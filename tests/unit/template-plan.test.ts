@@ -11,8 +11,8 @@ import {
   type ThermostatPlan,
 } from '@/lib/templates/plan';
 import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';
-import { budgetWindows } from '@/lib/thermostat-api/budget';
-import { DAYS, HOLD_ACTIONS, LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { budgetWindows } from '@/lib/service/budget';
+import { DAYS, HOLD_ACTIONS, LOCK_AREAS } from '@/lib/service/schemas';
 import { PRODUCTION_RATE_LIMIT } from '@/sandbox/src/config';
 import {
   defaultAccessControl,
@@ -635,7 +635,7 @@ describe('summarisePlan', () => {
   });
 
   it('estimates the time under the budget as a function of the calls', () => {
-    // Background work gets 24 calls a second and 392 a minute (lib/thermostat-api/budget.ts).
+    // Background work gets 24 calls a second and 392 a minute (lib/service/budget.ts).
     expect(windows.map((w) => w.cap)).toEqual([24, 392, 9310]);
     expect(estimateSeconds(0, windows)).toBe(0);
     expect(estimateSeconds(24, windows)).toBe(0);

@@ -24,7 +24,7 @@ import {
   templateAssignments,
   templates,
 } from '@/lib/db/schema';
-import { stopBoss } from '@/lib/jobs/queue';
+import { stopBoss } from '@/lib/queue/queue';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { forgetPasscode } from '@/lib/templates/passcodes';
 import { type PlanSummary, scheduleUpdateOf, type ThermostatPlan } from '@/lib/templates/plan';
@@ -33,8 +33,8 @@ import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
 import { SENT_TOO_OFTEN, workPlannedRun } from '@/lib/templates/worker';
-import { ServiceError } from '@/lib/thermostat-api/errors';
-import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { ServiceError } from '@/lib/service/errors';
+import { LOCK_AREAS } from '@/lib/service/schemas';
 import {
   defaultAlertSettings,
   defaultComfortSettings,

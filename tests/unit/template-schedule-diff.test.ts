@@ -6,8 +6,8 @@ import {
   sameTargetUpdates,
   type Week,
 } from '@/lib/templates/schedule-diff';
-import type { ScheduleRange } from '@/lib/thermostat-api/schemas';
-import { DAYS } from '@/lib/thermostat-api/schemas';
+import type { ScheduleRange } from '@/lib/service/schemas';
+import { DAYS } from '@/lib/service/schemas';
 import { fillDay, residentialSchedule } from '@/sandbox/src/store';
 
 // ---------------------------------------------------------------------------------------------

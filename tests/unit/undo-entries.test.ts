@@ -4,8 +4,8 @@ import type { AlertChanges } from '@/lib/settings/alerts';
 import { settingsDiff } from '@/lib/settings/configuration';
 import { planTemplate, type TemplateOperation } from '@/lib/templates/plan';
 import type { Template } from '@/lib/templates/schema';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
-import type { AlertSettings, ComfortSetting } from '@/lib/thermostat-api/schemas';
+import type { SettingsChanges } from '@/lib/service/resources';
+import type { AlertSettings, ComfortSetting } from '@/lib/service/schemas';
 import {
   accessControlUndo,
   alertsUndo,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
-import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
+import { DEVICE_LIMITS } from '@/lib/service/schemas';
 import {
   DECIMALS,
   displayDelta,

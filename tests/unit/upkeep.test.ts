@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, rowsOf } from '@/lib/db/client';
 import { HOT_TABLES } from '@/lib/db/upkeep';
-import { getBoss, stopBoss } from '@/lib/jobs/queue';
+import { getBoss, stopBoss } from '@/lib/queue/queue';
 import { startUpkeep, VACUUM_CRON } from '@/lib/jobs/upkeep';
 import { databaseTargets, useDatabase } from '../support/database';
 

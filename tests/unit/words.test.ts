@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { daysInWords, weekInRanges } from '@/lib/activity-log/template-words';
 import { changeLines, summaryInWords } from '@/lib/activity-log/words';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
-import { describeServiceError, ServiceError } from '@/lib/thermostat-api/errors';
+import { describeServiceError, ServiceError } from '@/lib/service/errors';
 import {
   equipmentNames,
   failureWords,

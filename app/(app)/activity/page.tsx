@@ -38,7 +38,7 @@ export default async function ActivityPage({ searchParams }: Props) {
   const member = await requireMember();
   const query = await readActivityQuery(member, await searchParams);
   // A bulk run is one entry; its state and a result per thermostat are the run's, and a building
-  // manager's share of someone else's run is described from that share (lib/activity-view.ts).
+  // manager's share of someone else's run is described from that share (lib/activity-log/view.ts).
   const [{ entries: rows, runs }, people, buildings] = await Promise.all([
     listActivityAsSeen({
       scope: member,

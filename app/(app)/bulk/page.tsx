@@ -15,7 +15,7 @@ import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
 import { listBuildings, listThermostats } from '@/lib/db/queries';
 import { heatCoolGapRange } from '@/lib/settings/configuration';
 import { runsOfferingUndo } from '@/lib/templates/runs';
-import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
+import { DEVICE_LIMITS } from '@/lib/service/schemas';
 import { formatRange } from '@/lib/platform/units';
 import { reviewBulk, startBulk } from './actions';
 

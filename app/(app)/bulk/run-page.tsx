@@ -28,7 +28,7 @@ import { describeTemplate } from '@/lib/templates/describe';
 import type { PlanSummary } from '@/lib/templates/plan';
 import { isOneOff, noteWords, runChangesSchema, runTitleAsSeen } from '@/lib/templates/run-words';
 import { templateSchema } from '@/lib/templates/schema';
-import type { SettingsChanges } from '@/lib/thermostat-api/resources';
+import type { SettingsChanges } from '@/lib/service/resources';
 import { applyPlan, cancelRun, retryRun, undoRun } from './actions';
 
 /** What a run's page is given (`runs/[runId]` and `template-runs/[runId]` alike). */

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
-import { disconnect } from '@/lib/oauth/connection';
+import { disconnect } from '@/lib/service/connection/connection';
 
 /** Forgets the organisation's service tokens. The service account itself is untouched. */
 export async function disconnectService(): Promise<void> {

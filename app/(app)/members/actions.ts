@@ -19,7 +19,7 @@ import {
 } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { createMemberInvitation, withdrawMemberInvitation } from '@/lib/members/invitations';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema } from '@/lib/service/schemas';
 
 const roleSchema = z.enum(ROLES, 'Choose a role.');
 const buildingIdsSchema = z.array(buildingIdSchema, 'Choose buildings from the list.').max(1000);

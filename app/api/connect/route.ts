@@ -2,7 +2,7 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { can } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
 import { getEnv } from '@/lib/platform/env';
-import { FLOW_COOKIE, flowCookieOptions, startAuthorization } from '@/lib/oauth/flow';
+import { FLOW_COOKIE, flowCookieOptions, startAuthorization } from '@/lib/service/connection/flow';
 
 /**
  * Starts connecting (or reconnecting) the organisation's service account: a form POST from the

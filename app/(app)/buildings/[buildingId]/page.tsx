@@ -14,10 +14,10 @@ import { attentionHref } from '@/lib/attention/query';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { findBuilding } from '@/lib/db/queries';
-import { connectionAtRequestStart } from '@/lib/oauth/connection';
+import { connectionAtRequestStart } from '@/lib/service/connection/connection';
 import { buildingPage } from '@/lib/readings/rows';
 import { isCanonical, parseBuildingView, viewQuery } from '@/lib/readings/view';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema } from '@/lib/service/schemas';
 import { timeZoneName } from '@/lib/platform/words';
 import { refreshBuilding, updateBuildingDetails } from './actions';
 

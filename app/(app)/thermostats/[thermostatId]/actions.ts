@@ -20,7 +20,7 @@ import { scopedBuilding } from '@/lib/portfolio/guard';
 import { loadWeek } from '@/lib/schedule/load';
 import { labelOf } from '@/lib/settings/current';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
-import { ServiceError } from '@/lib/thermostat-api/errors';
+import { ServiceError } from '@/lib/service/errors';
 import {
   getAlertSettings,
   getSettings,
@@ -28,7 +28,7 @@ import {
   moveThermostat,
   setResidentMode,
   type Written,
-} from '@/lib/thermostat-api/resources';
+} from '@/lib/service/resources';
 import { residentModeUndo, type StateBeforeReset } from '@/lib/undo/entries';
 
 const residentModeSchema = z

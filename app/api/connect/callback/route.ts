@@ -3,13 +3,13 @@ import { logActivity } from '@/lib/activity/sink';
 import { can } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
 import { getEnv } from '@/lib/platform/env';
-import { getConnectionSummary } from '@/lib/oauth/connection';
+import { getConnectionSummary } from '@/lib/service/connection/connection';
 import {
   type CallbackResult,
   completeAuthorization,
   FLOW_COOKIE,
   FLOW_COOKIE_PATH,
-} from '@/lib/oauth/flow';
+} from '@/lib/service/connection/flow';
 
 /**
  * The service sends the browser back here with `code` or `error` (access_denied and others).

@@ -5,7 +5,7 @@ import { findBuilding } from '@/lib/db/queries';
 import { listBuildingRows } from '@/lib/readings/store';
 import { buildingRowsCsv } from '@/lib/readings/csv';
 import { parseBuildingView } from '@/lib/readings/view';
-import { buildingIdSchema } from '@/lib/thermostat-api/schemas';
+import { buildingIdSchema } from '@/lib/service/schemas';
 import { todayIn } from '@/lib/platform/time-format';
 
 /** At most this many rows per export (a building is far smaller). */

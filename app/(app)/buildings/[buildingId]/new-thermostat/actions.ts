@@ -9,13 +9,9 @@ import { recordPendingMode } from '@/lib/attention/store';
 import { addThermostat } from '@/lib/db/queries';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { logWarning } from '@/lib/platform/log';
-import { ServiceError } from '@/lib/thermostat-api/errors';
-import { createThermostat, type Written } from '@/lib/thermostat-api/resources';
-import {
-  HVAC_MODES,
-  type ThermostatSummary,
-  thermostatIdSchema,
-} from '@/lib/thermostat-api/schemas';
+import { ServiceError } from '@/lib/service/errors';
+import { createThermostat, type Written } from '@/lib/service/resources';
+import { HVAC_MODES, type ThermostatSummary, thermostatIdSchema } from '@/lib/service/schemas';
 
 export type NewThermostatField =
   | 'name'

@@ -12,8 +12,8 @@ import {
 } from '@/lib/settings/access-control';
 import { labelOf } from '@/lib/settings/current';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
-import { updateAccessControl } from '@/lib/thermostat-api/resources';
-import { LOCK_AREAS } from '@/lib/thermostat-api/schemas';
+import { updateAccessControl } from '@/lib/service/resources';
+import { LOCK_AREAS } from '@/lib/service/schemas';
 import { accessControlUndo, type UndoRecord, unavailable } from '@/lib/undo/entries';
 
 type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;

@@ -14,8 +14,8 @@ import {
   validateAlerts,
 } from '@/lib/settings/alerts';
 import { labelOf, readBeforeSave } from '@/lib/settings/current';
-import { mayHaveApplied } from '@/lib/thermostat-api/errors';
-import { getAlertSettings, updateAlertSettings } from '@/lib/thermostat-api/resources';
+import { mayHaveApplied } from '@/lib/service/errors';
+import { getAlertSettings, updateAlertSettings } from '@/lib/service/resources';
 import { todayIn } from '@/lib/platform/time-format';
 import { alertsUndo } from '@/lib/undo/entries';
 

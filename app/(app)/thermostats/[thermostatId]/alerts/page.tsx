@@ -4,7 +4,7 @@ import { SectionHeading, SectionProblem } from '@/components/thermostat/section'
 import { Card } from '@/components/ui/card';
 import { alertFormValues, TEMPERATURE_ALERT_LIMITS } from '@/lib/settings/alerts';
 import { heatCoolGapOf } from '@/lib/settings/configuration';
-import { getAlertSettings, getStatus } from '@/lib/thermostat-api/resources';
+import { getAlertSettings, getStatus } from '@/lib/service/resources';
 import { openThermostatPage } from '@/lib/access/thermostat-page';
 import { todayIn } from '@/lib/platform/time-format';
 import { formatDelta, formatRange } from '@/lib/platform/units';

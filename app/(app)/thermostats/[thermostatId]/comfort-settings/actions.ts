@@ -18,15 +18,15 @@ import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { labelOf, requestedOf } from '@/lib/settings/current';
-import { ServiceError } from '@/lib/thermostat-api/errors';
+import { ServiceError } from '@/lib/service/errors';
 import {
   createComfortSetting,
   deleteComfortSetting,
   findComfortSetting,
   updateComfortSetting,
   type Written,
-} from '@/lib/thermostat-api/resources';
-import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
+} from '@/lib/service/resources';
+import type { ComfortSetting } from '@/lib/service/schemas';
 import { comfortDeleteUndo, comfortUpdateUndo, REASONS, unavailable } from '@/lib/undo/entries';
 
 type ComfortFormState = FormState<ComfortSettingField>;

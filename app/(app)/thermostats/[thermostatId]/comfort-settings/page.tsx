@@ -14,8 +14,8 @@ import { loadComfortRules } from '@/lib/comfort/load';
 import { describeSetpointRules, type SetpointRules } from '@/lib/comfort/setpoint-rules';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
-import { describeServiceError } from '@/lib/thermostat-api/errors';
-import type { ComfortSetting } from '@/lib/thermostat-api/schemas';
+import { describeServiceError } from '@/lib/service/errors';
+import type { ComfortSetting } from '@/lib/service/schemas';
 import { openThermostatPage } from '@/lib/access/thermostat-page';
 import {
   displayDelta,

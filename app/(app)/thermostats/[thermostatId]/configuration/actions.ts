@@ -14,7 +14,7 @@ import {
   validateConfiguration,
 } from '@/lib/settings/configuration';
 import { labelOf, readBeforeSave } from '@/lib/settings/current';
-import { getSettings, updateSettings } from '@/lib/thermostat-api/resources';
+import { getSettings, updateSettings } from '@/lib/service/resources';
 import { configurationUndo } from '@/lib/undo/entries';
 
 type State = FormState<ConfigurationField | 'form'>;

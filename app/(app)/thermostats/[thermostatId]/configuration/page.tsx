@@ -9,9 +9,9 @@ import {
   describeHoldAction,
   heatCoolGapOf,
 } from '@/lib/settings/configuration';
-import { describeServiceError } from '@/lib/thermostat-api/errors';
-import { getSettings, getStatus } from '@/lib/thermostat-api/resources';
-import { DEVICE_LIMITS } from '@/lib/thermostat-api/schemas';
+import { describeServiceError } from '@/lib/service/errors';
+import { getSettings, getStatus } from '@/lib/service/resources';
+import { DEVICE_LIMITS } from '@/lib/service/schemas';
 import { openThermostatPage } from '@/lib/access/thermostat-page';
 import {
   formatDelta,

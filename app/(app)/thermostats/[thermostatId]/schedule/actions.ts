@@ -12,7 +12,7 @@ import {
   scheduleRangeSchema,
 } from '@/lib/schedule/schemas';
 import { labelOf } from '@/lib/settings/current';
-import { listComfortSettings, updateSchedule } from '@/lib/thermostat-api/resources';
+import { listComfortSettings, updateSchedule } from '@/lib/service/resources';
 import { scheduleUndo, unavailable } from '@/lib/undo/entries';
 
 type ScheduleFormState = FormState<ScheduleRangeField>;

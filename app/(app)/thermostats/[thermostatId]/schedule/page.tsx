@@ -8,7 +8,7 @@ import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
 import { currentBlock, isKnownTimeZone } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
-import { listComfortSettings } from '@/lib/thermostat-api/resources';
+import { listComfortSettings } from '@/lib/service/resources';
 import { openThermostatPage } from '@/lib/access/thermostat-page';
 import { applyScheduleRange } from './actions';
 

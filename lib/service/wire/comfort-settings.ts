@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ComfortSetting } from '../schemas';
+import type { ComfortSetting } from '@/lib/service/schemas';
 
 /**
  * The comfort settings resource on the wire. The spec does not say whether a read returns one

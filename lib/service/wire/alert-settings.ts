@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AlertSettings, ThresholdAlert } from '../schemas';
+import type { AlertSettings, ThresholdAlert } from '@/lib/service/schemas';
 
 /**
  * The alert settings resource on the wire: the spec promises `hvacMaintenanceReminder`

@@ -1,7 +1,7 @@
-import type { CallWindow } from '@/lib/thermostat-api/budget-store';
+import type { CallWindow } from '@/lib/service/budget-store';
 
 // The call budget's windows, pure (no database, no configuration), so scripts such as the bench
-// can work out the same floors the app plans with. lib/thermostat-api/budget.ts takes calls
+// can work out the same floors the app plans with. lib/service/budget.ts takes calls
 // against them.
 
 export const PRIORITIES = { interactive: 0, page: 1, refresh: 2, background: 3 } as const;
@@ -29,7 +29,7 @@ export function budgetWindows(limits: ServiceLimits, priority: Priority): CallWi
     Math.max(1, Math.min(limit - 1, Math.floor(limit * (1 - fraction))));
   const budget = [
     // A fifth under: the second is where the service's clock and ours differ most for their
-    // size (calls are counted until they end, lib/db/call-budget.ts, so a late arrival is not
+    // size (calls are counted until they end, lib/service/budget-store.ts, so a late arrival is not
     // what this covers), and the hour, not the second, is what bounds the deployment's pace.
     { seconds: 1, cap: margin(limits.perSecond, 0.2) },
     { seconds: 60, cap: margin(limits.perMinute, 0.02) },

@@ -12,8 +12,8 @@ import {
 } from '@/lib/db/queries';
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
-import { BudgetExhausted, withTokenCall } from '@/lib/thermostat-api/budget';
-import { ServiceError } from '@/lib/thermostat-api/errors';
+import { BudgetExhausted, withTokenCall } from '@/lib/service/budget';
+import { ServiceError } from '@/lib/service/errors';
 import { type ConnectionEndedReason, connectionEndChanges } from './ended';
 import {
   ACCESS_TOKEN_REFRESH_MARGIN_MS,
@@ -47,7 +47,7 @@ export type ConnectionSummary = {
   accessTokenExpiresAt: Date;
   refreshTokenExpiresAt: Date;
   refreshTokenExpiresSoon: boolean;
-  /** Why it needs reconnecting, when it does (lib/oauth/ended.ts words it). */
+  /** Why it needs reconnecting, when it does (lib/service/connection/ended.ts words it). */
   endedReason: ConnectionEndedReason | null;
 };
 

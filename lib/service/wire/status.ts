@@ -4,7 +4,7 @@ import {
   EQUIPMENT,
   type Range,
   type ThermostatStatus,
-} from '../schemas';
+} from '@/lib/service/schemas';
 
 /**
  * The status resource on the wire (GET `/thermostats/{id}/status`): the spec promises only

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { BulkItem, BulkResult, HoldAction, ThermostatSettings } from '../schemas';
+import type { BulkItem, BulkResult, HoldAction, ThermostatSettings } from '@/lib/service/schemas';
 import { errorWords, refusalReasons } from './envelope';
 
 /**

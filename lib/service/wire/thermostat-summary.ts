@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ThermostatSummary } from '../schemas';
+import type { ThermostatSummary } from '@/lib/service/schemas';
 
 /**
  * What creating or moving a thermostat answers on the wire, per the production reference:

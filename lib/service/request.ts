@@ -2,7 +2,11 @@ import 'server-only';
 import pLimit from 'p-limit';
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
-import { ConnectionError, getAccessToken, markTokenRefused } from '@/lib/oauth/connection';
+import {
+  ConnectionError,
+  getAccessToken,
+  markTokenRefused,
+} from '@/lib/service/connection/connection';
 import { BudgetExhausted, observeLimits, type Priority, withCall } from './budget';
 import { CallAbandoned, ServiceError, type ServiceErrorKind } from './errors';
 import {

@@ -6,7 +6,7 @@ import { safeReturnPath } from '@/lib/platform/return-path';
 import { consumeOAuthState, createOAuthState } from '@/lib/db/queries';
 import { getEnv, serviceRedirectUri } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
-import { withTokenCall } from '@/lib/thermostat-api/budget';
+import { withTokenCall } from '@/lib/service/budget';
 import { storeNewConnection } from './connection';
 import { exchangeCode, TokenEndpointError } from './token-endpoint';
 
@@ -18,7 +18,7 @@ export const FLOW_LIFETIME_S = 600;
 
 type Flow = { state: string; userId: string; returnTo: string; startedAt: number };
 
-/** The flow cookie's own key: never the session secret itself (see lib/auth/keys.ts). */
+/** The flow cookie's own key: never the session secret itself (see lib/platform/keys.ts). */
 const flowCookieKey = () => derivedKey(getEnv().AUTH_SECRET, 'oauth-flow-cookie');
 
 const hashState = (state: string) => createHash('sha256').update(state).digest('base64url');

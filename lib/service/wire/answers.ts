@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ServiceError, type ServiceErrorKind } from '../errors';
+import { ServiceError, type ServiceErrorKind } from '@/lib/service/errors';
 import { errorWords, failEnvelope, refusalReasons, successEnvelope } from './envelope';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AccessControl, LOCK_AREAS } from '../schemas';
+import { type AccessControl, LOCK_AREAS } from '@/lib/service/schemas';
 
 /**
  * The access control resource on the wire. The spec lists no read; a write's answer, where the

@@ -7,7 +7,7 @@ import {
   type FairShare,
   recordServiceLimits,
   takeCalls,
-} from '@/lib/thermostat-api/budget-store';
+} from '@/lib/service/budget-store';
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
 
@@ -15,7 +15,7 @@ import { logWarning } from '@/lib/platform/log';
  * The one call budget of the deployment. The service limits the whole deployment (per client
  * address) to 50 calls a second, 500 a minute and 10,000 an hour, and 120 token calls per two
  * hours; every call from every instance takes a slot here first, from windows kept in the
- * database (lib/db/call-budget.ts). Configured a little under the service's limits, so network
+ * database (lib/service/budget-store.ts). Configured a little under the service's limits, so network
  * jitter cannot push a window over.
  *
  * Priorities share the windows: a member's write and the thermostat in front of them may fill
@@ -38,7 +38,7 @@ export function tokenWindows(limits: ServiceLimits): CallWindow[] {
 
 /**
  * Refreshing readings and background work are divided fairly among organisations over the
- * minute (lib/db/call-budget.ts's FairShare); what a person does or looks at is not.
+ * minute (lib/service/budget-store.ts's FairShare); what a person does or looks at is not.
  */
 function fairShareOf(windows: CallWindow[], priority: Priority): FairShare | undefined {
   const minute = windows.find((window) => window.seconds === 60);
@@ -70,7 +70,7 @@ type CallInput = {
  * until `deadline` (ms since the epoch): past it, or when the budget says the wait would outlast
  * it, it throws BudgetExhausted at once, with the time a slot is expected, rather than waiting
  * in vain. The slot is counted until the call has ended, however long it took to reach the
- * service (lib/db/call-budget.ts).
+ * service (lib/service/budget-store.ts).
  */
 export async function withCall<T>(input: CallInput, call: () => Promise<T>): Promise<T> {
   return inSlots(await takeSlot(input), call);

@@ -4,7 +4,7 @@ import { getDb, rowsOf } from '@/lib/db/client';
 import { serviceBudget, serviceDemand } from '@/lib/db/schema';
 
 /**
- * The data layer of the one call budget (lib/thermostat-api/budget.ts): every instance takes
+ * The data layer of the one call budget (lib/service/budget.ts): every instance takes
  * its calls here, one at a time under a transaction-scoped advisory lock, from sliding windows
  * over the log of calls made. A call holds its place in a window from the moment it is taken
  * until it has ended (endCalls) and for the window's length after: it reaches the service

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAYS, type Schedule, type ScheduleRange } from '../schemas';
+import { DAYS, type Schedule, type ScheduleRange } from '@/lib/service/schemas';
 
 /**
  * The schedule resource on the wire. A read is the week, Monday first, each day's 48 half-hour
