@@ -27,7 +27,7 @@ const E2E_RATE_LIMIT = JSON.stringify({ perSecond: 50, perMinute: 5000, perHour:
 // Specs that start their own sandbox and app (each on its own ports, e2e/support/stack.ts's
 // extraPort, and its own database), so they run beside the shared stack's.
 const OWN_STACKS =
-  /(attention|attention-first-day|building-table-fleet|bulk-restart|fault-soak|password-reset|scale-out|sign-in-abuse|teams)\.spec\.ts$/;
+  /(attention|attention-first-day|building-table-fleet|bulk-restart|deploy|fault-soak|password-reset|scale-out|sign-in-abuse|teams)\.spec\.ts$/;
 
 const chromium = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 

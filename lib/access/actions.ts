@@ -19,7 +19,6 @@ import { changedNothing, describeServiceError, ServiceError } from '@/lib/servic
 
 export const NOT_YOURS = 'That thermostat is not in your portfolio.';
 export const BUILDING_NOT_YOURS = 'That building is not in your portfolio.';
-export const CHECK_FIELDS = 'Check the highlighted fields; nothing was sent.';
 
 export type Refused = { ok: false; state: FormState<never> };
 const refused = (message: string): Refused => ({ ok: false, state: { status: 'error', message } });

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { CHECK_FIELDS } from '@/lib/access/actions';
+import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/session';
 import {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { CHECK_FIELDS } from '@/lib/access/actions';
+import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logActivity } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/session';

@@ -46,3 +46,6 @@ export type FormAction<Field extends string = string> = (
   previous: FormState<Field>,
   form: FormData,
 ) => Promise<FormState<Field>>;
+
+/** What a form refused before anything was sent says, above its highlighted fields. */
+export const CHECK_FIELDS = 'Check the highlighted fields; nothing was sent.';

@@ -1,7 +1,8 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { CHECK_FIELDS, formStrings, openAction } from '@/lib/access/actions';
+import { formStrings, openAction } from '@/lib/access/actions';
+import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import {
   type AddSource,

@@ -1,7 +1,8 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { CHECK_FIELDS, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { openThermostat, serviceFailure } from '@/lib/access/actions';
+import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logWrite } from '@/lib/activity/sink';
 import type { FormState } from '@/lib/platform/forms';
 import {

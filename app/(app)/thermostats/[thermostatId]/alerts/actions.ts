@@ -1,7 +1,8 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { formStrings, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import { alertNamesInWords } from '@/lib/activity-log/words';
 import { rememberReminder } from '@/lib/attention/maintenance';

@@ -2,7 +2,8 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { CHECK_FIELDS, formStrings, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { formStrings, openThermostat, serviceFailure } from '@/lib/access/actions';
+import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import type { Member } from '@/lib/auth/session';
 import { loadComfortRules } from '@/lib/comfort/load';
