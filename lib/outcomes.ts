@@ -1,5 +1,4 @@
-import type { ActivityEntry } from '@/lib/db/queries';
-import type { BULK_ITEM_OUTCOMES, NOTIFICATION_STATES } from '@/lib/db/schema';
+import type { activityLog, BULK_ITEM_OUTCOMES, NOTIFICATION_STATES } from '@/lib/db/schema';
 import type { ReportRow } from '@/lib/platform/forms';
 
 /**
@@ -45,7 +44,7 @@ export function bulkItemOutcome(item: { outcome: BulkItemOutcome; attempts: numb
 }
 
 /** An activity entry as stored (`success`, `failure`, or `unconfirmed`: perhaps applied). */
-export function activityOutcome(stored: ActivityEntry['outcome']): OutcomeKind {
+export function activityOutcome(stored: (typeof activityLog.$inferSelect)['outcome']): OutcomeKind {
   return stored === 'success' ? 'done' : stored === 'unconfirmed' ? 'unconfirmed' : 'failed';
 }
 

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { emailSchema, organizationNameSchema } from '../lib/auth/schemas';
 import { configuredTarget, getDatabase } from '../lib/db/client';
-import { createOrganization, isMemberAnywhere } from '../lib/db/queries';
+import { createOrganization, isMemberAnywhere } from '../lib/auth/store';
 import { getEnv } from '../lib/platform/env';
 import { createMemberInvitation } from '../lib/members/invitations';
 

@@ -12,7 +12,7 @@ import { freshnessLine } from '@/lib/attention/freshness';
 import { listAttention, slowCheckProgress } from '@/lib/attention/list';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { listBuildings } from '@/lib/db/queries';
+import { listBuildings } from '@/lib/portfolio/store';
 import { getEnv } from '@/lib/platform/env';
 import { connectionAtRequestStart } from '@/lib/service/connection/connection';
 import { DEFAULT_VIEW, viewQuery } from '@/lib/readings/view';

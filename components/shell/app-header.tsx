@@ -1,7 +1,7 @@
 import { Link } from '@/components/ui/link';
 import { Logo } from '@/components/ui/logo';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 import { NavLinks } from './nav-links';
 import { NavMenu } from './nav-menu';
 import { UserMenu } from './user-menu';

@@ -1,7 +1,8 @@
 import 'server-only';
 import { can, type Permission, refusal } from '@/lib/auth/permissions';
 import { type Member, requireMember } from '@/lib/auth/session';
-import type { Building, ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
+import type { Building, ScopedThermostat } from '@/lib/portfolio/store';
+import type { ThermostatKey } from '@/lib/db/scope';
 import type { FormState } from '@/lib/platform/forms';
 import { scopedBuilding, scopedThermostat } from '@/lib/portfolio/guard';
 import { changedNothing, describeServiceError, ServiceError } from '@/lib/service/errors';

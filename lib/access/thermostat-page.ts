@@ -1,7 +1,8 @@
 import 'server-only';
 import { notFound } from 'next/navigation';
 import { type Member, requireMember } from '@/lib/auth/session';
-import type { ScopedThermostat, ThermostatKey } from '@/lib/db/queries';
+import type { ScopedThermostat } from '@/lib/portfolio/store';
+import type { ThermostatKey } from '@/lib/db/scope';
 import { scopedThermostat } from '@/lib/portfolio/guard';
 
 /**

@@ -1,7 +1,9 @@
 import 'server-only';
 import { z } from 'zod';
 import { ACTIVITY_ACTION_NAMES, type ActivityAction } from '@/lib/activity/actions';
-import { type ActivityFilter, type Scope, searchThermostats } from '@/lib/db/queries';
+import type { ActivityFilter } from '@/lib/activity/store';
+import type { Scope } from '@/lib/db/scope';
+import { searchThermostats } from '@/lib/portfolio/store';
 import { buildingIdSchema } from '@/lib/service/schemas';
 import { dayIn } from '@/lib/platform/time-format';
 

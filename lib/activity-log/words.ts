@@ -7,7 +7,7 @@ import {
 } from '@/lib/activity-log/template-words';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
 import { runStatus } from '@/lib/bulk/words';
-import type { ActivityEntry } from '@/lib/db/queries';
+import type { ActivityEntry } from '@/lib/activity/store';
 import { INCIDENT_KINDS, type IncidentKind } from '@/lib/notifications/kinds';
 import { DAY_LABELS, type Day, describeRange } from '@/lib/schedule/blocks';
 import { describeHoldAction } from '@/lib/settings/configuration';

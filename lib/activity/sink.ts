@@ -1,6 +1,6 @@
 import 'server-only';
 import type { ActivityAction } from '@/lib/activity/actions';
-import { type NewActivityEntry, recordActivity } from '@/lib/db/queries';
+import { type NewActivityEntry, recordActivity } from '@/lib/activity/store';
 import { logWarning } from '@/lib/platform/log';
 import { ServiceError } from '@/lib/service/errors';
 

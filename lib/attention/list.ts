@@ -8,7 +8,8 @@ import {
   listFailedWrites,
 } from '@/lib/attention/store';
 import { countDriftChecks, listDrift } from '@/lib/templates/drift-store';
-import { findThermostat, type Scope } from '@/lib/db/queries';
+import type { Scope } from '@/lib/db/scope';
+import { findThermostat } from '@/lib/portfolio/store';
 import { getConnectionSummary } from '@/lib/service/connection/connection';
 import { pollFreshness } from '@/lib/readings/poller';
 import { freshnessTargetMs, parseStoredStatus } from '@/lib/readings/read';

@@ -4,7 +4,7 @@ import { serviceFailure } from '@/lib/access/actions';
 import { logActivity, logWrite } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/session';
-import type { ScopedThermostat } from '@/lib/db/queries';
+import type { ScopedThermostat } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { type AlertChanges, isCalendarDate } from '@/lib/settings/alerts';
 import { labelOf } from '@/lib/settings/current';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { getDb, rowsOf } from '@/lib/db/client';
-import type { Scope, ThermostatKey } from '@/lib/db/queries';
+import type { ThermostatKey } from '@/lib/db/scope';
 import {
   buildings,
   maintenanceReminders,
@@ -10,13 +10,13 @@ import {
   readings,
   thermostats,
 } from '@/lib/db/schema';
-import { inBuildings, inBuildingsSql, thermostatOf } from '@/lib/db/scope';
+import { inBuildings, inBuildingsSql, type Scope, thermostatOf } from '@/lib/db/scope';
 
 /**
  * The needs-attention page's queries: the facts its conditions (lib/attention/conditions.ts) read,
  * for the thermostats in a member's scope, and the two small stores it keeps (maintenance
  * reminders, pending mode changes). Every query of a member's view names the organisation and,
- * for a building manager, their buildings, like lib/db/queries.ts.
+ * for a building manager, their buildings, like lib/portfolio/store.ts.
  */
 
 const inScope = (scope: Scope) => inBuildings(thermostats.buildingId, scope);

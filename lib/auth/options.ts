@@ -13,7 +13,7 @@ import {
   isMemberAnywhere,
   resolveSsoMember,
   revokeSession,
-} from '@/lib/db/queries';
+} from '@/lib/auth/store';
 import { type Env, getEnv } from '@/lib/platform/env';
 import { authLogger } from './auth-log';
 import {

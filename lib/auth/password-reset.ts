@@ -9,7 +9,7 @@ import {
   type ResetAccount,
   spendPasswordReset,
 } from '@/lib/db/password-resets';
-import { unlockSignIn } from '@/lib/db/queries';
+import { unlockSignIn } from '@/lib/auth/store';
 import { prunePasswordResets } from '@/lib/db/upkeep';
 import { type Email, escapeHtml } from '@/lib/platform/email';
 import { getEnv } from '@/lib/platform/env';

@@ -1,4 +1,4 @@
-import type { Role } from '@/lib/db/queries';
+import type { Role } from '@/lib/db/schema';
 
 /**
  * Who may do what, in one table. The data layer asks `can` before any service call or write;

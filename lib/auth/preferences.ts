@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { savePreferences } from '@/lib/auth/preferences-store';
 import { logActivity } from '@/lib/activity/sink';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { knownZone } from '@/lib/platform/time-format';
 import { timeZoneName } from '@/lib/platform/words';

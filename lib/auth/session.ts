@@ -3,7 +3,7 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { decode } from 'next-auth/jwt';
 import { cache } from 'react';
-import { findSessionMember, type Member } from '@/lib/db/queries';
+import { findSessionMember, type Member } from '@/lib/auth/store';
 import { getEnv } from '@/lib/platform/env';
 
 export type { Member };

@@ -11,7 +11,7 @@ import {
   listRecentFailures,
   markSignInAttempt,
   recordSignInAttempt,
-} from '@/lib/db/queries';
+} from '@/lib/auth/store';
 
 /**
  * Sign-in throttling, kept in the database so that every app instance sees the same counts.

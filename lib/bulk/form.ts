@@ -2,7 +2,7 @@ import 'server-only';
 import { BUILDING_NOT_YOURS } from '@/lib/access/actions';
 import type { Member } from '@/lib/auth/session';
 import { resolveGroup } from '@/lib/groups/store';
-import { findBuilding, listThermostats } from '@/lib/db/queries';
+import { findBuilding, listThermostats } from '@/lib/portfolio/store';
 import type { FormState } from '@/lib/platform/forms';
 import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';
 import { buildingIdSchema } from '@/lib/service/schemas';

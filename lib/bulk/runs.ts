@@ -12,7 +12,7 @@ import {
   setBulkRunJob,
 } from '@/lib/bulk/store';
 import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
-import { listBuildings, listThermostats } from '@/lib/db/queries';
+import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { sendJob } from '@/lib/queue/queue';
 import { logWarning } from '@/lib/platform/log';
 import {

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'd
 import type { ActivityAction } from '@/lib/activity/actions';
 import { summariseItemPlans } from '@/lib/templates/summary';
 import { type Database, getDb, rowsOf } from '@/lib/db/client';
-import type { Scope } from '@/lib/db/queries';
+import type { Scope } from '@/lib/db/scope';
 import {
   activityLog,
   BULK_ITEM_OUTCOMES,

@@ -9,6 +9,12 @@ import { thermostats } from './schema';
  */
 export type Scope = { orgId: string; userId: string; buildingIds: readonly string[] | null };
 
+/** One thermostat, or one building, of an organisation. */
+export type ThermostatKey = { orgId: string; thermostatId: string };
+export type BuildingKey = { orgId: string; buildingId: string };
+/** The thermostats of a scope, narrowed to one building or to a list. */
+export type ThermostatSelection = { scope: Scope; buildingId?: string; thermostatIds?: string[] };
+
 // The conditions every query of a member's data shares, so that the scope reads the same in each
 // file of lib/db.
 

@@ -13,7 +13,7 @@ import {
   resolveGroup,
   updateGroup,
 } from '@/lib/groups/store';
-import { listBuildings, listThermostats } from '@/lib/db/queries';
+import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import type { FormState } from '@/lib/platform/forms';
 import { describeFilter, filterInputFromForm, type GroupFilter, parseStoredFilter } from './filter';
 import {

@@ -13,7 +13,7 @@ import {
 import { type FilterAttentionKind, type GroupFilter, parseStoredFilter } from '@/lib/groups/filter';
 import { STATUS_FIELDS } from '@/lib/readings/building-rows-store';
 import { type Database, getDb, rowsOf } from '@/lib/db/client';
-import type { Scope } from '@/lib/db/queries';
+import type { Scope } from '@/lib/db/scope';
 import { thermostatGroups } from '@/lib/db/schema';
 import { inBuildingsSql } from '@/lib/db/scope';
 

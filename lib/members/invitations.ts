@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { canManageMember, type MemberScope, ROLE_NAMES } from '@/lib/auth/permissions';
-import type { Role } from '@/lib/db/queries';
+import type { Role } from '@/lib/db/schema';
 import {
   createInvitation,
   findInvitationByToken,
@@ -9,7 +9,7 @@ import {
   type InvitationProblem,
   invitationProblem,
   revokeInvitation,
-} from '@/lib/db/queries';
+} from '@/lib/members/store';
 import { type Email, emailEnabled, escapeHtml, sendEmail } from '@/lib/platform/email';
 import { getEnv } from '@/lib/platform/env';
 

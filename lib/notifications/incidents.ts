@@ -16,7 +16,7 @@ import {
   type SubscriberRow,
   takeDigest,
 } from '@/lib/notifications/store';
-import { listOrganizationBuildings } from '@/lib/db/queries';
+import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import type { Scope } from '@/lib/db/scope';
 import { logWarning } from '@/lib/platform/log';
 import { queueNotices } from './delivery';

@@ -12,7 +12,8 @@ import {
   saveNotificationRules,
   saveSubscription,
 } from '@/lib/notifications/store';
-import { listOrganizationBuildings, type Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
+import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import { getEnv } from '@/lib/platform/env';
 import { sealToken } from '@/lib/service/connection/vault';
 import { buildingIdSchema } from '@/lib/service/schemas';

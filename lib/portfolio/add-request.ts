@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Actor } from '@/lib/activity/sink';
-import { listOrganizationBuildings } from '@/lib/db/queries';
+import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import type { FormState, ReportRow } from '@/lib/platform/forms';
 import { addToPortfolio, type ImportWait, type KnownBuilding } from './add';
 import { type EntryProblem, type PortfolioEntry, parseCsv, parsePastedList } from './entries';

@@ -7,7 +7,7 @@ import {
   ensureBuilding,
   findKnownThermostats,
   listOrganizationBuildings,
-} from '@/lib/db/queries';
+} from '@/lib/portfolio/store';
 import type { ReportRow } from '@/lib/platform/forms';
 import { storeStatus } from '@/lib/readings/read';
 import { describeServiceError, ServiceError, untilPhrase } from '@/lib/service/errors';

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { Actor } from '@/lib/activity/sink';
 import { logActivity } from '@/lib/activity/sink';
-import { ensureBuilding, listOrganizationBuildings } from '@/lib/db/queries';
+import { ensureBuilding, listOrganizationBuildings } from '@/lib/portfolio/store';
 import { isKnownTimeZone } from '@/lib/schedule/blocks';
 import { buildingIdSchema } from '@/lib/service/schemas';
 

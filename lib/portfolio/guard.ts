@@ -1,6 +1,7 @@
 import 'server-only';
 import { cache } from 'react';
-import { findBuilding, findThermostat, type Scope } from '@/lib/db/queries';
+import type { Scope } from '@/lib/db/scope';
+import { findBuilding, findThermostat } from '@/lib/portfolio/store';
 import { buildingIdSchema, thermostatIdSchema } from '@/lib/service/schemas';
 
 /**

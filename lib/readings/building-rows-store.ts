@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { BuildingView, SortKey } from '@/lib/readings/view';
-import type { Scope } from '@/lib/db/queries';
+import type { Scope } from '@/lib/db/scope';
 
 /**
  * The SQL of a building's table: its thermostats with the fields of their last stored status,

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Scope } from '@/lib/db/queries';
+import type { Scope } from '@/lib/db/scope';
 import {
   type BuildingRowRecord,
   type BuildingRowsSummary,

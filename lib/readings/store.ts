@@ -4,13 +4,13 @@ import type { RowStatus } from '@/lib/readings/row-types';
 import type { BuildingView } from '@/lib/readings/view';
 import { buildingRowsSql, buildingSummarySql, type STATUS_FIELDS } from './building-rows-store';
 import { getDb, rowsOf } from '@/lib/db/client';
-import type { Scope, ThermostatKey, ThermostatSelection } from '@/lib/db/queries';
+import type { ThermostatKey, ThermostatSelection } from '@/lib/db/scope';
 import { readingHistory, readings, thermostats } from '@/lib/db/schema';
-import { inBuildings, thermostatOf } from '@/lib/db/scope';
+import { inBuildings, type Scope, thermostatOf } from '@/lib/db/scope';
 
 /**
  * The readings store's queries: the last reading of each thermostat, and its history. Every
- * query names the organisation (and a building manager's buildings) like lib/db/queries.ts.
+ * query names the organisation (and a building manager's buildings) like lib/portfolio/store.ts.
  */
 
 export type StoredReading = typeof readings.$inferSelect;

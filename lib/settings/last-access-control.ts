@@ -1,6 +1,7 @@
 import 'server-only';
 import { findLastRunLocks } from '@/lib/bulk/store';
-import { listActivity, type Scope } from '@/lib/db/queries';
+import { listActivity } from '@/lib/activity/store';
+import type { Scope } from '@/lib/db/scope';
 import { LOCK_AREAS } from '@/lib/service/schemas';
 import type { LockArea } from './access-control';
 

@@ -3,7 +3,7 @@ import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DriftWords } from '@/lib/attention/conditions';
 import { getDb, rowsOf } from '@/lib/db/client';
-import type { Scope } from '@/lib/db/queries';
+import type { Scope } from '@/lib/db/scope';
 import { templateAssignments, templates, thermostats } from '@/lib/db/schema';
 import { inBuildings } from '@/lib/db/scope';
 

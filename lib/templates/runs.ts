@@ -13,7 +13,7 @@ import {
   type PlannedItemInput,
   type RunInView,
 } from '@/lib/bulk/store';
-import { findActivityEntry } from '@/lib/db/queries';
+import { findActivityEntry } from '@/lib/activity/store';
 import { findTemplate } from '@/lib/templates/store';
 import { undoOf } from '@/lib/undo/entries';
 import { forgetPasscode, holdPasscode, passcodeSchema } from './passcodes';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDueReminders, remindersPerMinute } from '@/lib/attention/maintenance';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
-import { addThermostat, ensureBuilding } from '@/lib/db/queries';
+import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { getAlertSettings } from '@/lib/service/resources';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, createOrganizationWithOwner } from '../support/members';

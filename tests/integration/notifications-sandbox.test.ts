@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
-import { addThermostat, ensureBuilding } from '@/lib/db/queries';
+import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { stopBoss } from '@/lib/queue/queue';
 import { reconcileOrganization } from '@/lib/notifications/incidents';
 import { refreshReading } from '@/lib/readings/read';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { ensureBuilding } from '@/lib/db/queries';
+import { ensureBuilding } from '@/lib/portfolio/store';
 import type { ReportRow } from '@/lib/platform/forms';
 import { addToPortfolio, type ImportWait } from '@/lib/portfolio/add';
 import type { PortfolioEntry } from '@/lib/portfolio/entries';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 import { budgetWindows, type Priority } from '@/lib/service/budget-windows';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from './database';

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import {
-  acceptInvitation,
   createFirstOrganization,
-  createInvitation,
   createOrganization,
   createSession,
   findSessionMember,
-  type Invitation,
   type Member,
-  type Role,
-} from '@/lib/db/queries';
+} from '@/lib/auth/store';
+import type { Role } from '@/lib/db/schema';
+import { acceptInvitation, createInvitation, type Invitation } from '@/lib/members/store';
 
 /**
  * Organisations and members for data-layer tests, made the way the app makes them: first-run

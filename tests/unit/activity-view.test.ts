@@ -9,13 +9,9 @@ import { startBulkRun } from '@/lib/bulk/runs';
 import { workBulkRun } from '@/lib/bulk/worker';
 import { type BulkRun, findBulkRun } from '@/lib/bulk/store';
 import type { DatabaseHandle } from '@/lib/db/client';
-import {
-  addThermostat,
-  ensureBuilding,
-  listActivity,
-  type Member,
-  recordActivity,
-} from '@/lib/db/queries';
+import { listActivity, recordActivity } from '@/lib/activity/store';
+import type { Member } from '@/lib/auth/store';
+import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { stopBoss } from '@/lib/queue/queue';
 import { connectionEndChanges, connectionEndedInWords } from '@/lib/service/connection/ended';
 import { describeSettingsChanges } from '@/lib/settings/configuration';

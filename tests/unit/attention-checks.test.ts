@@ -23,7 +23,7 @@ const { rememberReminder } = await import('@/lib/attention/maintenance');
 const { listDueReminders, saveReminder, saveReminderFailure } = await import(
   '@/lib/attention/store'
 );
-const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
+const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { templates } = await import('@/lib/db/schema');
 const { saveReading } = await import('@/lib/readings/store');
 const { defaultAlertSettings } = await import('@/sandbox/src/store');
@@ -35,7 +35,7 @@ const { createFirstOwner, createOrganizationWithOwner, inviteAndAccept } = await
 );
 
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 import type { AlertSettings } from '@/lib/service/schemas';
 
 describe('what the slow checks have not yet checked, in words', () => {

@@ -25,9 +25,8 @@ const {
   recordPendingMode,
   syncPendingModeChanges,
 } = await import('@/lib/attention/store');
-const { addThermostat, ensureBuilding, recordActivity, removeThermostat } = await import(
-  '@/lib/db/queries'
-);
+const { recordActivity } = await import('@/lib/activity/store');
+const { addThermostat, ensureBuilding, removeThermostat } = await import('@/lib/portfolio/store');
 const { saveReading } = await import('@/lib/readings/store');
 const { connectEveryOrganization, databaseTargets, useDatabase } = await import(
   '../support/database'
@@ -37,7 +36,7 @@ const { createFirstOwner, createOrganizationWithOwner, inviteAndAccept } = await
 );
 
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 
 const NORTH = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const SOUTH = 'cccccccccccccccccccccccc';

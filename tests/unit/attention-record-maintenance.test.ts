@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
-import type { Member, ScopedThermostat } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
+import type { ScopedThermostat } from '@/lib/portfolio/store';
 import type { RunningSandbox } from '@/sandbox/src/server';
 import { useDatabase } from '../support/database';
 import { callCount, connectedOwner, control, startServiceForTests } from '../support/service';
@@ -37,13 +38,13 @@ beforeAll(async () => {
   // The configuration first (the sandbox's address, background reading on), then the app's code.
   sandbox = await startServiceForTests({ READINGS_TARGET_MINUTES: '5' });
   handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
-  const [{ recordMaintenanceDone }, { listAttention }, resources, maintenance, queries, time] =
+  const [{ recordMaintenanceDone }, { listAttention }, resources, maintenance, portfolio, time] =
     await Promise.all([
       import('@/lib/attention/record-maintenance'),
       import('@/lib/attention/list'),
       import('@/lib/service/resources'),
       import('@/lib/attention/maintenance'),
-      import('@/lib/db/queries'),
+      import('@/lib/portfolio/store'),
       import('@/lib/platform/time-format'),
     ]);
   const { inviteAndAccept } = await import('../support/members');
@@ -65,8 +66,8 @@ beforeAll(async () => {
   for (const thermostat of [online, down]) {
     const building = demo.buildings.find((b) => b.buildingId === thermostat.buildingId);
     if (!building) throw new Error('no building');
-    await queries.ensureBuilding({ orgId: owner.orgId, ...building });
-    await queries.addThermostat({
+    await portfolio.ensureBuilding({ orgId: owner.orgId, ...building });
+    await portfolio.addThermostat({
       orgId: owner.orgId,
       thermostatId: thermostat.thermostatId,
       buildingId: thermostat.buildingId,
@@ -74,7 +75,7 @@ beforeAll(async () => {
     });
   }
   const find = async (thermostatId: string) => {
-    const found = await queries.findThermostat({ scope: owner, thermostatId });
+    const found = await portfolio.findThermostat({ scope: owner, thermostatId });
     if (!found) throw new Error(`not found: ${thermostatId}`);
     return found;
   };
@@ -86,7 +87,7 @@ beforeAll(async () => {
   // A building manager of another building than the unit's.
   const another = demo.buildings.find((b) => b.buildingId !== unit.buildingId);
   if (!another) throw new Error('the demo has one building');
-  await queries.ensureBuilding({ orgId: owner.orgId, ...another });
+  await portfolio.ensureBuilding({ orgId: owner.orgId, ...another });
   elsewhere = await inviteAndAccept(owner.orgId, 'keeper@example.com', 'building_manager', [
     another.buildingId,
   ]);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endCalls, recordServiceLimits, takeCalls } from '@/lib/service/budget-store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { rowsOf } from '@/lib/db/client';
-import { createOrganization } from '@/lib/db/queries';
+import { createOrganization } from '@/lib/auth/store';
 import { budgetWindows, tokenWindows } from '@/lib/service/budget';
 import { databaseTargets, useDatabase } from '../support/database';
 

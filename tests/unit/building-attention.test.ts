@@ -16,7 +16,7 @@ Object.assign(process.env, {
 });
 
 const { filterSql } = await import('@/lib/readings/building-rows-store');
-const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
+const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { listBuildingRows, saveReading, summarizeBuildingRows } = await import(
   '@/lib/readings/store'
 );
@@ -29,7 +29,7 @@ const { databaseTargets, useDatabase } = await import('../support/database');
 const { createFirstOwner, inviteAndAccept } = await import('../support/members');
 
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 
 /**
  * The building table and what needs attention: each row flagged with its items' titles, and a

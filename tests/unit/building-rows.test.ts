@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordPendingMode } from '@/lib/attention/store';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
+import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import {
   listBuildingRows,
   markWanted,

@@ -20,7 +20,7 @@ import {
   findUserByEmail,
   revokeSession,
   unlockSignIn,
-} from '@/lib/db/queries';
+} from '@/lib/auth/store';
 import { databaseTargets, useDatabase } from '../support/database';
 
 const createFirstUser = (account: { name: string; email: string; passwordHash: string }) =>

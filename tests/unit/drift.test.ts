@@ -20,7 +20,7 @@ const { listAttention } = await import('@/lib/attention/list');
 const { replanHref } = await import('@/lib/attention/query');
 const { describeItem } = await import('@/lib/attention/words');
 const { listDrift } = await import('@/lib/templates/drift-store');
-const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
+const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { templates } = await import('@/lib/db/schema');
 const { incidentKindOf, INCIDENT_KINDS } = await import('@/lib/notifications/kinds');
 const { causesOfItems } = await import('@/lib/notifications/reconcile');
@@ -40,7 +40,7 @@ const { applyOperations } = await import('../support/template-service');
 
 import type { ListedItem } from '@/lib/attention/list';
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 import type { TemplateRead } from '@/lib/templates/plan';
 import type { TemplateService } from '@/lib/templates/service';
 import type { Priority } from '@/lib/service/budget';

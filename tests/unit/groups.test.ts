@@ -22,9 +22,8 @@ const { recordPendingMode, syncPendingModeChanges, saveReminder } = await import
 const { GROUP_NOT_YOURS, selectionFromForm } = await import('@/lib/bulk/form');
 const { createGroup, findGroup, listGroupThermostats, listGroups, resolveGroup, setGroupMembers } =
   await import('@/lib/groups/store');
-const { addThermostat, ensureBuilding, listActivity, recordActivity } = await import(
-  '@/lib/db/queries'
-);
+const { listActivity, recordActivity } = await import('@/lib/activity/store');
+const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { saveReading } = await import('@/lib/readings/store');
 const { FILTER_ATTENTION_KIND_NAMES, describeFilter, filterInputFromForm, groupFilterSchema } =
   await import('@/lib/groups/filter');
@@ -45,7 +44,7 @@ const { createFirstOwner, createOrganizationWithOwner, inviteAndAccept } = await
 );
 
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 import type { GroupFilter } from '@/lib/groups/filter';
 
 /**

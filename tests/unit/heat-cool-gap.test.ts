@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewBulkChange } from '@/lib/bulk/runs';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
-import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
+import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { saveReading } from '@/lib/readings/store';
 import {
   heatCoolGapOf,

@@ -30,7 +30,7 @@ Object.assign(process.env, {
 const { joinWithSsoAction } = await import('@/app/(public)/invite/[token]/actions');
 const { chosenSsoInvitation } = await import('@/lib/auth/sso-invitation');
 const { hashInvitationToken } = await import('@/lib/members/invitations');
-const { createInvitation } = await import('@/lib/db/queries');
+const { createInvitation } = await import('@/lib/members/store');
 
 /**
  * Joining with company SSO from an invitation's page: the action is public (the link is the

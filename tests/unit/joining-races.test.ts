@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { acceptInvitation, countUsers, findUserByEmail, resolveSsoMember } from '@/lib/db/queries';
+import { countUsers, findUserByEmail, resolveSsoMember } from '@/lib/auth/store';
+import { acceptInvitation } from '@/lib/members/store';
 import { databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, createOrganizationWithOwner, invite } from '../support/members';
 

@@ -5,13 +5,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isActivityAction } from '@/lib/activity/actions';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
-import {
-  findConnection,
-  findSessionMember,
-  listActivity,
-  listBuildings,
-  listThermostats,
-} from '@/lib/db/queries';
+import { listActivity } from '@/lib/activity/store';
+import { findSessionMember } from '@/lib/auth/store';
+import { listBuildings, listThermostats } from '@/lib/portfolio/store';
+import { findConnection } from '@/lib/service/connection/store';
 import { databaseTargets } from '../support/database';
 import {
   MIGRATIONS,

@@ -29,7 +29,8 @@ const {
   listNoticesToDeliver,
   listStrandedNotices,
 } = await import('@/lib/notifications/store');
-const { addThermostat, ensureBuilding, updateMembership } = await import('@/lib/db/queries');
+const { updateMembership } = await import('@/lib/members/store');
+const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { getBoss, stopBoss } = await import('@/lib/queue/queue');
 const { deliverNotices, sendTestEmail } = await import('@/lib/notifications/delivery');
 const { reconcileOrganization, runNotificationRound, sendDueDigests } = await import(
@@ -47,7 +48,7 @@ const { retryBulkRun, startBulkRun } = await import('@/lib/bulk/runs');
 const { workBulkRun } = await import('@/lib/bulk/worker');
 
 import { rowsOf } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 import { applyAllBut } from '../support/bulk-service';
 
 const NORTH = 'aaaaaaaaaaaaaaaaaaaaaaaa';

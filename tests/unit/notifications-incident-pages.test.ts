@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { countIncidents, type IncidentRow, listIncidents } from '@/lib/notifications/store';
-import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
+import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { incidents } from '@/lib/db/schema';
 import { INCIDENTS_PER_PAGE } from '@/lib/notifications/page-view';
 import { databaseTargets, useDatabase } from '../support/database';

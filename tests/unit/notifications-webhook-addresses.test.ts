@@ -27,7 +27,7 @@ const { hostProblem, isPublicAddress, nonPublicAddressKind, resolvedAddressProbl
 );
 const { postWebhook } = await import('@/lib/notifications/webhooks');
 const { findWebhookEndpoint, listDeliveryLog } = await import('@/lib/notifications/store');
-const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
+const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { deliverNotices, sendTestWebhook } = await import('@/lib/notifications/delivery');
 const { reconcileOrganization } = await import('@/lib/notifications/incidents');
 const { addWebhook, webhookSchema } = await import('@/lib/notifications/settings');
@@ -36,7 +36,7 @@ const { databaseWithQueue, storeReading } = await import('../support/notificatio
 const { createFirstOwner } = await import('../support/members');
 
 import { rowsOf } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 
 afterAll(async () => {
   await receiver.close();

@@ -25,7 +25,7 @@ Object.assign(process.env, {
 
 const { findWebhookEndpoint, resumeWebhookEndpoint, listDeliveryLog, recordEndpointAttempt } =
   await import('@/lib/notifications/store');
-const { addThermostat, ensureBuilding } = await import('@/lib/db/queries');
+const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { deliverNotices, MAX_ATTEMPTS, queueNotices, sendTestWebhook, WEBHOOK_PAUSE_AFTER } =
   await import('@/lib/notifications/delivery');
 const { reconcileOrganization } = await import('@/lib/notifications/incidents');
@@ -38,7 +38,7 @@ const { until } = await import('../support/wait');
 const { createFirstOwner } = await import('../support/members');
 
 import { rowsOf } from '@/lib/db/client';
-import type { Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
 
 const NORTH = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const SOUTH = 'cccccccccccccccccccccccc';

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/bulk/store';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { addThermostat, ensureBuilding, type Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
+import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { stopBoss } from '@/lib/queue/queue';
 import { parseTemplateForm } from '@/lib/templates/form';
 import {

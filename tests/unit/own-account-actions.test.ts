@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { findSubscription } from '@/lib/notifications/store';
-import { ensureBuilding, findMembership, type Member } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
+import { findMembership } from '@/lib/members/store';
+import { ensureBuilding } from '@/lib/portfolio/store';
 import { databaseTargets, useDatabase } from '../support/database';
 import { createFirstOwner, inviteAndAccept, signedIn } from '../support/members';
 

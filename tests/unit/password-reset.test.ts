@@ -60,7 +60,7 @@ const {
 const { verifyPassword } = await import('@/lib/auth/password');
 const { startSignInAttempt } = await import('@/lib/auth/throttle');
 const { findResetAccount } = await import('@/lib/db/password-resets');
-const { findSessionMember, findUserByEmail } = await import('@/lib/db/queries');
+const { findSessionMember, findUserByEmail } = await import('@/lib/auth/store');
 const { prunePasswordResets } = await import('@/lib/db/upkeep');
 const { requestPasswordResetAction } = await import(
   '@/app/(public)/sign-in/forgot-password/actions'

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { addThermostat, ensureBuilding, type Member, removeThermostat } from '@/lib/db/queries';
+import type { Member } from '@/lib/auth/store';
+import { addThermostat, ensureBuilding, removeThermostat } from '@/lib/portfolio/store';
 import {
   listDueReadings,
   listHistory,

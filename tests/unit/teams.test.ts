@@ -4,42 +4,44 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { logActivity } from '@/lib/activity/sink';
 import type { ActivityAction } from '@/lib/activity/actions';
 import type { DatabaseHandle } from '@/lib/db/client';
+import { listActivity, listActivityPeople } from '@/lib/activity/store';
 import {
-  acceptInvitation,
-  addThermostat,
   countInvitingOrganizations,
   countUsers,
   createOrganization,
-  ensureBuilding,
-  findBuilding,
-  findConnection,
-  findInvitationByToken,
-  findKnownThermostats,
-  findMembership,
   findOrganization,
   findSessionMember,
-  findThermostat,
   findUserByEmail,
-  finishMove,
   isMemberAnywhere,
-  listActivity,
-  listActivityPeople,
-  listBuildings,
+  type Member,
+  resolveSsoMember,
+  updateOrganization,
+} from '@/lib/auth/store';
+import {
+  acceptInvitation,
+  findInvitationByToken,
+  findMembership,
   listInvitations,
   listMembers,
+  removeMembership,
+  updateMembership,
+} from '@/lib/members/store';
+import {
+  addThermostat,
+  ensureBuilding,
+  findBuilding,
+  findKnownThermostats,
+  findThermostat,
+  finishMove,
+  listBuildings,
   listOrganizationBuildings,
   listThermostats,
-  type Member,
-  removeMembership,
   removeThermostat,
-  replaceConnection,
-  resolveSsoMember,
   searchThermostats,
   startMove,
-  updateMembership,
-  updateOrganization,
   updateThermostatLabel,
-} from '@/lib/db/queries';
+} from '@/lib/portfolio/store';
+import { findConnection, replaceConnection } from '@/lib/service/connection/store';
 import { memberships, sessions, thermostats } from '@/lib/db/schema';
 import { withdrawMemberInvitation } from '@/lib/members/invitations';
 import { databaseTargets, useDatabase } from '../support/database';

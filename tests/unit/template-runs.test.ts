@@ -16,7 +16,9 @@ import {
   listItemPlans,
 } from '@/lib/bulk/store';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
-import { addThermostat, ensureBuilding, listActivity, type Member } from '@/lib/db/queries';
+import { listActivity } from '@/lib/activity/store';
+import type { Member } from '@/lib/auth/store';
+import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import {
   activityLog,
   bulkRunItems,

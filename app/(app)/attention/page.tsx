@@ -24,7 +24,7 @@ import { attentionHref, pageOf, readAttentionQuery, readRecorded } from '@/lib/a
 import { formatDuration } from '@/lib/attention/words';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { listBuildings } from '@/lib/db/queries';
+import { listBuildings } from '@/lib/portfolio/store';
 import { getEnv } from '@/lib/platform/env';
 import { CHECK_EVERY_MS as DRIFT_CHECK_EVERY_MS } from '@/lib/templates/drift';
 import { formatDelta, formatTemperature } from '@/lib/platform/units';

@@ -12,7 +12,7 @@ import { FROM_SELECTION } from '@/lib/bulk/paths';
 import { listBulkRuns } from '@/lib/bulk/store';
 import { resolveGroups } from '@/lib/groups/store';
 import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
-import { listBuildings, listThermostats } from '@/lib/db/queries';
+import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { heatCoolGapRange } from '@/lib/settings/configuration';
 import { runsOfferingUndo } from '@/lib/templates/runs';
 import { DEVICE_LIMITS } from '@/lib/service/schemas';

@@ -10,7 +10,7 @@ import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
 import { safeReturnPath } from '@/lib/platform/return-path';
 import { requireMember } from '@/lib/auth/session';
-import { listBuildings } from '@/lib/db/queries';
+import { listBuildings } from '@/lib/portfolio/store';
 import { type ConnectionSummary, getConnectionSummary } from '@/lib/service/connection/connection';
 import { connectionEndedInWords } from '@/lib/service/connection/ended';
 import { isSandboxService } from '@/lib/portfolio/sandbox-demo';

@@ -7,16 +7,9 @@ import { formStrings, openAction, openOwnAction } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
 import { canManageMember, ROLE_NAMES, refusal } from '@/lib/auth/permissions';
 import { emailSchema, organizationNameSchema } from '@/lib/auth/schemas';
-import {
-  findMembership,
-  isMemberAnywhere,
-  listOrganizationBuildings,
-  ROLES,
-  removeMembership,
-  unlockSignIn,
-  updateMembership,
-  updateOrganization,
-} from '@/lib/db/queries';
+import { isMemberAnywhere, unlockSignIn, updateOrganization } from '@/lib/auth/store';
+import { findMembership, ROLES, removeMembership, updateMembership } from '@/lib/members/store';
+import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { createMemberInvitation, withdrawMemberInvitation } from '@/lib/members/invitations';
 import { buildingIdSchema } from '@/lib/service/schemas';

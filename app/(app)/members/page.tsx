@@ -19,14 +19,9 @@ import {
   ROLE_NAMES,
 } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import {
-  findOrganization,
-  invitationProblem,
-  listInvitations,
-  listMembers,
-  listOrganizationBuildings,
-  ROLES,
-} from '@/lib/db/queries';
+import { findOrganization } from '@/lib/auth/store';
+import { invitationProblem, listInvitations, listMembers, ROLES } from '@/lib/members/store';
+import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import {
   changeMember,
   inviteMember,

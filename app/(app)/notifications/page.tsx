@@ -24,7 +24,7 @@ import {
   listNotificationRules,
   listWebhookEndpoints,
 } from '@/lib/notifications/store';
-import { listBuildings } from '@/lib/db/queries';
+import { listBuildings } from '@/lib/portfolio/store';
 import { emailEnabled } from '@/lib/platform/email';
 import { displayUrl } from '@/lib/notifications/fan-out';
 import { INCIDENT_KIND_NAMES, INCIDENT_KINDS, isUrgent, rulesOf } from '@/lib/notifications/kinds';

@@ -5,7 +5,7 @@ import { formStrings } from '@/lib/access/actions';
 import { hashPassword } from '@/lib/auth/password';
 import { type SetupField, setupSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
-import { countUsers, createFirstOrganization } from '@/lib/db/queries';
+import { countUsers, createFirstOrganization } from '@/lib/auth/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 
 const FIELDS = ['orgName', 'name', 'email', 'password', 'confirm'] as const;

@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { SetupForm } from '@/components/auth/setup-form';
 import { Card } from '@/components/ui/card';
-import { countUsers } from '@/lib/db/queries';
+import { countUsers } from '@/lib/auth/store';
 
 export const metadata: Metadata = { title: 'Set up Setpoint' };
 

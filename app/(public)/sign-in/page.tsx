@@ -10,7 +10,7 @@ import { ssoDisplayName } from '@/lib/auth/options';
 import { safeReturnPath } from '@/lib/platform/return-path';
 import { getCurrentMember } from '@/lib/auth/session';
 import { rememberedSignInEmail } from '@/lib/auth/sign-in-email';
-import { countUsers } from '@/lib/db/queries';
+import { countUsers } from '@/lib/auth/store';
 
 export const metadata: Metadata = { title: 'Sign in' };
 

@@ -9,7 +9,7 @@ import {
   replaceConnection,
   type ServiceConnection,
   withConnectionLock,
-} from '@/lib/db/queries';
+} from '@/lib/service/connection/store';
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
 import { BudgetExhausted, withTokenCall } from '@/lib/service/budget';

@@ -3,7 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
 import { derivedKey } from '@/lib/platform/keys';
 import { safeReturnPath } from '@/lib/platform/return-path';
-import { consumeOAuthState, createOAuthState } from '@/lib/db/queries';
+import { consumeOAuthState, createOAuthState } from '@/lib/service/connection/store';
 import { getEnv, serviceRedirectUri } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
 import { withTokenCall } from '@/lib/service/budget';

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { openBuilding } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
-import { listOrganizationBuildings, listThermostats, updateBuilding } from '@/lib/db/queries';
+import { listOrganizationBuildings, listThermostats, updateBuilding } from '@/lib/portfolio/store';
 import { markWanted } from '@/lib/readings/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 

@@ -13,7 +13,7 @@ import { attentionByThermostat } from '@/lib/attention/list';
 import { attentionHref } from '@/lib/attention/query';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { findBuilding } from '@/lib/db/queries';
+import { findBuilding } from '@/lib/portfolio/store';
 import { connectionAtRequestStart } from '@/lib/service/connection/connection';
 import { buildingPage } from '@/lib/readings/rows';
 import { isCanonical, parseBuildingView, viewQuery } from '@/lib/readings/view';

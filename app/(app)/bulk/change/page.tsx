@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { resolveGroups } from '@/lib/groups/store';
-import { listBuildings, listThermostats } from '@/lib/db/queries';
+import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { templateFormValues } from '@/lib/templates/form';
 import { planOneOffChange } from './actions';
 

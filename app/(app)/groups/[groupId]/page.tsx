@@ -13,7 +13,7 @@ import { type Column, ResultTable } from '@/components/ui/result-table';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { findGroup, type GroupThermostat, listGroupThermostats } from '@/lib/groups/store';
-import { listBuildings, listThermostats } from '@/lib/db/queries';
+import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { describeFilter, parseStoredFilter } from '@/lib/groups/filter';
 import { changeGroupAction, deleteGroupAction } from '../actions';
 

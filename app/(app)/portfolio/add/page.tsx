@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { NotAllowed } from '@/components/ui/not-allowed';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { listOrganizationBuildings } from '@/lib/db/queries';
+import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import { timeZoneChoices } from '@/lib/portfolio/buildings';
 import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
 

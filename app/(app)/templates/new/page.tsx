@@ -11,7 +11,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { NOT_YOURS } from '@/lib/access/actions';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { listBuildings, listThermostats } from '@/lib/db/queries';
+import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { scopedThermostat } from '@/lib/portfolio/guard';
 import { type TemplateDraft, templateFormValues } from '@/lib/templates/form';
 import { type ReadProblem, readTemplateFromThermostat } from '@/lib/templates/from-thermostat';

@@ -7,14 +7,13 @@ import { openThermostat, serviceFailure } from '@/lib/access/actions';
 import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
 import { type Member, requireMember } from '@/lib/auth/session';
+import { setTemperatureUnit } from '@/lib/auth/store';
 import {
   finishMove,
   removeThermostat,
-  setTemperatureUnit,
   startMove,
-  type ThermostatKey,
   updateThermostatLabel,
-} from '@/lib/db/queries';
+} from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { scopedBuilding } from '@/lib/portfolio/guard';
 import { loadWeek } from '@/lib/schedule/load';
@@ -105,7 +104,10 @@ export async function changeResidentMode(
 }
 
 /** Everything turning resident mode off resets, read at once; what fails is left undefined. */
-async function readBeforeReset(on: ThermostatKey, member: Member): Promise<StateBeforeReset> {
+async function readBeforeReset(
+  on: { orgId: string; thermostatId: string },
+  member: Member,
+): Promise<StateBeforeReset> {
   const value = <T>(read: PromiseSettledResult<T>) =>
     read.status === 'fulfilled' ? read.value : undefined;
   const [comfortSettings, week, configuration, alerts, accessControl] = await Promise.allSettled([

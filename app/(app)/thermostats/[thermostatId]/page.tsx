@@ -15,7 +15,7 @@ import { Link } from '@/components/ui/link';
 import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
 import { findPendingMode } from '@/lib/attention/store';
-import { listBuildings } from '@/lib/db/queries';
+import { listBuildings } from '@/lib/portfolio/store';
 import { listHistory, listReadings } from '@/lib/readings/store';
 import { comfortSettingNamed, mayBeShortened } from '@/lib/readings/comfort-name';
 import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';

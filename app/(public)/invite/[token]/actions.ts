@@ -7,7 +7,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { type AcceptInvitationField, acceptInvitationSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
 import { rememberSsoInvitation } from '@/lib/auth/sso-invitation';
-import { acceptInvitation } from '@/lib/db/queries';
+import { acceptInvitation } from '@/lib/members/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import {
   hashInvitationToken,

@@ -7,7 +7,7 @@ import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { NO_EMAIL } from '@/lib/auth/password-reset';
 import { rememberedSignInEmail } from '@/lib/auth/sign-in-email';
-import { countUsers } from '@/lib/db/queries';
+import { countUsers } from '@/lib/auth/store';
 import { emailEnabled } from '@/lib/platform/email';
 import { requestPasswordResetAction } from './actions';
 

@@ -1,7 +1,7 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { attentionByThermostat } from '@/lib/attention/list';
 import { getCurrentMember } from '@/lib/auth/session';
-import { findBuilding } from '@/lib/db/queries';
+import { findBuilding } from '@/lib/portfolio/store';
 import { listBuildingRows } from '@/lib/readings/store';
 import { buildingRowsCsv } from '@/lib/readings/csv';
 import { parseBuildingView } from '@/lib/readings/view';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { openBuilding, serviceFailure } from '@/lib/access/actions';
 import { logWrite } from '@/lib/activity/sink';
 import { recordPendingMode } from '@/lib/attention/store';
-import { addThermostat } from '@/lib/db/queries';
+import { addThermostat } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { logWarning } from '@/lib/platform/log';
 import { ServiceError } from '@/lib/service/errors';

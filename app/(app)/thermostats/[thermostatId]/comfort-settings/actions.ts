@@ -14,7 +14,7 @@ import {
   comfortSettingFormSchema,
   comfortSettingRulesSchema,
 } from '@/lib/comfort/schemas';
-import type { ScopedThermostat } from '@/lib/db/queries';
+import type { ScopedThermostat } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';

@@ -1,0 +1,218 @@
+import 'server-only';
+import { and, asc, count, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
+import { getDb } from '@/lib/db/client';
+import { buildings, thermostats } from '@/lib/db/schema';
+import {
+  type BuildingKey,
+  inBuildings,
+  type Scope,
+  type ThermostatKey,
+  type ThermostatSelection,
+} from '@/lib/db/scope';
+
+/** The portfolio store: an organisation's buildings and thermostats, in a member's scope. */
+
+const thermostatIs = (key: ThermostatKey) =>
+  and(eq(thermostats.orgId, key.orgId), eq(thermostats.thermostatId, key.thermostatId));
+const buildingIs = (key: BuildingKey) =>
+  and(eq(buildings.orgId, key.orgId), eq(buildings.buildingId, key.buildingId));
+/** Joins a thermostat to the building it is in. */
+const buildingOfThermostat = and(
+  eq(buildings.orgId, thermostats.orgId),
+  eq(buildings.buildingId, thermostats.buildingId),
+);
+
+/** The buildings and thermostats a scope may see. */
+const buildingsInScope = (scope: Scope) =>
+  and(eq(buildings.orgId, scope.orgId), inBuildings(buildings.buildingId, scope));
+const thermostatsInScope = (scope: Scope) =>
+  and(eq(thermostats.orgId, scope.orgId), inBuildings(thermostats.buildingId, scope));
+
+export type Building = typeof buildings.$inferSelect;
+export type PortfolioThermostat = typeof thermostats.$inferSelect;
+export type BuildingSummary = Building & { thermostatCount: number };
+
+/** The buildings in scope, by name, with how many thermostats each has. */
+export async function listBuildings({ scope }: { scope: Scope }): Promise<BuildingSummary[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ building: buildings, thermostatCount: count(thermostats.thermostatId) })
+    .from(buildings)
+    .leftJoin(
+      thermostats,
+      and(eq(thermostats.orgId, buildings.orgId), eq(thermostats.buildingId, buildings.buildingId)),
+    )
+    .where(buildingsInScope(scope))
+    .groupBy(buildings.orgId, buildings.buildingId)
+    .orderBy(asc(buildings.name));
+  return rows.map((row) => ({ ...row.building, thermostatCount: row.thermostatCount }));
+}
+
+/** Every building of the organisation (for an owner or admin choosing a manager's buildings). */
+export async function listOrganizationBuildings({ orgId }: { orgId: string }): Promise<Building[]> {
+  const db = await getDb();
+  return db.select().from(buildings).where(eq(buildings.orgId, orgId)).orderBy(asc(buildings.name));
+}
+
+export async function findBuilding(input: {
+  scope: Scope;
+  buildingId: string;
+}): Promise<Building | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(buildings)
+    .where(and(buildingsInScope(input.scope), eq(buildings.buildingId, input.buildingId)));
+  return row ?? null;
+}
+
+/** Adds a building the organisation did not have yet; an existing one keeps its name and address. */
+export async function ensureBuilding(
+  input: BuildingKey & { name: string; timeZone: string; address?: string },
+): Promise<string> {
+  const db = await getDb();
+  await db.insert(buildings).values(input).onConflictDoNothing();
+  // A building already in the portfolio keeps the name its managers gave it.
+  const [row] = await db.select({ name: buildings.name }).from(buildings).where(buildingIs(input));
+  return row?.name ?? input.name;
+}
+
+export async function updateBuilding(
+  input: BuildingKey & { name: string; address: string },
+): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(buildings)
+    .set({ name: input.name, address: input.address })
+    .where(buildingIs(input));
+}
+
+/** Thermostats in scope: all, one building's, or only these ids (none when the list is empty). */
+
+export async function listThermostats(input: ThermostatSelection): Promise<PortfolioThermostat[]> {
+  if (input.thermostatIds?.length === 0) return [];
+  const db = await getDb();
+  return db
+    .select()
+    .from(thermostats)
+    .where(
+      and(
+        thermostatsInScope(input.scope),
+        input.buildingId ? eq(thermostats.buildingId, input.buildingId) : undefined,
+        input.thermostatIds ? inArray(thermostats.thermostatId, input.thermostatIds) : undefined,
+      ),
+    )
+    .orderBy(asc(thermostats.unitLabel), asc(thermostats.thermostatId));
+}
+
+export type ScopedThermostat = PortfolioThermostat & { building: Building | null };
+
+export async function findThermostat(input: {
+  scope: Scope;
+  thermostatId: string;
+}): Promise<ScopedThermostat | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ thermostat: thermostats, building: buildings })
+    .from(thermostats)
+    .leftJoin(buildings, buildingOfThermostat)
+    .where(and(thermostatsInScope(input.scope), eq(thermostats.thermostatId, input.thermostatId)));
+  return row ? { ...row.thermostat, building: row.building } : null;
+}
+
+/** Which of these thermostats the organisation already has, each with its building's name. */
+export async function findKnownThermostats(input: {
+  orgId: string;
+  thermostatIds: string[];
+}): Promise<Map<string, string>> {
+  if (input.thermostatIds.length === 0) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .select({ id: thermostats.thermostatId, building: buildings.name })
+    .from(thermostats)
+    .innerJoin(buildings, buildingOfThermostat)
+    .where(
+      and(
+        eq(thermostats.orgId, input.orgId),
+        inArray(thermostats.thermostatId, input.thermostatIds),
+      ),
+    );
+  return new Map(rows.map((row) => [row.id, row.building]));
+}
+
+export async function addThermostat(
+  input: ThermostatKey & { buildingId: string; unitLabel: string },
+): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .insert(thermostats)
+    .values(input)
+    .onConflictDoNothing()
+    .returning({ id: thermostats.thermostatId });
+  return rows.length === 1;
+}
+
+export async function updateThermostatLabel(
+  input: ThermostatKey & { unitLabel: string },
+): Promise<void> {
+  const db = await getDb();
+  await db.update(thermostats).set({ unitLabel: input.unitLabel }).where(thermostatIs(input));
+}
+
+/**
+ * Claims a thermostat for a move from the building it is in: true for the one caller that finds
+ * it there with no move in flight. A second, concurrent move sees the first instead of racing it.
+ */
+export async function startMove(
+  input: ThermostatKey & { from: string; to: string },
+): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(thermostats)
+    .set({ movingTo: input.to })
+    .where(
+      and(
+        thermostatIs(input),
+        eq(thermostats.buildingId, input.from),
+        isNull(thermostats.movingTo),
+      ),
+    )
+    .returning({ id: thermostats.thermostatId });
+  return rows.length === 1;
+}
+
+/** Ends a claimed move: in the new building when it was made, where it was when it failed. */
+export async function finishMove(input: ThermostatKey & { movedTo: string | null }): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(thermostats)
+    .set(input.movedTo ? { movingTo: null, buildingId: input.movedTo } : { movingTo: null })
+    .where(thermostatIs(input));
+}
+
+export async function removeThermostat(input: ThermostatKey): Promise<void> {
+  const db = await getDb();
+  await db.delete(thermostats).where(thermostatIs(input));
+}
+
+/** Thermostats in scope whose id is this one or whose label contains the text, at most `limit`. */
+export async function searchThermostats(input: {
+  scope: Scope;
+  text: string;
+  limit?: number;
+}): Promise<PortfolioThermostat[]> {
+  const db = await getDb();
+  const text = input.text.trim();
+  const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return db
+    .select()
+    .from(thermostats)
+    .where(
+      and(
+        thermostatsInScope(input.scope),
+        or(eq(thermostats.thermostatId, text), ilike(thermostats.unitLabel, pattern)),
+      ),
+    )
+    .orderBy(asc(thermostats.unitLabel))
+    .limit(input.limit ?? 50);
+}
