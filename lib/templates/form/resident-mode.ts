@@ -1,0 +1,21 @@
+import { INCLUDE_FIELDS, RESIDENT_FIELD } from './fields';
+import type { FormReader } from './reader';
+import type { TemplateDraft } from './types';
+import type { FormWriter } from './writer';
+
+/** The resident mode section (a one-off change's): on or off (`residentMode`). */
+
+export function residentModeValues(draft: TemplateDraft, { values, tick }: FormWriter) {
+  values[INCLUDE_FIELDS.residentMode] = tick(draft.residentMode !== undefined);
+  values[RESIDENT_FIELD] =
+    draft.residentMode === undefined ? '' : draft.residentMode ? 'on' : 'off';
+}
+
+/** Resident mode: on or off (off resets the rest, so the schema refuses it with other sections). */
+export function parseResidentMode({ add, text, checked }: FormReader) {
+  if (!checked(INCLUDE_FIELDS.residentMode)) return undefined;
+  const state = text(RESIDENT_FIELD);
+  if (state === 'on' || state === 'off') return state === 'on';
+  add(RESIDENT_FIELD, 'Choose whether resident mode is on or off.');
+  return undefined;
+}
