@@ -23,15 +23,19 @@ export function todayIn(timeZone: string, now = new Date()): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(now);
 }
 
-/** The zone itself when the runtime knows it, else UTC. */
-export function knownZone(timeZone: string | null | undefined): string {
-  if (!timeZone) return 'UTC';
+/** Whether the runtime knows this IANA zone. */
+export function isKnownTimeZone(timeZone: string): boolean {
   try {
     dateTimeFormat({ timeZone });
-    return timeZone;
+    return true;
   } catch {
-    return 'UTC';
+    return false;
   }
+}
+
+/** The zone itself when the runtime knows it, else UTC. */
+export function knownZone(timeZone: string | null | undefined): string {
+  return timeZone && isKnownTimeZone(timeZone) ? timeZone : 'UTC';
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Actor } from '@/lib/activity/sink';
 import { logActivity } from '@/lib/activity/sink';
 import { ensureBuilding, listOrganizationBuildings } from '@/lib/portfolio/store';
-import { isKnownTimeZone } from '@/lib/schedule/blocks';
+import { isKnownTimeZone } from '@/lib/platform/time-format';
 import { buildingIdSchema } from '@/lib/service/schemas';
 
 /**

@@ -54,16 +54,6 @@ function wallClock(timeZone: string): Intl.DateTimeFormat {
   });
 }
 
-/** Whether the runtime knows this IANA zone. */
-export function isKnownTimeZone(timeZone: string): boolean {
-  try {
-    wallClock(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The block that is current at `instant` in `timeZone` (local wall-clock day and half hour). */
 export function currentBlock(instant: Date, timeZone: string): BlockPosition {
   const parts = wallClock(timeZone).formatToParts(instant);

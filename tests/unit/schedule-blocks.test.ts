@@ -6,11 +6,11 @@ import {
   currentBlock,
   describeRange,
   describeUsage,
-  isKnownTimeZone,
   moveFocus,
   rangeBetween,
   runsOf,
 } from '@/lib/schedule/blocks';
+import { isKnownTimeZone } from '@/lib/platform/time-format';
 
 const at = (iso: string) => new Date(iso);
 
