@@ -2,6 +2,7 @@ import 'server-only';
 import type { ActivityAction } from '@/lib/activity/actions';
 import { type NewActivityEntry, recordActivity } from '@/lib/activity/store';
 import { logWarning } from '@/lib/platform/log';
+import { connectionEndChanges, onConnectionEnded } from '@/lib/service/connection/ended';
 import { ServiceError } from '@/lib/service/errors';
 
 /** Who an entry is by: a member acting in their organisation, or Setpoint itself (no user). */
@@ -74,4 +75,22 @@ export async function logWrite(
     ? `May have been applied: ${asked} (the service did not confirm it)`
     : `Failed to ${asked}`;
   await logActivity({ ...entry, summary, error });
+}
+
+/**
+ * From now on, a connection the service ends is written in the activity log, once, by Setpoint:
+ * its reason kept (the refresh's error text, the service's code, stays with the connection for
+ * the server's records, never in the log members read). Called at start-up by every process
+ * that calls the service (lib/jobs/start-up.ts, scripts/worker.ts).
+ */
+export function logConnectionEnds(): void {
+  onConnectionEnded((orgId, reason) =>
+    logActivity({
+      actor: { orgId, userId: null, name: 'Setpoint' },
+      action: 'connection.end',
+      summary: 'The thermostat service ended the connection; an owner or admin must reconnect',
+      changes: connectionEndChanges(reason),
+      error: new ServiceError('reconnect'),
+    }),
+  );
 }

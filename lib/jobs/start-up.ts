@@ -32,6 +32,8 @@ export async function startUp(): Promise<void> {
     throw error;
   }
   await getDatabase();
+  const { logConnectionEnds } = await import('@/lib/activity/sink');
+  logConnectionEnds();
   if (getEnv().JOBS_RUNNER === 'app') {
     const { startJobRunner } = await import('./runner');
     await startJobRunner();

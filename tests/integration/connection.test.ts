@@ -301,11 +301,17 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     expect((await tokenCalls()) - calls).toBe(1);
   });
 
-  it('marks the connection for reconnection when the service refuses the refresh token', async () => {
+  it('marks the connection for reconnection when the service refuses the refresh token, and logs the end once', async () => {
     const { completeAuthorization } = await import('@/lib/service/connection/flow');
     const { ConnectionError, getAccessToken, getConnectionSummary } = await import(
       '@/lib/service/connection/connection'
     );
+    const { logConnectionEnds } = await import('@/lib/activity/sink');
+    const { listActivity } = await import('@/lib/activity/store');
+    // As start-up does: the activity log listens for the service tier's news of an end.
+    logConnectionEnds();
+    const ends = () => listActivity({ scope: member, filter: { action: 'connection.end' } });
+    const endsBefore = (await ends()).length;
     const { cookie, state, code } = await authorize();
     await completeAuthorization({ member, cookie, params: new URLSearchParams({ code, state }) });
     const { token } = await getAccessToken(member.orgId);
@@ -321,6 +327,17 @@ describe.each(databaseTargets)('service connection on $name', ({ target }) => {
     const calls = await tokenCalls();
     await expect(getAccessToken(member.orgId)).rejects.toBeInstanceOf(ConnectionError);
     expect(await tokenCalls()).toBe(calls);
+    // Logged once, by Setpoint, with the reason and not the service's text; the later refusal
+    // found the end already recorded and logs nothing more.
+    const logged = await ends();
+    expect(logged).toHaveLength(endsBefore + 1);
+    expect(logged[0]).toMatchObject({
+      userId: null,
+      actorName: 'Setpoint',
+      outcome: 'failure',
+      error: 'reconnect',
+      changes: { endedReason: 'refresh_refused' },
+    });
 
     // Reconnecting clears the reason.
     const again = await authorize();

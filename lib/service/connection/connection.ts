@@ -2,7 +2,6 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { cache } from 'react';
-import { logActivity } from '@/lib/activity/sink';
 import {
   deleteConnection,
   findConnection,
@@ -13,8 +12,7 @@ import {
 import { getEnv } from '@/lib/platform/env';
 import { logWarning } from '@/lib/platform/log';
 import { BudgetExhausted, withTokenCall } from '@/lib/service/budget';
-import { ServiceError } from '@/lib/service/errors';
-import { type ConnectionEndedReason, connectionEndChanges } from './ended';
+import { type ConnectionEndedReason, tellConnectionEnded } from './ended';
 import {
   ACCESS_TOKEN_REFRESH_MARGIN_MS,
   isJwt,
@@ -327,16 +325,8 @@ async function refreshUnderLock(orgId: string, rejected: string | undefined): Pr
   }
   if ('ok' in outcome) return outcome.ok;
   if (outcome.ended) {
-    // Recorded once, by the request that found it, after the lock (the log is another query).
-    await logActivity({
-      actor: { orgId, userId: null, name: 'Setpoint' },
-      action: 'connection.end',
-      summary: 'The thermostat service ended the connection; an owner or admin must reconnect',
-      // Why, as stored with the connection: the refresh's error text (the service's code) stays
-      // in `last_error` for the server's records, never in the log members read.
-      changes: connectionEndChanges(outcome.ended),
-      error: new ServiceError('reconnect'),
-    });
+    // Told once, by the request that found it, after the lock (the log is another query).
+    await tellConnectionEnded(orgId, outcome.ended);
   }
   throw new ConnectionError(outcome.problem);
 }

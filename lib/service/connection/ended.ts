@@ -20,6 +20,27 @@ export function connectionEndedInWords(reason: ConnectionEndedReason | null): st
   return reason ? ENDED[reason] : 'The service no longer accepts this connection.';
 }
 
+/** Told once, by the request that found it, that the service ended an organisation's connection. */
+type EndListener = (orgId: string, reason: ConnectionEndedReason) => Promise<void>;
+// On globalThis: Next.js loads start-up (which registers the listener) and the routes (which find
+// the end) as separate bundles of one process.
+const listening = globalThis as typeof globalThis & { __setpointConnectionEnded?: EndListener };
+
+/**
+ * Who is told when a connection ends. The service tier records the end on the connection; the
+ * activity log, a tier above, listens (lib/activity/sink.ts, registered at start-up).
+ */
+export function onConnectionEnded(listener: EndListener): void {
+  listening.__setpointConnectionEnded = listener;
+}
+
+export async function tellConnectionEnded(
+  orgId: string,
+  reason: ConnectionEndedReason,
+): Promise<void> {
+  await listening.__setpointConnectionEnded?.(orgId, reason);
+}
+
 const isReason = (value: unknown): value is ConnectionEndedReason =>
   typeof value === 'string' && Object.hasOwn(ENDED, value);
 
