@@ -7,7 +7,7 @@ import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
 import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { Role } from '@/lib/db/schema';
+import type { Role } from '@/lib/auth/permissions';
 import type { FormAction, FormState } from '@/lib/platform/forms';
 
 const idle: FormState = { status: 'idle' };

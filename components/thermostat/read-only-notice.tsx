@@ -1,6 +1,6 @@
 import { Notice } from '@/components/ui/notice';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
-import type { Role } from '@/lib/db/schema';
+import type { Role } from '@/lib/auth/permissions';
 
 /** Said once on a thermostat's page to a member whose role may look but not change it. */
 export function ReadOnlyNotice({ role }: { role: Role }) {

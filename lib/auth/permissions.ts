@@ -1,5 +1,8 @@
 import type { Role } from '@/lib/db/schema';
 
+/** The roles a member may hold, kept with the database's list: the role table's own words below. */
+export { ROLES, type Role } from '@/lib/db/schema';
+
 /**
  * Who may do what, in one table. The data layer asks `can` before any service call or write;
  * pages ask it only to decide what to offer, never as the check.

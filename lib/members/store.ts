@@ -15,16 +15,12 @@ import {
   memberBuildings,
   memberships,
   organizations,
-  ROLES,
   type Role,
   sessions,
   users,
 } from '@/lib/db/schema';
 
 /** The members store: an organisation's members, their roles and buildings, and invitations. */
-
-/** The roles, for the members pages (which import no lib/db module). */
-export { ROLES };
 
 /** Ends every session of a person at once (removed from the organisation, or leaving). */
 async function revokeUserSessions(tx: Pick<Database, 'update'>, userId: string) {

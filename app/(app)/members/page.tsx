@@ -17,10 +17,11 @@ import {
   canManageMember,
   ROLE_DESCRIPTIONS,
   ROLE_NAMES,
+  ROLES,
 } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { findOrganization } from '@/lib/auth/store';
-import { invitationProblem, listInvitations, listMembers, ROLES } from '@/lib/members/store';
+import { invitationProblem, listInvitations, listMembers } from '@/lib/members/store';
 import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import {
   changeMember,
