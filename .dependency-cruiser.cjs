@@ -11,11 +11,10 @@
 const TIERS = [
   ['platform', ['platform', 'db', 'queue', 'outcomes']],
   ['the service', ['service']],
-  ['core records', ['activity', 'auth', 'members', 'portfolio', 'access']],
+  ['core records', ['readings', 'activity', 'auth', 'members', 'portfolio', 'access']],
   [
     'features',
     [
-      'readings',
       'schedule',
       'comfort',
       'settings',
