@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { ServiceProblem } from '@/components/connection/service-problem';
 import { Notice } from '@/components/ui/notice';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import type { BuildingRowsSummary } from '@/lib/readings/store';
 import type { BuildingPage, ReadsPaused } from '@/lib/readings/rows';
 import { describeServiceError, ServiceError, type ServiceErrorKind } from '@/lib/service/errors';

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Notice } from '@/components/ui/notice';
 import { can } from '@/lib/auth/permissions';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import { bannerOffersReconnect } from '@/lib/service/connection/connection';
 import { connectionEnded, describeServiceError } from '@/lib/service/errors';
 import { ConnectForm } from './connect-form';

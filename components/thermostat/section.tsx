@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ServiceProblem } from '@/components/connection/service-problem';
 import { Card } from '@/components/ui/card';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 
 // The parts the sections of a thermostat's pages share (schedule, comfort settings, configuration,
 // access control, alerts).

@@ -1,6 +1,7 @@
 import 'server-only';
 import { can, type Permission, refusal } from '@/lib/auth/permissions';
-import { type Member, requireMember } from '@/lib/auth/session';
+import { requireMember } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import type { Building, ScopedThermostat } from '@/lib/portfolio/store';
 import type { ThermostatKey } from '@/lib/db/scope';
 import type { FormState } from '@/lib/platform/forms';

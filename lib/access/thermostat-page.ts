@@ -1,6 +1,7 @@
 import 'server-only';
 import { notFound } from 'next/navigation';
-import { type Member, requireMember } from '@/lib/auth/session';
+import { requireMember } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import type { ScopedThermostat } from '@/lib/portfolio/store';
 import type { ThermostatKey } from '@/lib/db/scope';
 import { scopedThermostat } from '@/lib/portfolio/guard';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { serviceFailure } from '@/lib/access/actions';
 import { logActivity, logWrite } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import type { ScopedThermostat } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { type AlertChanges, isCalendarDate } from '@/lib/settings/alerts';

@@ -6,8 +6,6 @@ import { cache } from 'react';
 import { findSessionMember, type Member } from '@/lib/auth/store';
 import { getEnv } from '@/lib/platform/env';
 
-export type { Member };
-
 const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
 import { BUILDING_NOT_YOURS } from '@/lib/access/actions';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import { resolveGroup } from '@/lib/groups/store';
 import { findBuilding, listThermostats } from '@/lib/portfolio/store';
 import type { FormState } from '@/lib/platform/forms';

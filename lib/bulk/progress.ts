@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import {
   type BulkRun,
   countBulkRunItems,

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { can, refusal } from '@/lib/auth/permissions';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import {
   type BulkRun,
   createBulkRun,

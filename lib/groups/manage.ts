@@ -2,7 +2,7 @@ import 'server-only';
 import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logActivity } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import { selectionFromForm } from '@/lib/bulk/form';
 import {
   createGroup,

@@ -2,7 +2,7 @@ import 'server-only';
 import { serviceFailure } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
 import type { ActivityAction } from '@/lib/activity/actions';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import type { ScopedThermostat } from '@/lib/portfolio/store';
 import type { ThermostatKey } from '@/lib/db/scope';
 import type { FormState } from '@/lib/platform/forms';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { can, refusal } from '@/lib/auth/permissions';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import { checkTargets, mayCancel, queueBulkRun, RUN_NOT_YOURS } from '@/lib/bulk/runs';
 import {
   type BulkRun,

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { openThermostat, serviceFailure } from '@/lib/access/actions';
 import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
-import { type Member, requireMember } from '@/lib/auth/session';
-import { setTemperatureUnit } from '@/lib/auth/store';
+import { requireMember } from '@/lib/auth/session';
+import { setTemperatureUnit, type Member } from '@/lib/auth/store';
 import {
   finishMove,
   removeThermostat,

@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { formStrings, openThermostat, serviceFailure } from '@/lib/access/actions';
 import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logActivity, logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
-import type { Member } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import { loadComfortRules } from '@/lib/comfort/load';
 import {
   COMFORT_FIELDS,
