@@ -13,7 +13,8 @@ import { DAY_LABELS, type Day, describeRange } from '@/lib/schedule/blocks';
 import { describeHoldAction } from '@/lib/settings/configuration';
 import { DAYS } from '@/lib/service/schemas';
 import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
-import { failureWords, modeName, timeZoneName } from '@/lib/platform/words';
+import { modeName, timeZoneName } from '@/lib/platform/words';
+import { failureWords } from '@/lib/service/errors';
 
 /**
  * An activity entry's recorded changes in words, for the activity page's details (server only:

@@ -1,4 +1,4 @@
-import { describeServiceError, ServiceError, type ServiceErrorKind } from '@/lib/service/errors';
+import { describeRecordedFailure } from '@/lib/service/errors';
 import { dateTimeFormat } from '@/lib/platform/time-format';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { modeName as plainModeName } from '@/lib/platform/words';
@@ -27,27 +27,6 @@ export function formatDuration(ms: number): string {
 }
 
 const modeName = (mode: string | null) => plainModeName(mode, 'unknown');
-
-const SERVICE_ERROR_KINDS = new Set<string>([
-  'not_connected',
-  'reconnect',
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'validation',
-  'conflict',
-  'rate_limited',
-  'unavailable',
-  'invalid_response',
-]);
-
-/** A stored failure kind in the same words the rest of the app uses for it. */
-export function failureWords(kind: string | null): string {
-  if (!kind) return 'It failed.';
-  return describeServiceError(
-    SERVICE_ERROR_KINDS.has(kind) ? new ServiceError(kind as ServiceErrorKind) : new Error(kind),
-  );
-}
 
 /** `Sep 13, 2020` for a `YYYY-MM-DD` date. */
 export function formatDate(date: string): string {
@@ -180,11 +159,13 @@ export function describeItem(
     case 'failed_writes':
       return {
         title,
-        detail: `${item.count === 1 ? 'A change' : `${plural(item.count, 'change')}`} failed in the last 24 hours and ${item.count === 1 ? 'has' : 'have'} not succeeded since. The last, ${ago(item.last.at)} ago: ${item.last.summary}. ${failureWords(item.last.error)}`,
+        detail: `${item.count === 1 ? 'A change' : `${plural(item.count, 'change')}`} failed in the last 24 hours and ${item.count === 1 ? 'has' : 'have'} not succeeded since. The last, ${ago(item.last.at)} ago: ${item.last.summary}. ${describeRecordedFailure(item.last.error)}`,
       };
     case 'stale': {
       const kept = `readings are kept within ${formatDuration(item.achievableMs)}`;
-      const why = item.failure ? ` The last attempt failed: ${failureWords(item.failure)}` : '';
+      const why = item.failure
+        ? ` The last attempt failed: ${describeRecordedFailure(item.failure)}`
+        : '';
       return {
         title,
         detail: item.readAt

@@ -77,21 +77,3 @@ export function timeZoneName(timeZone: string): string {
     return city;
   }
 }
-
-const FAILURE_WORDS: Record<string, string> = {
-  not_connected: 'the service account was not connected',
-  reconnect: 'the connection to the service had ended',
-  unauthorized: 'the connection to the service had ended',
-  forbidden: 'the service refused access',
-  not_found: 'the service did not know it',
-  validation: 'the service refused the values',
-  conflict: 'it had changed meanwhile',
-  rate_limited: 'the service was busy',
-  unavailable: 'the service did not answer',
-  invalid_response: 'the service answered with something unreadable',
-  not_applied: 'the service did not confirm it, and reading it back showed it had not taken effect',
-  unconfirmed: 'the service did not confirm it, and it may have been applied',
-};
-
-/** Why a change failed, from its recorded ServiceError kind: `validation` → "the service refused the values". */
-export const failureWords = (kind: string): string => FAILURE_WORDS[kind] ?? 'something went wrong';

@@ -3,7 +3,7 @@ import type { BuildingRowRecord } from '@/lib/readings/store';
 import { isoIn } from '@/lib/platform/time-format';
 import { type TemperatureUnit, toDisplay } from '@/lib/platform/units';
 import { modeName } from '@/lib/platform/words';
-import { problemWords } from './words';
+import { problemWords } from '@/lib/service/errors';
 
 /**
  * A building's rows as CSV, as the table shows them from the store (no service call): the same

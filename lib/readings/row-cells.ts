@@ -3,7 +3,8 @@ import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { modeName } from '@/lib/platform/words';
 import { isServiceWideKind } from './outage';
 import type { BuildingRow, RowReading } from './row-types';
-import { ageWords, problemWords } from './words';
+import { problemWords } from '@/lib/service/errors';
+import { ageWords } from './words';
 
 /**
  * What one row of a building's table shows, in words: units, the building's time zone and ages

@@ -158,3 +158,49 @@ export function describeServiceError(error: unknown): string {
       return 'The thermostat service did not confirm the change, and Setpoint could not read the thermostat back to check: it may have been applied. Look at the thermostat before trying again.';
   }
 }
+
+/**
+ * Each kind in the two short forms pages use beside describeServiceError's sentence: a clause
+ * ("failed: the service refused the values", the activity log) and a table cell's words.
+ */
+const KIND_WORDS: Record<ServiceErrorKind, { clause: string; cell: string }> = {
+  not_connected: { clause: 'the service account was not connected', cell: 'no service connection' },
+  reconnect: { clause: 'the connection to the service had ended', cell: 'connection ended' },
+  unauthorized: { clause: 'the connection to the service had ended', cell: 'connection ended' },
+  forbidden: { clause: 'the service refused access', cell: 'not allowed by the service' },
+  not_found: { clause: 'the service did not know it', cell: 'unknown to the service' },
+  validation: { clause: 'the service refused the values', cell: 'refused by the service' },
+  conflict: { clause: 'it had changed meanwhile', cell: 'refused by the service' },
+  rate_limited: { clause: 'the service was busy', cell: 'service busy' },
+  unavailable: { clause: 'the service did not answer', cell: 'not responding' },
+  invalid_response: {
+    clause: 'the service answered with something unreadable',
+    cell: 'unreadable answer',
+  },
+  not_applied: {
+    clause: 'the service did not confirm it, and reading it back showed it had not taken effect',
+    cell: 'not applied',
+  },
+  unconfirmed: {
+    clause: 'the service did not confirm it, and it may have been applied',
+    cell: 'may have been applied',
+  },
+};
+
+const isKind = (kind: string): kind is ServiceErrorKind => Object.hasOwn(KIND_WORDS, kind);
+
+/** Why a change failed, from its recorded kind: `validation` → "the service refused the values". */
+export function failureWords(kind: string): string {
+  return isKind(kind) ? KIND_WORDS[kind].clause : 'something went wrong';
+}
+
+/** A table cell's words for why a thermostat could not be read: `unavailable` → "not responding". */
+export function problemWords(kind: string): string {
+  return isKind(kind) ? KIND_WORDS[kind].cell : 'could not be read';
+}
+
+/** A recorded failure kind as the full sentence describeServiceError gives it. */
+export function describeRecordedFailure(kind: string | null): string {
+  if (!kind) return 'It failed.';
+  return describeServiceError(isKind(kind) ? new ServiceError(kind) : new Error(kind));
+}

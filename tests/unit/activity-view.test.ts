@@ -24,7 +24,7 @@ import {
 import type { Template } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
 import { workPlannedRun } from '@/lib/templates/worker';
-import { failureWords } from '@/lib/platform/words';
+import { failureWords } from '@/lib/service/errors';
 import {
   defaultAlertSettings,
   defaultComfortSettings,

@@ -12,7 +12,8 @@ import {
   parseBuildingView,
   viewQuery,
 } from '@/lib/readings/view';
-import { ageWords, problemWords } from '@/lib/readings/words';
+import { ageWords } from '@/lib/readings/words';
+import { problemWords } from '@/lib/service/errors';
 
 const dialect = new PgDialect();
 const render = (query: Parameters<PgDialect['sqlToQuery']>[0]) => dialect.sqlToQuery(query);

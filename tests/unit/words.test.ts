@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { daysInWords, weekInRanges } from '@/lib/activity-log/template-words';
 import { changeLines, summaryInWords } from '@/lib/activity-log/words';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
-import { describeServiceError, ServiceError } from '@/lib/service/errors';
 import {
-  equipmentNames,
+  describeRecordedFailure,
+  describeServiceError,
   failureWords,
-  modeName,
-  scopeNames,
-  timeZoneName,
-} from '@/lib/platform/words';
+  problemWords,
+  ServiceError,
+} from '@/lib/service/errors';
+import { equipmentNames, modeName, scopeNames, timeZoneName } from '@/lib/platform/words';
 
 describe('the service’s codes in words', () => {
   it('names modes, equipment and scopes as a manager says them', () => {
@@ -21,6 +21,23 @@ describe('the service’s codes in words', () => {
     expect(scopeNames('smartWrite')).toBe('Read and change thermostats');
     expect(scopeNames('ems smartRead')).toBe('Read and change thermostats, Read thermostats');
     expect(failureWords('validation')).toBe('the service refused the values');
+  });
+
+  it('says a recorded failure in one of three forms from one table, every kind included', () => {
+    expect(problemWords('unavailable')).toBe('not responding');
+    expect(failureWords('unconfirmed')).toBe(
+      'the service did not confirm it, and it may have been applied',
+    );
+    // A run's failure recorded as 'unconfirmed' reads as that, not as an error of Setpoint's own.
+    expect(describeRecordedFailure('unconfirmed')).toBe(
+      describeServiceError(new ServiceError('unconfirmed')),
+    );
+    expect(describeRecordedFailure('unconfirmed')).toMatch(/may have been applied/);
+    expect(describeRecordedFailure('thermostat_offline')).toBe(
+      'Something went wrong on our side. Please try again.',
+    );
+    expect(describeRecordedFailure(null)).toBe('It failed.');
+    expect(failureWords('something new')).toBe('something went wrong');
   });
 
   it('says a time zone by its generic name and city, not its tz database name', () => {

@@ -20,7 +20,8 @@ import { skippedOf } from '@/lib/templates/run-words';
 import { offersUndo, runsOfferingUndo } from '@/lib/templates/runs';
 import { zoneLabel } from '@/lib/platform/time-format';
 import { withoutUndo } from '@/lib/undo/entries';
-import { failureWords, timeZoneName } from '@/lib/platform/words';
+import { timeZoneName } from '@/lib/platform/words';
+import { failureWords } from '@/lib/service/errors';
 import { undoEntry } from './actions';
 
 export const metadata: Metadata = { title: 'Activity' };
