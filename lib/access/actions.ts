@@ -1,4 +1,5 @@
 import 'server-only';
+import { notYours } from '@/lib/access/not-yours';
 import { can, type Permission, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import type { Member } from '@/lib/auth/store';
@@ -18,9 +19,6 @@ import { changedNothing, describeServiceError, ServiceError } from '@/lib/servic
  *   if (!opened.ok) return opened.state;
  *   const { member, thermostat, on } = opened; // `on`: the key the service calls take
  */
-
-export const NOT_YOURS = 'That thermostat is not in your portfolio.';
-export const BUILDING_NOT_YOURS = 'That building is not in your portfolio.';
 
 export type Refused = { ok: false; state: FormState<never> };
 const refused = (message: string): Refused => ({ ok: false, state: { status: 'error', message } });
@@ -49,7 +47,12 @@ export async function openThermostat(
 ): Promise<
   { ok: true; member: Member; thermostat: ScopedThermostat; on: ThermostatKey } | Refused
 > {
-  const opened = await openRecord(thermostatId, permission, scopedThermostat, NOT_YOURS);
+  const opened = await openRecord(
+    thermostatId,
+    permission,
+    scopedThermostat,
+    notYours('thermostat'),
+  );
   if (!opened.ok) return opened;
   const { member, record: thermostat } = opened;
   // `on`: the key the service calls take.
@@ -66,7 +69,7 @@ export async function openBuilding(
   buildingId: unknown,
   permission: Permission = 'manage_building',
 ): Promise<{ ok: true; member: Member; building: Building } | Refused> {
-  const opened = await openRecord(buildingId, permission, scopedBuilding, BUILDING_NOT_YOURS);
+  const opened = await openRecord(buildingId, permission, scopedBuilding, notYours('building'));
   return opened.ok ? { ok: true, member: opened.member, building: opened.record } : opened;
 }
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import { BUILDING_NOT_YOURS } from '@/lib/access/actions';
+import { notYours } from '@/lib/access/not-yours';
 import type { Member } from '@/lib/auth/store';
 import { resolveGroup } from '@/lib/groups/store';
 import { findBuilding, listThermostats } from '@/lib/portfolio/store';
@@ -33,8 +33,6 @@ export const MALFORMED =
 const MAX_BUILDINGS = 500;
 /** At most this many groups per post. */
 const MAX_GROUPS = 100;
-
-export const GROUP_NOT_YOURS = 'That group is not in your organisation.';
 
 /** The settings fields as posted ('' for a blank one); null when one is not text at all. */
 export function valuesFromForm(form: FormData): Record<ConfigurationField, string> | null {
@@ -77,7 +75,7 @@ export async function selectionFromForm(
   for (const value of new Set(wholeBuildings as string[])) {
     const building = buildingIdSchema.safeParse(value);
     if (!building.success || !(await findBuilding({ scope: member, buildingId: building.data }))) {
-      return { ok: false, message: BUILDING_NOT_YOURS };
+      return { ok: false, message: notYours('building') };
     }
     for (const t of await listThermostats({ scope: member, buildingId: building.data })) {
       selection.add(t.thermostatId);
@@ -85,7 +83,7 @@ export async function selectionFromForm(
   }
   for (const groupId of new Set(groups as string[])) {
     const members = await resolveGroup({ scope: member, groupId });
-    if (!members) return { ok: false, message: GROUP_NOT_YOURS };
+    if (!members) return { ok: false, message: notYours('group') };
     for (const id of members) selection.add(id);
   }
   return { ok: true, ids: [...selection] };

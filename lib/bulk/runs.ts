@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { notYours } from '@/lib/access/not-yours';
 import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/store';
@@ -302,7 +303,7 @@ type RunRequest = { member: Member; runId: string };
 /** The run if the member sees it; otherwise the one answer, whether it exists or not. */
 async function findRunFor(input: RunRequest): Promise<WithRun | Refusal> {
   const run = await findBulkRun({ scope: input.member, runId: input.runId });
-  return run ? { ok: true, run } : forbidden(RUN_NOT_YOURS);
+  return run ? { ok: true, run } : forbidden(notYours('run'));
 }
 
 /**
@@ -333,8 +334,6 @@ export function mayCancel(member: Member, run: Pick<BulkRun, 'startedBy'>): bool
   if (!can(member, 'change_thermostat')) return false;
   return run.startedBy === member.userId || member.buildingIds === null;
 }
-
-export const RUN_NOT_YOURS = 'That run is not in your portfolio.';
 
 export const CANCELLED_BEFORE_SENT = 'Cancelled before it was sent.';
 export const CANCELLED_IN_FLIGHT =
@@ -367,7 +366,7 @@ export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Re
   });
   switch (answer) {
     case 'missing':
-      return forbidden(RUN_NOT_YOURS);
+      return forbidden(notYours('run'));
     case 'finished':
       return invalid('The run had already finished; nothing was cancelled.');
     case 'cancelled':

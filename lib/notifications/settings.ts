@@ -272,7 +272,6 @@ export async function addWebhook(input: {
 }
 
 /** The answer when a webhook id is not one of the organisation's. */
-export const WEBHOOK_NOT_YOURS = 'That webhook is not one of your organisation’s.';
 
 const webhookIdSchema = z.uuid();
 

@@ -1,7 +1,8 @@
 import 'server-only';
+import { notYours } from '@/lib/access/not-yours';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/store';
-import { checkTargets, mayCancel, queueBulkRun, RUN_NOT_YOURS } from '@/lib/bulk/runs';
+import { checkTargets, mayCancel, queueBulkRun } from '@/lib/bulk/runs';
 import {
   type BulkRun,
   confirmPlannedRun,
@@ -35,8 +36,6 @@ type WithRun = { ok: true; run: BulkRun };
 const forbidden = (message: string): Refusal => ({ ok: false, code: 'forbidden', message });
 const invalid = (message: string): Refusal => ({ ok: false, code: 'invalid', message });
 
-export const TEMPLATE_NOT_YOURS = 'That template is not in your organisation.';
-
 /**
  * How long a plan may be applied after it read the thermostats: its operations are differences
  * from what it read, so an old plan would change what is there now in ways nobody was shown.
@@ -53,7 +52,7 @@ export async function planTemplateRun(input: {
   if (!can(member, 'change_thermostat'))
     return forbidden(refusal(member.role, 'change_thermostat'));
   const found = await findTemplate({ orgId: member.orgId, templateId: input.templateId });
-  if (!found) return forbidden(TEMPLATE_NOT_YOURS);
+  if (!found) return forbidden(notYours('template'));
   const template = templateSchema.safeParse({ ...found.template, name: found.name });
   if (!template.success) {
     return invalid('This template is not valid any more; open it and save it again first.');
@@ -118,7 +117,7 @@ type RunRequest = { member: Member; runId: string };
 
 async function findPlannedRun(input: RunRequest): Promise<WithRun | Refusal> {
   const run = await findBulkRun({ scope: input.member, runId: input.runId });
-  if (!run || run.kind === 'configuration') return forbidden(RUN_NOT_YOURS);
+  if (!run || run.kind === 'configuration') return forbidden(notYours('run'));
   return { ok: true, run };
 }
 
@@ -284,8 +283,6 @@ export async function runsOfferingUndo(
   return new Set(changed.filter((run) => run.changed > 0).map((run) => run.id));
 }
 
-export const ENTRY_NOT_YOURS = 'That entry is not in your activity log.';
-
 /**
  * Plans the undo of one change from the activity log: its thermostat goes back to the state the
  * change replaced (kept with the entry), planned against the thermostat as it is now, with a
@@ -299,13 +296,13 @@ export async function planUndoOfEntry(input: {
   if (!can(member, 'change_thermostat'))
     return forbidden(refusal(member.role, 'change_thermostat'));
   const entry = await findActivityEntry({ scope: member, entryId: input.entryId });
-  if (!entry) return forbidden(ENTRY_NOT_YOURS);
+  if (!entry) return forbidden(notYours('entry'));
   const undo = undoOf(entry);
   if (!undo.ok) return invalid(undo.reason);
   const targets = await checkTargets(member, [undo.thermostatId]);
   if (!targets.ok) return targets;
   const [target] = targets.targets;
-  if (!target) return forbidden(ENTRY_NOT_YOURS);
+  if (!target) return forbidden(notYours('entry'));
   const notes = [...undo.notes];
   if (undo.needsPasscode) {
     notes.push(

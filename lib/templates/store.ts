@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { notYours } from '@/lib/access/not-yours';
 import { can, type MemberScope, refusal } from '@/lib/auth/permissions';
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import { getDb } from '@/lib/db/client';
@@ -34,8 +35,6 @@ export type TemplateRefusal = {
   /** For the form: the name field's error when the name is taken. */
   fieldErrors?: { name: string[] };
 };
-
-export const TEMPLATE_NOT_FOUND = 'That template is not in your organisation’s library.';
 
 const templateId = z.uuid();
 
@@ -147,7 +146,7 @@ export async function updateTemplate({
   const refused = forbidden(member);
   if (refused) return refused;
   const before = await findTemplate({ orgId: member.orgId, templateId: id });
-  if (!before) return refuse('not_found', TEMPLATE_NOT_FOUND);
+  if (!before) return refuse('not_found', notYours('template'));
   const { name, body } = bodyOf(template);
   const db = await getDb();
   const rows = await db
@@ -162,7 +161,7 @@ export async function updateTemplate({
   if (rows === null) return duplicate(name);
   const row = rows[0];
   // Deleted by someone else between the read and the write.
-  if (!row) return refuse('not_found', TEMPLATE_NOT_FOUND);
+  if (!row) return refuse('not_found', notYours('template'));
   return { ok: true, before, template: storedOf(row) };
 }
 
@@ -177,12 +176,12 @@ export async function deleteTemplate({
   const refused = forbidden(member);
   if (refused) return refused;
   const parsed = templateId.safeParse(id);
-  if (!parsed.success) return refuse('not_found', TEMPLATE_NOT_FOUND);
+  if (!parsed.success) return refuse('not_found', notYours('template'));
   const db = await getDb();
   const [row] = await db
     .delete(templates)
     .where(and(eq(templates.orgId, member.orgId), eq(templates.id, parsed.data)))
     .returning();
-  if (!row) return refuse('not_found', TEMPLATE_NOT_FOUND);
+  if (!row) return refuse('not_found', notYours('template'));
   return { ok: true, template: storedOf(row) };
 }

@@ -19,7 +19,8 @@ const { listAttention } = await import('@/lib/attention/list');
 const { recordPendingMode, syncPendingModeChanges, saveReminder } = await import(
   '@/lib/attention/store'
 );
-const { GROUP_NOT_YOURS, selectionFromForm } = await import('@/lib/bulk/form');
+const { selectionFromForm } = await import('@/lib/bulk/form');
+const { notYours } = await import('@/lib/access/not-yours');
 const { createGroup, findGroup, listGroupThermostats, listGroups, resolveGroup, setGroupMembers } =
   await import('@/lib/groups/store');
 const { listActivity, recordActivity } = await import('@/lib/activity/store');
@@ -344,12 +345,12 @@ describe.each(databaseTargets)('groups on $name', ({ target }) => {
     for (const member of [other]) {
       expect(await selectionFromForm(member, form([['groupIds', picked.group.id]]))).toEqual({
         ok: false,
-        message: GROUP_NOT_YOURS,
+        message: notYours('group'),
       });
     }
     expect(await selectionFromForm(owner, form([['groupIds', 'x']]))).toEqual({
       ok: false,
-      message: GROUP_NOT_YOURS,
+      message: notYours('group'),
     });
     const file = new FormData();
     file.append('groupIds', new Blob(['x']));

@@ -1,9 +1,10 @@
 'use server';
 
 import { redirect } from 'next/navigation';
+import { notYours } from '@/lib/access/not-yours';
 import { openAction } from '@/lib/access/actions';
 import type { FormState } from '@/lib/platform/forms';
-import { ENTRY_NOT_YOURS, planUndoOfEntry } from '@/lib/templates/runs';
+import { planUndoOfEntry } from '@/lib/templates/runs';
 
 /**
  * Plans the undo of one activity entry (bound by the page): only reads, then the plan's page,
@@ -17,7 +18,7 @@ export async function undoEntry(
   const opened = await openAction('change_thermostat');
   if (!opened.ok) return opened.state;
   if (!Number.isSafeInteger(entryId) || entryId < 1) {
-    return { status: 'error', message: ENTRY_NOT_YOURS };
+    return { status: 'error', message: notYours('entry') };
   }
   const undo = await planUndoOfEntry({ member: opened.member, entryId });
   if (!undo.ok) return { status: 'error', message: undo.message };

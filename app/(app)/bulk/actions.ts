@@ -2,12 +2,12 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
+import { notYours } from '@/lib/access/not-yours';
 import { openAction } from '@/lib/access/actions';
 import { type BulkFormState, MALFORMED, selectionFromForm, valuesFromForm } from '@/lib/bulk/form';
 import { runIdSchema } from '@/lib/bulk/progress';
 import {
   cancelBulkRun,
-  RUN_NOT_YOURS,
   retryBulkRun,
   reviewBulkChange,
   runPath,
@@ -83,7 +83,7 @@ async function openRun(runId: string) {
   if (!opened.ok) return opened;
   const id = runIdSchema.safeParse(runId);
   if (!id.success) {
-    return { ok: false as const, state: { status: 'error' as const, message: RUN_NOT_YOURS } };
+    return { ok: false as const, state: { status: 'error' as const, message: notYours('run') } };
   }
   return { ok: true as const, member: opened.member, runId: id.data };
 }

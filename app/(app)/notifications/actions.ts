@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
+import { notYours } from '@/lib/access/not-yours';
 import { formStrings, openAction, openOwnAction } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
 import type { FormState } from '@/lib/platform/forms';
@@ -19,7 +20,6 @@ import {
   subscriptionInput,
   subscriptionSchema,
   testWebhook,
-  WEBHOOK_NOT_YOURS,
   webhookInput,
   webhookSchema,
 } from '@/lib/notifications/settings';
@@ -158,7 +158,7 @@ export async function removeWebhookAction(
   if (!opened.ok) return opened.state;
   const { member } = opened;
   const removed = await removeWebhook({ orgId: member.orgId, id: endpointId });
-  if (!removed) return { status: 'error', message: WEBHOOK_NOT_YOURS };
+  if (!removed) return { status: 'error', message: notYours('webhook') };
   await logActivity({
     actor: member,
     action: 'notification.webhook_remove',
@@ -180,7 +180,7 @@ export async function resumeWebhookAction(
   if (!opened.ok) return opened.state;
   const { member } = opened;
   const resumed = await resumeWebhook({ orgId: member.orgId, id: endpointId });
-  if (!resumed) return { status: 'error', message: WEBHOOK_NOT_YOURS };
+  if (!resumed) return { status: 'error', message: notYours('webhook') };
   await logActivity({
     actor: member,
     action: 'notification.webhook_resume',
@@ -203,7 +203,7 @@ export async function testWebhookAction(
   const opened = await openAction('manage_notifications');
   if (!opened.ok) return opened.state;
   const result = await testWebhook({ orgId: opened.member.orgId, id: endpointId });
-  if (!result) return { status: 'error', message: WEBHOOK_NOT_YOURS };
+  if (!result) return { status: 'error', message: notYours('webhook') };
   revalidatePath(PAGE);
   return { status: result.ok ? 'success' : 'error', message: result.message };
 }

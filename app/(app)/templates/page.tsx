@@ -6,9 +6,10 @@ import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
 import { When } from '@/components/ui/when';
+import { notYours } from '@/lib/access/not-yours';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { listTemplates, TEMPLATE_NOT_FOUND } from '@/lib/templates/store';
+import { listTemplates } from '@/lib/templates/store';
 import { sectionsInWords } from '@/lib/templates/describe';
 
 export const metadata: Metadata = { title: 'Templates' };
@@ -47,7 +48,7 @@ export default async function TemplatesPage({
       {typeof deleted === 'string' && deleted ? (
         <Notice tone="success">Deleted the template “{deleted.slice(0, 64)}”.</Notice>
       ) : null}
-      {problem === 'not_found' ? <Notice tone="error">{TEMPLATE_NOT_FOUND}</Notice> : null}
+      {problem === 'not_found' ? <Notice tone="error">{notYours('template')}</Notice> : null}
       {problem === 'forbidden' ? (
         <Notice tone="error">{refusal(member.role, 'manage_templates')}</Notice>
       ) : null}

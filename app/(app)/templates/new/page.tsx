@@ -8,7 +8,7 @@ import { Link } from '@/components/ui/link';
 import { NotAllowed } from '@/components/ui/not-allowed';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
-import { NOT_YOURS } from '@/lib/access/actions';
+import { notYours } from '@/lib/access/not-yours';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
@@ -114,7 +114,7 @@ export default async function NewTemplatePage({
             </Button>
           </form>
         )}
-        {asked && !source ? <Notice tone="error">{NOT_YOURS}</Notice> : null}
+        {asked && !source ? <Notice tone="error">{notYours('thermostat')}</Notice> : null}
         {source && failures.length === 0 ? (
           <Notice tone="success">
             Filled in from {label}. Tick the sections the template should set (the others stay as
