@@ -27,7 +27,11 @@ const E2E_RATE_LIMIT = JSON.stringify({ perSecond: 50, perMinute: 5000, perHour:
 // Specs that start their own sandbox and app (each on its own ports, e2e/support/stack.ts's
 // extraPort, and its own database), so they run beside the shared stack's.
 const OWN_STACKS =
-  /(attention|attention-first-day|building-table-fleet|bulk-restart|deploy|fault-soak|password-reset|scale-out|sign-in-abuse|teams)\.spec\.ts$/;
+  /(attention|attention-first-day|building-table-fleet|bulk-restart|fault-soak|password-reset|scale-out|sign-in-abuse|teams)\.spec\.ts$/;
+
+// The deployment as an operator runs it (two production servers and a worker): alone, after both
+// lanes, since beside them it starves a fleet-sized spec of the machine's two cores.
+const DEPLOY = /deploy\.spec\.ts$/;
 
 const chromium = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
@@ -68,7 +72,7 @@ export default defineConfig({
     {
       name: 'chromium',
       dependencies: ['members'],
-      testIgnore: [/\.setup\.ts$/, OWN_STACKS],
+      testIgnore: [/\.setup\.ts$/, OWN_STACKS, DEPLOY],
       workers: 1,
       use: { ...devices['Desktop Chrome'] },
     },
@@ -79,6 +83,13 @@ export default defineConfig({
       dependencies: ['members'],
       testMatch: OWN_STACKS,
       workers: 2,
+      use: { ...devices['Desktop Chrome'] },
+    },
+    {
+      name: 'deploy',
+      dependencies: ['chromium', 'own-stacks'],
+      testMatch: DEPLOY,
+      workers: 1,
       use: { ...devices['Desktop Chrome'] },
     },
   ],

@@ -38,6 +38,15 @@ test('when the service refuses the refresh token, every page offers a reconnect 
     await expect(page.getByRole('button', { name: 'Reconnect' })).toHaveCount(1);
     await page.goto('/connection');
     await expect(page.getByRole('heading', { name: 'Needs reconnecting' })).toBeVisible();
+    // The activity log has it, by Setpoint, with the reason in words (the service tier tells the
+    // log, which listens from start-up).
+    await page.goto('/activity?action=connection.end');
+    const ended = page
+      .getByRole('table', { name: 'Activity log' })
+      .getByRole('row')
+      .filter({ hasText: 'The thermostat service ended the connection' });
+    await expect(ended.first()).toBeVisible();
+    await expect(ended.first()).toContainText('Setpoint');
 
     // Reconnecting from the banner comes back to the page it was pressed on.
     await page.goto(path);
