@@ -37,15 +37,15 @@ function procfile(): Record<string, string> {
   return Object.fromEntries(entries);
 }
 
-type Running = { process: ManagedProcess; log: () => string };
+type Running = { child: ManagedProcess; log: () => string };
 
 function run(name: string, command: string, env: Record<string, string>): Running {
   const chunks: string[] = [];
-  const process = startProcess(name, 'sh', ['-c', command], {
+  const child = startProcess(name, 'sh', ['-c', command], {
     env,
     onOutput: (chunk) => chunks.push(chunk),
   });
-  return { process, log: () => chunks.join('') };
+  return { child, log: () => chunks.join('') };
 }
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -63,7 +63,7 @@ test.describe('the Procfile, as docs/deploy.md runs it', () => {
 
   test.afterAll(async () => {
     await tearDown([
-      ...processes.map((running) => () => running.process.stop()),
+      ...processes.map((running) => () => running.child.stop()),
       () => proxy?.close(),
       () => sandbox?.close(),
       () => database?.drop(),
@@ -93,7 +93,7 @@ test.describe('the Procfile, as docs/deploy.md runs it', () => {
     // Release: the migrations, once, as a step of its own; it ends by saying so.
     const release = run('release', commands.release ?? '', env);
     processes.push(release);
-    expect((await release.process.exited).code, release.log()).toBe(0);
+    expect((await release.child.exited).code, release.log()).toBe(0);
     expect(release.log()).toContain('Migrations applied (PostgreSQL)');
 
     // Web, twice, each on the port the platform gives it.
@@ -151,7 +151,7 @@ test.describe('the Procfile, as docs/deploy.md runs it', () => {
 
     // Every process is still up, and none logged a secret it was given.
     for (const running of [...webs, worker]) {
-      expect(running.process.child.exitCode, running.log()).toBeNull();
+      expect(running.child.child.exitCode, running.log()).toBeNull();
       for (const secret of [env.AUTH_SECRET, env.TOKEN_KEYS]) {
         expect(running.log()).not.toContain(secret);
       }

@@ -4,8 +4,9 @@ import { ConfigError, getEnv } from '@/lib/platform/env';
 
 /**
  * Server start-up: a bad configuration stops the process with a message naming the variable,
- * the database is opened and migrated before the first request instead of during it, and the
- * job runner starts here unless a separate worker runs the jobs (JOBS_RUNNER=worker).
+ * the database is opened and migrated before the first request instead of during it, the activity
+ * log starts listening for a connection's end (the service tier only tells of it), and the job
+ * runner starts here unless a separate worker runs the jobs (JOBS_RUNNER=worker).
  */
 export async function startUp(): Promise<void> {
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
