@@ -18,6 +18,7 @@ const TIERS = [
       'schedule',
       'comfort',
       'settings',
+      'runs',
       'bulk',
       'undo',
       'templates',
@@ -54,6 +55,14 @@ module.exports = {
       severity: 'error',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'run-engine-knows-no-kind',
+      comment:
+        'lib/runs is the engine; its kinds (lib/runs/kinds/, lib/templates/) import it, never the reverse.',
+      severity: 'error',
+      from: { path: '^lib/runs/(?!kinds/)' },
+      to: { path: '^lib/runs/kinds/' },
     },
     {
       name: 'lib-below-the-pages',

@@ -1,6 +1,6 @@
 import type { HvacMode, ThermostatStatus } from '@/lib/service/schemas';
 import { todayIn } from '@/lib/platform/time-format';
-import type { TemperatureUnit } from '@/lib/platform/units';
+import type { DriftWords } from '@/lib/templates/drift-words';
 
 /**
  * What needs a property manager's attention, computed from what Setpoint already knows: the
@@ -386,12 +386,6 @@ export function staleCondition(input: {
 }
 
 // --- Template drift ------------------------------------------------------------------------------
-
-/**
- * What differs from a template, in words in each unit a member may read (°F and °C): the same
- * plan in either, so a member reads their own unit wherever the item goes (page, email, webhook).
- */
-export type DriftWords = Record<TemperatureUnit, string[]>;
 
 export type DriftFacts = {
   templateId: string;

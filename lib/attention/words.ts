@@ -2,10 +2,10 @@ import { describeRecordedFailure } from '@/lib/service/errors';
 import { dateTimeFormat } from '@/lib/platform/time-format';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { modeName as plainModeName } from '@/lib/platform/words';
+import type { DriftWords } from '@/lib/templates/drift-words';
 import {
   type AttentionItem,
   COMFORT_MARGIN_F,
-  type DriftWords,
   FREEZE_BELOW_F,
   OVERHEAT_ABOVE_F,
 } from './conditions';

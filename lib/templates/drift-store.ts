@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DriftWords } from '@/lib/attention/conditions';
+import type { DriftWords } from './drift-words';
 import { getDb, rowsOf } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/scope';
 import { templateAssignments, templates, thermostats } from '@/lib/db/schema';

@@ -1,6 +1,6 @@
 import 'server-only';
 import pLimit from 'p-limit';
-import type { DriftWords } from '@/lib/attention/conditions';
+import type { DriftWords } from './drift-words';
 import {
   type DueDriftCheck,
   listDueDriftChecks,
