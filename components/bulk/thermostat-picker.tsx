@@ -26,7 +26,7 @@ export type PickerGroup = { groupId: string; name: string; thermostatIds: string
  * - `allIn`: each building whose "select all" is ticked;
  * - `groupIds`: each group ticked (only with `groups` given).
  *
- * Read them with `selectionFromForm` (lib/bulk/form.ts): it expands buildings and groups to their
+ * Read them with `selectionFromForm` (lib/groups/selection.ts): it expands buildings and groups to their
  * thermostats within the member's scope. Without JavaScript, ticking a building or a group posts
  * only its id; with JavaScript it also ticks its thermostats, and unticking one of them unticks
  * the building or group box (so it is no longer posted).

@@ -1,20 +1,11 @@
 import 'server-only';
-import { notYours } from '@/lib/access/not-yours';
-import type { Member } from '@/lib/auth/store';
-import { resolveGroup } from '@/lib/groups/store';
-import { findBuilding, listThermostats } from '@/lib/portfolio/store';
 import type { FormState } from '@/lib/platform/forms';
 import { CONFIGURATION_FIELDS, type ConfigurationField } from '@/lib/settings/configuration';
-import { buildingIdSchema } from '@/lib/service/schemas';
-import { MAX_PER_RUN } from './plan';
 import type { BulkReview } from './runs';
 
 /**
- * The bulk form as it is posted, with or without JavaScript: the ticked thermostats
- * (`thermostatIds`, one field each), whole buildings ticked (`allIn`, for a browser without
- * JavaScript, whose "select all" cannot tick the boxes itself), groups ticked (`groupIds`, their
- * thermostats within the member's scope, the same way), the reviewed selection carried to the
- * confirmation (`selection`, comma-separated), and the settings fields.
+ * The bulk form as it is posted, with or without JavaScript: the selection (read by
+ * `selectionFromForm`, lib/groups/selection.ts) and the settings fields.
  */
 
 export type BulkField = ConfigurationField | 'thermostatIds' | 'form';
@@ -29,11 +20,6 @@ export type BulkFormState = FormState<BulkField> & {
 export const MALFORMED =
   'The form was not sent as expected; nothing was sent. Reload the page and try again.';
 
-/** At most this many whole buildings per post (a portfolio has fewer). */
-const MAX_BUILDINGS = 500;
-/** At most this many groups per post. */
-const MAX_GROUPS = 100;
-
 /** The settings fields as posted ('' for a blank one); null when one is not text at all. */
 export function valuesFromForm(form: FormData): Record<ConfigurationField, string> | null {
   const values = {} as Record<ConfigurationField, string>;
@@ -43,48 +29,4 @@ export function valuesFromForm(form: FormData): Record<ConfigurationField, strin
     values[field] = value;
   }
   return values;
-}
-
-/**
- * The selected thermostat ids in the order posted, each once, whole buildings and groups
- * expanded to their thermostats (a group's within the member's scope only); or why not: a post
- * that is malformed (not text, far too many), a whole building outside the member's scope, or a
- * group not of their organisation.
- */
-export async function selectionFromForm(
-  member: Member,
-  form: FormData,
-): Promise<{ ok: true; ids: string[] } | { ok: false; message: string }> {
-  const malformed = { ok: false as const, message: MALFORMED };
-  const raw = [...form.getAll('thermostatIds'), ...form.getAll('selection')];
-  const wholeBuildings = form.getAll('allIn');
-  // An empty value is the "no group" choice of a select.
-  const groups = form.getAll('groupIds').filter((value) => value !== '');
-  if ([...raw, ...wholeBuildings, ...groups].some((value) => typeof value !== 'string')) {
-    return malformed;
-  }
-  const ids = (raw as string[]).flatMap((value) => value.split(',')).map((id) => id.trim());
-  if (
-    ids.length > MAX_PER_RUN * 2 ||
-    wholeBuildings.length > MAX_BUILDINGS ||
-    groups.length > MAX_GROUPS
-  ) {
-    return malformed;
-  }
-  const selection = new Set(ids.filter(Boolean));
-  for (const value of new Set(wholeBuildings as string[])) {
-    const building = buildingIdSchema.safeParse(value);
-    if (!building.success || !(await findBuilding({ scope: member, buildingId: building.data }))) {
-      return { ok: false, message: notYours('building') };
-    }
-    for (const t of await listThermostats({ scope: member, buildingId: building.data })) {
-      selection.add(t.thermostatId);
-    }
-  }
-  for (const groupId of new Set(groups as string[])) {
-    const members = await resolveGroup({ scope: member, groupId });
-    if (!members) return { ok: false, message: notYours('group') };
-    for (const id of members) selection.add(id);
-  }
-  return { ok: true, ids: [...selection] };
 }

@@ -3,7 +3,7 @@ import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logActivity } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/store';
-import { selectionFromForm } from '@/lib/bulk/form';
+import { selectionFromForm } from './selection';
 import {
   createGroup,
   deleteGroup,

@@ -16,10 +16,9 @@ Object.assign(process.env, {
 });
 
 const { listAttention } = await import('@/lib/attention/list');
-const { recordPendingMode, syncPendingModeChanges, saveReminder } = await import(
-  '@/lib/attention/store'
-);
-const { selectionFromForm } = await import('@/lib/bulk/form');
+const { recordPendingMode, syncPendingModeChanges } = await import('@/lib/attention/store');
+const { saveReminder } = await import('@/lib/readings/reminders');
+const { selectionFromForm } = await import('@/lib/groups/selection');
 const { notYours } = await import('@/lib/access/not-yours');
 const { createGroup, findGroup, listGroupThermostats, listGroups, resolveGroup, setGroupMembers } =
   await import('@/lib/groups/store');

@@ -4,7 +4,8 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { notYours } from '@/lib/access/not-yours';
 import { openAction } from '@/lib/access/actions';
-import { type BulkFormState, MALFORMED, selectionFromForm, valuesFromForm } from '@/lib/bulk/form';
+import { type BulkFormState, MALFORMED, valuesFromForm } from '@/lib/bulk/form';
+import { selectionFromForm } from '@/lib/groups/selection';
 import { runIdSchema } from '@/lib/bulk/progress';
 import {
   cancelBulkRun,

@@ -3,7 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/access/actions';
-import { selectionFromForm } from '@/lib/bulk/form';
+import { selectionFromForm } from '@/lib/groups/selection';
 import { runPath } from '@/lib/bulk/runs';
 import type { FormState } from '@/lib/platform/forms';
 import { parseTemplateForm, templateFormStrings } from '@/lib/templates/form';
