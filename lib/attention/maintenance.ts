@@ -1,18 +1,12 @@
 import 'server-only';
 import pLimit from 'p-limit';
-import {
-  listDueReminders,
-  markReminderUnread,
-  saveReminder,
-  saveReminderFailure,
-} from '@/lib/attention/store';
+import { listDueReminders } from '@/lib/attention/store';
 import { getEnv } from '@/lib/platform/env';
-import { logWarning } from '@/lib/platform/log';
 import { freshnessTargetMs } from '@/lib/readings/read';
+import { reminderOf, saveReminder, saveReminderFailure } from '@/lib/readings/reminders';
 import { budgetWindows } from '@/lib/service/budget';
 import { ServiceError } from '@/lib/service/errors';
 import { getAlertSettings } from '@/lib/service/resources';
-import type { AlertSettings } from '@/lib/service/schemas';
 
 /**
  * Maintenance reminders, read on a slow cycle: each thermostat's alert settings once a day, at
@@ -27,38 +21,6 @@ export const READ_EVERY_MS = 24 * 60 * 60_000;
 export const RETRY_EVERY_MS = 60 * 60_000;
 /** The most of the hourly background budget these reads may take while catching up. */
 const SHARE_OF_HOUR = 0.02;
-
-/** What the store keeps of a reminder, from alert settings as the service gave them. */
-export function reminderOf(settings: AlertSettings): {
-  enabled: boolean;
-  nextReminderDate: string | null;
-} {
-  const reminder = settings.hvacMaintenanceReminder;
-  return {
-    enabled: reminder.enabled,
-    nextReminderDate: reminder.enabled ? (reminder.nextReminderDate ?? null) : null,
-  };
-}
-
-/**
- * Tells the store what a write through Setpoint made of a thermostat's reminder, so Needs
- * attention shows it at once rather than after the next daily read: the alert settings the
- * service answered (or that were read back after the write), or, where neither came, a read
- * first thing in the next round. Never throws over the write: the daily read puts it right.
- */
-export async function rememberReminder(input: {
-  orgId: string;
-  thermostatId: string;
-  settings: AlertSettings | null;
-}): Promise<void> {
-  const key = { orgId: input.orgId, thermostatId: input.thermostatId };
-  try {
-    if (input.settings) await saveReminder({ ...key, ...reminderOf(input.settings) });
-    else await markReminderUnread(key);
-  } catch (error) {
-    logWarning('maintenance reminder: not kept after a write', String(error));
-  }
-}
 
 /** How many reminders one minute's round may read. */
 export function remindersPerMinute(): number {

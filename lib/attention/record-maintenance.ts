@@ -13,7 +13,7 @@ import { getAlertSettings, updateAlertSettings } from '@/lib/service/resources';
 import type { AlertSettings } from '@/lib/service/schemas';
 import { alertsUndo } from '@/lib/undo/entries';
 import { dateIn } from './conditions';
-import { rememberReminder, reminderOf } from './maintenance';
+import { rememberReminder, reminderOf } from '@/lib/readings/reminders';
 import { formatDate } from './words';
 
 /**

@@ -238,53 +238,6 @@ export async function listDueReminders(input: {
   return rowsOf<DueReminder>(result);
 }
 
-/** Keeps what the service said of a thermostat's maintenance reminder. */
-export async function saveReminder(input: {
-  orgId: string;
-  thermostatId: string;
-  enabled: boolean;
-  nextReminderDate: string | null;
-  at?: Date;
-}): Promise<void> {
-  const db = await getDb();
-  const at = (input.at ?? new Date()).toISOString();
-  // Through the thermostats table: one that left the portfolio meanwhile gets no row.
-  await db.execute(sql`
-    insert into maintenance_reminders
-      (org_id, thermostat_id, enabled, next_reminder_date, read_at, tried_at, failure)
-    select org_id, thermostat_id, ${input.enabled}, ${input.nextReminderDate}::date,
-      ${at}::timestamptz, ${at}::timestamptz, null
-    from thermostats where org_id = ${input.orgId}::uuid and thermostat_id = ${input.thermostatId}
-    on conflict (org_id, thermostat_id) do update
-      set enabled = excluded.enabled, next_reminder_date = excluded.next_reminder_date,
-        read_at = excluded.read_at, tried_at = excluded.tried_at, failure = null`);
-}
-
-/** Records a failed read: the last good values stay, with why the newer read failed. */
-export async function saveReminderFailure(
-  input: ThermostatKey & { failure: string; at?: Date },
-): Promise<void> {
-  const db = await getDb();
-  const at = (input.at ?? new Date()).toISOString();
-  await db.execute(sql`
-    insert into maintenance_reminders (org_id, thermostat_id, tried_at, failure)
-    select org_id, thermostat_id, ${at}::timestamptz, ${input.failure}
-    from thermostats where org_id = ${input.orgId}::uuid and thermostat_id = ${input.thermostatId}
-    on conflict (org_id, thermostat_id) do update
-      set tried_at = excluded.tried_at, failure = excluded.failure`);
-}
-
-/**
- * After a write whose answer did not say what the reminder is now: the last values stay, and the
- * reminder is read again first thing (as if last tried long ago), not a day later.
- */
-export async function markReminderUnread(input: ThermostatKey): Promise<void> {
-  const db = await getDb();
-  await db.execute(sql`
-    update maintenance_reminders set tried_at = 'epoch'::timestamptz
-    where org_id = ${input.orgId}::uuid and thermostat_id = ${input.thermostatId}`);
-}
-
 /** What the store holds of one thermostat's reminder (in scope), if it was read. */
 export async function findReminder(input: {
   scope: Scope;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { rememberReminder } from '@/lib/attention/maintenance';
+import { rememberReminder } from '@/lib/readings/reminders';
 import type { Scope } from '@/lib/db/scope';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import type { Priority } from '@/lib/service/budget';

@@ -19,9 +19,9 @@ const { slowChecksLine } = await import('@/lib/attention/checks');
 const { attentionByThermostat, listAttention, slowCheckProgress } = await import(
   '@/lib/attention/list'
 );
-const { rememberReminder } = await import('@/lib/attention/maintenance');
-const { listDueReminders, saveReminder, saveReminderFailure } = await import(
-  '@/lib/attention/store'
+const { listDueReminders } = await import('@/lib/attention/store');
+const { rememberReminder, saveReminder, saveReminderFailure } = await import(
+  '@/lib/readings/reminders'
 );
 const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { templates } = await import('@/lib/db/schema');

@@ -20,11 +20,10 @@ const {
   listBandHistory,
   listDueReminders,
   listFailedWrites,
-  saveReminder,
-  saveReminderFailure,
   recordPendingMode,
   syncPendingModeChanges,
 } = await import('@/lib/attention/store');
+const { saveReminder, saveReminderFailure } = await import('@/lib/readings/reminders');
 const { recordActivity } = await import('@/lib/activity/store');
 const { addThermostat, ensureBuilding, removeThermostat } = await import('@/lib/portfolio/store');
 const { saveReading } = await import('@/lib/readings/store');

@@ -5,7 +5,7 @@ import { formStrings, openThermostat, serviceFailure } from '@/lib/access/action
 import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import { alertNamesInWords } from '@/lib/activity-log/words';
-import { rememberReminder } from '@/lib/attention/maintenance';
+import { rememberReminder } from '@/lib/readings/reminders';
 import type { FormState } from '@/lib/platform/forms';
 import {
   ALERT_FIELDS,
