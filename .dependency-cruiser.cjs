@@ -20,7 +20,6 @@ const TIERS = [
       'settings',
       'runs',
       'bulk',
-      'undo',
       'templates',
       'attention',
       'groups',

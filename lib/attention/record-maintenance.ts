@@ -11,7 +11,7 @@ import { labelOf } from '@/lib/settings/current';
 import { mayHaveApplied } from '@/lib/service/errors';
 import { getAlertSettings, updateAlertSettings } from '@/lib/service/resources';
 import type { AlertSettings } from '@/lib/service/schemas';
-import { alertsUndo } from '@/lib/undo/entries';
+import { alertsUndo } from '@/lib/templates/undo/entries';
 import { dateIn } from './conditions';
 import { rememberReminder, reminderOf } from '@/lib/readings/reminders';
 import { formatDate } from './words';

@@ -16,12 +16,12 @@ import {
 } from '@/lib/bulk/store';
 import { findActivityEntry } from '@/lib/activity/store';
 import { findTemplate } from '@/lib/templates/store';
-import { undoOf } from '@/lib/undo/entries';
+import { undoOf } from './undo/entries';
 import { forgetPasscode, holdPasscode, passcodeSchema } from './passcodes';
 import type { ThermostatPlan, ThermostatState } from './plan';
 import { oneOffTitle, runChangesSchema, runName, runTitle, type UndoNote } from './run-words';
 import { type Template, templateSchema } from './schema';
-import { undoTargetOf } from './undo';
+import { undoTargetOf } from './undo/of-run';
 
 /**
  * Planning, applying and undoing templates for a member. Every check is here, before anything

@@ -5,7 +5,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseStoredStatus } from '@/lib/readings/read';
 import { templateSchema } from '@/lib/templates/schema';
-import { undoOf } from '@/lib/undo/entries';
+import { undoOf } from '@/lib/templates/undo/entries';
 import { databaseTargets } from '../support/database';
 import {
   MIGRATIONS,

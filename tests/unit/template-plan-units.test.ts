@@ -7,7 +7,7 @@ import { driftWords } from '@/lib/templates/drift';
 import { planTemplate } from '@/lib/templates/plan';
 import { noteWords, runChangesSchema } from '@/lib/templates/run-words';
 import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';
-import { undoTargetOf } from '@/lib/templates/undo';
+import { undoTargetOf } from '@/lib/templates/undo/of-run';
 import { problemsIn } from '@/lib/templates/words';
 import {
   defaultAccessControl,

@@ -19,7 +19,7 @@ import {
   type UndoRecord,
   undoOf,
   withoutUndo,
-} from '@/lib/undo/entries';
+} from '@/lib/templates/undo/entries';
 import {
   defaultAccessControl,
   defaultAlertSettings,

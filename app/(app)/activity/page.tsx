@@ -19,7 +19,7 @@ import { activityOutcome, outcomeWords } from '@/lib/outcomes';
 import { skippedOf } from '@/lib/templates/run-words';
 import { offersUndo, runsOfferingUndo } from '@/lib/templates/runs';
 import { zoneLabel } from '@/lib/platform/time-format';
-import { withoutUndo } from '@/lib/undo/entries';
+import { withoutUndo } from '@/lib/templates/undo/entries';
 import { timeZoneName } from '@/lib/platform/words';
 import { failureWords } from '@/lib/service/errors';
 import { undoEntry } from './actions';

@@ -9,7 +9,7 @@ import type { ActivityEntry } from '@/lib/activity/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { activityOutcome } from '@/lib/outcomes';
 import { isoIn, todayIn } from '@/lib/platform/time-format';
-import { withoutUndo } from '@/lib/undo/entries';
+import { withoutUndo } from '@/lib/templates/undo/entries';
 
 /** At most this many entries per export; the file says when there were more. */
 const MAX_ROWS = 10_000;

@@ -28,7 +28,7 @@ import {
   setResidentMode,
   type Written,
 } from '@/lib/service/resources';
-import { residentModeUndo, type StateBeforeReset } from '@/lib/undo/entries';
+import { residentModeUndo, type StateBeforeReset } from '@/lib/templates/undo/entries';
 
 const residentModeSchema = z
   .object({

@@ -15,7 +15,7 @@ import { labelOf } from '@/lib/settings/current';
 import { findLastAccessControl } from '@/lib/settings/last-access-control';
 import { updateAccessControl } from '@/lib/service/resources';
 import { LOCK_AREAS } from '@/lib/service/schemas';
-import { accessControlUndo, type UndoRecord, unavailable } from '@/lib/undo/entries';
+import { accessControlUndo, type UndoRecord, unavailable } from '@/lib/templates/undo/entries';
 
 type State = FormState<AccessControlField | 'passcodeSet' | 'form'>;
 

@@ -18,7 +18,7 @@ import { labelOf, readBeforeSave } from '@/lib/settings/current';
 import { mayHaveApplied } from '@/lib/service/errors';
 import { getAlertSettings, updateAlertSettings } from '@/lib/service/resources';
 import { todayIn } from '@/lib/platform/time-format';
-import { alertsUndo } from '@/lib/undo/entries';
+import { alertsUndo } from '@/lib/templates/undo/entries';
 
 type State = FormState<AlertField | 'nextReminderDate' | 'form'>;
 

@@ -28,7 +28,12 @@ import {
   type Written,
 } from '@/lib/service/resources';
 import type { ComfortSetting } from '@/lib/service/schemas';
-import { comfortDeleteUndo, comfortUpdateUndo, REASONS, unavailable } from '@/lib/undo/entries';
+import {
+  comfortDeleteUndo,
+  comfortUpdateUndo,
+  REASONS,
+  unavailable,
+} from '@/lib/templates/undo/entries';
 
 type ComfortFormState = FormState<ComfortSettingField>;
 

@@ -16,7 +16,7 @@ import {
 } from '@/lib/settings/configuration';
 import { labelOf, readBeforeSave } from '@/lib/settings/current';
 import { getSettings, updateSettings } from '@/lib/service/resources';
-import { configurationUndo } from '@/lib/undo/entries';
+import { configurationUndo } from '@/lib/templates/undo/entries';
 
 type State = FormState<ConfigurationField | 'form'>;
 

@@ -14,7 +14,7 @@ import {
 } from '@/lib/schedule/schemas';
 import { labelOf } from '@/lib/settings/current';
 import { listComfortSettings, updateSchedule } from '@/lib/service/resources';
-import { scheduleUndo, unavailable } from '@/lib/undo/entries';
+import { scheduleUndo, unavailable } from '@/lib/templates/undo/entries';
 
 type ScheduleFormState = FormState<ScheduleRangeField>;
 

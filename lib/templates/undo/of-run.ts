@@ -1,16 +1,10 @@
 import type { AlertChanges } from '@/lib/settings/alerts';
 import type { SettingsChanges } from '@/lib/service/resources';
 import { FAN_VALUES, HOLD_ACTIONS } from '@/lib/service/schemas';
-import {
-  alertsOf,
-  comfortSettingOf,
-  configurationOf,
-  lockStateOf,
-  weekByNames,
-} from '@/lib/undo/sections';
-import type { TemplateOperation, ThermostatPlan, ThermostatState } from './plan';
-import { RESET_GAP, type UndoNote } from './run-words';
-import { type Template, type TemplateSection, templateSchema } from './schema';
+import { alertsOf, comfortSettingOf, configurationOf, lockStateOf, weekByNames } from './sections';
+import type { TemplateOperation, ThermostatPlan, ThermostatState } from '@/lib/templates/plan';
+import { RESET_GAP, type UndoNote } from '@/lib/templates/run-words';
+import { type Template, type TemplateSection, templateSchema } from '@/lib/templates/schema';
 
 /**
  * Undoing what a planned run did to one thermostat, as a template of its own: the state read
