@@ -60,7 +60,7 @@ export type ThermostatState = {
   alerts?: AlertSettings;
   /**
    * The service has no read for access control: what Setpoint last set
-   * (lib/settings/last-access-control.ts), or null when that is not known.
+   * (lib/templates/last-access-control.ts), or null when that is not known.
    */
   accessControl?: LockState | null;
 };

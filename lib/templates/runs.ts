@@ -10,10 +10,10 @@ import {
   createPlannedRun,
   findBulkRun,
   listBulkRunItems,
-  listUndoableItems,
   type PlannedItemInput,
   type RunInView,
 } from '@/lib/bulk/store';
+import { listUndoableItems } from './run-store';
 import { findActivityEntry } from '@/lib/activity/store';
 import { findTemplate } from '@/lib/templates/store';
 import { undoOf } from './undo/entries';

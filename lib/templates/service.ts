@@ -1,7 +1,7 @@
 import 'server-only';
 import { rememberReminder } from '@/lib/readings/reminders';
 import type { Scope } from '@/lib/db/scope';
-import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import { findLastAccessControl } from './last-access-control';
 import type { Priority } from '@/lib/service/budget';
 import { ServiceError } from '@/lib/service/errors';
 import {

@@ -14,7 +14,6 @@ import {
   type WorkOutcome,
 } from '@/lib/bulk/worker';
 import {
-  assignTemplate,
   type BulkRun,
   claimBulkRun,
   finishPlanning,
@@ -29,6 +28,7 @@ import {
   recordItemResults,
   recordItemSteps,
 } from '@/lib/bulk/store';
+import { assignTemplate } from './run-store';
 import {
   CallAbandoned,
   changedNothing,

@@ -27,7 +27,7 @@ import {
   templates,
 } from '@/lib/db/schema';
 import { stopBoss } from '@/lib/queue/queue';
-import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import { findLastAccessControl } from '@/lib/templates/last-access-control';
 import { forgetPasscode } from '@/lib/templates/passcodes';
 import { type PlanSummary, scheduleUpdateOf, type ThermostatPlan } from '@/lib/templates/plan';
 import { runTitle, runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';

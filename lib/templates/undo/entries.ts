@@ -234,7 +234,7 @@ type Locks = { enabled: boolean; settings?: Partial<Record<LockArea, boolean>> }
  */
 export function accessControlUndo(input: {
   label: string;
-  /** What Setpoint last set (lib/settings/last-access-control.ts), or null when not known. */
+  /** What Setpoint last set (lib/templates/last-access-control.ts), or null when not known. */
   before: Locks | null;
   /** As sent: `passcode` is never read from it. */
   changes: Locks;

@@ -18,7 +18,7 @@ import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { scopedBuilding } from '@/lib/portfolio/guard';
 import { loadWeek } from '@/lib/schedule/load';
 import { labelOf } from '@/lib/settings/current';
-import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import { findLastAccessControl } from '@/lib/templates/last-access-control';
 import { ServiceError } from '@/lib/service/errors';
 import {
   getAlertSettings,

@@ -12,7 +12,7 @@ import {
   viewOf,
 } from '@/lib/settings/access-control';
 import { labelOf } from '@/lib/settings/current';
-import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import { findLastAccessControl } from '@/lib/templates/last-access-control';
 import { updateAccessControl } from '@/lib/service/resources';
 import { LOCK_AREAS } from '@/lib/service/schemas';
 import { accessControlUndo, type UndoRecord, unavailable } from '@/lib/templates/undo/entries';

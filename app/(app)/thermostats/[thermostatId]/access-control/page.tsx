@@ -4,7 +4,7 @@ import { SectionHeading } from '@/components/thermostat/section';
 import { Card } from '@/components/ui/card';
 import { When } from '@/components/ui/when';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
-import { findLastAccessControl } from '@/lib/settings/last-access-control';
+import { findLastAccessControl } from '@/lib/templates/last-access-control';
 import { LOCK_AREAS } from '@/lib/service/schemas';
 import { openThermostatPage } from '@/lib/access/thermostat-page';
 import { saveAccessControl } from './actions';

@@ -1,9 +1,9 @@
 import 'server-only';
-import { findLastRunLocks } from '@/lib/bulk/store';
+import { findLastRunLocks } from './run-store';
 import { listActivity } from '@/lib/activity/store';
 import type { Scope } from '@/lib/db/scope';
 import { LOCK_AREAS } from '@/lib/service/schemas';
-import type { LockArea } from './access-control';
+import type { LockArea } from '@/lib/settings/access-control';
 
 export type LastAccessControl = {
   at: Date;
