@@ -1,7 +1,6 @@
 import 'server-only';
 import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { ActivityAction } from '@/lib/activity/actions';
-import { summariseItemPlans } from '@/lib/templates/summary';
 import { type Database, getDb, rowsOf } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/scope';
 import {
@@ -103,10 +102,33 @@ export async function createBulkRun(input: {
 
 /**
  * A run as a scope sees it. Where the scope sees only part of it (a building manager, someone
- * else's run), its counts (`total`, `applied`, `failed`, `notSent`, `cancelled`) and its plan's
- * summary are those of the items in view only, never the whole run's; `partView` says so.
+ * else's run), its counts (`total`, `applied`, `failed`, `notSent`, `cancelled`) are those of the
+ * items in view only, never the whole run's, and its plan's summary only the counts below (each
+ * kind of run that plans summarises the plans in view itself: lib/templates/run-store.ts);
+ * `partView` says so.
  */
 export type RunInView = BulkRun & { partView: boolean };
+
+/**
+ * How many of the thermostats in view a plan changes, leaves unchanged or cannot change (those
+ * not planned among them: nothing is sent to them either).
+ */
+export type PlanCounts = {
+  thermostats: number;
+  changing: number;
+  unchanged: number;
+  blocked: number;
+};
+
+function planCounts(
+  rows: readonly { state: (typeof PLAN_STATES)[number] | null; n: number }[],
+): PlanCounts {
+  const n = (state: (typeof PLAN_STATES)[number]) =>
+    rows.find((row) => row.state === state)?.n ?? 0;
+  const thermostats = rows.reduce((sum, row) => sum + row.n, 0);
+  const [changing, unchanged] = [n('changes'), n('unchanged')];
+  return { thermostats, changing, unchanged, blocked: thermostats - changing - unchanged };
+}
 
 async function inView(scope: Scope, runs: readonly BulkRun[]): Promise<RunInView[]> {
   const part = runs.filter((run) => itemsInView(scope, run) !== undefined);
@@ -127,18 +149,14 @@ async function inView(scope: Scope, runs: readonly BulkRun[]): Promise<RunInView
     )
     .groupBy(bulkRunItems.runId, bulkRunItems.outcome);
   const planned = part.filter((run) => run.planSummary !== null).map((run) => run.id);
-  const plans =
+  const states =
     planned.length === 0
       ? []
       : await db
-          .select({
-            runId: bulkRunItems.runId,
-            thermostatId: bulkRunItems.thermostatId,
-            plan: bulkRunItems.plan,
-          })
+          .select({ runId: bulkRunItems.runId, state: bulkRunItems.planState, n: count() })
           .from(bulkRunItems)
           .where(and(inArray(bulkRunItems.runId, planned), inScope))
-          .orderBy(asc(bulkRunItems.position));
+          .groupBy(bulkRunItems.runId, bulkRunItems.planState);
   const partIds = new Set(part.map((run) => run.id));
   return runs.map((run) => {
     if (!partIds.has(run.id)) return { ...run, partView: false };
@@ -153,9 +171,7 @@ async function inView(scope: Scope, runs: readonly BulkRun[]): Promise<RunInView
       notSent: n('not_sent'),
       cancelled: n('cancelled'),
       planSummary:
-        run.planSummary === null
-          ? null
-          : { ...summariseItemPlans(plans.filter((item) => item.runId === run.id)) },
+        run.planSummary === null ? null : planCounts(states.filter((row) => row.runId === run.id)),
       partView: true,
     };
   });

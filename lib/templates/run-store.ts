@@ -1,6 +1,12 @@
 import 'server-only';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { type BulkRun, type BulkRunItem, itemsInView, mayHaveChanged } from '@/lib/bulk/store';
+import {
+  type BulkRun,
+  type BulkRunItem,
+  itemsInView,
+  mayHaveChanged,
+  type RunInView,
+} from '@/lib/bulk/store';
 import { getDb, rowsOf } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/scope';
 import {
@@ -10,11 +16,34 @@ import {
   templates,
   thermostats,
 } from '@/lib/db/schema';
+import { type PlanSummaryWithSections, summariseItemPlans } from './summary';
 
 /**
- * What only planned runs (template, one-off, undo) ask of the runs' tables: the template a run
- * assigns for drift, what an undo can put back, and the locks a run last set.
+ * What only planned runs (template, one-off, undo) ask of the runs' tables: the plan's summary as
+ * a member sees it, the template a run assigns for drift, what an undo can put back, and the
+ * locks a run last set.
  */
+
+/**
+ * A planned run's summary as the member sees it: the whole run's, or, where they see only part of
+ * the run, one summed over the plans in view, so calls and time are never counted over
+ * thermostats outside their scope. Null for a run that does not plan.
+ */
+export async function planSummaryAsSeen(input: {
+  scope: Scope;
+  run: RunInView;
+}): Promise<PlanSummaryWithSections | null> {
+  const { run } = input;
+  if (run.planSummary === null) return null;
+  if (!run.partView) return run.planSummary as PlanSummaryWithSections;
+  const db = await getDb();
+  const plans = await db
+    .select({ thermostatId: bulkRunItems.thermostatId, plan: bulkRunItems.plan })
+    .from(bulkRunItems)
+    .where(and(eq(bulkRunItems.runId, run.id), itemsInView(input.scope, run)))
+    .orderBy(asc(bulkRunItems.position));
+  return summariseItemPlans(plans);
+}
 
 /**
  * After a template run: every thermostat it applied to, or found already matching, is now

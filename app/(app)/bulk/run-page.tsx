@@ -25,7 +25,7 @@ import {
 } from '@/lib/bulk/words';
 import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/bulk/store';
 import { describeTemplate } from '@/lib/templates/describe';
-import type { PlanSummary } from '@/lib/templates/plan';
+import { planSummaryAsSeen } from '@/lib/templates/run-store';
 import { isOneOff, noteWords, runChangesSchema, runTitleAsSeen } from '@/lib/templates/run-words';
 import { templateSchema } from '@/lib/templates/schema';
 import type { SettingsChanges } from '@/lib/service/resources';
@@ -70,7 +70,7 @@ export async function RunPage({
   const show = RESULT_FILTERS[one(query.show)] ? one(query.show) : 'all';
   const page = Math.max(1, Math.min(1000, Number.parseInt(one(query.page), 10) || 1));
   const { counts } = progress;
-  const [items, retries, retryable, planStates] = await Promise.all([
+  const [items, retries, retryable, planStates, summary] = await Promise.all([
     listBulkRunItems({
       scope: member,
       run,
@@ -83,6 +83,7 @@ export async function RunPage({
       ? listRetryable(member, run)
       : [],
     planned ? countPlanStates({ scope: member, run }) : null,
+    planSummaryAsSeen({ scope: member, run }),
   ]);
   const more = items.length > PAGE_SIZE;
   const shown = items.slice(0, PAGE_SIZE);
@@ -100,7 +101,6 @@ export async function RunPage({
     progress.finished &&
     (planStates?.changed ?? 0) > 0 &&
     can(member, 'change_thermostat');
-  const summary = run.planSummary as PlanSummary | null;
   const href = (extra: { show?: string; page?: number; confirm?: string }) => {
     const target = { show, page: 1, confirm: '', ...extra };
     const search = new URLSearchParams();
