@@ -25,7 +25,7 @@ import {
   heatCoolGapWords,
   validateConfiguration,
 } from '@/lib/settings/configuration';
-import { forgetPasscode } from '@/lib/templates/passcodes';
+import { forgetPasscode } from '@/lib/runs/passcodes';
 import { isOneOff, runEntryOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/service/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/service/schemas';

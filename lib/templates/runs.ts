@@ -17,7 +17,7 @@ import { listUndoableItems } from './run-store';
 import { findActivityEntry } from '@/lib/activity/store';
 import { findTemplate } from '@/lib/templates/store';
 import { undoOf } from './undo/entries';
-import { forgetPasscode, holdPasscode, passcodeSchema } from './passcodes';
+import { forgetPasscode, holdPasscode, passcodeSchema } from '@/lib/runs/passcodes';
 import type { ThermostatPlan, ThermostatState } from './plan';
 import { oneOffTitle, runChangesSchema, runName, runTitle, type UndoNote } from './run-words';
 import { type Template, templateSchema } from './schema';

@@ -36,7 +36,7 @@ import {
   ServiceError,
 } from '@/lib/service/errors';
 import type { SettingsChanges } from '@/lib/service/resources';
-import { forgetPasscode, passcodeFor } from './passcodes';
+import { forgetPasscode, passcodeFor } from '@/lib/runs/passcodes';
 import {
   changesKey,
   planTemplate,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { holdPasscode, passcodeFor } from '@/lib/templates/passcodes';
+import { holdPasscode, passcodeFor } from '@/lib/runs/passcodes';
 
 const HOUR = 60 * 60 * 1000;
 const heldInMemory = () =>

@@ -29,7 +29,7 @@ import {
 } from '@/lib/db/schema';
 import { stopBoss } from '@/lib/queue/queue';
 import { findLastAccessControl } from '@/lib/templates/last-access-control';
-import { forgetPasscode } from '@/lib/templates/passcodes';
+import { forgetPasscode } from '@/lib/runs/passcodes';
 import { type PlanSummary, scheduleUpdateOf, type ThermostatPlan } from '@/lib/templates/plan';
 import { runTitle, runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
 import { planSummaryAsSeen } from '@/lib/templates/run-store';
