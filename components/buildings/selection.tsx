@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { FROM_SELECTION } from '@/lib/bulk/paths';
+import { FROM_SELECTION } from '@/lib/runs/paths';
 
 /**
  * The rows' checkboxes belong to the bulk-selection form through their `form` attribute, so

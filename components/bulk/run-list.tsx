@@ -3,7 +3,7 @@ import { outcomeClass } from '@/components/ui/outcome-label';
 import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
 import { runPath } from '@/lib/bulk/runs';
 import { changesInWords, runStatus } from '@/lib/bulk/words';
-import type { BulkRun } from '@/lib/bulk/store';
+import type { BulkRun } from '@/lib/runs/store';
 import { runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/service/resources';
 import type { TemperatureUnit } from '@/lib/platform/units';

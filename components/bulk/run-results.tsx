@@ -1,7 +1,7 @@
 import { Link } from '@/components/ui/link';
 import { OutcomeLabel } from '@/components/ui/outcome-label';
 import { type Column, ResultTable } from '@/components/ui/result-table';
-import type { BulkRunItemRow } from '@/lib/bulk/store';
+import type { BulkRunItemRow } from '@/lib/runs/store';
 import { bulkItemOutcome } from '@/lib/outcomes';
 
 const COLUMNS: Column<BulkRunItemRow>[] = [

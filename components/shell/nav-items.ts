@@ -1,4 +1,4 @@
-import { TEMPLATE_RUNS_PATH } from '@/lib/bulk/paths';
+import { TEMPLATE_RUNS_PATH } from '@/lib/runs/paths';
 
 /**
  * The app's sections, in navigation order. Features add their entry here. A section is current

@@ -1,5 +1,5 @@
 import { Link } from '@/components/ui/link';
-import type { BulkRunItemRow } from '@/lib/bulk/store';
+import type { BulkRunItemRow } from '@/lib/runs/store';
 import { sectionLines, type ThermostatPlan } from '@/lib/templates/plan';
 import { applyCostInWords, runChangesSchema } from '@/lib/templates/run-words';
 import {

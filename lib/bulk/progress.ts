@@ -7,7 +7,7 @@ import {
   countPlanStates,
   findBulkRun,
   type OutcomeCounts,
-} from '@/lib/bulk/store';
+} from '@/lib/runs/store';
 import type { OutcomeKind } from '@/lib/outcomes';
 import { runStatus } from './words';
 

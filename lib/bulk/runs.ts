@@ -11,7 +11,7 @@ import {
   listBulkRunItems,
   requestBulkRunCancel,
   setBulkRunJob,
-} from '@/lib/bulk/store';
+} from '@/lib/runs/store';
 import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { sendJob } from '@/lib/queue/queue';
@@ -30,7 +30,7 @@ import { isOneOff, runEntryOf } from '@/lib/templates/run-words';
 import type { SettingsChanges } from '@/lib/service/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/service/schemas';
 import { formatDelta } from '@/lib/platform/units';
-import { BULK_RUNS_PATH, TEMPLATE_RUNS_PATH } from './paths';
+import { BULK_RUNS_PATH, TEMPLATE_RUNS_PATH } from '@/lib/runs/paths';
 import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';
 import { changesInWords, thermostatCount } from './words';
 
@@ -84,7 +84,7 @@ export function runSection(run: Pick<BulkRun, 'kind' | 'changes'>): 'templates' 
   return run.kind === 'template' && !isOneOff(run) ? 'templates' : 'bulk';
 }
 
-/** A run's page, in its section (lib/bulk/paths.ts). */
+/** A run's page, in its section (lib/runs/paths.ts). */
 export function runPath(run: Pick<BulkRun, 'id' | 'kind' | 'changes'>): string {
   const base = runSection(run) === 'templates' ? TEMPLATE_RUNS_PATH : BULK_RUNS_PATH;
   return `${base}/${encodeURIComponent(run.id)}`;

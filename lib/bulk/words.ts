@@ -1,4 +1,4 @@
-import type { BulkItemOutcome, BulkRun, RunEntry } from '@/lib/bulk/store';
+import type { BulkItemOutcome, BulkRun, RunEntry } from '@/lib/runs/store';
 import { OUTCOMES, type OutcomeKind } from '@/lib/outcomes';
 import { describeHoldAction, describeSettingsChanges } from '@/lib/settings/configuration';
 import type { SettingsChanges } from '@/lib/service/resources';
@@ -109,7 +109,7 @@ export const RESULT_FILTERS: Record<string, { label: string; outcomes?: BulkItem
 
 /**
  * The thermostats of a building manager's share of someone else's run (`partView`, from
- * lib/bulk/store.ts): said to be theirs, so the share never reads as the whole run.
+ * lib/runs/store.ts): said to be theirs, so the share never reads as the whole run.
  */
 export const IN_YOUR_BUILDINGS = ' in your buildings';
 

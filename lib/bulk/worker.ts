@@ -16,7 +16,7 @@ import {
   recordItemResults,
   releaseBulkRunLease,
   renewBulkRunLease,
-} from '@/lib/bulk/store';
+} from '@/lib/runs/store';
 import { getDatabase } from '@/lib/db/client';
 import { getBoss, sendJob } from '@/lib/queue/queue';
 import { logWarning } from '@/lib/platform/log';

@@ -2,7 +2,7 @@ import 'server-only';
 import { readDueReminders } from '@/lib/attention/maintenance';
 import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
 import { syncPendingModeChanges } from '@/lib/attention/store';
-import { readBulkRunKind } from '@/lib/bulk/store';
+import { readBulkRunKind } from '@/lib/runs/store';
 import { pruneHistory } from '@/lib/readings/store';
 import { logWarning } from '@/lib/platform/log';
 import { workDeliveryJob } from '@/lib/notifications/delivery';

@@ -6,7 +6,7 @@ import {
   itemsInView,
   mayHaveChanged,
   type RunInView,
-} from '@/lib/bulk/store';
+} from '@/lib/runs/store';
 import { getDb, rowsOf } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/scope';
 import {

@@ -8,7 +8,7 @@ import {
   runStatus,
   thermostatCount,
 } from '@/lib/bulk/words';
-import type { BulkRun, RunEntry } from '@/lib/bulk/store';
+import type { BulkRun, RunEntry } from '@/lib/runs/store';
 import { formatDelta, type TemperatureUnit } from '@/lib/platform/units';
 import type { Template } from './schema';
 

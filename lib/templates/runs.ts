@@ -12,7 +12,7 @@ import {
   listBulkRunItems,
   type PlannedItemInput,
   type RunInView,
-} from '@/lib/bulk/store';
+} from '@/lib/runs/store';
 import { listUndoableItems } from './run-store';
 import { findActivityEntry } from '@/lib/activity/store';
 import { findTemplate } from '@/lib/templates/store';

@@ -27,7 +27,7 @@ import {
   recordItemPlan,
   recordItemResults,
   recordItemSteps,
-} from '@/lib/bulk/store';
+} from '@/lib/runs/store';
 import { assignTemplate } from './run-store';
 import {
   CallAbandoned,

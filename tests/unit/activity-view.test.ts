@@ -7,7 +7,7 @@ import { listActivityAsSeen } from '@/lib/activity-log/view';
 import { changeLines } from '@/lib/activity-log/words';
 import { startBulkRun } from '@/lib/bulk/runs';
 import { workBulkRun } from '@/lib/bulk/worker';
-import { type BulkRun, findBulkRun } from '@/lib/bulk/store';
+import { type BulkRun, findBulkRun } from '@/lib/runs/store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { listActivity, recordActivity } from '@/lib/activity/store';
 import type { Member } from '@/lib/auth/store';

@@ -14,7 +14,7 @@ import {
   listBulkRuns,
   markItemsSent,
   recordItemResults,
-} from '@/lib/bulk/store';
+} from '@/lib/runs/store';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
 import { listActivity } from '@/lib/activity/store';
 import type { Member } from '@/lib/auth/store';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/bulk/store';
+import { type BulkRun, findBulkRun, listBulkRunItems } from '@/lib/runs/store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import type { Member } from '@/lib/auth/store';
 import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';

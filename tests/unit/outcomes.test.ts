@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countsInWords, runStatus } from '@/lib/bulk/words';
-import type { BulkItemOutcome } from '@/lib/bulk/store';
+import type { BulkItemOutcome } from '@/lib/runs/store';
 import {
   activityOutcome,
   bulkItemOutcome,

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { PlanItems } from '@/components/templates/plan-view';
-import type { BulkRunItemRow } from '@/lib/bulk/store';
+import type { BulkRunItemRow } from '@/lib/runs/store';
 import { driftWords } from '@/lib/templates/drift';
 import { planTemplate } from '@/lib/templates/plan';
 import { noteWords, runChangesSchema } from '@/lib/templates/run-words';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BulkRun } from '@/lib/bulk/store';
+import type { BulkRun } from '@/lib/runs/store';
 import {
   applyCostInWords,
   durationInWords,

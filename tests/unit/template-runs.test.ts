@@ -15,7 +15,7 @@ import {
   listBulkRunsById,
   listItemPlans,
   type RunInView,
-} from '@/lib/bulk/store';
+} from '@/lib/runs/store';
 import type { Database, DatabaseHandle } from '@/lib/db/client';
 import { listActivity } from '@/lib/activity/store';
 import type { Member } from '@/lib/auth/store';

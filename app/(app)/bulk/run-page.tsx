@@ -23,7 +23,7 @@ import {
   RESULT_FILTERS,
   thermostatCount,
 } from '@/lib/bulk/words';
-import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/bulk/store';
+import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/runs/store';
 import { describeTemplate } from '@/lib/templates/describe';
 import { planSummaryAsSeen } from '@/lib/templates/run-store';
 import { isOneOff, noteWords, runChangesSchema, runTitleAsSeen } from '@/lib/templates/run-words';

@@ -15,9 +15,11 @@ import {
 import { inBuildings } from '@/lib/db/scope';
 
 /**
- * Bulk runs and their items: what a run is to do, what each thermostat's request came to, and
- * the lease that lets one worker at a time apply it. Every read takes a scope; the worker's
- * writes take the run's id, which it got from a run the data layer created after its checks.
+ * Runs of every kind (a configuration change, a template, a one-off change, an undo) and their
+ * items: what a run is to do, what each thermostat's request came to, and the lease that lets one
+ * worker at a time apply it. Every read takes a scope; the worker's writes take the run's id,
+ * which it got from a run created after the checks. (The tables keep their first name,
+ * `bulk_runs`: no migration for a word.)
  */
 
 export type BulkRun = typeof bulkRuns.$inferSelect;
