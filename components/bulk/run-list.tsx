@@ -2,9 +2,9 @@ import { Link } from '@/components/ui/link';
 import { outcomeClass } from '@/components/ui/outcome-label';
 import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
 import { runPath } from '@/lib/bulk/runs';
-import { changesInWords, runStatus } from '@/lib/bulk/words';
+import { changesInWords, runStatus } from '@/lib/runs/words';
 import type { BulkRun } from '@/lib/runs/store';
-import { runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
+import { runTitleAsSeen, skippedOf } from '@/lib/runs/words';
 import type { SettingsChanges } from '@/lib/service/resources';
 import type { TemperatureUnit } from '@/lib/platform/units';
 

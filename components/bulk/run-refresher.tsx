@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-import { type ProgressLike, progressSignature } from '@/lib/bulk/words';
+import { type ProgressLike, progressSignature } from '@/lib/runs/words';
 
 const POLL_MS = 1500;
 

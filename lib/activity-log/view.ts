@@ -6,7 +6,7 @@ import { type ActivityEntry, listActivity } from '@/lib/activity/store';
 import { listBuildings } from '@/lib/portfolio/store';
 import { connectionEndChangesInWords } from '@/lib/service/connection/ended';
 import { describeSettingsChanges } from '@/lib/settings/configuration';
-import { runEntryOf } from '@/lib/templates/run-words';
+import { runEntry } from '@/lib/runs/entry';
 import type { SettingsChanges } from '@/lib/service/resources';
 import type { TemperatureUnit } from '@/lib/platform/units';
 
@@ -81,7 +81,7 @@ async function listActivityInScope(
       // Not a run this scope sees (it cannot be listed otherwise): nothing of its counts.
       return { ...entry, summary: ACTIVITY_ACTIONS[entry.action], changes: {}, error: null };
     }
-    const { action: _action, ...seen } = runEntryOf(run, buildingsOf.get(run.id) ?? []);
+    const { action: _action, ...seen } = runEntry(run, buildingsOf.get(run.id) ?? []);
     return { ...entry, ...seen };
   });
   return { entries, runs };

@@ -6,7 +6,7 @@ import {
   weekInRanges,
 } from '@/lib/activity-log/template-words';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
-import { runStatus } from '@/lib/bulk/words';
+import { runStatus } from '@/lib/runs/words';
 import type { ActivityEntry } from '@/lib/activity/store';
 import { INCIDENT_KINDS, type IncidentKind } from '@/lib/notifications/kinds';
 import { DAY_LABELS, type Day, describeRange } from '@/lib/schedule/blocks';

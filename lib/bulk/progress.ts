@@ -9,7 +9,7 @@ import {
   type OutcomeCounts,
 } from '@/lib/runs/store';
 import type { OutcomeKind } from '@/lib/outcomes';
-import { runStatus } from './words';
+import { runStatus } from '@/lib/runs/words';
 
 export const runIdSchema = z.uuid();
 

@@ -26,13 +26,14 @@ import {
   validateConfiguration,
 } from '@/lib/settings/configuration';
 import { forgetPasscode } from '@/lib/runs/passcodes';
-import { isOneOff, runEntryOf } from '@/lib/templates/run-words';
+import { isOneOff } from '@/lib/runs/words';
+import { runEntry } from '@/lib/runs/entry';
 import type { SettingsChanges } from '@/lib/service/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/service/schemas';
 import { formatDelta } from '@/lib/platform/units';
 import { BULK_RUNS_PATH, TEMPLATE_RUNS_PATH } from '@/lib/runs/paths';
 import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';
-import { changesInWords, thermostatCount } from './words';
+import { changesInWords, thermostatCount } from '@/lib/runs/words';
 
 /**
  * Starting, reviewing, cancelling and retrying bulk runs for a member. Every check happens here,
@@ -361,7 +362,7 @@ export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Re
         inFlightDetail: CANCELLED_IN_FLIGHT,
       },
       // Each kind of run is described as its own (lib/templates/run-words.ts).
-      describe: runEntryOf,
+      describe: runEntry,
     },
   });
   switch (answer) {

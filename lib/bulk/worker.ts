@@ -34,7 +34,7 @@ import {
   runInLanes,
 } from './plan';
 import { CANCELLED_BEFORE_SENT, CANCELLED_IN_FLIGHT, queueBulkRun } from './runs';
-import { runActivityEntry } from './words';
+import { runActivityEntry } from '@/lib/runs/entry';
 
 /**
  * The bulk-run job: applies a run's pending items in requests of at most 25, a few in flight, at

@@ -19,7 +19,8 @@ import { findTemplate } from '@/lib/templates/store';
 import { undoOf } from './undo/entries';
 import { forgetPasscode, holdPasscode, passcodeSchema } from '@/lib/runs/passcodes';
 import type { ThermostatPlan, ThermostatState } from './plan';
-import { oneOffTitle, runChangesSchema, runName, runTitle, type UndoNote } from './run-words';
+import { oneOffTitle, runChangesSchema, type UndoNote } from './run-words';
+import { runName, runTitle } from '@/lib/runs/words';
 import { type Template, templateSchema } from './schema';
 import { undoTargetOf } from './undo/of-run';
 

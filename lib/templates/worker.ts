@@ -45,7 +45,8 @@ import {
   type ThermostatPlan,
   wantsLocks,
 } from './plan';
-import { plannedRunEntry, runChangesSchema } from './run-words';
+import { plannedRunEntry } from '@/lib/runs/entry';
+import { runChangesSchema } from './run-words';
 import { type Template, templateSchema } from './schema';
 import { serviceForTemplates, type TemplateService } from './service';
 import { summariseItemPlans } from './summary';

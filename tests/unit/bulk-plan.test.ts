@@ -8,7 +8,8 @@ import {
   resultsOfChunk,
   runInLanes,
 } from '@/lib/bulk/plan';
-import { countsInWords, runEntryError, runEntryOutcome } from '@/lib/bulk/words';
+import { countsInWords } from '@/lib/runs/words';
+import { runEntryError, runEntryOutcome } from '@/lib/runs/entry';
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => String(100000000000 + i));
 

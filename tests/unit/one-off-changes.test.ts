@@ -13,7 +13,7 @@ import {
   scheduleUpdateOf,
   type ThermostatPlan,
 } from '@/lib/templates/plan';
-import { isOneOff, runTitle } from '@/lib/templates/run-words';
+import { isOneOff, runTitle } from '@/lib/runs/words';
 import { applyPlannedRun, planOneOffRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countsInWords, runStatus } from '@/lib/bulk/words';
+import { countsInWords, runStatus } from '@/lib/runs/words';
 import type { BulkItemOutcome } from '@/lib/runs/store';
 import {
   activityOutcome,

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BulkRun } from '@/lib/runs/store';
-import {
-  applyCostInWords,
-  durationInWords,
-  plannedRunEntry,
-  runTitle,
-  runTitleAsSeen,
-  skippedOf,
-} from '@/lib/templates/run-words';
+import { applyCostInWords, durationInWords } from '@/lib/templates/run-words';
+import { plannedRunEntry } from '@/lib/runs/entry';
+import { runTitle, runTitleAsSeen, skippedOf } from '@/lib/runs/words';
 
 /** A planned run in words: its time, its title, what it skipped, and its one activity entry. */
 

@@ -31,7 +31,7 @@ import { stopBoss } from '@/lib/queue/queue';
 import { findLastAccessControl } from '@/lib/templates/last-access-control';
 import { forgetPasscode } from '@/lib/runs/passcodes';
 import { type PlanSummary, scheduleUpdateOf, type ThermostatPlan } from '@/lib/templates/plan';
-import { runTitle, runTitleAsSeen, skippedOf } from '@/lib/templates/run-words';
+import { runTitle, runTitleAsSeen, skippedOf } from '@/lib/runs/words';
 import { planSummaryAsSeen } from '@/lib/templates/run-store';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';

@@ -22,11 +22,12 @@ import {
   progressSignature,
   RESULT_FILTERS,
   thermostatCount,
-} from '@/lib/bulk/words';
+} from '@/lib/runs/words';
 import { countPlanStates, findBulkRun, listBulkRunItems, listBulkRuns } from '@/lib/runs/store';
 import { describeTemplate } from '@/lib/templates/describe';
 import { planSummaryAsSeen } from '@/lib/templates/run-store';
-import { isOneOff, noteWords, runChangesSchema, runTitleAsSeen } from '@/lib/templates/run-words';
+import { isOneOff, runTitleAsSeen } from '@/lib/runs/words';
+import { noteWords, runChangesSchema } from '@/lib/templates/run-words';
 import { templateSchema } from '@/lib/templates/schema';
 import type { SettingsChanges } from '@/lib/service/resources';
 import { applyPlan, cancelRun, retryRun, undoRun } from './actions';

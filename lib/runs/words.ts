@@ -1,12 +1,13 @@
-import type { BulkItemOutcome, BulkRun, RunEntry } from '@/lib/runs/store';
+import type { BulkItemOutcome, BulkRun } from './store';
 import { OUTCOMES, type OutcomeKind } from '@/lib/outcomes';
-import { describeHoldAction, describeSettingsChanges } from '@/lib/settings/configuration';
+import { describeHoldAction } from '@/lib/settings/configuration';
 import type { SettingsChanges } from '@/lib/service/resources';
 import { formatRange, type TemperatureUnit } from '@/lib/platform/units';
 
 /**
- * A bulk run in words: the change as a manager reads it before confirming, the run's state as
- * every list shows it, and its one activity entry. A run with failures never reads "Done".
+ * A run of any kind in words: what it is called, its state as every list shows it, its counts,
+ * and a configuration change as a manager reads it before confirming. A run with failures never
+ * reads "Done". No server-only code: the run page's refresher (a client component) uses it.
  */
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -113,70 +114,6 @@ export const RESULT_FILTERS: Record<string, { label: string; outcomes?: BulkItem
  */
 export const IN_YOUR_BUILDINGS = ' in your buildings';
 
-/**
- * The run's one activity entry, as it finished. Written with the whole run's counts; a run seen
- * in part (`partView`) is described from its share alone when a building manager reads the log
- * (lib/activity-log/view.ts).
- */
-export function runActivityEntry(
-  run: BulkRun & { partView?: boolean },
-  buildingIds: string[],
-): RunEntry {
-  const changes = run.changes as SettingsChanges;
-  const status = runStatus(run);
-  const words = describeSettingsChanges(changes).join(', ');
-  const retry = run.retryOf ? ' (a retry of the failed ones)' : '';
-  const share = run.partView ? IN_YOUR_BUILDINGS : '';
-  const failures = run.failed + run.notSent;
-  return {
-    action: 'configuration.bulk_update',
-    summary: `Bulk configuration of ${thermostatCount(run.total)}${share}${retry}: ${words}. ${status.label}: ${countsInWords(run)}`,
-    thermostatId: null,
-    buildingId: buildingIds.length === 1 ? (buildingIds[0] ?? null) : null,
-    changes: {
-      runId: run.id,
-      settings: changes,
-      state: run.state,
-      total: run.total,
-      applied: run.applied,
-      failed: run.failed,
-      unconfirmed: run.unconfirmed,
-      notSent: run.notSent,
-      cancelled: run.cancelled,
-      buildings: buildingIds.length,
-      ...(run.retryOf ? { retryOf: run.retryOf } : {}),
-      ...(run.cancelledByName ? { cancelledBy: run.cancelledByName } : {}),
-      ...(run.note ? { note: run.note } : {}),
-    },
-    outcome: runEntryOutcome(run, failures),
-    error: runEntryError(run, failures),
-  };
-}
-
-/**
- * How a finished run's entry ends: done with no failure, perhaps applied where every thermostat
- * that did not certainly apply may have (its answer lost), failed otherwise.
- */
-export function runEntryOutcome(
-  run: Pick<BulkRun, 'state' | 'unconfirmed'>,
-  failures: number,
-): RunEntry['outcome'] {
-  if (run.state === 'done' && failures === 0) return 'success';
-  if (run.state === 'done' && failures === run.unconfirmed) return 'unconfirmed';
-  return 'failure';
-}
-
-/** What a run's entry says went wrong, in a word or a count; null when nothing did. */
-export function runEntryError(
-  run: Pick<BulkRun, 'state' | 'applied' | 'unconfirmed'>,
-  failures: number,
-): string | null {
-  if (run.state === 'cancelled') return 'cancelled';
-  if (failures === 0) return null;
-  const perhaps = run.unconfirmed > 0 ? ` (${run.unconfirmed} may have been applied)` : '';
-  return run.applied === 0 && run.unconfirmed === 0 ? 'failed' : `${failures} failed${perhaps}`;
-}
-
 export type ProgressLike = {
   state: string;
   cancelRequested: boolean;
@@ -195,4 +132,55 @@ export function progressSignature(progress: ProgressLike): string {
     counts,
     progress.planned ?? 0,
   ]);
+}
+
+/**
+ * A finished planned run's thermostats that already matched, and those that could not take it
+ * (from its plan's summary); none while it goes on, or for a configuration run.
+ */
+export function skippedOf(run: Pick<BulkRun, 'state' | 'kind' | 'planSummary'>): {
+  skipped: number;
+  blocked: number;
+} {
+  const finished = run.state === 'done' || run.state === 'cancelled';
+  const summary = run.planSummary as { unchanged?: unknown; blocked?: unknown } | null;
+  if (!finished || run.kind === 'configuration' || !summary) return { skipped: 0, blocked: 0 };
+  const count = (value: unknown) => (typeof value === 'number' ? value : 0);
+  const blocked = count(summary.blocked);
+  return { skipped: count(summary.unchanged) + blocked, blocked };
+}
+
+/**
+ * What a planned run is called, without how many thermostats: "Template “Vacant unit”", "One-off:
+ * alert settings" or "Undo of …" (an undo's stored title). Null for a configuration run.
+ */
+export function runName(run: Pick<BulkRun, 'kind' | 'title' | 'changes'>): string | null {
+  if (run.kind === 'template' && isOneOff(run)) return run.title ?? 'One-off change';
+  if (run.kind === 'template') return `Template “${run.title ?? 'untitled'}”`;
+  if (run.kind === 'undo') return run.title ?? 'Undo';
+  return null;
+}
+
+/** "Template “Vacant unit” on 60 thermostats", "Bulk configuration of 1 thermostat": the run. */
+export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'>): string {
+  const name = runName(run);
+  return name === null
+    ? `Bulk configuration of ${thermostatCount(run.total)}`
+    : `${name} on ${thermostatCount(run.total)}`;
+}
+
+/** Whether a template run is a one-off change (`changes.oneOff`), not a saved template's. */
+export function isOneOff(run: Pick<BulkRun, 'kind' | 'changes'>): boolean {
+  return run.kind === 'template' && (run.changes as { oneOff?: unknown } | null)?.oneOff === true;
+}
+
+/**
+ * What the run is called to the member reading it: `runTitle`, said to be their share for a
+ * building manager seeing part of someone else's run (`partView`: its counts are that share's).
+ * For headings, lists and the activity log.
+ */
+export function runTitleAsSeen(
+  run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'> & { partView?: boolean },
+): string {
+  return `${runTitle(run)}${run.partView ? IN_YOUR_BUILDINGS : ''}`;
 }
