@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { type BrowserContext, chromium, type Page } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import { parse } from 'csv-parse/sync';
-import { CHUNKS_IN_FLIGHT, MAX_PER_REQUEST } from '@/lib/bulk/plan';
+import { CHUNKS_IN_FLIGHT, MAX_PER_REQUEST } from '@/lib/runs/steps';
 import { estimateSeconds } from '@/lib/templates/plan';
 import { budgetWindows } from '@/lib/service/budget-windows';
 import { type ManagedProcess, startProcess, stopAll, stopAllOnSignals } from './processes';

@@ -32,7 +32,7 @@ import type { SettingsChanges } from '@/lib/service/resources';
 import { DEVICE_LIMITS, HOLD_ACTIONS, thermostatIdSchema } from '@/lib/service/schemas';
 import { formatDelta } from '@/lib/platform/units';
 import { BULK_RUNS_PATH, TEMPLATE_RUNS_PATH } from '@/lib/runs/paths';
-import { MAX_PER_REQUEST, MAX_PER_RUN } from './plan';
+import { MAX_PER_REQUEST, MAX_PER_RUN } from '@/lib/runs/steps';
 import { changesInWords, thermostatCount } from '@/lib/runs/words';
 
 /**

@@ -32,7 +32,7 @@ import {
   requestsOf,
   resultsOfChunk,
   runInLanes,
-} from './plan';
+} from '@/lib/runs/steps';
 import { CANCELLED_BEFORE_SENT, CANCELLED_IN_FLIGHT, queueBulkRun } from './runs';
 import { runActivityEntry } from '@/lib/runs/entry';
 

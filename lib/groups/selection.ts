@@ -2,7 +2,7 @@ import 'server-only';
 import { notYours } from '@/lib/access/not-yours';
 import type { Member } from '@/lib/auth/store';
 import { MALFORMED } from '@/lib/bulk/form';
-import { MAX_PER_RUN } from '@/lib/bulk/plan';
+import { MAX_PER_RUN } from '@/lib/runs/steps';
 import { findBuilding, listThermostats } from '@/lib/portfolio/store';
 import { buildingIdSchema } from '@/lib/service/schemas';
 import { resolveGroup } from './store';

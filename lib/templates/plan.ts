@@ -1,4 +1,4 @@
-import { MAX_PER_REQUEST } from '@/lib/bulk/plan';
+import { MAX_PER_REQUEST } from '@/lib/runs/steps';
 import type { CallWindow } from '@/lib/service/budget-store';
 import { applyRange, type Day } from '@/lib/schedule/blocks';
 import type { LockArea } from '@/lib/settings/access-control';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { CHUNKS_IN_FLIGHT, chunk, resultsOfChunk, runInLanes } from '@/lib/bulk/plan';
+import { CHUNKS_IN_FLIGHT, chunk, resultsOfChunk, runInLanes } from '@/lib/runs/steps';
 import {
   endLeasedRun,
   FATAL,

@@ -7,7 +7,7 @@ import {
   requestsOf,
   resultsOfChunk,
   runInLanes,
-} from '@/lib/bulk/plan';
+} from '@/lib/runs/steps';
 import { countsInWords } from '@/lib/runs/words';
 import { runEntryError, runEntryOutcome } from '@/lib/runs/entry';
 

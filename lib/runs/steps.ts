@@ -1,9 +1,9 @@
 import type { BulkResult } from '@/lib/service/schemas';
 
 /**
- * The pure part of a bulk change: split a selection into requests of at most 25 (the service's
- * limit), turn each answer into one result per thermostat (none silently dropped), and keep a
- * few requests in flight.
+ * The steps of a run, for every kind: split its thermostats into requests of at most 25 (the
+ * service's limit), keep a few requests in flight, and turn each answer, or each failure, into
+ * one result per thermostat (none silently dropped).
  */
 
 export const MAX_PER_REQUEST = 25;
