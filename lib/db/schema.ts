@@ -477,7 +477,7 @@ export const BULK_ITEM_OUTCOMES = [
 export const PLAN_STATES = ['pending', 'changes', 'unchanged', 'blocked'] as const;
 
 /**
- * One bulk change to many thermostats, applied by a job (lib/bulk/worker.ts) in requests of at
+ * One bulk change to many thermostats, applied by a job (lib/runs/engine.ts) in requests of at
  * most 25. It survives a restart: the items still pending are what is left to do. One worker
  * at a time holds its lease (`lease_owner` until `lease_until`, renewed while it works); counts
  * grow as each request's results are recorded.

@@ -1,6 +1,6 @@
 import 'server-only';
 import { readDueReminders } from '@/lib/attention/maintenance';
-import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
+import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/kind';
 import { syncPendingModeChanges } from '@/lib/attention/store';
 import { readBulkRunKind } from '@/lib/runs/store';
 import { pruneHistory } from '@/lib/readings/store';
@@ -9,7 +9,7 @@ import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incidents';
 import { pollOnce } from '@/lib/readings/poller';
 import { checkDrift } from '@/lib/templates/drift';
-import { workPlannedRun } from '@/lib/templates/worker';
+import { workPlannedRun } from '@/lib/templates/kind';
 import { getBoss } from '@/lib/queue/queue';
 import { startUpkeep } from './upkeep';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CANCELLED_BEFORE_SENT, cancelBulkRun, startBulkRun } from '@/lib/bulk/runs';
-import { workBulkRun } from '@/lib/bulk/worker';
+import { workBulkRun } from '@/lib/bulk/kind';
 import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { bulkRunItems } from '@/lib/db/schema';
 import { smallBudgetStack, spendMinuteShare } from '../support/budget';

@@ -1,4 +1,4 @@
-import type { Apply } from '@/lib/bulk/worker';
+import type { Apply } from '@/lib/bulk/kind';
 import type { BulkResult } from '@/lib/service/schemas';
 
 /** The service as a bulk run's worker calls it: every thermostat applied but those in `failing`. */

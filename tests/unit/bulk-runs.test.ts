@@ -2,7 +2,7 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANCELLED_IN_FLIGHT, cancelBulkRun, retryBulkRun, startBulkRun } from '@/lib/bulk/runs';
 import { runStatus } from '@/lib/runs/words';
-import { type Apply, MAX_SENDS, resumeBulkRuns, workBulkRun } from '@/lib/bulk/worker';
+import { type Apply, MAX_SENDS, resumeBulkRuns, workBulkRun } from '@/lib/bulk/kind';
 import {
   type BulkRun,
   claimBulkRun,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listActivityAsSeen } from '@/lib/activity-log/view';
 import { readRunProgress } from '@/lib/bulk/progress';
 import { CANCELLED_IN_FLIGHT, cancelBulkRun } from '@/lib/bulk/runs';
-import { MAX_SENDS } from '@/lib/bulk/worker';
+import { MAX_SENDS } from '@/lib/bulk/kind';
 import {
   type BulkRun,
   clearBulkRunLeases,
@@ -36,7 +36,7 @@ import { planSummaryAsSeen } from '@/lib/templates/run-store';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
-import { SENT_TOO_OFTEN, workPlannedRun } from '@/lib/templates/worker';
+import { SENT_TOO_OFTEN, workPlannedRun } from '@/lib/templates/kind';
 import { ServiceError } from '@/lib/service/errors';
 import { LOCK_AREAS } from '@/lib/service/schemas';
 import {

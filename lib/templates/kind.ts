@@ -12,7 +12,7 @@ import {
   pauseFor,
   type Stop,
   type WorkOutcome,
-} from '@/lib/bulk/worker';
+} from '@/lib/bulk/kind';
 import {
   type BulkRun,
   claimBulkRun,
@@ -70,7 +70,7 @@ import { summariseItemPlans } from './summary';
  *   an undo includes it. After `MAX_SENDS` such calls it is failed instead of sent again.
  *
  * The lease, the pause on a spent budget, cancel and the fatal stop are those of bulk runs
- * (lib/bulk/worker.ts).
+ * (lib/runs/engine.ts).
  */
 
 /**
