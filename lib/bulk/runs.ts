@@ -10,12 +10,9 @@ import {
   findBulkRun,
   listBulkRunItems,
   requestBulkRunCancel,
-  setBulkRunJob,
 } from '@/lib/runs/store';
 import { listHeatCoolGaps } from '@/lib/comfort/heat-cool-gaps-store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
-import { sendJob } from '@/lib/queue/queue';
-import { logWarning } from '@/lib/platform/log';
 import {
   type ConfigurationErrors,
   type ConfigurationInput,
@@ -26,6 +23,8 @@ import {
   validateConfiguration,
 } from '@/lib/settings/configuration';
 import { forgetPasscode } from '@/lib/runs/passcodes';
+import { CANCELLED_BEFORE_SENT, CANCELLED_IN_FLIGHT } from '@/lib/runs/engine';
+import { queueRun } from '@/lib/runs/sweep';
 import { isOneOff } from '@/lib/runs/words';
 import { runEntry } from '@/lib/runs/entry';
 import type { SettingsChanges } from '@/lib/service/resources';
@@ -249,16 +248,6 @@ async function describeRun(
   };
 }
 
-/** Queues the job that applies a run; a run whose job could not be queued waits for the sweep. */
-export async function queueBulkRun(runId: string, startAfter?: Date): Promise<void> {
-  try {
-    const jobId = await sendJob('bulk-run', { runId }, startAfter ? { startAfter } : {});
-    if (jobId) await setBulkRunJob({ runId, jobId });
-  } catch (error) {
-    logWarning(`bulk run ${runId}: its job could not be queued; the sweep will`, String(error));
-  }
-}
-
 async function createAndQueue(
   member: Member,
   targets: readonly Target[],
@@ -273,7 +262,7 @@ async function createAndQueue(
     retryOf,
     items: targets,
   });
-  await queueBulkRun(run.id);
+  await queueRun(run.id);
   return run;
 }
 
@@ -335,10 +324,6 @@ export function mayCancel(member: Member, run: Pick<BulkRun, 'startedBy'>): bool
   if (!can(member, 'change_thermostat')) return false;
   return run.startedBy === member.userId || member.buildingIds === null;
 }
-
-export const CANCELLED_BEFORE_SENT = 'Cancelled before it was sent.';
-export const CANCELLED_IN_FLIGHT =
-  'Cancelled, but a request carrying it was in flight when Setpoint stopped, so it may have been applied; check it.';
 
 /**
  * Cancels a run: at once when it is queued or no worker holds it; otherwise its worker stops

@@ -1,16 +1,16 @@
 import 'server-only';
 import { readDueReminders } from '@/lib/attention/maintenance';
-import { resumeBulkRuns, workBulkRun } from '@/lib/bulk/kind';
 import { syncPendingModeChanges } from '@/lib/attention/store';
-import { readBulkRunKind } from '@/lib/runs/store';
+import { workRun } from '@/lib/runs/engine';
+import { resumeRuns } from '@/lib/runs/sweep';
 import { pruneHistory } from '@/lib/readings/store';
 import { logWarning } from '@/lib/platform/log';
 import { workDeliveryJob } from '@/lib/notifications/delivery';
 import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incidents';
 import { pollOnce } from '@/lib/readings/poller';
 import { checkDrift } from '@/lib/templates/drift';
-import { workPlannedRun } from '@/lib/templates/kind';
 import { getBoss } from '@/lib/queue/queue';
+import { RUN_KINDS } from './run-kinds';
 import { startUpkeep } from './upkeep';
 
 /**
@@ -31,8 +31,8 @@ export async function startJobRunner(): Promise<void> {
   // Runs a restart interrupted go on now, not at the next minute (the schedule retries a
   // failure). Before this process works any run: on the embedded database this drops every
   // lease as a dead process's, and would drop the lease of a run this process had just taken.
-  await resumeBulkRuns({ atStartUp: true }).catch((error: unknown) =>
-    logWarning('bulk runs: not resumed at start-up', String(error)),
+  await resumeRuns({ atStartUp: true }).catch((error: unknown) =>
+    logWarning('runs: not resumed at start-up', String(error)),
   );
   // Two runs at once per process; the call budget keeps them (and everything else) in bounds.
   await boss.work<{ runId: string }>(
@@ -40,15 +40,11 @@ export async function startJobRunner(): Promise<void> {
     { pollingIntervalSeconds: 1, localConcurrency: 2 },
     async ([job]) => {
       if (!job) return;
-      const input = { runId: job.data.runId, signal: job.signal };
-      // A template or an undo is planned, then applied; a configuration run is applied at once.
-      const kind = await readBulkRunKind({ runId: input.runId });
-      if (kind === 'configuration') await workBulkRun(input);
-      else if (kind) await workPlannedRun(input);
+      await workRun({ runId: job.data.runId, signal: job.signal, kinds: RUN_KINDS });
     },
   );
   await boss.work('resume-bulk-runs', { pollingIntervalSeconds: 5 }, async () => {
-    await resumeBulkRuns();
+    await resumeRuns();
   });
   await boss.work('read-maintenance', { pollingIntervalSeconds: 15 }, async () => {
     const round = await readDueReminders();

@@ -1,3 +1,4 @@
+import { describeServiceError, ServiceError } from '@/lib/service/errors';
 import type { BulkResult } from '@/lib/service/schemas';
 
 /**
@@ -180,4 +181,20 @@ export async function runInLanes<T>(
   await Promise.all(Array.from({ length: lanes }, lane));
   if (failure) throw (failure as { error: unknown }).error;
   return { started: next, stopped: stopped || next < tasks.length };
+}
+
+/** A failed write's outcome: `unconfirmed` where it may have been applied and no read settled it. */
+export function failureOutcome(error: unknown): 'failed' | 'unconfirmed' {
+  return error instanceof ServiceError && error.kind === 'unconfirmed' ? 'unconfirmed' : 'failed';
+}
+
+/** A failed write in words: the service's refusal by field, or what kind of failure it was. */
+export function failureDetail(error: unknown): string {
+  if (error instanceof ServiceError && error.kind === 'validation') {
+    return refusedDetail(error.fieldErrors) ?? describeServiceError(error);
+  }
+  if (!(error instanceof ServiceError)) {
+    return 'Something went wrong on our side; whether it applied is not known. Retry it.';
+  }
+  return describeServiceError(error);
 }

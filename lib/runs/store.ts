@@ -980,16 +980,6 @@ export async function recordItemSteps(input: {
     );
 }
 
-/** The kind of a run, for the job that works it. */
-export async function readBulkRunKind(input: { runId: string }): Promise<BulkRun['kind'] | null> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ kind: bulkRuns.kind })
-    .from(bulkRuns)
-    .where(eq(bulkRuns.id, input.runId));
-  return row?.kind ?? null;
-}
-
 /** A planned item that may have changed something: an operation applied, or one in flight. */
 export const mayHaveChanged = sql`(${bulkRunItems.doneOps} > 0 or ${bulkRunItems.attempts} > 0)`;
 

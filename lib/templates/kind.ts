@@ -1,27 +1,27 @@
 import 'server-only';
-import { CHUNKS_IN_FLIGHT, chunk, resultsOfChunk, runInLanes } from '@/lib/runs/steps';
 import {
-  endLeasedRun,
-  FATAL,
+  everyKindAs,
+  MAX_SENDS,
+  type RunContext,
+  type RunKind,
+  type WorkOutcome,
+  workRun,
+} from '@/lib/runs/engine';
+import { passcodeFor } from '@/lib/runs/passcodes';
+import {
+  CHUNKS_IN_FLIGHT,
+  chunk,
   failureDetail,
   failureOutcome,
-  jobOwner,
-  keepLease,
-  LEASE_SECONDS,
-  MAX_SENDS,
-  pauseFor,
-  type Stop,
-  type WorkOutcome,
-} from '@/lib/bulk/kind';
+  resultsOfChunk,
+  runInLanes,
+} from '@/lib/runs/steps';
 import {
-  type BulkRun,
-  claimBulkRun,
   finishPlanning,
   type ItemResult,
   listItemPlans,
   listItemsToPlan,
   listPendingItems,
-  markItemsSent,
   type PendingItem,
   readBulkRunControl,
   recordItemPlan,
@@ -36,7 +36,6 @@ import {
   ServiceError,
 } from '@/lib/service/errors';
 import type { SettingsChanges } from '@/lib/service/resources';
-import { forgetPasscode, passcodeFor } from '@/lib/runs/passcodes';
 import {
   changesKey,
   planTemplate,
@@ -45,7 +44,6 @@ import {
   type ThermostatPlan,
   wantsLocks,
 } from './plan';
-import { plannedRunEntry } from '@/lib/runs/entry';
 import { runChangesSchema } from './run-words';
 import { type Template, templateSchema } from './schema';
 import { serviceForTemplates, type TemplateService } from './service';
@@ -69,8 +67,8 @@ import { summariseItemPlans } from './summary';
  *   setting already created is found by its name), a cancel says it may have been applied, and
  *   an undo includes it. After `MAX_SENDS` such calls it is failed instead of sent again.
  *
- * The lease, the pause on a spent budget, cancel and the fatal stop are those of bulk runs
- * (lib/runs/engine.ts).
+ * The lease, the pause on a spent budget, cancel, the fatal stop and the run's end are the run
+ * engine's (lib/runs/engine.ts), as for every kind of run.
  */
 
 /**
@@ -85,83 +83,45 @@ export const PASSCODE_NOT_HERE =
 /** Thermostats read or applied at once within a run (each read is up to five calls). */
 export const LANES = 4;
 
-type Context = {
-  run: BulkRun;
-  owner: string;
+/** The engine's context, with what a planned run needs besides. */
+type Context = RunContext & {
   service: TemplateService;
-  signal?: AbortSignal;
-  /** Aborted once the run stops: its calls still waiting to be sent are given up. */
-  abandon: AbortSignal;
-  stop: () => Stop | null;
-  stopWith: (stop: Stop) => void;
-  /** Planning finished here: the run waits for a member, nothing more to do. */
-  planned?: boolean;
   /** A passcode was entered when the run was applied (held in memory only, if here at all). */
   passcodeEntered: boolean;
 };
 
-export async function workPlannedRun(input: {
+/** The template, one-off and undo kinds of run: planned, confirmed by a member, then applied. */
+export function plannedKind(service: TemplateService = serviceForTemplates): RunKind {
+  return {
+    async work(engine) {
+      const context: Context = {
+        ...engine,
+        service,
+        passcodeEntered:
+          runChangesSchema.safeParse(engine.run.changes).data?.passcodeEntered === true,
+      };
+      if (engine.run.state === 'planning') return (await planRun(context)) ? 'planned' : undefined;
+      await applyRun(context);
+      return undefined;
+    },
+    // Each thermostat it applied to, or found matching, is now assigned the template (for drift).
+    async finished(run) {
+      if (run.kind === 'template' && run.templateId) {
+        await assignTemplate({ runId: run.id, templateId: run.templateId });
+      }
+    },
+  };
+}
+
+/** Works one planned run (tests give their own stand-in for the service). */
+export function workPlannedRun(input: {
   runId: string;
   owner?: string;
   service?: TemplateService;
   signal?: AbortSignal;
   leaseSeconds?: number;
 }): Promise<WorkOutcome> {
-  const owner = input.owner ?? jobOwner();
-  const leaseSeconds = input.leaseSeconds ?? LEASE_SECONDS;
-  const { runId } = input;
-  const run = await claimBulkRun({ runId, owner, leaseSeconds });
-  if (!run) return 'held';
-  let stop: Stop | null = null;
-  const abandon = new AbortController();
-  const context: Context = {
-    run,
-    owner,
-    service: input.service ?? serviceForTemplates,
-    signal: input.signal,
-    abandon: abandon.signal,
-    stop: () => stop,
-    stopWith: (reason) => {
-      stop ??= reason;
-      abandon.abort();
-    },
-    passcodeEntered: runChangesSchema.safeParse(run.changes).data?.passcodeEntered === true,
-  };
-  const releaseLease = keepLease({ runId, owner, leaseSeconds, onStop: context.stopWith });
-  try {
-    if (run.state === 'planning') await planRun(context);
-    else await applyRun(context);
-  } finally {
-    releaseLease();
-  }
-  return endRun(context);
-}
-
-/** Between calls: stop when asked to (the signal, a cancel, a lost lease). */
-async function shouldStop(context: Context): Promise<boolean> {
-  if (context.signal?.aborted) context.stopWith({ kind: 'interrupted' });
-  if (context.stop()) return true;
-  const control = await readBulkRunControl({ runId: context.run.id });
-  if (!control || control.leaseOwner !== context.owner) context.stopWith({ kind: 'lost' });
-  else if (control.cancelRequested) context.stopWith({ kind: 'cancel' });
-  return context.stop() !== null;
-}
-
-/**
- * A failed call that says to stop the whole run (the budget is spent until later, or the
- * connection is gone) stops it and answers true; any other failure is the thermostat's own.
- */
-function stopsRun(context: Context, error: unknown): boolean {
-  const until = pauseFor(error);
-  if (until) {
-    context.stopWith({ kind: 'pause', until, reason: describeServiceError(error) });
-    return true;
-  }
-  if (error instanceof ServiceError && FATAL.has(error.kind)) {
-    context.stopWith({ kind: 'fatal', reason: describeServiceError(error) });
-    return true;
-  }
-  return false;
+  return workRun({ ...input, kinds: everyKindAs(plannedKind(input.service)) });
 }
 
 // --- Planning ---------------------------------------------------------------------------------
@@ -171,14 +131,15 @@ function parseTemplate(value: unknown): Template | null {
   return parsed.success ? parsed.data : null;
 }
 
-async function planRun(context: Context): Promise<void> {
+/** Plans every thermostat; true once the run is planned and waits for a member. */
+async function planRun(context: Context): Promise<boolean> {
   const { run, service } = context;
   const changes = runChangesSchema.parse(run.changes);
   const runTemplate = changes.template ? parseTemplate(changes.template) : null;
   const items = await listItemsToPlan({ runId: run.id });
   await runInLanes(items, {
     concurrency: LANES,
-    shouldStop: () => shouldStop(context),
+    shouldStop: context.shouldStop,
     work: async (item) => {
       const target = item.target ? parseTemplate(item.target) : runTemplate;
       const expected = item.expected ? parseTemplate(item.expected) : null;
@@ -205,7 +166,7 @@ async function planRun(context: Context): Promise<void> {
           accessControl: wantsLocks(target) || wantsLocks(expected),
         });
       } catch (error) {
-        if (stopsRun(context, error)) return;
+        if (context.stopsRun(error)) return;
         await blocked(`It could not be read: ${describeServiceError(error)}`);
         return;
       }
@@ -220,16 +181,15 @@ async function planRun(context: Context): Promise<void> {
       });
     },
   });
-  if (context.stop()) return;
+  if (context.stopped()) return false;
   const plans = await listItemPlans({ runId: run.id });
   if (plans.some((item) => item.planState === 'pending')) {
     context.stopWith({ kind: 'interrupted' }); // not all read: the sweep takes it up again
-    return;
+    return false;
   }
   const summary = summariseItemPlans(plans);
   if (await finishPlanning({ runId: run.id, owner: context.owner, summary: { ...summary } })) {
-    context.planned = true;
-    return;
+    return true;
   }
   // Not planned: a cancel came after the last read (it is cancelled here), or another worker
   // holds the run now (it is theirs).
@@ -239,6 +199,7 @@ async function planRun(context: Context): Promise<void> {
       ? { kind: 'cancel' }
       : { kind: 'lost' },
   );
+  return false;
 }
 
 /** An undo's warning: the thermostat no longer shows what the change being undone left. */
@@ -310,7 +271,7 @@ async function applyRun(context: Context): Promise<void> {
   const finished = items.filter((item) => item.done >= item.operations.length);
   await recordApplied(context, finished);
   for (const stage of [0, 1, 2, 3, 4] as const) {
-    if (context.stop()) return;
+    if (context.stopped()) return;
     const active = items.filter((item) => {
       const next = nextOf(item);
       return !item.ended && next !== undefined && stageOf(next) === stage;
@@ -361,23 +322,13 @@ async function stepped(context: Context, items: readonly Progress[]): Promise<vo
  * send: still pending, and not yet sent `MAX_SENDS` times without an answer (those are failed).
  */
 async function markSent(context: Context, items: readonly Progress[]): Promise<Progress[]> {
-  const runId = context.run.id;
-  const marked = await markItemsSent({
-    runId,
-    thermostatIds: items.map((item) => item.thermostatId),
-  });
-  const sends = new Map(marked.map((item) => [item.thermostatId, item.attempts]));
-  const worn = items.filter((item) => (sends.get(item.thermostatId) ?? 0) > MAX_SENDS);
-  for (const item of items) if (!sends.has(item.thermostatId)) item.ended = true;
-  for (const item of worn) item.ended = true;
-  await recordItemResults({
-    runId,
-    results: worn.map((item) => ({
-      thermostatId: item.thermostatId,
-      outcome: 'failed',
-      detail: failedAfter(item, SENT_TOO_OFTEN),
-    })),
-  });
+  const byId = new Map(items.map((item) => [item.thermostatId, item]));
+  const send = new Set(
+    await context.carry([...byId.keys()], (thermostatId) =>
+      failedAfter(byId.get(thermostatId) as Progress, SENT_TOO_OFTEN),
+    ),
+  );
+  for (const item of items) if (!send.has(item.thermostatId)) item.ended = true;
   return items.filter((item) => !item.ended);
 }
 
@@ -398,7 +349,7 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
   );
   await runInLanes(requests, {
     concurrency: CHUNKS_IN_FLIGHT,
-    shouldStop: () => shouldStop(context),
+    shouldStop: context.shouldStop,
     work: async ({ changes, items: carried }) => {
       const items = await markSent(context, carried);
       if (items.length === 0) return;
@@ -424,11 +375,9 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
           .map((r) => r.thermostatId);
       } catch (error) {
         // Known to have changed nothing: not in flight any more (and a pause does not count).
-        if (changedNothing(error)) {
-          await markItemsSent({ runId: run.id, thermostatIds: ids, delta: -1 });
-        }
+        if (changedNothing(error)) await context.uncarry(ids);
         // Given up as the run stopped: pending still, for how the run ends to say.
-        if (error instanceof CallAbandoned || stopsRun(context, error)) return;
+        if (error instanceof CallAbandoned || context.stopsRun(error)) return;
         for (const item of items) item.ended = true;
         results = ids.map((thermostatId) => ({
           thermostatId,
@@ -436,7 +385,7 @@ async function applyConfiguration(context: Context, active: readonly Progress[])
           detail: failureDetail(error),
         }));
       }
-      await markItemsSent({ runId: run.id, thermostatIds: refused, delta: -1 });
+      await context.uncarry(refused);
       const byId = new Map(items.map((item) => [item.thermostatId, item]));
       const applied: Progress[] = [];
       const failed: ItemResult[] = [];
@@ -466,11 +415,11 @@ async function applyEach(
   const { run } = context;
   await runInLanes(active, {
     concurrency: LANES,
-    shouldStop: () => shouldStop(context),
+    shouldStop: context.shouldStop,
     work: async (item) => {
       for (let next = nextOf(item); next && stageOf(next) === stage; next = nextOf(item)) {
         if (next.kind === 'configuration') return; // never here: stages 1, 3 and 4 hold none
-        if (item.done > 0 && (await shouldStop(context))) return;
+        if (item.done > 0 && (await context.shouldStop())) return;
         if ((await markSent(context, [item])).length === 0) return;
         try {
           const answer = await performOnce(context, item, next);
@@ -479,10 +428,8 @@ async function applyEach(
           }
         } catch (error) {
           // Known to have changed nothing: not in flight any more (and a pause does not count).
-          if (changedNothing(error)) {
-            await markItemsSent({ runId: run.id, thermostatIds: [item.thermostatId], delta: -1 });
-          }
-          if (error instanceof CallAbandoned || stopsRun(context, error)) return;
+          if (changedNothing(error)) await context.uncarry([item.thermostatId]);
+          if (error instanceof CallAbandoned || context.stopsRun(error)) return;
           item.ended = true;
           await recordItemResults({
             runId: run.id,
@@ -552,22 +499,4 @@ async function performOnce(
     }
     throw error;
   }
-}
-
-// --- Ending -----------------------------------------------------------------------------------
-
-async function endRun(context: Context): Promise<WorkOutcome> {
-  const { run, owner } = context;
-  if (context.planned) return 'finished'; // it waits for a member to apply it
-  const ended = await endLeasedRun({
-    runId: run.id,
-    owner,
-    stop: context.stop(),
-    describe: plannedRunEntry,
-  });
-  if (ended.finished) forgetPasscode(run.id);
-  if (ended.finished?.kind === 'template' && ended.finished.templateId) {
-    await assignTemplate({ runId: run.id, templateId: ended.finished.templateId });
-  }
-  return ended.outcome;
 }

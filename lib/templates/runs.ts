@@ -2,7 +2,8 @@ import 'server-only';
 import { notYours } from '@/lib/access/not-yours';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/store';
-import { checkTargets, mayCancel, queueBulkRun } from '@/lib/bulk/runs';
+import { checkTargets, mayCancel } from '@/lib/bulk/runs';
+import { queueRun } from '@/lib/runs/sweep';
 import {
   type BulkRun,
   confirmPlannedRun,
@@ -70,7 +71,7 @@ export async function planTemplateRun(input: {
     changes: { template: template.data, unit: member.temperatureUnit },
     items: targets.targets,
   });
-  await queueBulkRun(run.id);
+  await queueRun(run.id);
   return { ok: true, run };
 }
 
@@ -109,7 +110,7 @@ export async function planOneOffRun(input: {
     changes: { template, unit: member.temperatureUnit, oneOff: true },
     items: targets.targets,
   });
-  await queueBulkRun(run.id);
+  await queueRun(run.id);
   return { ok: true, run };
 }
 
@@ -177,7 +178,7 @@ export async function applyPlannedRun(
     forgetPasscode(run.id);
     return invalid('This plan has already been applied or discarded.');
   }
-  await queueBulkRun(run.id);
+  await queueRun(run.id);
   return { ok: true, run };
 }
 
@@ -257,7 +258,7 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     changes: { unit: member.temperatureUnit, notes: [...notes.values()] },
     items,
   });
-  await queueBulkRun(undo.id);
+  await queueRun(undo.id);
   return { ok: true, run: undo };
 }
 
@@ -327,7 +328,7 @@ export async function planUndoOfEntry(input: {
       },
     ],
   });
-  await queueBulkRun(run.id);
+  await queueRun(run.id);
   return { ok: true, run };
 }
 

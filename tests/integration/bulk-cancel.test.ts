@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CANCELLED_BEFORE_SENT, cancelBulkRun, startBulkRun } from '@/lib/bulk/runs';
+import { cancelBulkRun, startBulkRun } from '@/lib/bulk/runs';
+import { CANCELLED_BEFORE_SENT } from '@/lib/runs/engine';
 import { workBulkRun } from '@/lib/bulk/kind';
 import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { bulkRunItems } from '@/lib/db/schema';

@@ -1,8 +1,10 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANCELLED_IN_FLIGHT, cancelBulkRun, retryBulkRun, startBulkRun } from '@/lib/bulk/runs';
+import { cancelBulkRun, retryBulkRun, startBulkRun } from '@/lib/bulk/runs';
+import { CANCELLED_IN_FLIGHT, MAX_SENDS } from '@/lib/runs/engine';
+import { resumeRuns } from '@/lib/runs/sweep';
 import { runStatus } from '@/lib/runs/words';
-import { type Apply, MAX_SENDS, resumeBulkRuns, workBulkRun } from '@/lib/bulk/kind';
+import { type Apply, workBulkRun } from '@/lib/bulk/kind';
 import {
   type BulkRun,
   claimBulkRun,
@@ -484,14 +486,14 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     if (!started.ok) throw new Error(started.message);
     const firstJob = (await reload(started.run.id)).jobId;
     // Its job is still queued: nothing to do.
-    expect(await resumeBulkRuns()).toBe(0);
+    expect(await resumeRuns()).toBe(0);
     // A worker took the job and died holding the lease: once the lease is gone, a new job.
     await db.update(bulkRuns).set({ jobId: null }).where(eq(bulkRuns.id, started.run.id));
     await claimBulkRun({ runId: started.run.id, owner: 'dead', leaseSeconds: 30 });
-    expect(await resumeBulkRuns()).toBe(0);
-    expect(await resumeBulkRuns({ atStartUp: true })).toBe(handle.kind === 'pglite' ? 1 : 0);
+    expect(await resumeRuns()).toBe(0);
+    expect(await resumeRuns({ atStartUp: true })).toBe(handle.kind === 'pglite' ? 1 : 0);
     await clearBulkRunLeases();
-    if (handle.kind !== 'pglite') expect(await resumeBulkRuns()).toBe(1);
+    if (handle.kind !== 'pglite') expect(await resumeRuns()).toBe(1);
     const job = (await reload(started.run.id)).jobId;
     expect(job).toBeTruthy();
     expect(job).not.toBe(firstJob);

@@ -4,8 +4,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listActivityAsSeen } from '@/lib/activity-log/view';
 import { readRunProgress } from '@/lib/bulk/progress';
-import { CANCELLED_IN_FLIGHT, cancelBulkRun } from '@/lib/bulk/runs';
-import { MAX_SENDS } from '@/lib/bulk/kind';
+import { cancelBulkRun } from '@/lib/bulk/runs';
+import { CANCELLED_IN_FLIGHT, MAX_SENDS } from '@/lib/runs/engine';
 import {
   type BulkRun,
   clearBulkRunLeases,
