@@ -47,18 +47,31 @@ export type NoticePart = string | NoticeLink;
 
 type Words = string | readonly NoticePart[];
 
+const none = z.object({}).strict();
+
 type Definition<Params extends z.ZodType<Record<string, unknown>>> = {
   tone: NoticeTone;
   params: Params;
   words: (params: z.output<Params>) => Words;
+  /** Whom it may be made for: a signed-in member, or anyone (it then carries no words). */
+  for: 'member' | 'anyone';
 };
 
-function define<Params extends z.ZodType<Record<string, unknown>>>(
+/** A notice for the signed-in member an action was done by. */
+function forMember<Params extends z.ZodType<Record<string, unknown>>>(
   tone: NoticeTone,
   params: Params,
   words: (params: z.output<Params>) => Words,
-): Definition<Params> {
-  return { tone, params, words };
+): Definition<Params> & { for: 'member' } {
+  return { tone, params, words, for: 'member' };
+}
+
+/**
+ * A notice for whoever opens the address (the sign-in page's, before anyone is signed in): no
+ * parameters, so whoever holds one can show only the table's own words with it.
+ */
+function forAnyone(tone: NoticeTone, words: string): Definition<typeof none> & { for: 'anyone' } {
+  return { tone, params: none, words: () => words, for: 'anyone' };
 }
 
 /** A name, an email or an address as a notice says it: clipped, so an action never fails on it. */
@@ -68,7 +81,6 @@ const text = z
   .transform((value) =>
     value.length > MAX_TEXT_LENGTH ? `${value.slice(0, MAX_TEXT_LENGTH - 1)}…` : value,
   );
-const none = z.object({}).strict();
 const named = z.object({ name: text }).strict();
 const connectionFailure = z.enum(['state', 'service_error', 'code_refused', 'service_unavailable']);
 
@@ -93,35 +105,39 @@ export const NOTICES = {
   // record is not theirs. One notice for every page, in the sentence the action's opening gave
   // (`refusal` of lib/auth/permissions, `notYours` of lib/access, tiers above this one), which
   // names the member's role and who may.
-  notAllowed: define('error', z.object({ refusal: text }).strict(), ({ refusal }) => refusal),
+  notAllowed: forMember('error', z.object({ refusal: text }).strict(), ({ refusal }) => refusal),
 
   // Connecting the organisation's service account (/connection).
-  connected: define('success', none, () => 'Connected. Setpoint can now manage your thermostats.'),
-  disconnected: define(
+  connected: forMember(
+    'success',
+    none,
+    () => 'Connected. Setpoint can now manage your thermostats.',
+  ),
+  disconnected: forMember(
     'info',
     none,
     () => 'Disconnected. Setpoint no longer holds your service tokens.',
   ),
-  connectionDeclined: define(
+  connectionDeclined: forMember(
     'info',
     none,
     () =>
       'You declined access at the thermostat service, so nothing was connected. Any existing connection is unchanged.',
   ),
-  connectionFailed: define(
+  connectionFailed: forMember(
     'error',
     z.object({ reason: connectionFailure }).strict(),
     ({ reason }) => CONNECTION_FAILURES[reason],
   ),
 
   // The portfolio and thermostats.
-  thermostatRemoved: define('success', z.object({ label: text }).strict(), ({ label }) => [
+  thermostatRemoved: forMember('success', z.object({ label: text }).strict(), ({ label }) => [
     `${label} was removed from the portfolio. The thermostat and its settings at the service did not change; add it again by its id from `,
     { href: '/portfolio/add', text: 'Add thermostats' },
     '.',
   ]),
-  comfortSettingDeleted: define('success', named, ({ name }) => `Deleted ${name}.`),
-  maintenanceRecorded: define(
+  comfortSettingDeleted: forMember('success', named, ({ name }) => `Deleted ${name}.`),
+  maintenanceRecorded: forMember(
     'success',
     // `nextDue` in words already (the day as Needs attention writes days).
     z.object({ label: text, nextDue: text.optional() }).strict(),
@@ -130,34 +146,34 @@ export const NOTICES = {
   ),
 
   // Templates and groups.
-  templateCreated: define(
+  templateCreated: forMember(
     'success',
     none,
     () => 'Saved the template. Plan it on thermostats to see what it would change on each.',
   ),
-  templateDeleted: define('success', named, ({ name }) => `Deleted the template “${name}”.`),
-  groupCreated: define('success', named, ({ name }) => `Created the group “${name}”.`),
-  groupDeleted: define('success', named, ({ name }) => `Deleted the group “${name}”.`),
+  templateDeleted: forMember('success', named, ({ name }) => `Deleted the template “${name}”.`),
+  groupCreated: forMember('success', named, ({ name }) => `Created the group “${name}”.`),
+  groupDeleted: forMember('success', named, ({ name }) => `Deleted the group “${name}”.`),
 
   // Members.
-  memberRemoved: define(
+  memberRemoved: forMember(
     'success',
     named,
     ({ name }) => `Removed ${name}; they are signed out everywhere.`,
   ),
-  invitationWithdrawn: define(
+  invitationWithdrawn: forMember(
     'success',
     z.object({ email: text }).strict(),
     ({ email }) => `Withdrew the invitation of ${email}; its link no longer works.`,
   ),
 
   // Webhooks, named by their origin only (a hook's path can carry its token).
-  webhookRemoved: define(
+  webhookRemoved: forMember(
     'success',
     z.object({ endpoint: text }).strict(),
     ({ endpoint }) => `Removed the webhook to ${endpoint}.`,
   ),
-  webhookResumed: define(
+  webhookResumed: forMember(
     'success',
     z.object({ endpoint: text, waiting: z.number().int().min(0).max(100_000) }).strict(),
     ({ endpoint, waiting }) =>
@@ -168,25 +184,18 @@ export const NOTICES = {
       }`,
   ),
 
-  // The sign-in page, before anyone is signed in: made for 'anyone'.
-  accountReady: define('success', none, () => 'Your account is ready. Sign in to continue.'),
-  passwordChanged: define(
+  // The sign-in page, before anyone is signed in.
+  accountReady: forAnyone('success', 'Your account is ready. Sign in to continue.'),
+  passwordChanged: forAnyone(
     'success',
-    none,
-    () =>
-      'Your new password is saved, and every session of your account is signed out. Sign in with the new password.',
+    'Your new password is saved, and every session of your account is signed out. Sign in with the new password.',
   ),
-  joined: define('success', none, () => 'You have joined. Sign in with your new password.'),
-  ssoInvitation: define(
+  joined: forAnyone('success', 'You have joined. Sign in with your new password.'),
+  ssoInvitation: forAnyone(
     'info',
-    none,
-    () => 'Sign in with company SSO below: you join the organisation that invited you.',
+    'Sign in with company SSO below: you join the organisation that invited you.',
   ),
-  leftOrganization: define(
-    'info',
-    none,
-    () => 'You have left the organisation and are signed out.',
-  ),
+  leftOrganization: forAnyone('info', 'You have left the organisation and are signed out.'),
 } as const;
 
 export type NoticeKey = keyof typeof NOTICES;
@@ -194,6 +203,11 @@ export type NoticeParams<Key extends NoticeKey> = z.input<(typeof NOTICES)[Key][
 
 /** Who a notice is for: the signed-in member it was made for, or anyone (the sign-in page). */
 export type NoticeReader = { userId: string } | 'anyone';
+
+/** Whom a key's notices are made for, as `withNotice` takes it. */
+type ReaderOf<Key extends NoticeKey> = (typeof NOTICES)[Key]['for'] extends 'anyone'
+  ? 'anyone'
+  : { userId: string };
 
 /** A notice as a page shows it: its tone, its words (as text, and in parts with their links). */
 export type ShownNotice = {
@@ -217,11 +231,17 @@ type ParamsArgument<Key extends NoticeKey> =
  */
 export function withNotice<Key extends NoticeKey>(
   path: string,
-  to: NoticeReader,
+  to: ReaderOf<Key>,
   key: Key,
   ...[params]: ParamsArgument<Key>
 ): string {
-  const checked = NOTICES[key].params.parse(params ?? {});
+  const definition = NOTICES[key];
+  if (!definition || (to === 'anyone') !== (definition.for === 'anyone')) {
+    throw new Error(
+      `The notice ${String(key)} is not made for ${to === 'anyone' ? 'anyone' : 'a member'}.`,
+    );
+  }
+  const checked = definition.params.parse(params ?? {});
   const expires = Math.floor(Date.now() / 1000) + NOTICE_LIFETIME_S;
   const payload = Buffer.from(JSON.stringify({ k: key, p: checked, e: expires })).toString(
     'base64url',
@@ -268,6 +288,7 @@ export function readNotice(
   if (!Object.hasOwn(NOTICES, k)) return null;
   const key = k as NoticeKey;
   const definition = NOTICES[key] as Definition<z.ZodType<Record<string, unknown>>>;
+  if ((reader === 'anyone') !== (definition.for === 'anyone')) return null;
   const params = definition.params.safeParse(p);
   if (!params.success) return null;
   const words = definition.words(params.data);

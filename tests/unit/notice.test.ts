@@ -87,6 +87,24 @@ describe('notices across a redirect', () => {
     expect(readNotice(paramsOf(anyone), ALICE)).toBeNull();
   });
 
+  it('makes only the table’s own words for anyone, and those only for anyone', () => {
+    // A notice with words of an action's (a name) is a member's: signed for anyone, it is not
+    // shown, so no link can carry words of its maker's choosing to whoever opens it.
+    const spoof = { k: 'templateDeleted', p: { name: 'Call +1 555 0100' }, e: inAMinute() };
+    expect(readNotice({ notice: signed(spoof, 'anyone') }, 'anyone')).toBeNull();
+    const signIn = { k: 'accountReady', p: {}, e: inAMinute() };
+    expect(readNotice({ notice: signed(signIn, `member ${ALICE.userId}`) }, ALICE)).toBeNull();
+    expect(readNotice({ notice: signed(signIn, 'anyone') }, 'anyone')?.text).toBe(
+      'Your account is ready. Sign in to continue.',
+    );
+    expect(() =>
+      // @ts-expect-error a member's notice is not made for anyone
+      withNotice('/sign-in', 'anyone', 'templateDeleted', { name: 'Call +1 555 0100' }),
+    ).toThrow();
+    // @ts-expect-error nor the sign-in page's for a member
+    expect(() => withNotice('/sign-in', ALICE, 'accountReady')).toThrow();
+  });
+
   it('ignores a tampered value: other words, another key, another signature', () => {
     const value = noticeValueOf(withNotice('/members', ALICE, 'memberRemoved', { name: 'Pat' }));
     const [payload, mac] = value.split('.') as [string, string];
