@@ -265,7 +265,8 @@ export async function leaveOrganization(_previous: FormState, _form: FormData): 
     summary: `${member.name} left the organisation`,
     changes: { email: member.email, role: left.before.role },
   });
-  redirect('/sign-in?left=1');
+  // Signed out everywhere: the sign-in page's notices are for anyone.
+  redirect(withNotice('/sign-in', 'anyone', 'leftOrganization'));
 }
 
 const organizationSchema = z
