@@ -35,9 +35,13 @@ export const NOTICE_LIFETIME_S = 5 * 60;
 /** Clocks of instances behind one load balancer may differ a little. */
 const CLOCK_SKEW_S = 60;
 
-/** Far beyond the longest notice (an email, a name): anything longer is not one of ours. */
-const MAX_VALUE_LENGTH = 2048;
+/** A name, an email or an address in a notice is clipped to this many characters. */
 const MAX_TEXT_LENGTH = 254;
+/**
+ * Beyond the longest value the table can make (two clipped texts, every character escaped in
+ * the JSON): anything longer is not one of ours, and is not decoded.
+ */
+const MAX_VALUE_LENGTH = 8192;
 
 export type NoticeTone = 'success' | 'info' | 'warning' | 'error';
 
@@ -225,7 +229,8 @@ type ParamsArgument<Key extends NoticeKey> =
 
 /**
  * `path` with the notice added, for an action's `redirect`: `path` may have a query and a
- * fragment of its own. Throws on parameters the table does not allow, as a typo would.
+ * fragment of its own. Throws on parameters the table does not allow, or for someone the notice
+ * is not made for (a member's for anyone), as a typo would.
  *
  *   redirect(withNotice('/groups', member, 'groupDeleted', { name: group.name }));
  */

@@ -128,7 +128,7 @@ describe('notices across a redirect', () => {
     expect(readNotice({ notice: payload }, ALICE)).toBeNull();
     expect(readNotice({ notice: `${value}.more` }, ALICE)).toBeNull();
     expect(readNotice({ notice: [value, value] }, ALICE)).toBeNull();
-    expect(readNotice({ notice: `${value}${'A'.repeat(4096)}` }, ALICE)).toBeNull();
+    expect(readNotice({ notice: `${value}${'A'.repeat(8192)}` }, ALICE)).toBeNull();
     expect(readNotice({ notice: '' }, ALICE)).toBeNull();
     expect(readNotice({}, ALICE)).toBeNull();
   });
