@@ -4,6 +4,7 @@ import { signIn } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { noJavaScript } from './support/building-table';
 import { acceptInvitation, invite } from './support/members';
+import { noticeKeyOf } from './support/notice';
 import { control } from './support/scale-out';
 import {
   type AppInstance,
@@ -136,6 +137,9 @@ test.describe('a first day without doubt', () => {
     await page.goto('/attention?kind=maintenance');
     const first = reachable(page).first();
     const name = ((await first.getByRole('link').first().textContent()) ?? '').trim();
+    const href = (await first.getByRole('link').first().getAttribute('href')) ?? '';
+    const thermostatId = /^\/thermostats\/(\d{12})$/.exec(href)?.[1] ?? '';
+    expect(thermostatId, href).not.toBe('');
     const form = first.getByRole('form', { name: `Record maintenance done for ${name}` });
     // Today in the building's zone, unless the manager says otherwise.
     const day = await form.getByLabel('Day it was done').inputValue();
@@ -143,10 +147,10 @@ test.describe('a first day without doubt', () => {
     await form.getByRole('button', { name: `Record maintenance done for ${name}` }).click();
 
     // Back on the same filtered list: the item has gone, and the page says what was recorded.
-    await expect(page).toHaveURL(/\/attention\?kind=maintenance&recorded=\d{12}$/);
+    await expect(page).toHaveURL(/\/attention\?kind=maintenance&notice=[\w-]+\.[\w-]+$/);
+    expect(noticeKeyOf(page.url())).toBe('maintenanceRecorded');
     await expect(page.getByText(`Maintenance recorded for ${name}.`)).toBeVisible();
     await expect(itemOf(page, name)).toHaveCount(0);
-    const thermostatId = new URL(page.url()).searchParams.get('recorded') ?? '';
     // The thermostat itself has it.
     await owner.goto(`/thermostats/${thermostatId}/alerts`);
     await expect(owner.getByLabel('Last maintenance')).toHaveValue(day);

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
 import { signInAsManager } from './support/accounts';
+import { noticeKeyOf } from './support/notice';
 import { answerConsent, tokenSentinels } from './support/sandbox';
 
 test.describe.configure({ mode: 'serial' });
@@ -20,7 +21,8 @@ test('declining at the service says so and connects nothing', async ({ page }) =
   await expect(page.getByRole('heading', { name: 'Not connected' })).toBeVisible();
   await page.getByRole('button', { name: 'Connect service account' }).click();
   await answerConsent(page, 'Decline');
-  await expect(page).toHaveURL(/\/connection\?result=declined/);
+  await expect(page).toHaveURL(/\/connection\?.*notice=/);
+  expect(noticeKeyOf(page.url())).toBe('connectionDeclined');
   await expect(page.getByText('You declined access at the thermostat service')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Not connected' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
@@ -46,7 +48,8 @@ test('connecting through the consent page stores a connection, and no token reac
   await page.getByRole('button', { name: 'Connect service account' }).click();
   await answerConsent(page, 'Accept');
 
-  await expect(page).toHaveURL(/\/connection\?result=connected$/);
+  await expect(page).toHaveURL(/\/connection\?notice=[\w-]+\.[\w-]+$/);
+  expect(noticeKeyOf(page.url())).toBe('connected');
   await expect(
     page.getByText('Connected. Setpoint can now manage your thermostats.'),
   ).toBeVisible();

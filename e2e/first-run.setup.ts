@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { MANAGER } from './support/accounts';
+import { noticeKeyOf } from './support/notice';
 
 // Without JavaScript, so that setup is proven to work as a plain form post (teams.spec.ts walks
 // it with JavaScript, on a stack of its own).
@@ -30,7 +31,8 @@ test('first run: every page leads to setup, which creates the first account and 
   await page.getByLabel('Confirm password').fill(MANAGER.password);
   await page.getByRole('button', { name: 'Create organisation and account' }).click();
 
-  await expect(page).toHaveURL(/\/sign-in\?setup=done/);
+  await expect(page).toHaveURL(/\/sign-in\?notice=/);
+  expect(noticeKeyOf(page.url())).toBe('accountReady');
   await expect(page.getByText('Your account is ready. Sign in to continue.')).toBeVisible();
   await expect(page.getByLabel('Email')).toHaveValue(MANAGER.email);
 

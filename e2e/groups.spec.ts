@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { TEAM } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
 import { authFile, expect, test } from './support/fixtures';
+import { noticeKeyOf } from './support/notice';
 import { demoThermostatsIn } from './support/portfolio';
 import { sandboxControl } from './support/sandbox';
 
@@ -54,7 +55,8 @@ test('an admin makes a hand-picked and a filter group, uses one for a bulk chang
   await box(form, first.thermostatId).check();
   await box(form, second.thermostatId).check();
   await form.getByRole('button', { name: 'Create group' }).click();
-  await expect(page).toHaveURL(/\/groups\/[0-9a-f-]{36}\?created=1$/);
+  await expect(page).toHaveURL(/\/groups\/[0-9a-f-]{36}\?notice=[\w-]+\.[\w-]+$/);
+  expect(noticeKeyOf(page.url())).toBe('groupCreated');
   await expect(page.getByText(`Created the group “${picked}”.`)).toBeVisible();
   await expect(page.getByRole('heading', { name: '2 thermostats' })).toBeVisible();
   const table = page.getByRole('table', { name: `Thermostats of ${picked}` });
@@ -114,7 +116,8 @@ test('an admin makes a hand-picked and a filter group, uses one for a bulk chang
   await expect(page.getByRole('heading', { name: renamed, level: 1 })).toBeVisible();
   await page.getByText('Delete group…').click();
   await page.getByRole('button', { name: `Delete ${renamed}` }).click();
-  await expect(page).toHaveURL(/\/groups\?deleted=/);
+  await expect(page).toHaveURL(/\/groups\?notice=/);
+  expect(noticeKeyOf(page.url())).toBe('groupDeleted');
   await expect(page.getByText(`Deleted the group “${renamed}”.`)).toBeVisible();
   await expect(page.getByRole('link', { name: renamed })).toHaveCount(0);
 

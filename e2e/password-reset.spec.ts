@@ -2,6 +2,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { startSmtpServer, type TestSmtpServer } from '../tests/support/smtp';
 import { MANAGER } from './support/accounts';
 import { expectNoAxeViolations } from './support/axe';
+import { noticeKeyOf } from './support/notice';
 import {
   type AppInstance,
   deploymentSecrets,
@@ -124,7 +125,8 @@ test('a locked-out owner gets back in by email: once, and signed out everywhere'
     page.getByText('Leave your organisation’s name out of your password.'),
   ).toBeVisible();
   await chooseNewPassword(page, PASSWORDS.first);
-  await expect(page).toHaveURL(/\/sign-in\?reset=done/);
+  await expect(page).toHaveURL(/\/sign-in\?notice=/);
+  expect(noticeKeyOf(page.url())).toBe('passwordChanged');
   await expect(page.getByText(/Your new password is saved/)).toBeVisible();
   await expect(page.getByLabel('Email')).toHaveValue(MANAGER.email);
 
@@ -183,7 +185,8 @@ test('without JavaScript, on a phone, both forms work', async ({ browser }) => {
   await page.getByRole('button', { name: 'Save new password' }).click();
   await expect(page.getByText('The passwords do not match.')).toBeVisible();
   await chooseNewPassword(page, PASSWORDS.second);
-  await expect(page).toHaveURL(/\/sign-in\?reset=done/);
+  await expect(page).toHaveURL(/\/sign-in\?notice=/);
+  expect(noticeKeyOf(page.url())).toBe('passwordChanged');
   await signInWith(page, PASSWORDS.second);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await page.context().close();
@@ -218,7 +221,8 @@ test('without email, the operator’s command prints a link that works the same'
 
   await page.goto(link ?? '/');
   await chooseNewPassword(page, PASSWORDS.third);
-  await expect(page).toHaveURL(/\/sign-in\?reset=done/);
+  await expect(page).toHaveURL(/\/sign-in\?notice=/);
+  expect(noticeKeyOf(page.url())).toBe('passwordChanged');
   await signInWith(page, PASSWORDS.third);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   await page.goto('/activity');

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { noticeKeyOf } from './notice';
 
 /**
  * People joining an organisation through its pages: an owner or admin invites them on the
@@ -25,6 +26,7 @@ export async function acceptInvitation(page: Page, link: string, name: string, p
   await form.getByLabel('Password', { exact: true }).fill(password);
   await form.getByLabel('Confirm password').fill(password);
   await form.getByRole('button', { name: 'Join' }).click();
-  await expect(page).toHaveURL(/\/sign-in\?joined=1/);
+  await expect(page).toHaveURL(/\/sign-in\?notice=/);
+  expect(noticeKeyOf(page.url())).toBe('joined');
   await expect(page.getByText('You have joined. Sign in with your new password.')).toBeVisible();
 }

@@ -6,6 +6,7 @@ import type { Member } from '@/lib/auth/store';
 import type { Building, ScopedThermostat } from '@/lib/portfolio/store';
 import type { ThermostatKey } from '@/lib/db/scope';
 import type { FormState } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 import { scopedBuilding, scopedThermostat } from '@/lib/portfolio/guard';
 import { changedNothing, describeServiceError, ServiceError } from '@/lib/service/errors';
 
@@ -20,8 +21,17 @@ import { changedNothing, describeServiceError, ServiceError } from '@/lib/servic
  *   const { member, thermostat, on } = opened; // `on`: the key the service calls take
  */
 
-export type Refused = { ok: false; state: FormState<never> };
+export type Refused = { ok: false; state: FormState<never> & { message: string } };
 const refused = (message: string): Refused => ({ ok: false, state: { status: 'error', message } });
+
+/**
+ * Where an action that answers with a redirect (a delete behind a confirmation, posted without
+ * JavaScript too) sends a member it refused: `path`, saying why in the one "not allowed" notice.
+ */
+export async function refusedTo(path: string, why: Refused | { message: string }): Promise<string> {
+  const refusal = 'state' in why ? why.state.message : why.message;
+  return withNotice(path, await requireMember(), 'notAllowed', { refusal });
+}
 
 /** An action that needs a permission but no particular record. */
 export async function openAction(

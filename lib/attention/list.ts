@@ -2,14 +2,12 @@ import 'server-only';
 import {
   type BandHistoryPoint,
   countReminderChecks,
-  findReminder,
   listAttentionRows,
   listBandHistory,
   listFailedWrites,
 } from '@/lib/attention/store';
 import { countDriftChecks, listDrift } from '@/lib/templates/drift-store';
 import type { Scope } from '@/lib/db/scope';
-import { findThermostat } from '@/lib/portfolio/store';
 import { getConnectionSummary } from '@/lib/service/connection/connection';
 import { pollFreshness } from '@/lib/readings/poller';
 import { freshnessTargetMs, parseStoredStatus } from '@/lib/readings/read';
@@ -26,7 +24,7 @@ import {
   OVERHEAT_ABOVE_F,
   thermostatConditions,
 } from './conditions';
-import { formatDate, TITLES } from './words';
+import { TITLES } from './words';
 
 /**
  * An item as a page lists it: with the thermostat's label, its building's name and time zone
@@ -188,22 +186,4 @@ export async function slowCheckProgress(input: { scope: Scope }): Promise<SlowCh
     countDriftChecks(input),
   ]);
   return { maintenance, templates, background: freshnessTargetMs() > 0 };
-}
-
-/**
- * What Needs attention says once maintenance was recorded on a thermostat (in scope): which, and
- * when the next is due as the service now says. Null for a thermostat not in scope.
- */
-export async function recordedNotice(input: {
-  scope: Scope;
-  thermostatId: string;
-}): Promise<string | null> {
-  const [thermostat, reminder] = await Promise.all([findThermostat(input), findReminder(input)]);
-  if (!thermostat) return null;
-  const label = thermostat.unitLabel || thermostat.thermostatId;
-  const next =
-    reminder?.enabled && reminder.nextReminderDate
-      ? ` The next is due on ${formatDate(reminder.nextReminderDate)}.`
-      : '';
-  return `Maintenance recorded for ${label}.${next}`;
 }

@@ -1,4 +1,4 @@
-import { buildingIdSchema, thermostatIdSchema } from '@/lib/service/schemas';
+import { buildingIdSchema } from '@/lib/service/schemas';
 import { ATTENTION_GROUPS, type AttentionGroup } from './conditions';
 
 /**
@@ -37,23 +37,15 @@ export function attentionHref(query: Partial<AttentionQuery>): string {
 /**
  * Where a form on the page goes back to after it has done its work: the page as it was (its
  * filters and page, nothing else: the address comes back from the browser, so it is read again
- * as any address is) with `recorded` naming the thermostat whose maintenance was just recorded.
+ * as any address is). What the form did, the action says in a notice (lib/platform/notice.ts).
  */
-export function recordedHref(returnTo: unknown, thermostatId: string): string {
+export function returnHref(returnTo: unknown): string {
   let query = readAttentionQuery({});
   if (typeof returnTo === 'string' && returnTo.startsWith('/attention')) {
     const params = new URL(returnTo, 'http://setpoint.invalid').searchParams;
     query = readAttentionQuery(Object.fromEntries(params));
   }
-  const href = attentionHref(query);
-  const id = thermostatIdSchema.safeParse(thermostatId).data;
-  if (!id) return href;
-  return `${href}${href.includes('?') ? '&' : '?'}recorded=${id}`;
-}
-
-/** The thermostat whose maintenance was just recorded, as the address names it; '' for none. */
-export function readRecorded(params: Params): string {
-  return thermostatIdSchema.safeParse(one(params.recorded)).data ?? '';
+  return attentionHref(query);
 }
 
 /** One page of a sorted list, the page number clamped to the pages there are. */

@@ -6,6 +6,7 @@ import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/store';
 import type { ScopedThermostat } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import type { NoticeParams } from '@/lib/platform/notice';
 import { type AlertChanges, isCalendarDate } from '@/lib/settings/alerts';
 import { labelOf } from '@/lib/settings/current';
 import { mayHaveApplied } from '@/lib/service/errors';
@@ -60,6 +61,18 @@ export type MaintenanceRecorded = {
   /** Its answer was lost, and reading it back showed the change applied. */
   readBack: boolean;
 };
+
+/**
+ * What Needs attention says once maintenance was recorded (the `maintenanceRecorded` notice):
+ * on which thermostat, and when the next is due as the service now says.
+ */
+export function recordedNotice(
+  thermostat: Pick<ScopedThermostat, 'unitLabel' | 'thermostatId'>,
+  recorded: Pick<MaintenanceRecorded, 'nextReminderDate'>,
+): NoticeParams<'maintenanceRecorded'> {
+  const next = recorded.nextReminderDate;
+  return { label: labelOf(thermostat), ...(next ? { nextDue: formatDate(next) } : {}) };
+}
 
 const fieldOf = (path: string): MaintenanceField | null =>
   path === 'hvacMaintenanceReminder.lastMaintenanceDate' ? 'date' : null;

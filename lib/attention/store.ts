@@ -238,29 +238,6 @@ export async function listDueReminders(input: {
   return rowsOf<DueReminder>(result);
 }
 
-/** What the store holds of one thermostat's reminder (in scope), if it was read. */
-export async function findReminder(input: {
-  scope: Scope;
-  thermostatId: string;
-}): Promise<{ enabled: boolean | null; nextReminderDate: string | null } | null> {
-  const db = await getDb();
-  const [row] = await db
-    .select({
-      enabled: maintenanceReminders.enabled,
-      nextReminderDate: maintenanceReminders.nextReminderDate,
-    })
-    .from(maintenanceReminders)
-    .innerJoin(thermostats, thermostatOf(maintenanceReminders))
-    .where(
-      and(
-        eq(maintenanceReminders.orgId, input.scope.orgId),
-        eq(maintenanceReminders.thermostatId, input.thermostatId),
-        inScope(input.scope),
-      ),
-    );
-  return row ?? null;
-}
-
 /**
  * How far the maintenance reminders' first reads have come for the thermostats in scope: how
  * many were tried at least once (read, or failed and waiting for its retry), of how many.

@@ -5,7 +5,11 @@ import { hkdfSync } from 'node:crypto';
  * sealed or signed for one purpose then never verifies as another's, and none is the secret
  * next-auth's sessions use (next-auth derives its own key from it, with its own label).
  */
-export type KeyPurpose = 'oauth-flow-cookie' | 'device-cookie' | 'sso-invitation-cookie';
+export type KeyPurpose =
+  | 'oauth-flow-cookie'
+  | 'device-cookie'
+  | 'sso-invitation-cookie'
+  | 'redirect-notice';
 
 const SALT = 'setpoint';
 const derived = new Map<string, string>();

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { INVITATION_PROBLEMS } from '@/lib/members/invitations';
 import { useDatabase } from '../support/database';
 import { createFirstOwner } from '../support/members';
+import { redirectedWith, redirectOf } from '../support/notice';
 
 // The action sets a cookie and redirects: here a cookie jar and a redirect that ends the action.
 const jar = vi.hoisted(() => new Map<string, { value: string; path?: string }>());
@@ -70,9 +71,14 @@ describe('joining with company SSO from an invitation', () => {
       invitedByName: 'Test',
       expiresAt: new Date(Date.now() + 86_400_000),
     });
-    await expect(
-      joinWithSsoAction(token, { status: 'idle' }, new FormData()),
-    ).rejects.toMatchObject({ to: '/sign-in?sso=invitation' });
+    const to = await redirectOf(joinWithSsoAction(token, { status: 'idle' }, new FormData()));
+    expect(redirectedWith(to, 'anyone')).toEqual({
+      to: '/sign-in',
+      notice: {
+        key: 'ssoInvitation',
+        text: 'Sign in with company SSO below: you join the organisation that invited you.',
+      },
+    });
     const cookie = jar.get('setpoint.sso-invitation');
     expect(cookie?.path).toBe('/api/auth');
     expect(cookie?.value).not.toContain(token);

@@ -3,8 +3,13 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { openThermostat } from '@/lib/access/actions';
-import { recordedHref } from '@/lib/attention/query';
-import { type MaintenanceState, recordMaintenanceDone } from '@/lib/attention/record-maintenance';
+import { returnHref } from '@/lib/attention/query';
+import {
+  type MaintenanceState,
+  recordedNotice,
+  recordMaintenanceDone,
+} from '@/lib/attention/record-maintenance';
+import { withNotice } from '@/lib/platform/notice';
 
 /**
  * "Record maintenance done" on a maintenance item: the thermostat's last maintenance date set at
@@ -25,5 +30,12 @@ export async function recordMaintenance(
   revalidatePath('/attention');
   revalidatePath('/');
   revalidatePath(`/thermostats/${thermostat.thermostatId}/alerts`);
-  redirect(recordedHref(returnTo, thermostat.thermostatId));
+  redirect(
+    withNotice(
+      returnHref(returnTo),
+      member,
+      'maintenanceRecorded',
+      recordedNotice(thermostat, result),
+    ),
+  );
 }

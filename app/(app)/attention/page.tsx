@@ -5,6 +5,7 @@ import { FilterButtons, FilterSelect } from '@/components/ui/filters';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { slowChecksLine } from '@/lib/attention/checks';
 import {
   ATTENTION_GROUPS,
@@ -19,13 +20,14 @@ import {
   staleAfterMs,
 } from '@/lib/attention/conditions';
 import { freshnessLine } from '@/lib/attention/freshness';
-import { listAttention, recordedNotice, slowCheckProgress } from '@/lib/attention/list';
-import { attentionHref, pageOf, readAttentionQuery, readRecorded } from '@/lib/attention/query';
+import { listAttention, slowCheckProgress } from '@/lib/attention/list';
+import { attentionHref, pageOf, readAttentionQuery } from '@/lib/attention/query';
 import { formatDuration } from '@/lib/attention/words';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/portfolio/store';
 import { getEnv } from '@/lib/platform/env';
+import { readNotice } from '@/lib/platform/notice';
 import { CHECK_EVERY_MS as DRIFT_CHECK_EVERY_MS } from '@/lib/templates/drift';
 import { formatDelta, formatTemperature } from '@/lib/platform/units';
 import { recordMaintenance } from './actions';
@@ -43,13 +45,12 @@ export default async function AttentionPage({ searchParams }: Props) {
   const member = await requireMember();
   const params = await searchParams;
   const query = readAttentionQuery(params);
-  const recordedId = readRecorded(params);
+  const notice = readNotice(params, member);
   const now = new Date();
-  const [{ items, freshness }, buildings, checks, recorded] = await Promise.all([
+  const [{ items, freshness }, buildings, checks] = await Promise.all([
     listAttention({ scope: member, now }),
     listBuildings({ scope: member }),
     slowCheckProgress({ scope: member }),
-    recordedId ? recordedNotice({ scope: member, thermostatId: recordedId }) : null,
   ]);
   const inBuilding = query.building
     ? items.filter((item) => item.buildingId === query.building)
@@ -78,7 +79,7 @@ export default async function AttentionPage({ searchParams }: Props) {
         {freshnessText}
       </PageHeader>
 
-      {recorded ? <Notice tone="success">{recorded}</Notice> : null}
+      <RedirectNotice notice={notice} />
       {checking ? <Notice tone="info">{checking}</Notice> : null}
 
       <form className="flex flex-wrap items-end gap-3" method="get" aria-label="Filter items">

@@ -2,14 +2,15 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { openAction } from '@/lib/access/actions';
+import { openAction, refusedTo } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
+import { withNotice } from '@/lib/platform/notice';
 import { disconnect } from '@/lib/service/connection/connection';
 
 /** Forgets the organisation's service tokens. The service account itself is untouched. */
 export async function disconnectService(): Promise<void> {
   const opened = await openAction('manage_connection');
-  if (!opened.ok) redirect('/connection?result=not_allowed');
+  if (!opened.ok) redirect(await refusedTo('/connection', opened));
   const { member } = opened;
   if (await disconnect(member.orgId)) {
     await logActivity({
@@ -19,5 +20,5 @@ export async function disconnectService(): Promise<void> {
     });
   }
   revalidatePath('/', 'layout');
-  redirect('/connection?result=disconnected');
+  redirect(withNotice('/connection', member, 'disconnected'));
 }

@@ -5,9 +5,10 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
-import { Notice } from '@/components/ui/notice';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
+import { readNotice } from '@/lib/platform/notice';
 import { safeReturnPath } from '@/lib/platform/return-path';
 import { requireMember } from '@/lib/auth/session';
 import { listBuildings } from '@/lib/portfolio/store';
@@ -19,33 +20,6 @@ import { disconnectService } from './actions';
 
 export const metadata: Metadata = { title: 'Service connection' };
 
-const RESULTS: Record<string, { tone: 'success' | 'info' | 'error'; text: string }> = {
-  connected: { tone: 'success', text: 'Connected. Setpoint can now manage your thermostats.' },
-  disconnected: {
-    tone: 'info',
-    text: 'Disconnected. Setpoint no longer holds your service tokens.',
-  },
-  not_allowed: {
-    tone: 'error',
-    text: 'Only an owner or admin can connect or reconnect the service account. Nothing was changed.',
-  },
-  declined: {
-    tone: 'info',
-    text: 'You declined access at the thermostat service, so nothing was connected. Any existing connection is unchanged.',
-  },
-};
-
-const FAILURES: Record<string, string> = {
-  state:
-    'That sign-in link was not valid here: it expired, was already used, or was started by someone else. Nothing was changed. Start again below.',
-  service_error:
-    'The thermostat service could not complete the authorization. Nothing was changed. Try again.',
-  code_refused:
-    'The thermostat service did not accept the authorization (it may have expired). Nothing was changed. Try again.',
-  service_unavailable:
-    'The thermostat service is not responding right now. Nothing was changed. Try again in a few minutes.',
-};
-
 export default async function ConnectionPage({
   searchParams,
 }: {
@@ -53,7 +27,7 @@ export default async function ConnectionPage({
 }) {
   const member = await requireMember();
   const params = await searchParams;
-  const result = typeof params.result === 'string' ? params.result : null;
+  const notice = readNotice(params, member);
   const [connection, buildings] = await Promise.all([
     getConnectionSummary(member.orgId),
     listBuildings({ scope: member }),
@@ -61,11 +35,11 @@ export default async function ConnectionPage({
   const manages = can(member, 'manage_connection');
   // Just connected with nothing in the portfolio yet: say what comes next.
   const nextStep =
-    result === 'connected' && buildings.length === 0 && can(member, 'manage_portfolio');
-
-  const reason = typeof params.reason === 'string' ? params.reason : '';
+    notice?.key === 'connected' && buildings.length === 0 && can(member, 'manage_portfolio');
+  // Declined or failed: try again, back to where the member set out from.
+  const retry = notice?.key === 'connectionDeclined' || notice?.key === 'connectionFailed';
   const retryTo = safeReturnPath(params.returnTo);
-  const retryPath = retryTo === '/' ? '/connection?result=connected' : retryTo;
+  const retryPath = retryTo === '/' ? '/connection' : retryTo;
 
   return (
     <div className="grid max-w-3xl gap-6">
@@ -77,9 +51,7 @@ export default async function ConnectionPage({
         </p>
       </div>
 
-      {result && RESULTS[result] ? (
-        <Notice tone={RESULTS[result].tone}>{RESULTS[result].text}</Notice>
-      ) : null}
+      <RedirectNotice notice={notice} />
       {nextStep ? (
         <Card className="grid gap-3">
           <h2 className="text-lg font-medium">Next: add the thermostats you manage</h2>
@@ -95,10 +67,7 @@ export default async function ConnectionPage({
           </div>
         </Card>
       ) : null}
-      {result === 'failed' ? (
-        <Notice tone="error">{FAILURES[reason] ?? FAILURES.service_error}</Notice>
-      ) : null}
-      {manages && (result === 'declined' || result === 'failed') ? (
+      {manages && retry ? (
         <div>
           <Suspense>
             <ConnectForm label="Try again" returnTo={retryPath} />
@@ -130,10 +99,7 @@ function NotConnected({ manages }: { manages: boolean }) {
           </p>
           <div>
             <Suspense>
-              <ConnectForm
-                label="Connect service account"
-                returnTo="/connection?result=connected"
-              />
+              <ConnectForm label="Connect service account" returnTo="/connection" />
             </Suspense>
           </div>
         </>
@@ -237,7 +203,7 @@ function ConnectionControls({ active }: { active: boolean }) {
         <ConnectForm
           label="Reconnect"
           variant={active ? 'secondary' : 'primary'}
-          returnTo="/connection?result=connected"
+          returnTo="/connection"
         />
       </Suspense>
       <ConfirmDisclosure label="Disconnect…" confirm="Disconnect" action={disconnectService}>

@@ -2,8 +2,9 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { formStrings, openAction } from '@/lib/access/actions';
+import { formStrings, openAction, refusedTo } from '@/lib/access/actions';
 import type { FormState } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 import {
   GROUP_NOT_FOUND,
   groupInputFromForm,
@@ -49,7 +50,9 @@ export async function createGroupAction(
     return { ...saved.state, values: { ...values, thermostatIds } };
   }
   revalidatePath(PAGE);
-  redirect(`${PAGE}/${saved.group.id}?created=1`);
+  redirect(
+    withNotice(`${PAGE}/${saved.group.id}`, member, 'groupCreated', { name: saved.group.name }),
+  );
 }
 
 /** Renames a group and changes its thermostats or its filter (bound to its id by the page). */
@@ -75,15 +78,13 @@ export async function changeGroupAction(
 /** Deletes a group (confirmed on its page); the list says so. */
 export async function deleteGroupAction(groupId: string): Promise<void> {
   const opened = await openAction('manage_groups');
-  if (!opened.ok) redirect(`${PAGE}/${encodeURIComponent(groupId)}?refused=1`);
-  const removed = await removeGroup({ member: opened.member, groupId });
+  const here = `${PAGE}/${encodeURIComponent(groupId)}`;
+  if (!opened.ok) redirect(await refusedTo(here, opened));
+  const { member } = opened;
+  const removed = await removeGroup({ member, groupId });
   if (!removed.ok) {
-    redirect(
-      removed.message === GROUP_NOT_FOUND
-        ? PAGE
-        : `${PAGE}/${encodeURIComponent(groupId)}?refused=1`,
-    );
+    redirect(removed.message === GROUP_NOT_FOUND ? PAGE : await refusedTo(here, removed));
   }
   revalidatePath(PAGE);
-  redirect(`${PAGE}?deleted=${encodeURIComponent(removed.group.name)}`);
+  redirect(withNotice(PAGE, member, 'groupDeleted', { name: removed.group.name }));
 }

@@ -6,8 +6,10 @@ import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { readNotice } from '@/lib/platform/notice';
 import { listGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { describeFilter, parseStoredFilter } from '@/lib/groups/filter';
@@ -43,7 +45,7 @@ export default async function GroupsPage({ searchParams }: Props) {
       .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
   }));
   const where = member.buildingIds === null ? '' : ' in your buildings';
-  const deleted = typeof params.deleted === 'string' ? params.deleted.slice(0, 100) : '';
+  const notice = readNotice(params, member);
 
   return (
     <div className="grid gap-6">
@@ -52,7 +54,7 @@ export default async function GroupsPage({ searchParams }: Props) {
         group is used. Choose a group wherever you select thermostats, such as a bulk change.
       </PageHeader>
 
-      {deleted ? <Notice tone="success">Deleted the group “{deleted}”.</Notice> : null}
+      <RedirectNotice notice={notice} />
 
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">The organisation’s groups</h2>

@@ -11,6 +11,7 @@ import { isMemberAnywhere, unlockSignIn, updateOrganization } from '@/lib/auth/s
 import { findMembership, removeMembership, updateMembership } from '@/lib/members/store';
 import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 import { createMemberInvitation, withdrawMemberInvitation } from '@/lib/members/invitations';
 import { buildingIdSchema } from '@/lib/service/schemas';
 
@@ -138,7 +139,9 @@ export async function withdrawInvitation(
   });
   revalidatePath('/members');
   // Its row changes with it: the page says what was done.
-  redirect(`/members?withdrawn=${encodeURIComponent(revoked.invitation.email)}`);
+  redirect(
+    withNotice('/members', member, 'invitationWithdrawn', { email: revoked.invitation.email }),
+  );
 }
 
 /** An action on another member: the session and role, and a member of this organisation. */
@@ -219,7 +222,7 @@ export async function removeMember(
   });
   revalidatePath('/members');
   // Their row goes with them: the page says what was done.
-  redirect(`/members?removed=${encodeURIComponent(target.name)}`);
+  redirect(withNotice('/members', member, 'memberRemoved', { name: target.name }));
 }
 
 /**
@@ -262,7 +265,8 @@ export async function leaveOrganization(_previous: FormState, _form: FormData): 
     summary: `${member.name} left the organisation`,
     changes: { email: member.email, role: left.before.role },
   });
-  redirect('/sign-in?left=1');
+  // Signed out everywhere: the sign-in page's notices are for anyone.
+  redirect(withNotice('/sign-in', 'anyone', 'leftOrganization'));
 }
 
 const organizationSchema = z

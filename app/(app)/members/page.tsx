@@ -8,7 +8,7 @@ import {
 import { ButtonForm } from '@/components/ui/button-form';
 import { Card } from '@/components/ui/card';
 import { ConfirmForm } from '@/components/ui/confirm-form';
-import { Notice } from '@/components/ui/notice';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { When } from '@/components/ui/when';
 import { ssoDisplayName } from '@/lib/auth/options';
 import {
@@ -22,6 +22,7 @@ import {
 import { requireMember } from '@/lib/auth/session';
 import { findOrganization } from '@/lib/auth/store';
 import { invitationProblem, listInvitations, listMembers } from '@/lib/members/store';
+import { readNotice } from '@/lib/platform/notice';
 import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import {
   changeMember,
@@ -51,7 +52,7 @@ export default async function MembersPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const member = await requireMember();
-  const { removed, withdrawn } = await searchParams;
+  const notice = readNotice(await searchParams, member);
   const manages = can(member, 'manage_members');
   const [members, invitations, buildings, organization] = await Promise.all([
     listMembers({ orgId: member.orgId }),
@@ -79,16 +80,7 @@ export default async function MembersPage({
         </p>
       </div>
 
-      {typeof removed === 'string' && removed ? (
-        <Notice tone="success">
-          Removed {removed.slice(0, 100)}; they are signed out everywhere.
-        </Notice>
-      ) : null}
-      {typeof withdrawn === 'string' && withdrawn ? (
-        <Notice tone="success">
-          Withdrew the invitation of {withdrawn.slice(0, 254)}; its link no longer works.
-        </Notice>
-      ) : null}
+      <RedirectNotice notice={notice} />
       {manages ? (
         <Card className="grid gap-4">
           <h2 className="text-lg font-medium">Invite someone</h2>

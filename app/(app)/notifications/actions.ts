@@ -6,6 +6,7 @@ import { notYours } from '@/lib/access/not-yours';
 import { formStrings, openAction, openOwnAction } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
 import type { FormState } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 import { sendTestEmail } from '@/lib/notifications/delivery';
 import { displayUrl } from '@/lib/notifications/fan-out';
 import { INCIDENT_KINDS } from '@/lib/notifications/kinds';
@@ -167,7 +168,7 @@ export async function removeWebhookAction(
   });
   revalidatePath(PAGE);
   // Its row goes with it: the page says what was done.
-  redirect(`${PAGE}?removed=${encodeURIComponent(displayUrl(removed.url))}`);
+  redirect(withNotice(PAGE, member, 'webhookRemoved', { endpoint: displayUrl(removed.url) }));
 }
 
 /** Resumes a paused or failing endpoint; what waited for it in the last day is sent. */
@@ -190,7 +191,10 @@ export async function resumeWebhookAction(
   revalidatePath(PAGE);
   // Its Resume button goes once it is active: the page says what was done.
   redirect(
-    `${PAGE}?resumed=${encodeURIComponent(displayUrl(resumed.endpoint.url))}&waiting=${resumed.notices.length}`,
+    withNotice(PAGE, member, 'webhookResumed', {
+      endpoint: displayUrl(resumed.endpoint.url),
+      waiting: resumed.notices.length,
+    }),
   );
 }
 

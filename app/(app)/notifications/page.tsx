@@ -12,6 +12,7 @@ import { FilterButtons, FilterSelect } from '@/components/ui/filters';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
@@ -26,6 +27,7 @@ import {
 } from '@/lib/notifications/store';
 import { listBuildings } from '@/lib/portfolio/store';
 import { emailEnabled } from '@/lib/platform/email';
+import { readNotice } from '@/lib/platform/notice';
 import { displayUrl } from '@/lib/notifications/fan-out';
 import { INCIDENT_KIND_NAMES, INCIDENT_KINDS, isUrgent, rulesOf } from '@/lib/notifications/kinds';
 import {
@@ -75,8 +77,7 @@ export default async function NotificationsPage({
 }) {
   const member = await requireMember();
   const params = await searchParams;
-  const { removed, resumed, waiting } = params;
-  const waitingCount = Math.max(0, Math.min(100_000, Number(waiting) || 0));
+  const notice = readNotice(params, member);
   const manages = can(member, 'manage_notifications');
   const now = new Date();
   const [subscription, buildings, storedRules, endpoints] = await Promise.all([
@@ -159,17 +160,7 @@ export default async function NotificationsPage({
         incident per cause, not one message per reading.
       </PageHeader>
 
-      {typeof removed === 'string' && removed ? (
-        <Notice tone="success">Removed the webhook to {removed.slice(0, 300)}.</Notice>
-      ) : null}
-      {typeof resumed === 'string' && resumed ? (
-        <Notice tone="success">
-          Resumed the webhook to {resumed.slice(0, 300)}.
-          {waitingCount > 0
-            ? ` ${waitingCount} notice${waitingCount === 1 ? '' : 's'} that waited for it ${waitingCount === 1 ? 'is' : 'are'} being sent.`
-            : ''}
-        </Notice>
-      ) : null}
+      <RedirectNotice notice={notice} />
       {emailEnabled() ? null : (
         <Notice tone="warning">
           Email is not set up on this Setpoint, so no email is sent: notices are logged as not sent.

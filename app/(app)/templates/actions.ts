@@ -2,7 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { openAction } from '@/lib/access/actions';
+import { openAction, refusedTo } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
 import {
   createTemplate,
@@ -11,6 +11,7 @@ import {
   updateTemplate,
 } from '@/lib/templates/store';
 import type { FormState } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 import { parseTemplateForm, templateFormStrings, templateFormValues } from '@/lib/templates/form';
 
 const LIST = '/templates';
@@ -43,7 +44,7 @@ export async function createTemplateAction(
     changes: { before: null, after: created.template.template },
   });
   revalidatePath(LIST);
-  redirect(`${LIST}/${created.template.id}?saved=created`);
+  redirect(withNotice(`${LIST}/${created.template.id}`, member, 'templateCreated'));
 }
 
 /** Replaces a template's name and sections (bound to its id by the page). */
@@ -88,10 +89,11 @@ export async function updateTemplateAction(
 /** Deletes a template (bound to its id; behind a confirmation on the page). */
 export async function deleteTemplateAction(templateId: string, _form: FormData): Promise<void> {
   const opened = await openAction('manage_templates');
-  if (!opened.ok) redirect(`${LIST}/${encodeURIComponent(String(templateId))}?problem=not_allowed`);
+  if (!opened.ok)
+    redirect(await refusedTo(`${LIST}/${encodeURIComponent(String(templateId))}`, opened));
   const { member } = opened;
   const deleted = await deleteTemplate({ member, templateId });
-  if (!deleted.ok) redirect(`${LIST}?problem=${deleted.reason}`);
+  if (!deleted.ok) redirect(await refusedTo(LIST, deleted));
   await logActivity({
     actor: member,
     action: 'template.delete',
@@ -99,5 +101,5 @@ export async function deleteTemplateAction(templateId: string, _form: FormData):
     changes: { before: deleted.template.template, after: null },
   });
   revalidatePath(LIST);
-  redirect(`${LIST}?deleted=${encodeURIComponent(deleted.template.name)}`);
+  redirect(withNotice(LIST, member, 'templateDeleted', { name: deleted.template.name }));
 }

@@ -3,12 +3,12 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Link } from '@/components/ui/link';
-import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { When } from '@/components/ui/when';
-import { notYours } from '@/lib/access/not-yours';
-import { can, refusal } from '@/lib/auth/permissions';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { readNotice } from '@/lib/platform/notice';
 import { listTemplates } from '@/lib/templates/store';
 import { sectionsInWords } from '@/lib/templates/describe';
 
@@ -28,7 +28,7 @@ export default async function TemplatesPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const member = await requireMember();
-  const { deleted, problem } = await searchParams;
+  const notice = readNotice(await searchParams, member);
   const manages = can(member, 'manage_templates');
   const templates = await listTemplates({ orgId: member.orgId });
   const newLink = manages ? (
@@ -45,13 +45,7 @@ export default async function TemplatesPage({
         would change on each before anything is sent.
       </PageHeader>
 
-      {typeof deleted === 'string' && deleted ? (
-        <Notice tone="success">Deleted the template “{deleted.slice(0, 64)}”.</Notice>
-      ) : null}
-      {problem === 'not_found' ? <Notice tone="error">{notYours('template')}</Notice> : null}
-      {problem === 'forbidden' ? (
-        <Notice tone="error">{refusal(member.role, 'manage_templates')}</Notice>
-      ) : null}
+      <RedirectNotice notice={notice} />
 
       {templates.length === 0 ? (
         <EmptyState

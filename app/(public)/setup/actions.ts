@@ -7,6 +7,7 @@ import { type SetupField, setupSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
 import { countUsers, createFirstOrganization } from '@/lib/auth/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 
 const FIELDS = ['orgName', 'name', 'email', 'password', 'confirm'] as const;
 
@@ -36,5 +37,5 @@ export async function createFirstAccount(
   });
   if (!created) return closed;
   await rememberSignInEmail(parsed.data.email);
-  redirect('/sign-in?setup=done');
+  redirect(withNotice('/sign-in', 'anyone', 'accountReady'));
 }

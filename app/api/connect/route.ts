@@ -1,7 +1,8 @@
 import { type NextRequest, NextResponse } from 'next/server';
-import { can } from '@/lib/auth/permissions';
+import { can, refusal } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
 import { getEnv } from '@/lib/platform/env';
+import { withNotice } from '@/lib/platform/notice';
 import { FLOW_COOKIE, flowCookieOptions, startAuthorization } from '@/lib/service/connection/flow';
 
 /**
@@ -17,7 +18,10 @@ export async function POST(request: NextRequest) {
   const member = await getCurrentMember();
   if (!member) return NextResponse.redirect(new URL('/sign-in', appOrigin), 303);
   if (!can(member, 'manage_connection')) {
-    return NextResponse.redirect(new URL('/connection?result=not_allowed', appOrigin), 303);
+    const refused = withNotice('/connection', member, 'notAllowed', {
+      refusal: refusal(member.role, 'manage_connection'),
+    });
+    return NextResponse.redirect(new URL(refused, appOrigin), 303);
   }
 
   const form = await request.formData().catch(() => null);

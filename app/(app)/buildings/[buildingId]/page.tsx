@@ -8,7 +8,7 @@ import { ReadingStatus } from '@/components/buildings/reading-status';
 import { SelectedCount } from '@/components/buildings/selection';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Link } from '@/components/ui/link';
-import { Notice } from '@/components/ui/notice';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { attentionByThermostat } from '@/lib/attention/list';
 import { attentionHref } from '@/lib/attention/query';
 import { can } from '@/lib/auth/permissions';
@@ -18,6 +18,7 @@ import { connectionAtRequestStart } from '@/lib/service/connection/connection';
 import { buildingPage } from '@/lib/readings/rows';
 import { isCanonical, parseBuildingView, viewQuery } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/service/schemas';
+import { readNotice } from '@/lib/platform/notice';
 import { timeZoneName } from '@/lib/platform/words';
 import { refreshBuilding, updateBuildingDetails } from './actions';
 
@@ -38,8 +39,9 @@ export default async function BuildingPage({ params, searchParams }: Props) {
   const { buildingId } = await params;
   if (!buildingIdSchema.safeParse(buildingId).success) notFound();
   const path = `/buildings/${buildingId}`;
-  // `removed` says which thermostat was just removed from the portfolio; the rest is the view.
-  const { removed, ...asked } = await searchParams;
+  // `notice` is what an action said (a thermostat removed from the portfolio); the rest is the view.
+  const { notice: said, ...asked } = await searchParams;
+  const notice = readNotice({ notice: said }, member);
   const view = parseBuildingView(asked);
   // One address per view: a submitted filter form's empty fields and defaults are left out.
   if (!isCanonical(asked, view)) redirect(`${path}${viewQuery(view, { page: view.page })}`);
@@ -97,16 +99,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
           ) : null}
         </div>
       </div>
-      {typeof removed === 'string' && removed !== '' ? (
-        <Notice tone="success">
-          {removed.slice(0, 64)} was removed from the portfolio. The thermostat and its settings at
-          the service did not change; add it again by its id from{' '}
-          <Link href="/portfolio/add" className="font-medium underline">
-            Add thermostats
-          </Link>
-          .
-        </Notice>
-      ) : null}
+      <RedirectNotice notice={notice} />
       {data.summary.total === 0 ? (
         <p className="text-sm text-muted">
           No thermostats in this building yet.

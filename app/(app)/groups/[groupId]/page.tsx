@@ -7,11 +7,12 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
-import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { type Column, ResultTable } from '@/components/ui/result-table';
-import { can, refusal } from '@/lib/auth/permissions';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { readNotice } from '@/lib/platform/notice';
 import { findGroup, type GroupThermostat, listGroupThermostats } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { describeFilter, parseStoredFilter } from '@/lib/groups/filter';
@@ -48,7 +49,7 @@ export default async function GroupPage({ params, searchParams }: Props) {
   const { groupId } = await params;
   const group = await findGroup({ scope: member, groupId });
   if (!group) notFound();
-  const query = await searchParams;
+  const notice = readNotice(await searchParams, member);
   const manages = can(member, 'manage_groups');
   const [rows, buildings, thermostats] = await Promise.all([
     listGroupThermostats({ scope: member, group }),
@@ -88,8 +89,7 @@ export default async function GroupPage({ params, searchParams }: Props) {
         Last changed by {group.updatedByName}.
       </PageHeader>
 
-      {query.created ? <Notice tone="success">Created the group “{group.name}”.</Notice> : null}
-      {query.refused ? <Notice tone="error">{refusal(member.role, 'manage_groups')}</Notice> : null}
+      <RedirectNotice notice={notice} />
 
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">

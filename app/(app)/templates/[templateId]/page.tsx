@@ -8,9 +8,11 @@ import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { When } from '@/components/ui/when';
-import { can, refusal } from '@/lib/auth/permissions';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { readNotice } from '@/lib/platform/notice';
 import { findTemplate } from '@/lib/templates/store';
 import { describeTemplate } from '@/lib/templates/describe';
 import { templateFormValues } from '@/lib/templates/form';
@@ -30,7 +32,7 @@ type Props = {
 export default async function TemplatePage({ params, searchParams }: Props) {
   const member = await requireMember();
   const { templateId } = await params;
-  const { saved, problem } = await searchParams;
+  const notice = readNotice(await searchParams, member);
   const stored = await findTemplate({ orgId: member.orgId, templateId });
   if (!stored) notFound();
   const { template } = stored;
@@ -58,14 +60,7 @@ export default async function TemplatePage({ params, searchParams }: Props) {
         </Link>
       </PageHeader>
 
-      {saved === 'created' ? (
-        <Notice tone="success">
-          Saved the template. Plan it on thermostats to see what it would change on each.
-        </Notice>
-      ) : null}
-      {problem === 'not_allowed' ? (
-        <Notice tone="error">{refusal(member.role, 'manage_templates')}</Notice>
-      ) : null}
+      <RedirectNotice notice={notice} />
 
       <Card className="grid gap-4">
         <h2 className="text-lg font-medium">What it sets</h2>

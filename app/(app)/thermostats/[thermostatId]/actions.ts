@@ -15,6 +15,7 @@ import {
   updateThermostatLabel,
 } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 import { scopedBuilding } from '@/lib/portfolio/guard';
 import { loadWeek } from '@/lib/schedule/load';
 import { labelOf } from '@/lib/settings/current';
@@ -247,8 +248,11 @@ export async function removeFromPortfolio(thermostatId: string): Promise<void> {
     summary: `Removed ${thermostat.unitLabel || thermostat.thermostatId} from the portfolio`,
   });
   revalidatePath('/', 'layout');
-  const removed = new URLSearchParams({ removed: thermostat.unitLabel || thermostat.thermostatId });
-  redirect(`/buildings/${thermostat.buildingId}?${removed}`);
+  redirect(
+    withNotice(`/buildings/${thermostat.buildingId}`, member, 'thermostatRemoved', {
+      label: labelOf(thermostat),
+    }),
+  );
 }
 
 /** The member's own temperature unit (a preference: every role may set it). */

@@ -9,6 +9,7 @@ import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
 import { rememberSsoInvitation } from '@/lib/auth/sso-invitation';
 import { acceptInvitation } from '@/lib/members/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 import {
   hashInvitationToken,
   INVITATION_PROBLEMS,
@@ -55,7 +56,7 @@ export async function acceptInvitationAction(
     changes: { email: accepted.user.email },
   });
   await rememberSignInEmail(accepted.user.email);
-  redirect('/sign-in?joined=1');
+  redirect(withNotice('/sign-in', 'anyone', 'joined'));
 }
 
 /**
@@ -73,5 +74,5 @@ export async function joinWithSsoAction(
     return { status: 'error', message: INVITATION_PROBLEMS[read?.problem ?? 'unknown'] };
   await rememberSsoInvitation(hashInvitationToken(token));
   await rememberSignInEmail(read.invitation.email);
-  redirect('/sign-in?sso=invitation');
+  redirect(withNotice('/sign-in', 'anyone', 'ssoInvitation'));
 }

@@ -2,7 +2,9 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { logActivity } from '@/lib/activity/sink';
 import { can } from '@/lib/auth/permissions';
 import { getCurrentMember } from '@/lib/auth/session';
+import type { Member } from '@/lib/auth/store';
 import { getEnv } from '@/lib/platform/env';
+import { withNotice } from '@/lib/platform/notice';
 import { getConnectionSummary } from '@/lib/service/connection/connection';
 import {
   type CallbackResult,
@@ -41,16 +43,26 @@ export async function GET(request: NextRequest) {
     }
   }
 
-  const response = NextResponse.redirect(new URL(destination(result), appOrigin), 303);
+  const response = NextResponse.redirect(new URL(destination(result, member), appOrigin), 303);
   response.cookies.set(FLOW_COOKIE, '', { path: FLOW_COOKIE_PATH, maxAge: 0 });
   response.headers.set('Cache-Control', 'no-store');
   response.headers.set('Referrer-Policy', 'no-referrer');
   return response;
 }
 
-function destination(result: CallbackResult): string {
-  if (result.kind === 'connected') return result.returnTo;
-  const params = new URLSearchParams({ result: result.kind, returnTo: result.returnTo });
-  if (result.kind === 'failed') params.set('reason', result.reason);
-  return `/connection?${params}`;
+/**
+ * Where the member goes, with what the connection page says: connected (when they set out from
+ * it; any other page shows itself connected), declined or failed, with the way to try again.
+ */
+function destination(result: CallbackResult, member: Member | null): string {
+  // No one to tell: the connection page sends them to sign in.
+  if (!member) return '/connection';
+  if (result.kind === 'connected') {
+    const back = new URL(result.returnTo, 'http://setpoint.invalid').pathname;
+    return back === '/connection' ? withNotice(back, member, 'connected') : result.returnTo;
+  }
+  const retry = `/connection?${new URLSearchParams({ returnTo: result.returnTo })}`;
+  return result.kind === 'declined'
+    ? withNotice(retry, member, 'connectionDeclined')
+    : withNotice(retry, member, 'connectionFailed', { reason: result.reason });
 }

@@ -16,6 +16,7 @@ import {
 } from '@/lib/comfort/schemas';
 import type { ScopedThermostat } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 import { describeUsage } from '@/lib/schedule/blocks';
 import { loadWeek } from '@/lib/schedule/load';
 import { labelOf, requestedOf } from '@/lib/settings/current';
@@ -297,6 +298,13 @@ export async function deleteComfortSettingAction(
   revalidate(thermostat.thermostatId);
   // Its card is gone with it: the page says what was deleted.
   redirect(
-    `/thermostats/${thermostat.thermostatId}/comfort-settings?deleted=${encodeURIComponent(name)}`,
+    withNotice(
+      `/thermostats/${thermostat.thermostatId}/comfort-settings`,
+      member,
+      'comfortSettingDeleted',
+      {
+        name,
+      },
+    ),
   );
 }

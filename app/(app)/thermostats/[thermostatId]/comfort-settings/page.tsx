@@ -10,6 +10,7 @@ import { colorAt } from '@/components/schedule/palette';
 import { SectionProblem } from '@/components/thermostat/section';
 import { Card } from '@/components/ui/card';
 import { Notice } from '@/components/ui/notice';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { loadComfortRules } from '@/lib/comfort/load';
 import { describeSetpointRules, type SetpointRules } from '@/lib/comfort/setpoint-rules';
 import { describeUsage } from '@/lib/schedule/blocks';
@@ -17,6 +18,7 @@ import { loadWeek } from '@/lib/schedule/load';
 import { describeServiceError } from '@/lib/service/errors';
 import type { ComfortSetting } from '@/lib/service/schemas';
 import { openThermostatPage } from '@/lib/access/thermostat-page';
+import { readNotice } from '@/lib/platform/notice';
 import {
   displayDelta,
   displayRange,
@@ -59,8 +61,8 @@ function valuesOf(setting: ComfortSetting, unit: TemperatureUnit): ComfortValues
 }
 
 export default async function ComfortSettingsPage({ params, searchParams }: Props) {
-  const { deleted } = await searchParams;
   const { member, thermostat, on } = await openThermostatPage(params);
+  const notice = readNotice(await searchParams, member);
   const unit = member.temperatureUnit;
 
   const [loaded, week] = await Promise.allSettled([loadComfortRules(on), loadWeek(on)]);
@@ -76,9 +78,7 @@ export default async function ComfortSettingsPage({ params, searchParams }: Prop
         <h2 id="settings-heading" className="text-lg font-medium">
           Comfort settings
         </h2>
-        {typeof deleted === 'string' && deleted ? (
-          <Notice tone="success">Deleted {deleted.slice(0, 64)}.</Notice>
-        ) : null}
+        <RedirectNotice notice={notice} />
         <p className="text-sm text-muted">{describeSetpointRules(rules, unit)}</p>
         {week.status === 'rejected' ? (
           <Notice tone="warning">

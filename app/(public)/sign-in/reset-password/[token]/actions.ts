@@ -9,6 +9,7 @@ import {
 import { type ResetPasswordField, resetPasswordSchema } from '@/lib/auth/schemas';
 import { rememberSignInEmail } from '@/lib/auth/sign-in-email';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
+import { withNotice } from '@/lib/platform/notice';
 
 /**
  * Chooses a new password through a reset link. No session is needed: the link is the
@@ -31,5 +32,5 @@ export async function resetPasswordAction(
   const done = await completePasswordReset({ token, password: parsed.data.password });
   if (!done.ok) return { status: 'error', message: RESET_PROBLEMS[done.problem] };
   await rememberSignInEmail(done.account.email);
-  redirect('/sign-in?reset=done');
+  redirect(withNotice('/sign-in', 'anyone', 'passwordChanged'));
 }
