@@ -13,7 +13,7 @@ import type { TemperatureUnit } from '@/lib/platform/units';
 /**
  * The activity log as a member may read it, for the page and its CSV export alike. A bulk or
  * planned run is one entry, written when it finished with the whole run's counts. A building
- * manager who sees only part of someone else's run (`partView`, lib/runs/store.ts) reads that
+ * manager who sees only part of someone else's run (`partView`, lib/runs/store/runs.ts) reads that
  * entry described anew from their share: its words, details, buildings, outcome and error, never
  * the stored whole-run ones. Everyone else, and whoever started the run, reads it as stored.
  * A "connection ended" entry reads its reason in words (lib/service/connection/ended.ts), never the service's

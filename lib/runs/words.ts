@@ -110,7 +110,7 @@ export const RESULT_FILTERS: Record<string, { label: string; outcomes?: BulkItem
 
 /**
  * The thermostats of a building manager's share of someone else's run (`partView`, from
- * lib/runs/store.ts): said to be theirs, so the share never reads as the whole run.
+ * lib/runs/store/runs.ts): said to be theirs, so the share never reads as the whole run.
  */
 export const IN_YOUR_BUILDINGS = ' in your buildings';
 
