@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { issuePasswordReset, recordIssuedByOperator } from '../lib/auth/password-reset';
 import { emailSchema } from '../lib/auth/schemas';
 import { getDatabase } from '../lib/db/client';
-import { findResetAccount } from '../lib/db/password-resets';
+import { findResetAccount } from '../lib/auth/password-resets-store';
 import { getEnv } from '../lib/platform/env';
 
 const { values } = parseArgs({ options: { email: { type: 'string' } } });

@@ -6,11 +6,11 @@ import {
   findPasswordReset,
   findResetAccount,
   type PasswordResetProblem,
+  prunePasswordResets,
   type ResetAccount,
   spendPasswordReset,
-} from '@/lib/db/password-resets';
+} from './password-resets-store';
 import { unlockSignIn } from '@/lib/auth/store';
-import { prunePasswordResets } from '@/lib/db/upkeep';
 import { type Email, escapeHtml } from '@/lib/platform/email';
 import { getEnv } from '@/lib/platform/env';
 import { formatMoment } from '@/lib/platform/time-format';

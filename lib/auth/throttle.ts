@@ -4,7 +4,7 @@ import {
   deletePasswordResetRequest,
   listRecentPasswordResetRequests,
   recordPasswordResetRequest,
-} from '@/lib/db/password-resets';
+} from './password-resets-store';
 import {
   DEVICE_CLIENT_PREFIX,
   deleteSignInAttempt,

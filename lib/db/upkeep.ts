@@ -1,8 +1,6 @@
 import 'server-only';
-import { and, isNotNull, like, lt, or, sql } from 'drizzle-orm';
-import { getDatabase, getDb, rowsOf } from './client';
-import { RESET_REQUEST_PREFIX } from './password-resets';
-import { passwordResets, signInAttempts } from './schema';
+import { sql } from 'drizzle-orm';
+import { getDatabase, rowsOf } from './client';
 
 /**
  * The tables written all day: readings and their history (every poll), the call budget (every
@@ -41,39 +39,4 @@ export async function vacuumHotTables(): Promise<string[]> {
     done.push(table);
   }
   return done;
-}
-
-/** How long a spent or expired reset link is kept: clicked again, it says so, not "not valid". */
-export const SPENT_RESET_KEPT_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Removes password reset links spent or expired more than a day ago, and the records of reset
- * requests older than a day (their throttle counts an hour). Run as links are asked for
- * (lib/auth/password-reset.ts), so the tables stay small on every database. Returns how many of
- * each went.
- */
-export async function prunePasswordResets(
-  input: { now?: Date } = {},
-): Promise<{ links: number; requests: number }> {
-  const db = await getDb();
-  const before = new Date((input.now ?? new Date()).getTime() - SPENT_RESET_KEPT_MS);
-  const links = await db
-    .delete(passwordResets)
-    .where(
-      or(
-        and(isNotNull(passwordResets.usedAt), lt(passwordResets.usedAt, before)),
-        lt(passwordResets.expiresAt, before),
-      ),
-    )
-    .returning({ id: passwordResets.id });
-  const requests = await db
-    .delete(signInAttempts)
-    .where(
-      and(
-        like(signInAttempts.client, `${RESET_REQUEST_PREFIX}%`),
-        lt(signInAttempts.createdAt, before),
-      ),
-    )
-    .returning({ id: signInAttempts.id });
-  return { links: links.length, requests: requests.length };
 }

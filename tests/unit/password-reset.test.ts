@@ -60,9 +60,9 @@ const {
 } = await import('@/lib/auth/password-reset');
 const { verifyPassword } = await import('@/lib/auth/password');
 const { startSignInAttempt } = await import('@/lib/auth/throttle');
-const { findResetAccount } = await import('@/lib/db/password-resets');
+const { findResetAccount } = await import('@/lib/auth/password-resets-store');
 const { findSessionMember, findUserByEmail } = await import('@/lib/auth/store');
-const { prunePasswordResets } = await import('@/lib/db/upkeep');
+const { prunePasswordResets } = await import('@/lib/auth/password-resets-store');
 const { requestPasswordResetAction } = await import(
   '@/app/(public)/sign-in/forgot-password/actions'
 );

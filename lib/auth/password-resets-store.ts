@@ -1,6 +1,6 @@
 import 'server-only';
-import { and, eq, gt, isNull } from 'drizzle-orm';
-import { type Database, getDb } from './client';
+import { and, eq, gt, isNotNull, isNull, like, lt, or } from 'drizzle-orm';
+import { type Database, getDb } from '@/lib/db/client';
 import {
   memberships,
   organizations,
@@ -8,7 +8,7 @@ import {
   sessions,
   signInAttempts,
   users,
-} from './schema';
+} from '@/lib/db/schema';
 
 /**
  * Password reset links and the requests for them. A link belongs to one account (a person is a
@@ -213,4 +213,39 @@ export async function listRecentPasswordResetRequests(input: {
 export async function deletePasswordResetRequest({ id }: { id: number }): Promise<void> {
   const db = await getDb();
   await db.delete(signInAttempts).where(eq(signInAttempts.id, id));
+}
+
+/** How long a spent or expired reset link is kept: clicked again, it says so, not "not valid". */
+export const SPENT_RESET_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes password reset links spent or expired more than a day ago, and the records of reset
+ * requests older than a day (their throttle counts an hour). Run as links are asked for
+ * (password-reset.ts), so the tables stay small on every database. Returns how many of
+ * each went.
+ */
+export async function prunePasswordResets(
+  input: { now?: Date } = {},
+): Promise<{ links: number; requests: number }> {
+  const db = await getDb();
+  const before = new Date((input.now ?? new Date()).getTime() - SPENT_RESET_KEPT_MS);
+  const links = await db
+    .delete(passwordResets)
+    .where(
+      or(
+        and(isNotNull(passwordResets.usedAt), lt(passwordResets.usedAt, before)),
+        lt(passwordResets.expiresAt, before),
+      ),
+    )
+    .returning({ id: passwordResets.id });
+  const requests = await db
+    .delete(signInAttempts)
+    .where(
+      and(
+        like(signInAttempts.client, `${RESET_REQUEST_PREFIX}%`),
+        lt(signInAttempts.createdAt, before),
+      ),
+    )
+    .returning({ id: signInAttempts.id });
+  return { links: links.length, requests: requests.length };
 }
