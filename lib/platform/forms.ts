@@ -41,7 +41,8 @@ export function fieldErrorsOf<Field extends string>(error: {
 /**
  * A form's checks across its fields (`superRefine(check, ACROSS_FIELDS)`) run even where a field
  * failed its own, so that the member is told every problem at once: zod skips them by default.
- * They read the fields through `passedFields`.
+ * They read the fields through `passedFields`. A field's own check must not abort (`abort: true`
+ * or `fatal`): that still skips them.
  */
 export const ACROSS_FIELDS = { when: () => true };
 

@@ -41,6 +41,12 @@ export const typedText = z
     typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined,
   );
 
+/** A checkbox: ticked when it posts 'on' (or 'true', or true). */
+export const tickedBox = z
+  .unknown()
+  .optional()
+  .transform((value) => value === 'on' || value === 'true' || value === true);
+
 /**
  * A field as typed, read by `read`. Left blank it is refused in the words `blank` where the form
  * requires it, and gives undefined where it does not. `read` never gives undefined itself: zod
