@@ -39,6 +39,29 @@ export function fieldErrorsOf<Field extends string>(error: {
 }
 
 /**
+ * A form's checks across its fields (`superRefine(check, ACROSS_FIELDS)`) run even where a field
+ * failed its own, so that the member is told every problem at once: zod skips them by default.
+ * They read the fields through `passedFields`. A field's own check must not abort (`abort: true`
+ * or `fatal`): that still skips them.
+ */
+export const ACROSS_FIELDS = { when: () => true };
+
+/**
+ * A form's values as its checks across fields may read them: only the fields that passed their
+ * own checks (one refused may hold its input half read), and which were refused (said already).
+ */
+export function passedFields<Values extends object>(
+  values: Values,
+  ctx: { issues: ReadonlyArray<{ path?: PropertyKey[] }> },
+): { passed: Partial<Values>; refused: (field: keyof Values) => boolean } {
+  const refused = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+  const passed = Object.fromEntries(
+    Object.entries(values).filter(([field]) => !refused.has(field)),
+  ) as Partial<Values>;
+  return { passed, refused: (field) => refused.has(field) };
+}
+
+/**
  * A server action as a form receives it: bound to its record in the server page (so the form
  * posts without JavaScript too), ready for `useActionState`.
  */

@@ -1,5 +1,8 @@
+import { z } from 'zod';
 import type { AccessControlChanges } from '@/lib/service/resources';
 import { type AccessControl, LOCK_AREAS } from '@/lib/service/schemas';
+import { ACROSS_FIELDS } from '@/lib/platform/forms';
+import { checkedBy, tickedBox } from './form-data';
 
 /**
  * Access control as a manager sets it: the toggle, a passcode (write-only, exactly four ASCII
@@ -34,10 +37,13 @@ export const LOCK_AREA_TEXT: Record<LockArea, { label: string; description: stri
 /** Exactly four ASCII digits: `\d` would be ASCII too, but this says so. */
 export const PASSCODE_PATTERN = /^[0-9]{4}$/;
 
+/** Said of a passcode with anything but the digits 0–9 in it, or posted as anything but text. */
+const DIGITS_ONLY = 'Use the digits 0–9 only.';
+
 /** Why a typed passcode is refused, in words that never repeat it; null when it is fine. */
 export function passcodeProblem(passcode: string): string | null {
   if (PASSCODE_PATTERN.test(passcode)) return null;
-  if (!/^[0-9]*$/.test(passcode)) return 'Use the digits 0–9 only.';
+  if (!/^[0-9]*$/.test(passcode)) return DIGITS_ONLY;
   return `Use exactly 4 digits (you typed ${passcode.length}).`;
 }
 
@@ -47,21 +53,26 @@ export type AccessControlInput = {
   clearPasscode?: unknown;
 } & Partial<Record<LockArea, unknown>>;
 
+/** What a form that passed is to do. */
+type AccessControlSave = {
+  changes: AccessControlChanges;
+  passcode: 'changed' | 'removed' | 'kept';
+  /** What was sent but does not apply, said to the member with the answer (never refused). */
+  note?: string;
+};
+
 export type AccessControlResult =
-  | {
-      ok: true;
-      changes: AccessControlChanges;
-      passcode: 'changed' | 'removed' | 'kept';
-      /** What was sent but does not apply, said to the member with the answer (never refused). */
-      note?: string;
-    }
+  | ({ ok: true } & AccessControlSave)
   | { ok: false; fieldErrors: AccessControlErrors };
 
 /** Said when access control is turned off with areas ticked: they are not locked. */
 export const LOCKS_IGNORED_WHEN_OFF =
   'The ticked areas were not locked: locks apply only while access control is on.';
 
-const checked = (value: unknown) => value === 'on' || value === 'true' || value === true;
+const lockAreas = Object.fromEntries(LOCK_AREAS.map((area) => [area, tickedBox])) as Record<
+  LockArea,
+  typeof tickedBox
+>;
 
 /**
  * Every field is posted at once (the form disables none, so it works in one save without
@@ -73,59 +84,68 @@ const checked = (value: unknown) => value === 'on' || value === 'true' || value 
  * - A new passcode typed with "Off" is refused under its field: it is a deliberate secret meant to
  *   protect the thermostat, and dropping it would leave the member believing it is set.
  */
+const accessControlSchema = z
+  // Anything but text (a file) is not "no passcode": it is refused, never read as keep, and
+  // before anything else is read.
+  .looseObject({
+    passcode: z
+      .string(DIGITS_ONLY)
+      .nullish()
+      .transform((passcode) => passcode ?? ''),
+  })
+  .pipe(
+    z
+      .object({
+        // An explicit choice: the service cannot be asked for the current state, so a missing
+        // answer must never read as "off" (saving an untouched form would unlock a common-area
+        // thermostat).
+        enabled: z.enum(['on', 'off'], 'Choose whether access control is on or off.'),
+        passcode: z.string(),
+        clearPasscode: tickedBox,
+        ...lockAreas,
+      })
+      .superRefine(({ enabled, passcode, clearPasscode }, ctx) => {
+        if (passcode === '') return;
+        const fail = (field: AccessControlField, message: string) =>
+          ctx.addIssue({ code: 'custom', path: [field], message });
+        if (enabled !== 'on') {
+          fail(
+            'passcode',
+            'A passcode can only be set while access control is on: choose On, or clear the passcode to turn it off.',
+          );
+          return;
+        }
+        const problem = passcodeProblem(passcode);
+        if (problem) fail('passcode', problem);
+        if (clearPasscode)
+          fail('clearPasscode', 'Either enter a new passcode or remove it, not both.');
+      }, ACROSS_FIELDS)
+      .transform((values): AccessControlSave => {
+        if (values.enabled === 'off') {
+          // Turning it off unlocks everything and clears the passcode at the service.
+          const ticked = LOCK_AREAS.some((area) => values[area]);
+          return {
+            changes: { enabled: false },
+            passcode: 'removed',
+            ...(ticked ? { note: LOCKS_IGNORED_WHEN_OFF } : {}),
+          };
+        }
+        const { passcode, clearPasscode } = values;
+        const settings = Object.fromEntries(
+          LOCK_AREAS.map((area) => [area, values[area]]),
+        ) as Record<LockArea, boolean>;
+        const changes: AccessControlChanges = { enabled: true, settings };
+        if (passcode !== '') changes.passcode = passcode;
+        else if (clearPasscode) changes.passcode = null;
+        return {
+          changes,
+          passcode: passcode !== '' ? 'changed' : clearPasscode ? 'removed' : 'kept',
+        };
+      }),
+  );
+
 export function validateAccessControl(input: AccessControlInput): AccessControlResult {
-  const errors: AccessControlErrors = {};
-  const add = (field: AccessControlField, message: string) => {
-    errors[field] = [...(errors[field] ?? []), message];
-  };
-  // An explicit choice: the service cannot be asked for the current state, so a missing answer
-  // must never read as "off" (saving an untouched form would unlock a common-area thermostat).
-  if (input.enabled !== 'on' && input.enabled !== 'off') {
-    add('enabled', 'Choose whether access control is on or off.');
-  }
-  const enabled = input.enabled === 'on';
-  const passcode = typeof input.passcode === 'string' ? input.passcode : '';
-  const clear = checked(input.clearPasscode);
-  // Anything but text (a file) is not "no passcode": it is refused, never read as keep.
-  if (input.passcode !== undefined && input.passcode !== null && typeof input.passcode !== 'string')
-    return { ok: false, fieldErrors: { passcode: ['Use the digits 0–9 only.'] } };
-
-  if (!enabled) {
-    if (passcode !== '') {
-      add(
-        'passcode',
-        'A passcode can only be set while access control is on: choose On, or clear the passcode to turn it off.',
-      );
-    }
-    if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
-    // Turning it off unlocks everything and clears the passcode at the service.
-    const ticked = LOCK_AREAS.some((area) => checked(input[area]));
-    return {
-      ok: true,
-      changes: { enabled: false },
-      passcode: 'removed',
-      ...(ticked ? { note: LOCKS_IGNORED_WHEN_OFF } : {}),
-    };
-  }
-
-  if (passcode !== '') {
-    const problem = passcodeProblem(passcode);
-    if (problem) add('passcode', problem);
-    if (clear) add('clearPasscode', 'Either enter a new passcode or remove it, not both.');
-  }
-  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
-
-  const settings = Object.fromEntries(
-    LOCK_AREAS.map((area) => [area, checked(input[area])]),
-  ) as Record<LockArea, boolean>;
-  const changes: AccessControlChanges = { enabled: true, settings };
-  if (passcode !== '') changes.passcode = passcode;
-  else if (clear) changes.passcode = null;
-  return {
-    ok: true,
-    changes,
-    passcode: passcode !== '' ? 'changed' : clear ? 'removed' : 'kept',
-  };
+  return checkedBy<AccessControlField, AccessControlSave>(accessControlSchema, input);
 }
 
 /** What the service answered, safe to keep in the browser: never the passcode, only whether one is set. */

@@ -1,14 +1,23 @@
+import { z } from 'zod';
 import type { AlertSettings } from '@/lib/service/schemas';
+import { ACROSS_FIELDS, passedFields } from '@/lib/platform/forms';
 import {
-  DECIMALS,
   formatDelta,
-  formatRange,
   formatTemperature,
   type TemperatureUnit,
   toDisplay,
-  toServiceFahrenheit,
 } from '@/lib/platform/units';
-import { hasAtMostDecimals, readNumber } from './form-data';
+import {
+  checkedBy,
+  closerThan,
+  isWholeIn,
+  readNumber,
+  temperature,
+  tickedBox,
+  typedField,
+  typedText,
+  wholeNumber,
+} from './form-data';
 
 /**
  * Alert settings as a manager edits them: the HVAC maintenance reminder and the four threshold
@@ -70,11 +79,13 @@ type ThresholdName =
   | 'highTemperatureAlert'
   | 'lowHumidityAlert'
   | 'highHumidityAlert';
-/** A whole number within the limits (never NaN). */
-const isWholeIn = (value: number, limits: { min: number; max: number }) =>
-  Number.isInteger(value) && value >= limits.min && value <= limits.max;
-const checked = (value: unknown) => value === 'on' || value === 'true' || value === true;
-const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+/** Each threshold alert and the prefix of its fields (`lowTemperatureEnabled`, `…Value`). */
+const THRESHOLDS = [
+  ['lowTemperatureAlert', 'lowTemperature'],
+  ['highTemperatureAlert', 'highTemperature'],
+  ['lowHumidityAlert', 'lowHumidity'],
+  ['highHumidityAlert', 'highHumidity'],
+] as const;
 
 export function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
@@ -82,136 +93,137 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-export function validateAlerts(
-  input: AlertInput,
-  options: {
-    unit: TemperatureUnit;
-    heatCoolMinDelta: number;
-    current: AlertSettings;
-    /** Today in the building's time zone (YYYY-MM-DD): maintenance cannot have happened later. */
-    today: string;
-  },
-): AlertResult {
+export type AlertOptions = {
+  unit: TemperatureUnit;
+  heatCoolMinDelta: number;
+  current: AlertSettings;
+  /** Today in the building's time zone (YYYY-MM-DD): maintenance cannot have happened later. */
+  today: string;
+};
+
+/** The alerts form's schema: what it gives is the changes to send, only what differs from `current`. */
+function alertsSchema(options: AlertOptions) {
   const { unit, current } = options;
-  const errors: AlertErrors = {};
-  const add = (field: AlertField, message: string) => {
-    errors[field] = [...(errors[field] ?? []), message];
-  };
-  const changes: AlertChanges = {};
-
-  // HVAC maintenance reminder.
   const reminder = current.hvacMaintenanceReminder;
-  const reminderChanges: NonNullable<AlertChanges['hvacMaintenanceReminder']> = {};
-  const enabled = checked(input.maintenanceEnabled);
-  if (enabled !== reminder.enabled) reminderChanges.enabled = enabled;
-  const date = text(input.lastMaintenanceDate);
-  if (date === '') {
-    if (enabled) add('lastMaintenanceDate', 'Enter the date of the last maintenance.');
-  } else if (!isCalendarDate(date)) {
-    add('lastMaintenanceDate', 'Enter a real date (YYYY-MM-DD).');
-  } else if (date > options.today) {
-    add('lastMaintenanceDate', 'The last maintenance cannot be in the future.');
-  } else if (date !== reminder.lastMaintenanceDate) {
-    reminderChanges.lastMaintenanceDate = date;
-  }
-  const units = text(input.maintenanceIntervalUnits) || reminder.maintenanceIntervalUnits;
-  if (units !== 'month' && units !== 'hour') {
-    add('maintenanceIntervalUnits', 'Choose months or hours.');
-  } else {
-    if (units !== reminder.maintenanceIntervalUnits)
-      reminderChanges.maintenanceIntervalUnits = units;
-    const interval = readNumber(input.maintenanceInterval);
-    const limits = INTERVAL_LIMITS[units];
-    if (interval === undefined) {
-      add('maintenanceInterval', 'Enter how often maintenance is due.');
-    } else if (!isWholeIn(interval, limits)) {
-      add(
-        'maintenanceInterval',
-        `Enter whole ${units === 'month' ? 'months' : 'hours'} from ${limits.min} to ${limits.max.toLocaleString('en-US')}.`,
-      );
-    } else if (
-      interval !== reminder.maintenanceInterval ||
-      reminderChanges.maintenanceIntervalUnits
-    ) {
-      reminderChanges.maintenanceInterval = interval;
-    }
-  }
-  if (Object.keys(reminderChanges).length > 0) changes.hvacMaintenanceReminder = reminderChanges;
-
-  /**
-   * One threshold alert: its switch, and its value as `parse` reads it (an error goes under the
-   * value's field). Records what changed; gives the value, if good, for the pair's gap check.
-   */
-  const threshold = (
-    name: ThresholdName,
-    prefix: 'lowTemperature' | 'highTemperature' | 'lowHumidity' | 'highHumidity',
-    parse: (raw: unknown, now: number) => { value: number } | { error: string },
-  ): number | undefined => {
-    const now = current[name] ?? DEFAULT_ALERT;
-    const alertChanges: Partial<ThresholdAlert> = {};
-    const on = checked(input[`${prefix}Enabled`]);
-    if (on !== now.enabled) alertChanges.enabled = on;
-    const read = parse(input[`${prefix}Value`], now.value);
-    if ('error' in read) add(`${prefix}Value`, read.error);
-    else if (read.value !== now.value) alertChanges.value = read.value;
-    if (Object.keys(alertChanges).length > 0) changes[name] = alertChanges;
-    return 'value' in read ? read.value : undefined;
-  };
-  const tooClose = (low: number | undefined, high: number | undefined, gap: number) =>
-    low !== undefined && high !== undefined && high - low < gap;
-
-  // Temperature alerts: °F at the service, the manager's unit here.
+  const now = (name: ThresholdName) => current[name] ?? DEFAULT_ALERT;
   const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
-  const temperature = (raw: unknown, now: number) => {
-    const entered = readNumber(raw);
-    if (entered === undefined) return { error: 'Enter a temperature.' };
-    if (Number.isNaN(entered)) return { error: 'Enter a number, e.g. 45.' };
-    if (!hasAtMostDecimals(entered, DECIMALS[unit])) {
-      return { error: `Use at most ${DECIMALS[unit] === 1 ? 'one decimal' : 'two decimals'}.` };
-    }
-    const limits = TEMPERATURE_ALERT_LIMITS;
-    const fahrenheit = toServiceFahrenheit(entered, unit, limits, now);
-    if (fahrenheit === null)
-      return { error: `Must be between ${formatRange(limits, unit, ' and ')}.` };
-    return { value: fahrenheit };
-  };
-  const low = threshold('lowTemperatureAlert', 'lowTemperature', temperature);
-  const high = threshold('highTemperatureAlert', 'highTemperature', temperature);
-  if (low !== undefined && tooClose(low, high, options.heatCoolMinDelta)) {
-    add(
-      'highTemperatureValue',
-      `Keep the high temperature alert at least ${formatDelta(options.heatCoolMinDelta, unit)} above the low one (${degrees(low)}).`,
+  // Temperature alerts: °F at the service, the manager's unit here.
+  const temperatureAlert = (name: ThresholdName) =>
+    typedField(
+      temperature({ unit, limits: TEMPERATURE_ALERT_LIMITS, kept: now(name).value, example: '45' }),
+      'Enter a temperature.',
     );
-  }
-
   // Humidity alerts: whole percent.
-  const humidity = (limits: { min: number; max: number }) => (raw: unknown) => {
-    const value = readNumber(raw);
-    if (value === undefined) return { error: 'Enter a humidity in %.' };
-    if (!isWholeIn(value, limits)) {
-      return { error: `Enter a whole percent from ${limits.min} to ${limits.max}.` };
-    }
-    return { value };
-  };
-  const lowH = threshold(
-    'lowHumidityAlert',
-    'lowHumidity',
-    humidity(HUMIDITY_LIMITS.lowHumidityAlert),
-  );
-  const highH = threshold(
-    'highHumidityAlert',
-    'highHumidity',
-    humidity(HUMIDITY_LIMITS.highHumidityAlert),
-  );
-  if (tooClose(lowH, highH, HUMIDITY_MIN_GAP)) {
-    add(
-      'highHumidityValue',
-      `Keep the high humidity alert at least ${HUMIDITY_MIN_GAP} % above the low one (${lowH} %).`,
+  const humidityAlert = (name: keyof typeof HUMIDITY_LIMITS) => {
+    const limits = HUMIDITY_LIMITS[name];
+    return typedField(
+      wholeNumber(limits, `Enter a whole percent from ${limits.min} to ${limits.max}.`),
+      'Enter a humidity in %.',
     );
-  }
+  };
+  return z
+    .object({
+      maintenanceEnabled: tickedBox,
+      lastMaintenanceDate: typedField(
+        z.string().superRefine((date, ctx) => {
+          const problem = !isCalendarDate(date)
+            ? 'Enter a real date (YYYY-MM-DD).'
+            : date > options.today
+              ? 'The last maintenance cannot be in the future.'
+              : null;
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+      // Its limits are its unit's: checked across the fields.
+      maintenanceInterval: typedText.transform(readNumber),
+      // Left blank: the unit it has.
+      maintenanceIntervalUnits: typedText
+        .transform((units) => units ?? reminder.maintenanceIntervalUnits)
+        .pipe(z.enum(['month', 'hour'], 'Choose months or hours.')),
+      lowTemperatureEnabled: tickedBox,
+      lowTemperatureValue: temperatureAlert('lowTemperatureAlert'),
+      highTemperatureEnabled: tickedBox,
+      highTemperatureValue: temperatureAlert('highTemperatureAlert'),
+      lowHumidityEnabled: tickedBox,
+      lowHumidityValue: humidityAlert('lowHumidityAlert'),
+      highHumidityEnabled: tickedBox,
+      highHumidityValue: humidityAlert('highHumidityAlert'),
+    })
+    .superRefine((values, ctx) => {
+      const { passed, refused } = passedFields(values, ctx);
+      const fail = (field: AlertField, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [field], message });
+      // The HVAC maintenance reminder: a date while it is on, an interval within its unit's limits.
+      if (
+        values.maintenanceEnabled &&
+        passed.lastMaintenanceDate === undefined &&
+        !refused('lastMaintenanceDate')
+      ) {
+        fail('lastMaintenanceDate', 'Enter the date of the last maintenance.');
+      }
+      const units = passed.maintenanceIntervalUnits;
+      if (units !== undefined) {
+        const interval = values.maintenanceInterval;
+        const limits = INTERVAL_LIMITS[units];
+        if (interval === undefined) {
+          fail('maintenanceInterval', 'Enter how often maintenance is due.');
+        } else if (!isWholeIn(interval, limits)) {
+          fail(
+            'maintenanceInterval',
+            `Enter whole ${units === 'month' ? 'months' : 'hours'} from ${limits.min} to ${limits.max.toLocaleString('en-US')}.`,
+          );
+        }
+      }
+      // Each pair of threshold alerts: the high one far enough above the low one.
+      const { lowTemperatureValue: low, highTemperatureValue: high } = passed;
+      if (low !== undefined && closerThan(options.heatCoolMinDelta, low, high)) {
+        fail(
+          'highTemperatureValue',
+          `Keep the high temperature alert at least ${formatDelta(options.heatCoolMinDelta, unit)} above the low one (${degrees(low)}).`,
+        );
+      }
+      const { lowHumidityValue: lowH, highHumidityValue: highH } = passed;
+      if (closerThan(HUMIDITY_MIN_GAP, lowH, highH)) {
+        fail(
+          'highHumidityValue',
+          `Keep the high humidity alert at least ${HUMIDITY_MIN_GAP} % above the low one (${lowH} %).`,
+        );
+      }
+    }, ACROSS_FIELDS)
+    .transform((values) => {
+      const changes: AlertChanges = {};
+      const reminderChanges: NonNullable<AlertChanges['hvacMaintenanceReminder']> = {};
+      const { maintenanceEnabled: enabled, lastMaintenanceDate: date } = values;
+      const { maintenanceIntervalUnits: units, maintenanceInterval: interval } = values;
+      if (enabled !== reminder.enabled) reminderChanges.enabled = enabled;
+      if (date !== undefined && date !== reminder.lastMaintenanceDate) {
+        reminderChanges.lastMaintenanceDate = date;
+      }
+      if (units !== reminder.maintenanceIntervalUnits) {
+        reminderChanges.maintenanceIntervalUnits = units;
+      }
+      if (
+        interval !== undefined &&
+        (interval !== reminder.maintenanceInterval || reminderChanges.maintenanceIntervalUnits)
+      ) {
+        reminderChanges.maintenanceInterval = interval;
+      }
+      if (Object.keys(reminderChanges).length > 0)
+        changes.hvacMaintenanceReminder = reminderChanges;
+      for (const [name, prefix] of THRESHOLDS) {
+        const alertChanges: Partial<ThresholdAlert> = {};
+        const on = values[`${prefix}Enabled`];
+        const value = values[`${prefix}Value`];
+        if (on !== now(name).enabled) alertChanges.enabled = on;
+        if (value !== now(name).value) alertChanges.value = value;
+        if (Object.keys(alertChanges).length > 0) changes[name] = alertChanges;
+      }
+      return { changes };
+    });
+}
 
-  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
-  return { ok: true, changes };
+export function validateAlerts(input: AlertInput, options: AlertOptions): AlertResult {
+  return checkedBy<AlertField, { changes: AlertChanges }>(alertsSchema(options), input);
 }
 
 /** Service paths (`hvacMaintenanceReminder.lastMaintenanceDate`) as form fields. */

@@ -1,16 +1,16 @@
+import { z } from 'zod';
 import type { SettingsChanges } from '@/lib/service/resources';
 import { DEFAULT_HEAT_COOL_MIN_DELTA, DEVICE_LIMITS, HOLD_ACTIONS } from '@/lib/service/schemas';
+import { ACROSS_FIELDS, passedFields } from '@/lib/platform/forms';
 import {
-  DECIMALS,
   formatDelta,
   formatRange,
   formatTemperature,
   type TemperatureRange as Range,
   type TemperatureUnit,
   toDisplay,
-  toServiceFahrenheit,
 } from '@/lib/platform/units';
-import { hasAtMostDecimals, readNumber } from './form-data';
+import { checkedBy, closerThan, temperature, typedField, wholeNumber } from './form-data';
 
 /**
  * Configuration settings (ranges, hold action, fan minimum on-time) as a manager edits them, for
@@ -146,143 +146,127 @@ export type ConfigurationResult =
   | { ok: true; changes: SettingsChanges }
   | { ok: false; fieldErrors: ConfigurationErrors };
 
-type TemperatureField = 'heatMin' | 'heatMax' | 'coolMin' | 'coolMax';
-const TEMPERATURES: { field: TemperatureField; kind: 'heat' | 'cool'; end: 'min' | 'max' }[] = [
-  { field: 'heatMin', kind: 'heat', end: 'min' },
-  { field: 'heatMax', kind: 'heat', end: 'max' },
-  { field: 'coolMin', kind: 'cool', end: 'min' },
-  { field: 'coolMax', kind: 'cool', end: 'max' },
-];
+export type ConfigurationOptions = {
+  unit: TemperatureUnit;
+  heatCoolMinDelta: number;
+  /** One thermostat: its settings now (every field is then required). Bulk: absent. */
+  current?: CurrentSettings;
+  /**
+   * Why the gap is `heatCoolMinDelta`, ending the gap's errors (a bulk change's
+   * `heatCoolGapWords`); by default, that heat and cool setpoints must stay that far apart.
+   */
+  gapWords?: string;
+};
+
+/**
+ * The configuration form's schema: what it gives is the changes to send (for one thermostat,
+ * only what differs from `current`).
+ */
+function configurationSchema(options: ConfigurationOptions) {
+  const { unit, current } = options;
+  const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
+  // Each temperature: a number, in the manager's unit, within the device's limits.
+  const limit = (kind: 'heat' | 'cool', end: 'min' | 'max') =>
+    typedField(
+      temperature({
+        unit,
+        limits: DEVICE_LIMITS[kind],
+        kept: current?.[`${kind}Range`][end],
+        example: '68',
+        limitsNote: ` (the device’s ${kind} limits)`,
+      }),
+      current && 'Enter a temperature.',
+    );
+  return z
+    .object({
+      heatMin: limit('heat', 'min'),
+      heatMax: limit('heat', 'max'),
+      coolMin: limit('cool', 'min'),
+      coolMax: limit('cool', 'max'),
+      // One the service takes, or null: left as it is (even one the service added since).
+      holdAction: typedField(
+        z
+          .string()
+          .transform((action) => (action === current?.holdAction ? null : action))
+          .pipe(z.enum(HOLD_ACTIONS, 'Choose one of the hold actions listed.').nullable()),
+        current && 'Choose a hold action.',
+      ),
+      // Whole minutes per hour, 0-55.
+      fanMinimumOnTime: typedField(
+        wholeNumber(FAN_MINIMUM_ON_TIME, 'Enter whole minutes from 0 to 55.'),
+        current && 'Enter the minutes per hour (0 to 55).',
+      ),
+    })
+    .superRefine((values, ctx) => {
+      const { passed, refused } = passedFields(values, ctx);
+      const fail = (field: ConfigurationField, message: string) =>
+        ctx.addIssue({ code: 'custom', path: [field], message });
+      // Each range: both ends (or, in bulk, neither), min below max.
+      const ranges: Partial<Record<'heat' | 'cool', Range>> = {};
+      for (const kind of ['heat', 'cool'] as const) {
+        const minField = `${kind}Min` as const;
+        const maxField = `${kind}Max` as const;
+        const min = passed[minField];
+        const max = passed[maxField];
+        if (!current) {
+          const typed = [minField, maxField].map((f) => passed[f] !== undefined || refused(f));
+          if (typed[0] !== typed[1]) {
+            fail(
+              typed[0] ? maxField : minField,
+              'Enter both the minimum and the maximum, or neither.',
+            );
+            continue;
+          }
+        }
+        if (min === undefined || max === undefined) continue;
+        if (min >= max) {
+          fail(minField, `Must be lower than the maximum (${degrees(max)}).`);
+          continue;
+        }
+        ranges[kind] = { min, max };
+      }
+      // The ranges together leave every setpoint a partner at least heatCoolMinDelta away.
+      const { heat, cool } = ranges;
+      if (!heat || !cool) return;
+      const delta = options.heatCoolMinDelta;
+      const gap = formatDelta(delta, unit);
+      const why = options.gapWords ?? `heat and cool setpoints must stay ${gap} apart.`;
+      if (closerThan(delta, heat.min, cool.min)) {
+        fail(
+          'coolMin',
+          `Keep the cool minimum at least ${gap} above the heat minimum (${degrees(heat.min)}): ${why}`,
+        );
+      }
+      if (closerThan(delta, heat.max, cool.max)) {
+        fail(
+          'coolMax',
+          `Keep the cool maximum at least ${gap} above the heat maximum (${degrees(heat.max)}): ${why}`,
+        );
+      }
+    }, ACROSS_FIELDS)
+    .transform((values) => {
+      const range = (min: number | undefined, max: number | undefined) =>
+        min === undefined || max === undefined ? undefined : { min, max };
+      const heat = range(values.heatMin, values.heatMax);
+      const cool = range(values.coolMin, values.coolMax);
+      const fan = values.fanMinimumOnTime;
+      const changes: SettingsChanges = {};
+      if (heat && !(current && sameRange(heat, current.heatRange))) changes.heatRange = heat;
+      if (cool && !(current && sameRange(cool, current.coolRange))) changes.coolRange = cool;
+      if (values.holdAction) changes.holdAction = values.holdAction;
+      if (fan !== undefined && fan !== current?.fanMinimumOnTime) changes.fanMinimumOnTime = fan;
+      return { changes };
+    });
+}
 
 export function validateConfiguration(
   input: ConfigurationInput,
-  options: {
-    unit: TemperatureUnit;
-    heatCoolMinDelta: number;
-    /** One thermostat: its settings now (every field is then required). Bulk: absent. */
-    current?: CurrentSettings;
-    /**
-     * Why the gap is `heatCoolMinDelta`, ending the gap's errors (a bulk change's
-     * `heatCoolGapWords`); by default, that heat and cool setpoints must stay that far apart.
-     */
-    gapWords?: string;
-  },
+  options: ConfigurationOptions,
 ): ConfigurationResult {
-  const { unit, current } = options;
-  const errors: ConfigurationErrors = {};
-  const add = (field: ConfigurationField, message: string) => {
-    errors[field] = [...(errors[field] ?? []), message];
-  };
-  const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
-
-  // 1. Each temperature: a number, in the manager's unit, within the device's limits.
-  const values: Partial<Record<TemperatureField, number>> = {};
-  for (const { field, kind, end } of TEMPERATURES) {
-    const entered = readNumber(input[field]);
-    if (entered === undefined) {
-      if (current) add(field, 'Enter a temperature.');
-      continue;
-    }
-    if (Number.isNaN(entered)) {
-      add(field, 'Enter a number, e.g. 68.');
-      continue;
-    }
-    if (!hasAtMostDecimals(entered, DECIMALS[unit])) {
-      add(field, `Use at most ${DECIMALS[unit] === 1 ? 'one decimal' : 'two decimals'}.`);
-      continue;
-    }
-    const limits = DEVICE_LIMITS[kind];
-    const fahrenheit = toServiceFahrenheit(entered, unit, limits, current?.[`${kind}Range`][end]);
-    if (fahrenheit === null) {
-      add(
-        field,
-        `Must be between ${formatRange(limits, unit, ' and ')} (the device’s ${kind} limits).`,
-      );
-      continue;
-    }
-    values[field] = fahrenheit;
-  }
-
-  // 2. Each range: both ends (or, in bulk, neither), min below max.
-  const ranges: Partial<Record<'heat' | 'cool', Range>> = {};
-  for (const kind of ['heat', 'cool'] as const) {
-    const minField = `${kind}Min` as const;
-    const maxField = `${kind}Max` as const;
-    const min = values[minField];
-    const max = values[maxField];
-    if (!current) {
-      const given = [input[minField], input[maxField]].map((v) => (v ?? '').trim() !== '');
-      if (given[0] !== given[1]) {
-        add(given[0] ? maxField : minField, 'Enter both the minimum and the maximum, or neither.');
-        continue;
-      }
-    }
-    if (min === undefined || max === undefined) continue;
-    if (min >= max) {
-      add(minField, `Must be lower than the maximum (${degrees(max)}).`);
-      continue;
-    }
-    ranges[kind] = { min, max };
-  }
-
-  // 3. The ranges together leave every setpoint a partner at least heatCoolMinDelta away.
-  const heat = ranges.heat;
-  const cool = ranges.cool;
-  const delta = options.heatCoolMinDelta;
-  if (heat && cool) {
-    const gap = formatDelta(delta, unit);
-    const why = options.gapWords ?? `heat and cool setpoints must stay ${gap} apart.`;
-    if (cool.min - heat.min < delta) {
-      add(
-        'coolMin',
-        `Keep the cool minimum at least ${gap} above the heat minimum (${degrees(heat.min)}): ${why}`,
-      );
-    }
-    if (cool.max - heat.max < delta) {
-      add(
-        'coolMax',
-        `Keep the cool maximum at least ${gap} above the heat maximum (${degrees(heat.max)}): ${why}`,
-      );
-    }
-  }
-
-  // 4. Hold action: one the service takes (an unchanged value it added since is left alone).
-  const holdAction = (input.holdAction ?? '').trim();
-  let newHoldAction: HoldAction | undefined;
-  if (holdAction === '') {
-    if (current) add('holdAction', 'Choose a hold action.');
-  } else if (!(current && holdAction === current.holdAction)) {
-    if ((HOLD_ACTIONS as readonly string[]).includes(holdAction)) {
-      newHoldAction = holdAction as HoldAction;
-    } else {
-      add('holdAction', 'Choose one of the hold actions listed.');
-    }
-  }
-
-  // 5. Fan minimum on-time: whole minutes per hour, 0-55.
-  const fan = readNumber(input.fanMinimumOnTime);
-  let newFan: number | undefined;
-  if (fan === undefined) {
-    if (current) add('fanMinimumOnTime', 'Enter the minutes per hour (0 to 55).');
-  } else if (
-    Number.isNaN(fan) ||
-    !Number.isInteger(fan) ||
-    fan < FAN_MINIMUM_ON_TIME.min ||
-    fan > FAN_MINIMUM_ON_TIME.max
-  ) {
-    add('fanMinimumOnTime', 'Enter whole minutes from 0 to 55.');
-  } else if (!(current && fan === current.fanMinimumOnTime)) {
-    newFan = fan;
-  }
-
-  if (Object.keys(errors).length > 0) return { ok: false, fieldErrors: errors };
-
-  const changes: SettingsChanges = {};
-  if (heat && !(current && sameRange(heat, current.heatRange))) changes.heatRange = heat;
-  if (cool && !(current && sameRange(cool, current.coolRange))) changes.coolRange = cool;
-  if (newHoldAction) changes.holdAction = newHoldAction;
-  if (newFan !== undefined) changes.fanMinimumOnTime = newFan;
-  return { ok: true, changes };
+  return checkedBy<ConfigurationField, { changes: SettingsChanges }>(
+    configurationSchema(options),
+    input,
+  );
 }
 
 const sameRange = (a: Range, b: Range) => a.min === b.min && a.max === b.max;
