@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listActivityAsSeen } from '@/lib/activity-log/view';
-import { readRunProgress } from '@/lib/bulk/progress';
+import { readRunProgress } from '@/lib/runs/progress';
 import { cancelBulkRun } from '@/lib/bulk/runs';
 import { CANCELLED_IN_FLIGHT, MAX_SENDS } from '@/lib/runs/engine';
 import {

@@ -6,7 +6,7 @@ import { notYours } from '@/lib/access/not-yours';
 import { openAction } from '@/lib/access/actions';
 import { type BulkFormState, MALFORMED, valuesFromForm } from '@/lib/bulk/form';
 import { selectionFromForm } from '@/lib/groups/selection';
-import { runIdSchema } from '@/lib/bulk/progress';
+import { runIdSchema } from '@/lib/runs/progress';
 import {
   cancelBulkRun,
   retryBulkRun,

@@ -14,7 +14,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { readRunProgress } from '@/lib/bulk/progress';
+import { readRunProgress } from '@/lib/runs/progress';
 import { listRetryable, mayCancel, runPath, runSection } from '@/lib/bulk/runs';
 import {
   changesInWords,

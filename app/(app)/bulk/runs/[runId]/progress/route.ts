@@ -1,6 +1,6 @@
 import { NextResponse } from 'next/server';
 import { getCurrentMember } from '@/lib/auth/session';
-import { readRunProgress } from '@/lib/bulk/progress';
+import { readRunProgress } from '@/lib/runs/progress';
 
 const json = (status: number, body: unknown) =>
   NextResponse.json(body, { status, headers: { 'cache-control': 'no-store' } });

@@ -7,9 +7,9 @@ import {
   countPlanStates,
   findBulkRun,
   type OutcomeCounts,
-} from '@/lib/runs/store';
+} from './store';
 import type { OutcomeKind } from '@/lib/outcomes';
-import { runStatus } from '@/lib/runs/words';
+import { runStatus } from './words';
 
 export const runIdSchema = z.uuid();
 
