@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatDelta, type TemperatureUnit } from '@/lib/platform/units';
-import type { Template } from './schema';
+import { describeTemplate } from './describe';
+import { type Template, templateSchema } from './schema';
 
 /**
  * A planned run (a template, a one-off change, an undo) in words: what it stores about itself,
@@ -86,4 +87,27 @@ export function applyCostInWords(calls: number, seconds: number): string {
   const count = `${calls.toLocaleString('en')} service call${calls === 1 ? '' : 's'}`;
   const time = seconds < 1 ? 'under a second' : `at least ${durationInWords(seconds)}`;
   return `Applying it takes ${count}: ${time} within the service’s limits, longer when other work shares them.`;
+}
+
+/**
+ * What a planned run does, in the member's unit: an undo's promise and what it cannot put back,
+ * or a template's (or a one-off change's) sections, a line each.
+ */
+export function plannedRunInWords(
+  run: { kind: string; changes: Record<string, unknown> },
+  unit: TemperatureUnit,
+): string[] {
+  const changes = runChangesSchema.safeParse(run.changes);
+  if (run.kind === 'undo') {
+    return [
+      'Puts back, on each thermostat, what the undone change replaced (as far as it can).',
+      ...(changes.data?.notes ?? []).map((note) => noteWords(note, unit)),
+    ];
+  }
+  const template = templateSchema.safeParse(changes.data?.template);
+  return template.success
+    ? describeTemplate(template.data, unit).map(
+        (section) => `${section.title}: ${section.lines.join('; ')}`,
+      )
+    : [];
 }
