@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { PlanForm } from '@/components/templates/plan-form';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
@@ -12,6 +11,7 @@ import { resolveGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { findTemplate } from '@/lib/templates/store';
 import { describeTemplate } from '@/lib/templates/describe';
+import { askedIdsOf, inScope, thermostatsByBuilding } from '@/lib/groups/selection';
 import { planTemplate } from './actions';
 
 export const metadata: Metadata = { title: 'Plan a template' };
@@ -35,19 +35,13 @@ export default async function PlanTemplatePage({ params, searchParams }: Props) 
   const mayChange = can(member, 'change_thermostat');
   // Rows ticked elsewhere (a building's page) may arrive as `?ids=…`; only those in scope count.
   const asked = (await searchParams).ids;
-  const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
+  const askedIds = askedIdsOf(asked);
   const [buildings, thermostats, groups] = await Promise.all([
     mayChange ? listBuildings({ scope: member }) : [],
     mayChange ? listThermostats({ scope: member }) : [],
     mayChange ? resolveGroups({ scope: member }) : [],
   ]);
-  const byBuilding: BulkBuilding[] = buildings.map((building) => ({
-    buildingId: building.buildingId,
-    name: building.name,
-    thermostats: thermostats
-      .filter((t) => t.buildingId === building.buildingId)
-      .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
-  }));
+  const byBuilding = thermostatsByBuilding(buildings, thermostats);
   const sections = describeTemplate(stored.template, member.temperatureUnit);
 
   return (
@@ -99,9 +93,7 @@ export default async function PlanTemplatePage({ params, searchParams }: Props) 
           <PlanForm
             buildings={byBuilding}
             groups={groups}
-            initialSelected={thermostats
-              .filter((t) => askedIds.has(t.thermostatId))
-              .map((t) => t.thermostatId)}
+            initialSelected={inScope(thermostats, askedIds)}
             plan={planTemplate.bind(null, stored.id)}
           />
         )}
