@@ -5,7 +5,8 @@ import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
-import { can, refusal } from '@/lib/auth/permissions';
+import { WhenMayChange } from '@/components/bulk/when-may-change';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { FROM_SELECTION } from '@/lib/runs/paths';
 import { listBulkRuns } from '@/lib/runs/store';
@@ -93,13 +94,11 @@ export default async function BulkPage({ searchParams }: Props) {
           </Notice>
         ) : null}
         <Card>
-          {!mayChange ? (
-            <Notice tone="info">
-              {refusal(member.role, 'change_thermostat').replace(' Nothing was changed.', '')}
-            </Notice>
-          ) : thermostats.length === 0 ? (
-            <p className="text-sm">Add thermostats to your portfolio first.</p>
-          ) : (
+          <WhenMayChange
+            mayChange={mayChange}
+            role={member.role}
+            thermostatCount={thermostats.length}
+          >
             <BulkConfiguration
               buildings={groups}
               groups={groupChoices}
@@ -123,7 +122,7 @@ export default async function BulkPage({ searchParams }: Props) {
               review={reviewBulk}
               start={startBulk}
             />
-          )}
+          </WhenMayChange>
         </Card>
       </section>
 

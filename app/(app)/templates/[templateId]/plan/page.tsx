@@ -3,9 +3,9 @@ import { notFound } from 'next/navigation';
 import { PlanForm } from '@/components/templates/plan-form';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
-import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
-import { can, refusal } from '@/lib/auth/permissions';
+import { WhenMayChange } from '@/components/bulk/when-may-change';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { resolveGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
@@ -83,20 +83,18 @@ export default async function PlanTemplatePage({ params, searchParams }: Props) 
         </ul>
       </Card>
       <Card>
-        {!mayChange ? (
-          <Notice tone="info">
-            {refusal(member.role, 'change_thermostat').replace(' Nothing was changed.', '')}
-          </Notice>
-        ) : thermostats.length === 0 ? (
-          <p className="text-sm">Add thermostats to your portfolio first.</p>
-        ) : (
+        <WhenMayChange
+          mayChange={mayChange}
+          role={member.role}
+          thermostatCount={thermostats.length}
+        >
           <PlanForm
             buildings={byBuilding}
             groups={groups}
             initialSelected={inScope(thermostats, askedIds)}
             plan={planTemplate.bind(null, stored.id)}
           />
-        )}
+        </WhenMayChange>
       </Card>
     </div>
   );
