@@ -26,6 +26,22 @@ const ACCOUNT_FIELDS = {
 
 const SECRET: readonly SetupField[] = ['password', 'confirm'];
 
+/**
+ * An account's email as every form asks for it (signing in, asking for a reset link, a new
+ * account): password managers take it as the username.
+ */
+export function EmailField({ defaultValue, errors }: { defaultValue?: string; errors?: string[] }) {
+  return (
+    <Field
+      name="email"
+      {...ACCOUNT_FIELDS.email}
+      required
+      defaultValue={defaultValue}
+      errors={errors}
+    />
+  );
+}
+
 /** The given fields as a refused form's error summary names them (their labels). */
 export function accountSummaryFields(fields: readonly SetupField[]): Record<string, string> {
   return Object.fromEntries(fields.map((name) => [name, ACCOUNT_FIELDS[name].label]));

@@ -2,7 +2,7 @@
 
 import { useActionState } from 'react';
 import { ErrorSummary } from '@/components/ui/error-summary';
-import { Field } from '@/components/ui/field';
+import { EmailField } from '@/components/auth/account-fields';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/platform/forms';
 
@@ -20,15 +20,7 @@ export function ForgotPasswordForm({
   return (
     <form action={action} className="grid gap-4" noValidate aria-label="Ask for a reset link">
       <ErrorSummary state={state} fields={{ email: 'Email' }} />
-      <Field
-        label="Email"
-        name="email"
-        type="email"
-        autoComplete="username"
-        required
-        defaultValue={state.values?.email ?? email}
-        errors={state.fieldErrors?.email}
-      />
+      <EmailField defaultValue={state.values?.email ?? email} errors={state.fieldErrors?.email} />
       <SubmitButton pending="Sending…">Send me a reset link</SubmitButton>
     </form>
   );

@@ -1,3 +1,4 @@
+import { EmailField } from '@/components/auth/account-fields';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Link } from '@/components/ui/link';
@@ -46,14 +47,7 @@ export function SignInForm({
         {message ? <Notice tone="error">{message}</Notice> : null}
         <input type="hidden" name="csrfToken" value={csrfToken} />
         <input type="hidden" name="callbackUrl" value={callbackUrl} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          defaultValue={email}
-        />
+        <EmailField defaultValue={email} />
         <Field
           label="Password"
           name="password"

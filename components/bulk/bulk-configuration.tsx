@@ -1,6 +1,6 @@
 'use client';
 
-import { type FormEvent, useActionState, useMemo, useState, useSyncExternalStore } from 'react';
+import { type FormEvent, useActionState, useMemo, useState } from 'react';
 import {
   fanOnTimeField,
   RANGE_FIELDS,
@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
 import { ErrorList, Radio } from '@/components/ui/form-parts';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import type { BulkFormState } from '@/lib/bulk/form';
 import type { FormAction } from '@/lib/platform/forms';
 import {
@@ -41,15 +42,6 @@ const summaryFields = (unit: 'F' | 'C') => ({
   holdAction: { label: 'Hold action', id: 'bulk-holdAction-errors' },
   fanMinimumOnTime: fanOnTimeField.label,
 });
-
-const noSubscription = () => () => {};
-/** True once React runs in the browser: what the page offers without JavaScript differs a little. */
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 /**
  * Bulk configuration, in two steps that work without JavaScript too: pick thermostats across
@@ -86,6 +78,7 @@ export function BulkConfiguration({
     review as (previous: BulkFormState, form: FormData) => Promise<BulkFormState>,
     idle,
   );
+  // What the page offers without JavaScript differs a little.
   const hydrated = useHydrated();
   const [selected, setSelected] = useState<Set<string>>(
     () => new Set(state.selected ?? initialSelected),

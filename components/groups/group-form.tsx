@@ -1,12 +1,13 @@
 'use client';
 
-import { useActionState, useState, useSyncExternalStore } from 'react';
+import { useActionState, useState } from 'react';
 import { type BulkBuilding, ThermostatPicker } from '@/components/bulk/thermostat-picker';
 import { BuildingCheckboxes } from '@/components/ui/building-checkboxes';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
 import { ErrorList, Fieldset, Radio } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import type { FormAction, FormState } from '@/lib/platform/forms';
 import {
   CONNECTION_NAMES,
@@ -31,15 +32,6 @@ const GROUP_FIELDS = {
   resident: 'Resident mode',
   attention: { label: 'Needs attention for', id: 'field-attention-errors' },
 } as const;
-
-const noSubscription = () => () => {};
-/** True once React runs in the browser: without JavaScript both kinds are shown. */
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 const list = (value: string | undefined) => (value ? value.split(',').filter(Boolean) : undefined);
 
@@ -69,6 +61,7 @@ export function GroupForm({
   label: string;
 }) {
   const [state, action] = useActionState(bound, idle);
+  // Without JavaScript both kinds are shown.
   const hydrated = useHydrated();
   const values = state.values ?? {};
   const start: GroupFormValues = {

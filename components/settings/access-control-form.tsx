@@ -1,10 +1,11 @@
 'use client';
 
-import { useActionState, useState, useSyncExternalStore } from 'react';
+import { useActionState, useState } from 'react';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
 import { Checkbox, Fieldset, RadioGroup } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import type { FormAction, FormState } from '@/lib/platform/forms';
 import { type AccessControlField, LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { LOCK_AREAS } from '@/lib/service/schemas';
@@ -23,15 +24,6 @@ const SUMMARY_FIELDS = {
   clearPasscode: 'Remove the passcode',
   ...Object.fromEntries(LOCK_AREAS.map((area) => [area, `${LOCK_AREA_TEXT[area].label} lock`])),
 };
-
-const noSubscription = () => () => {};
-/** True once React runs in the browser: only then can the page follow the choice as it is made. */
-const useHydrated = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
 
 /** `enabled` is null when Setpoint does not know the current state (it cannot read it). */
 type Initial = {
@@ -111,6 +103,7 @@ function AccessControlFields({
   // JavaScript "On", a passcode and the locks go in one save, and the server decides what applies.
   // (Not dimmed either: dimmed text that can still be used fails its contrast.)
   const [enabled, setEnabled] = useState(chosen.enabled);
+  // Only once hydrated can the page follow the choice as it is made.
   const hydrated = useHydrated();
   const errors = state.fieldErrors ?? {};
   // Unknown: neither on nor off is ticked, and the hint says why.

@@ -2,6 +2,7 @@ import { BLOCKS_PER_DAY, blockTime } from '@/lib/schedule/blocks';
 import { LOCK_AREA_TEXT } from '@/lib/settings/access-control';
 import { describeTemplate } from '@/lib/templates/describe';
 import { TEMPLATE_SECTIONS, type TemplateSection, templateSchema } from '@/lib/templates/schema';
+import { SECTION_TITLES } from '@/lib/templates/words';
 import { DAYS, LOCK_AREAS } from '@/lib/service/schemas';
 import { formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 
@@ -100,16 +101,6 @@ export function scheduleRangeInWords(range: {
   const days = range.days.map((day) => DAYS.indexOf(day as (typeof DAYS)[number]));
   return `${daysInWords(days)} ${span(range.firstSlot, range.lastSlot + 1)} ${range.name}`;
 }
-
-export const SECTION_TITLES: Record<TemplateSection, string> = {
-  comfortSettings: 'Comfort settings',
-  schedule: 'Weekly schedule',
-  scheduleRanges: 'Schedule ranges',
-  configuration: 'Configuration',
-  alerts: 'Alert settings',
-  accessControl: 'Access control',
-  residentMode: 'Resident mode',
-};
 
 /** Whether a recorded value is a template's body (an object with at least one section). */
 export function isTemplateBody(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { serviceFailure } from '@/lib/access/actions';
-import { logActivity, logWrite } from '@/lib/activity/sink';
+import { logActivity } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/store';
 import type { ScopedThermostat } from '@/lib/portfolio/store';
@@ -9,13 +9,12 @@ import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import type { NoticeParams } from '@/lib/platform/notice';
 import { type AlertChanges, isCalendarDate } from '@/lib/settings/alerts';
 import { labelOf } from '@/lib/settings/current';
-import { mayHaveApplied } from '@/lib/service/errors';
-import { getAlertSettings, updateAlertSettings } from '@/lib/service/resources';
+import { getAlertSettings } from '@/lib/service/resources';
 import type { AlertSettings } from '@/lib/service/schemas';
-import { alertsUndo } from '@/lib/templates/undo/entries';
 import { dateIn } from './conditions';
 import { rememberReminder, reminderOf } from '@/lib/readings/reminders';
 import { formatDate } from './words';
+import { writeAlertChanges } from './write-alerts';
 
 /**
  * "Record maintenance done" on a maintenance item of Needs attention: the thermostat's last HVAC
@@ -146,23 +145,15 @@ export async function recordMaintenanceDone(input: {
   }
 
   const changes: AlertChanges = { hvacMaintenanceReminder: { lastMaintenanceDate: date } };
-  const what = {
-    actor: member,
-    action: 'alert_settings.update',
-    ...where,
-    changes: { ...changes, ...alertsUndo({ label, before: current, changes }) } as Record<
-      string,
-      unknown
-    >,
-    done: `Recorded HVAC maintenance done on ${label} (${day})`,
-    asked: `record HVAC maintenance done on ${label} (${day})`,
-  } as const;
   try {
-    const written = await updateAlertSettings({ ...on, changes });
-    await logWrite({ ...what, result: { written } });
-    // The next date is the service's to work out: read back where its answer did not say.
-    const saved = written.answer ?? (await getAlertSettings(on).catch(() => null));
-    await rememberReminder({ ...on, settings: saved });
+    const { written, saved } = await writeAlertChanges({
+      member,
+      thermostat,
+      current,
+      changes,
+      done: `Recorded HVAC maintenance done on ${label} (${day})`,
+      asked: `record HVAC maintenance done on ${label} (${day})`,
+    });
     return {
       ok: true,
       date,
@@ -171,8 +162,6 @@ export async function recordMaintenanceDone(input: {
       readBack: written.readBack,
     };
   } catch (error) {
-    await logWrite({ ...what, result: { error } });
-    if (mayHaveApplied(error)) await rememberReminder({ ...on, settings: null });
     return refused(serviceFailure<MaintenanceField>(error, { values, fieldOf }));
   }
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, eq, gt, isNotNull, isNull, like, lt, or } from 'drizzle-orm';
 import { type Database, getDb } from '@/lib/db/client';
+import { deleteSignInAttempt, recordSignInAttempt } from './store';
 import {
   memberships,
   organizations,
@@ -165,24 +166,21 @@ export async function spendPasswordReset(input: {
 /** The key prefix of a reset request's row in `sign_in_attempts` (see above). */
 export const RESET_REQUEST_PREFIX = 'reset:';
 
-/** Records a request for a link (whether or not the email has an account); returns its id. */
+/**
+ * Records a request for a link (whether or not the email has an account); returns its id. A
+ * sign-in attempt's row under the reset keys: recorded, and removed, as sign-in attempts are.
+ */
 export async function recordPasswordResetRequest(input: {
   email: string;
   client: string;
   at?: Date;
 }): Promise<number> {
-  const db = await getDb();
-  const [row] = await db
-    .insert(signInAttempts)
-    .values({
-      email: `${RESET_REQUEST_PREFIX}${input.email.toLowerCase()}`,
-      client: `${RESET_REQUEST_PREFIX}${input.client}`,
-      succeeded: false,
-      createdAt: input.at ?? new Date(),
-    })
-    .returning({ id: signInAttempts.id });
-  if (!row) throw new Error('reset request insert returned no row');
-  return row.id;
+  return recordSignInAttempt({
+    email: `${RESET_REQUEST_PREFIX}${input.email}`,
+    client: `${RESET_REQUEST_PREFIX}${input.client}`,
+    succeeded: false,
+    at: input.at,
+  });
 }
 
 /** The requests for one email or from one client since `since`, oldest first. */
@@ -210,10 +208,7 @@ export async function listRecentPasswordResetRequests(input: {
 }
 
 /** Removes a refused request's own record, so that waiting out a limit is not prolonged. */
-export async function deletePasswordResetRequest({ id }: { id: number }): Promise<void> {
-  const db = await getDb();
-  await db.delete(signInAttempts).where(eq(signInAttempts.id, id));
-}
+export const deletePasswordResetRequest = deleteSignInAttempt;
 
 /** How long a spent or expired reset link is kept: clicked again, it says so, not "not valid". */
 export const SPENT_RESET_KEPT_MS = 24 * 60 * 60 * 1000;

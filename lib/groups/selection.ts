@@ -3,7 +3,12 @@ import { notYours } from '@/lib/access/not-yours';
 import type { Member } from '@/lib/auth/store';
 import { MALFORMED } from '@/lib/bulk/form';
 import { MAX_PER_RUN } from '@/lib/runs/steps';
-import { findBuilding, listThermostats } from '@/lib/portfolio/store';
+import {
+  type Building,
+  findBuilding,
+  listThermostats,
+  type PortfolioThermostat,
+} from '@/lib/portfolio/store';
 import { buildingIdSchema } from '@/lib/service/schemas';
 import { resolveGroup } from './store';
 
@@ -62,4 +67,37 @@ export async function selectionFromForm(
     for (const id of members) selection.add(id);
   }
   return { ok: true, ids: [...selection] };
+}
+
+/**
+ * The member's buildings, each with its thermostats, as a selection form's picker lists them
+ * (in the order given).
+ */
+export function thermostatsByBuilding(
+  buildings: readonly Pick<Building, 'buildingId' | 'name'>[],
+  thermostats: readonly Pick<PortfolioThermostat, 'thermostatId' | 'buildingId' | 'unitLabel'>[],
+): { buildingId: string; name: string; thermostats: { thermostatId: string; label: string }[] }[] {
+  return buildings.map((building) => ({
+    buildingId: building.buildingId,
+    name: building.name,
+    thermostats: thermostats
+      .filter((t) => t.buildingId === building.buildingId)
+      .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
+  }));
+}
+
+/**
+ * The thermostats a page's address asks its selection form to tick (`?ids=…`, once or more:
+ * rows ticked elsewhere, such as a building's page). Not checked: tick only `inScope` of them.
+ */
+export function askedIdsOf(ids: string | string[] | undefined): Set<string> {
+  return new Set(typeof ids === 'string' ? [ids] : (ids ?? []));
+}
+
+/** Which of the member's thermostats are asked for, in their order: the ones a form ticks. */
+export function inScope(
+  thermostats: readonly Pick<PortfolioThermostat, 'thermostatId'>[],
+  asked: ReadonlySet<string>,
+): string[] {
+  return thermostats.filter((t) => asked.has(t.thermostatId)).map((t) => t.thermostatId);
 }

@@ -176,11 +176,7 @@ function groupSource(scope: Scope, group: Pick<Group, 'id' | 'filter'>, now: Dat
 export async function listGroups(input: { scope: Scope; now?: Date }): Promise<GroupListing[]> {
   const db = await getDb();
   const now = input.now ?? new Date();
-  const groups = await db
-    .select()
-    .from(thermostatGroups)
-    .where(eq(thermostatGroups.orgId, input.scope.orgId))
-    .orderBy(asc(sql`lower(${thermostatGroups.name})`));
+  const groups = await listGroupRows(db, input.scope);
   // One count per group: an organisation has tens of groups, not thousands.
   return Promise.all(
     groups.map(async (group) => ({
@@ -188,6 +184,28 @@ export async function listGroups(input: { scope: Scope; now?: Date }): Promise<G
       count: await countGroup(db, input.scope, group, now),
     })),
   );
+}
+
+/** The organisation's groups, by name whatever its case. */
+function listGroupRows(db: Database, scope: Scope): Promise<Group[]> {
+  return db
+    .select()
+    .from(thermostatGroups)
+    .where(eq(thermostatGroups.orgId, scope.orgId))
+    .orderBy(asc(sql`lower(${thermostatGroups.name})`));
+}
+
+/** The ids of a group's thermostats in the scope, in natural unit order. */
+async function listGroupThermostatIds(
+  db: Database,
+  scope: Scope,
+  group: Pick<Group, 'id' | 'filter'>,
+  now: Date,
+): Promise<string[]> {
+  const result = await db.execute(sql`select t.thermostat_id as "thermostatId"
+    ${groupSource(scope, group, now)}
+    order by t.unit_sort_key collate "C", t.thermostat_id`);
+  return rowsOf<{ thermostatId: string }>(result).map((row) => row.thermostatId);
 }
 
 async function countGroup(db: Database, scope: Scope, group: Group, now: Date): Promise<number> {
@@ -250,11 +268,7 @@ export async function resolveGroup(input: {
 }): Promise<string[] | null> {
   const group = await findGroup(input);
   if (!group) return null;
-  const db = await getDb();
-  const result = await db.execute(sql`select t.thermostat_id as "thermostatId"
-    ${groupSource(input.scope, group, input.now ?? new Date())}
-    order by t.unit_sort_key collate "C", t.thermostat_id`);
-  return rowsOf<{ thermostatId: string }>(result).map((row) => row.thermostatId);
+  return listGroupThermostatIds(await getDb(), input.scope, group, input.now ?? new Date());
 }
 
 /**
@@ -267,22 +281,13 @@ export async function resolveGroups(input: {
 }): Promise<{ groupId: string; name: string; thermostatIds: string[] }[]> {
   const db = await getDb();
   const now = input.now ?? new Date();
-  const groups = await db
-    .select()
-    .from(thermostatGroups)
-    .where(eq(thermostatGroups.orgId, input.scope.orgId))
-    .orderBy(asc(sql`lower(${thermostatGroups.name})`));
+  const groups = await listGroupRows(db, input.scope);
   return Promise.all(
-    groups.map(async (group) => {
-      const result = await db.execute(sql`select t.thermostat_id as "thermostatId"
-        ${groupSource(input.scope, group, now)}
-        order by t.unit_sort_key collate "C", t.thermostat_id`);
-      return {
-        groupId: group.id,
-        name: group.name,
-        thermostatIds: rowsOf<{ thermostatId: string }>(result).map((row) => row.thermostatId),
-      };
-    }),
+    groups.map(async (group) => ({
+      groupId: group.id,
+      name: group.name,
+      thermostatIds: await listGroupThermostatIds(db, input.scope, group, now),
+    })),
   );
 }
 

@@ -47,13 +47,7 @@ export function runActivityEntry(
     changes: {
       runId: run.id,
       settings: changes,
-      state: run.state,
-      total: run.total,
-      applied: run.applied,
-      failed: run.failed,
-      unconfirmed: run.unconfirmed,
-      notSent: run.notSent,
-      cancelled: run.cancelled,
+      ...countsOf(run),
       buildings: buildingIds.length,
       ...(run.retryOf ? { retryOf: run.retryOf } : {}),
       ...(run.cancelledByName ? { cancelledBy: run.cancelledByName } : {}),
@@ -62,6 +56,12 @@ export function runActivityEntry(
     outcome: runEntryOutcome(run, failures),
     error: runEntryError(run, failures),
   };
+}
+
+/** Where a run ended and its thermostats' counts, as every kind's entry keeps them. */
+function countsOf(run: BulkRun) {
+  const { state, total, applied, failed, unconfirmed, notSent, cancelled } = run;
+  return { state, total, applied, failed, unconfirmed, notSent, cancelled };
 }
 
 /**
@@ -113,13 +113,7 @@ export function plannedRunEntry(
       ...(run.templateId ? { templateId: run.templateId } : {}),
       ...(run.undoOf ? { undoOf: run.undoOf } : {}),
       ...(run.undoOfEntry ? { undoOfEntry: run.undoOfEntry } : {}),
-      state: run.state,
-      total: run.total,
-      applied: run.applied,
-      failed: run.failed,
-      unconfirmed: run.unconfirmed,
-      notSent: run.notSent,
-      cancelled: run.cancelled,
+      ...countsOf(run),
       unchanged: skipped - blocked,
       blocked,
       buildings: buildingIds.length,

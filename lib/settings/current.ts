@@ -5,7 +5,7 @@ import type { ActivityAction } from '@/lib/activity/actions';
 import type { Member } from '@/lib/auth/store';
 import type { ScopedThermostat } from '@/lib/portfolio/store';
 import type { ThermostatKey } from '@/lib/db/scope';
-import type { FormState } from '@/lib/platform/forms';
+import { CHECK_FIELDS, type FormState } from '@/lib/platform/forms';
 import { getStatus } from '@/lib/service/resources';
 import type { TemperatureUnit } from '@/lib/platform/units';
 
@@ -43,6 +43,37 @@ export async function readBeforeSave<T, Field extends string>(input: {
     });
     return { ok: false, state: serviceFailure(error, { values }) };
   }
+}
+
+/**
+ * A settings form's checks before it writes, in their order: the thermostat's current settings
+ * read (`readBeforeSave`), the form validated against them (`validate`), and nothing sent when
+ * nothing changed. Answers with the current settings and the changes to send, or with the state
+ * the form shows now (a failed read, its highlighted fields, or "Nothing changed").
+ */
+export async function checkBeforeSave<T, Changes extends object, Field extends string>(
+  input: Parameters<typeof readBeforeSave<T, Field>>[0] & {
+    validate: (read: {
+      current: T;
+      heatCoolMinDelta: number;
+    }) =>
+      | { ok: true; changes: Changes }
+      | { ok: false; fieldErrors: Partial<Record<Field, string[]>> };
+  },
+): Promise<{ ok: true; current: T; changes: Changes } | { ok: false; state: FormState<Field> }> {
+  const { values } = input;
+  const read = await readBeforeSave(input);
+  if (!read.ok) return read;
+  const result = input.validate(read);
+  if (!result.ok) {
+    const fieldErrors = result.fieldErrors;
+    return { ok: false, state: { status: 'error', message: CHECK_FIELDS, fieldErrors, values } };
+  }
+  if (Object.keys(result.changes).length === 0) {
+    const message = 'Nothing changed, so nothing was sent.';
+    return { ok: false, state: { status: 'success', message, values } };
+  }
+  return { ok: true, current: read.current, changes: result.changes };
 }
 
 /** Longer than any value these forms accept (a comfort setting's name takes 32); longer is cut. */

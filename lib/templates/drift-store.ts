@@ -14,6 +14,16 @@ import { inBuildings } from '@/lib/db/scope';
  * needs-attention page lists those that differ, in the member's scope.
  */
 
+/** An assignment's thermostat (a join's condition): its portfolio row, of its building. */
+const assignedThermostat = and(
+  eq(thermostats.orgId, templateAssignments.orgId),
+  eq(thermostats.thermostatId, templateAssignments.thermostatId),
+);
+
+/** The assignments of thermostats in the member's scope (with `assignedThermostat` joined). */
+const assignmentsInScope = (scope: Scope) =>
+  and(eq(templateAssignments.orgId, scope.orgId), inBuildings(thermostats.buildingId, scope));
+
 /** An assignment due for a check: its key, and which assignment it was (a newer run replaces it). */
 export type DueDriftCheck = {
   orgId: string;
@@ -132,13 +142,7 @@ export async function listDrift(input: { scope: Scope }): Promise<DriftRow[]> {
       drift: templateAssignments.drift,
     })
     .from(templateAssignments)
-    .innerJoin(
-      thermostats,
-      and(
-        eq(thermostats.orgId, templateAssignments.orgId),
-        eq(thermostats.thermostatId, templateAssignments.thermostatId),
-      ),
-    )
+    .innerJoin(thermostats, assignedThermostat)
     .innerJoin(
       templates,
       and(
@@ -146,13 +150,7 @@ export async function listDrift(input: { scope: Scope }): Promise<DriftRow[]> {
         eq(templates.id, templateAssignments.templateId),
       ),
     )
-    .where(
-      and(
-        eq(templateAssignments.orgId, scope.orgId),
-        isNotNull(templateAssignments.drift),
-        inBuildings(thermostats.buildingId, scope),
-      ),
-    )
+    .where(and(assignmentsInScope(scope), isNotNull(templateAssignments.drift)))
     .orderBy(asc(templateAssignments.thermostatId));
   return rows.flatMap(({ drift, ...row }) => {
     const found = readDrift(drift);
@@ -175,15 +173,7 @@ export async function countDriftChecks(input: {
       checked: sql<number>`count(${templateAssignments.checkedAt})::int`,
     })
     .from(templateAssignments)
-    .innerJoin(
-      thermostats,
-      and(
-        eq(thermostats.orgId, templateAssignments.orgId),
-        eq(thermostats.thermostatId, templateAssignments.thermostatId),
-      ),
-    )
-    .where(
-      and(eq(templateAssignments.orgId, scope.orgId), inBuildings(thermostats.buildingId, scope)),
-    );
+    .innerJoin(thermostats, assignedThermostat)
+    .where(assignmentsInScope(scope));
   return { checked: Number(row?.checked ?? 0), total: Number(row?.total ?? 0) };
 }

@@ -1,3 +1,4 @@
+import type { FormState } from '@/lib/platform/forms';
 import type { TemperatureUnit } from '@/lib/platform/units';
 import { accessControlValues, parseAccessControl } from './form/access-control';
 import { alertValues, parseAlerts } from './form/alerts';
@@ -95,6 +96,27 @@ export function templateFormStrings(form: FormData): TemplateFormValues {
       return [field, typeof value === 'string' ? value : ''];
     }),
   );
+}
+
+/**
+ * The posted template form as an action reads it: the values to refill it with, and the template
+ * (`parseTemplateForm`), or the state that shows its errors under their fields, `check` above
+ * them saying what was not done.
+ */
+export function readTemplateForm(
+  form: FormData,
+  options: Parameters<typeof parseTemplateForm>[1],
+  check: string,
+): { ok: true; template: Template; values: TemplateFormValues } | { ok: false; state: FormState } {
+  const values = templateFormStrings(form);
+  const parsed = parseTemplateForm(form, options);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      state: { status: 'error', message: check, fieldErrors: parsed.fieldErrors, values },
+    };
+  }
+  return { ok: true, template: parsed.template, values };
 }
 
 /**

@@ -59,20 +59,11 @@ export async function planTemplateRun(input: {
   if (!template.success) {
     return invalid('This template is not valid any more; open it and save it again first.');
   }
-  const targets = await checkTargets(member, input.thermostatIds);
-  if (!targets.ok) return targets;
-  const run = await createPlannedRun({
-    orgId: member.orgId,
-    startedBy: member.userId,
-    startedByName: member.name,
-    kind: 'template',
+  return planOn(member, input.thermostatIds, {
     title: template.data.name,
     templateId: found.id,
     changes: { template: template.data, unit: member.temperatureUnit },
-    items: targets.targets,
   });
-  await queueRun(run.id);
-  return { ok: true, run };
 }
 
 /**
@@ -98,17 +89,40 @@ export async function planOneOffRun(input: {
     return invalid(titled.error.issues[0]?.message ?? 'The change is not valid.');
   }
   const template: Template = { ...titled.data, name: oneOffTitle(titled.data) };
-  const targets = await checkTargets(member, input.thermostatIds);
+  return planOn(member, input.thermostatIds, {
+    title: template.name,
+    templateId: null,
+    changes: { template, unit: member.temperatureUnit, oneOff: true },
+  });
+}
+
+/**
+ * A checked template body planned on the selected thermostats, as a template run or a one-off:
+ * every thermostat checked in the member's scope, then the run created and its job (which reads
+ * each) queued.
+ */
+async function planOn(
+  member: Member,
+  thermostatIds: unknown,
+  plan: Pick<PlannedRun, 'title' | 'templateId' | 'changes'>,
+): Promise<WithRun | Refusal> {
+  const targets = await checkTargets(member, thermostatIds);
   if (!targets.ok) return targets;
+  return startPlanning(member, { kind: 'template', ...plan, items: targets.targets });
+}
+
+type PlannedRun = Omit<
+  Parameters<typeof createPlannedRun>[0],
+  'orgId' | 'startedBy' | 'startedByName'
+>;
+
+/** A run every check has passed, created as the member's and its job (which plans it) queued. */
+async function startPlanning(member: Member, plan: PlannedRun): Promise<WithRun> {
   const run = await createPlannedRun({
     orgId: member.orgId,
     startedBy: member.userId,
     startedByName: member.name,
-    kind: 'template',
-    title: template.name,
-    templateId: null,
-    changes: { template, unit: member.temperatureUnit, oneOff: true },
-    items: targets.targets,
+    ...plan,
   });
   await queueRun(run.id);
   return { ok: true, run };
@@ -246,10 +260,7 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
       `${notUndoable === 1 ? '1 thermostat it changed cannot' : `${notUndoable} thermostats it changed cannot`} be put back automatically (${firstReason}); they are left as they are.`,
     );
   }
-  const undo = await createPlannedRun({
-    orgId: member.orgId,
-    startedBy: member.userId,
-    startedByName: member.name,
+  return startPlanning(member, {
     kind: 'undo',
     // Without a count: the undo's own is added wherever it is named (runTitle).
     title: `Undo of ${lowerFirst(runName(run) ?? title)}`,
@@ -258,8 +269,6 @@ export async function planUndoOfRun(input: RunRequest): Promise<WithRun | Refusa
     changes: { unit: member.temperatureUnit, notes: [...notes.values()] },
     items,
   });
-  await queueRun(undo.id);
-  return { ok: true, run: undo };
 }
 
 /**
@@ -311,10 +320,7 @@ export async function planUndoOfEntry(input: {
       'The change cleared the passcode, and Setpoint never stores one: the locks come back without it. Set a passcode on the thermostat’s access-control page.',
     );
   }
-  const run = await createPlannedRun({
-    orgId: member.orgId,
-    startedBy: member.userId,
-    startedByName: member.name,
+  return startPlanning(member, {
     kind: 'undo',
     title: `Undo: ${entry.summary}`.slice(0, 200),
     undoOfEntry: entry.id,
@@ -328,8 +334,6 @@ export async function planUndoOfEntry(input: {
       },
     ],
   });
-  await queueRun(run.id);
-  return { ok: true, run };
 }
 
 /** Whether an entry offers Undo to this member (the page asks; `planUndoOfEntry` checks). */

@@ -18,7 +18,9 @@ Object.assign(process.env, {
 const { listAttention } = await import('@/lib/attention/list');
 const { recordPendingMode, syncPendingModeChanges } = await import('@/lib/attention/store');
 const { saveReminder } = await import('@/lib/readings/reminders');
-const { selectionFromForm } = await import('@/lib/groups/selection');
+const { askedIdsOf, inScope, selectionFromForm, thermostatsByBuilding } = await import(
+  '@/lib/groups/selection'
+);
 const { notYours } = await import('@/lib/access/not-yours');
 const { createGroup, findGroup, listGroupThermostats, listGroups, resolveGroup, setGroupMembers } =
   await import('@/lib/groups/store');
@@ -524,6 +526,38 @@ describe.each(databaseTargets)('groups on $name', ({ target }) => {
       filter: { buildingIds: [NORTH], resident: 'off', attention: ['freeze', 'too_cold'] },
     });
     expect(filterInputFromForm(new FormData())).toEqual({});
+  });
+});
+
+describe('what a selection form offers and ticks', () => {
+  const thermostats = [
+    { thermostatId: 't1', buildingId: 'b1', unitLabel: 'Unit 1' },
+    { thermostatId: 't2', buildingId: 'b2', unitLabel: 'Unit 2' },
+    { thermostatId: 't3', buildingId: 'b1', unitLabel: '' },
+  ];
+  it('lists each building with its thermostats, in the order given', () => {
+    const buildings = [
+      { buildingId: 'b2', name: 'South' },
+      { buildingId: 'b1', name: 'North' },
+      { buildingId: 'b3', name: 'Empty' },
+    ];
+    expect(thermostatsByBuilding(buildings, thermostats)).toEqual([
+      { buildingId: 'b2', name: 'South', thermostats: [{ thermostatId: 't2', label: 'Unit 2' }] },
+      {
+        buildingId: 'b1',
+        name: 'North',
+        thermostats: [
+          { thermostatId: 't1', label: 'Unit 1' },
+          { thermostatId: 't3', label: '' },
+        ],
+      },
+      { buildingId: 'b3', name: 'Empty', thermostats: [] },
+    ]);
+  });
+  it('ticks only the asked thermostats in scope, once or repeated in the address', () => {
+    expect([...askedIdsOf(undefined)]).toEqual([]);
+    expect([...askedIdsOf('t2')]).toEqual(['t2']);
+    expect(inScope(thermostats, askedIdsOf(['t3', 'elsewhere', 't1']))).toEqual(['t1', 't3']);
   });
 });
 

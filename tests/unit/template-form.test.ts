@@ -5,6 +5,7 @@ import {
   lockField,
   ORIGINALS_FIELD,
   parseTemplateForm,
+  readTemplateForm,
   SCHEDULE_FIELD,
   type TemplateDraft,
   templateFormStrings,
@@ -219,6 +220,21 @@ describe('the template form', () => {
       });
       expect(Object.values(templateFormStrings(form))).not.toContain('1234');
     }
+  });
+
+  it('reads a form for an action: its errors under a given message, refilled but for a passcode', () => {
+    const form = blank({ [INCLUDE_FIELDS.accessControl]: 'on', passcode: '1234' });
+    const read = readTemplateForm(form, { unit: 'F', source: { kind: 'new' } }, 'Nothing saved.');
+    expect(read).toEqual({
+      ok: false,
+      state: {
+        status: 'error',
+        message: 'Nothing saved.',
+        fieldErrors: { form: [PASSCODE_REFUSED] },
+        values: templateFormStrings(form),
+      },
+    });
+    expect(JSON.stringify(read)).not.toContain('1234');
   });
 
   it('fills a draft read from a thermostat, and blank values for a blank template', () => {

@@ -89,6 +89,15 @@ async function openRun(runId: string) {
   return { ok: true as const, member: opened.member, runId: id.data };
 }
 
+/** What a run's action answers: why it was refused, or the run's page (the list revalidated). */
+function toRunPage(
+  result: { ok: true; run: Parameters<typeof runPath>[0] } | { ok: false; message: string },
+): FormState {
+  if (!result.ok) return { status: 'error', message: result.message };
+  revalidatePath('/bulk');
+  redirect(runPath(result.run));
+}
+
 /** Cancels a run (confirmed on its page): at once, or between its requests. */
 export async function cancelRun(
   runId: string,
@@ -98,11 +107,8 @@ export async function cancelRun(
   const opened = await openRun(runId);
   if (!opened.ok) return opened.state;
   const cancelled = await cancelBulkRun(opened);
-  if (!cancelled.ok) return { status: 'error', message: cancelled.message };
-  const path = runPath(cancelled.run);
-  revalidatePath(path);
-  revalidatePath('/bulk');
-  redirect(path);
+  if (cancelled.ok) revalidatePath(runPath(cancelled.run));
+  return toRunPage(cancelled);
 }
 
 /** Retries the thermostats of a finished run that failed or were not sent, as a new run. */
@@ -113,10 +119,7 @@ export async function retryRun(
 ): Promise<FormState> {
   const opened = await openRun(runId);
   if (!opened.ok) return opened.state;
-  const retried = await retryBulkRun(opened);
-  if (!retried.ok) return { status: 'error', message: retried.message };
-  revalidatePath('/bulk');
-  redirect(runPath(retried.run));
+  return toRunPage(await retryBulkRun(opened));
 }
 
 /** Applies a plan the member was shown (confirmed on the run's page). */
@@ -128,10 +131,9 @@ export async function applyPlan(
   const opened = await openRun(runId);
   if (!opened.ok) return opened.state;
   // Held in memory for the run only (lib/templates/passcodes.ts); never echoed back.
-  const applied = await applyPlannedRun({ ...opened, passcode: form.get('passcode') ?? undefined });
-  if (!applied.ok) return { status: 'error', message: applied.message };
-  revalidatePath('/bulk');
-  redirect(runPath(applied.run));
+  return toRunPage(
+    await applyPlannedRun({ ...opened, passcode: form.get('passcode') ?? undefined }),
+  );
 }
 
 /** Plans the undo of a finished template or undo run, as a new run shown before it is applied. */
@@ -142,8 +144,5 @@ export async function undoRun(
 ): Promise<FormState> {
   const opened = await openRun(runId);
   if (!opened.ok) return opened.state;
-  const undo = await planUndoOfRun(opened);
-  if (!undo.ok) return { status: 'error', message: undo.message };
-  revalidatePath('/bulk');
-  redirect(runPath(undo.run));
+  return toRunPage(await planUndoOfRun(opened));
 }

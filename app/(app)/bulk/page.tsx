@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import { BulkConfiguration } from '@/components/bulk/bulk-configuration';
 import { RunList } from '@/components/bulk/run-list';
-import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
-import { can, refusal } from '@/lib/auth/permissions';
+import { WhenMayChange } from '@/components/bulk/when-may-change';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { FROM_SELECTION } from '@/lib/runs/paths';
 import { listBulkRuns } from '@/lib/runs/store';
@@ -17,6 +17,7 @@ import { heatCoolGapRange } from '@/lib/settings/configuration';
 import { runsOfferingUndo } from '@/lib/templates/runs';
 import { DEVICE_LIMITS } from '@/lib/service/schemas';
 import { formatRange } from '@/lib/platform/units';
+import { askedIdsOf, inScope, thermostatsByBuilding } from '@/lib/groups/selection';
 import { reviewBulk, startBulk } from './actions';
 
 export const metadata: Metadata = { title: 'Bulk changes' };
@@ -36,7 +37,7 @@ export default async function BulkPage({ searchParams }: Props) {
   // thermostats in the member's scope count.
   const params = await searchParams;
   const asked = params.ids;
-  const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
+  const askedIds = askedIdsOf(asked);
   const mayChange = can(member, 'change_thermostat');
   const unit = member.temperatureUnit;
   const [runs, buildings, thermostats, groupChoices, gaps] = await Promise.all([
@@ -51,20 +52,12 @@ export default async function BulkPage({ searchParams }: Props) {
   for (const group of groupChoices) {
     if (group.groupId === params.group) for (const id of group.thermostatIds) askedIds.add(id);
   }
-  const initialSelected = thermostats
-    .filter((t) => askedIds.has(t.thermostatId))
-    .map((t) => t.thermostatId);
+  const initialSelected = inScope(thermostats, askedIds);
   // "Change selected…" on a building's page posted with no row ticked (without JavaScript: with
   // it, that page says so itself).
   const noneTicked =
     params[FROM_SELECTION.name] === FROM_SELECTION.value && initialSelected.length === 0;
-  const groups: BulkBuilding[] = buildings.map((building) => ({
-    buildingId: building.buildingId,
-    name: building.name,
-    thermostats: thermostats
-      .filter((t) => t.buildingId === building.buildingId)
-      .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
-  }));
+  const groups = thermostatsByBuilding(buildings, thermostats);
 
   const labels = new Map(thermostats.map((t) => [t.thermostatId, t.unitLabel]));
   return (
@@ -101,13 +94,11 @@ export default async function BulkPage({ searchParams }: Props) {
           </Notice>
         ) : null}
         <Card>
-          {!mayChange ? (
-            <Notice tone="info">
-              {refusal(member.role, 'change_thermostat').replace(' Nothing was changed.', '')}
-            </Notice>
-          ) : thermostats.length === 0 ? (
-            <p className="text-sm">Add thermostats to your portfolio first.</p>
-          ) : (
+          <WhenMayChange
+            mayChange={mayChange}
+            role={member.role}
+            thermostatCount={thermostats.length}
+          >
             <BulkConfiguration
               buildings={groups}
               groups={groupChoices}
@@ -131,7 +122,7 @@ export default async function BulkPage({ searchParams }: Props) {
               review={reviewBulk}
               start={startBulk}
             />
-          )}
+          </WhenMayChange>
         </Card>
       </section>
 

@@ -7,6 +7,7 @@ import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
 import { RedirectNotice } from '@/components/ui/redirect-notice';
 import { When } from '@/components/ui/when';
+import { TermList } from '@/components/ui/term-list';
 import { can } from '@/lib/auth/permissions';
 import { readNotice } from '@/lib/platform/notice';
 import { safeReturnPath } from '@/lib/platform/return-path';
@@ -173,14 +174,10 @@ function ConnectionDetails({
           {manages ? 'Reconnect to continue.' : 'An owner or admin must reconnect it.'}
         </p>
       ) : null}
-      <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]">
-        {rows.map(([term, value]) => (
-          <div key={term} className="contents">
-            <dt className="text-muted">{term}</dt>
-            <dd className="font-medium">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <TermList
+        rows={rows}
+        className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]"
+      />
       {/* The service's own words, for a technician. */}
       <details className="text-sm">
         <summary className="cursor-pointer text-muted">As the service reports it</summary>

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { GroupForm } from '@/components/groups/group-form';
 import { EMPTY_GROUP } from '@/components/groups/group-values';
 import { Card } from '@/components/ui/card';
@@ -13,6 +12,7 @@ import { readNotice } from '@/lib/platform/notice';
 import { listGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { describeFilter, parseStoredFilter } from '@/lib/groups/filter';
+import { askedIdsOf, inScope, thermostatsByBuilding } from '@/lib/groups/selection';
 import { createGroupAction } from './actions';
 
 export const metadata: Metadata = { title: 'Groups' };
@@ -30,20 +30,14 @@ export default async function GroupsPage({ searchParams }: Props) {
   const params = await searchParams;
   const manages = can(member, 'manage_groups');
   // Thermostats ticked elsewhere may arrive as `?ids=…`; only those in scope are ticked.
-  const asked = new Set(typeof params.ids === 'string' ? [params.ids] : (params.ids ?? []));
+  const asked = askedIdsOf(params.ids);
   const [groups, buildings, thermostats] = await Promise.all([
     listGroups({ scope: member }),
     listBuildings({ scope: member }),
     manages ? listThermostats({ scope: member }) : [],
   ]);
   const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
-  const choices: BulkBuilding[] = buildings.map((building) => ({
-    buildingId: building.buildingId,
-    name: building.name,
-    thermostats: thermostats
-      .filter((t) => t.buildingId === building.buildingId)
-      .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
-  }));
+  const choices = thermostatsByBuilding(buildings, thermostats);
   const where = member.buildingIds === null ? '' : ' in your buildings';
   const notice = readNotice(params, member);
 
@@ -107,9 +101,7 @@ export default async function GroupsPage({ searchParams }: Props) {
               buildings={choices}
               initial={{
                 ...EMPTY_GROUP,
-                thermostatIds: thermostats
-                  .filter((t) => asked.has(t.thermostatId))
-                  .map((t) => t.thermostatId),
+                thermostatIds: inScope(thermostats, asked),
               }}
               submit="Create group"
               pending="Creating…"

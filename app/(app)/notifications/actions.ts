@@ -5,6 +5,7 @@ import { redirect } from 'next/navigation';
 import { notYours } from '@/lib/access/not-yours';
 import { formStrings, openAction, openOwnAction } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
+import type { Member } from '@/lib/auth/store';
 import type { FormState } from '@/lib/platform/forms';
 import { withNotice } from '@/lib/platform/notice';
 import { sendTestEmail } from '@/lib/notifications/delivery';
@@ -35,25 +36,48 @@ const joined = (form: FormData, name: string) =>
     .filter((value) => typeof value === 'string')
     .join(',');
 
+/** A form's values to refill it: its text fields, and the kinds and buildings it ticked. */
+const refill = (form: FormData, fields: string[]) => ({
+  ...formStrings(form, fields),
+  kinds: joined(form, 'kinds'),
+  buildingIds: joined(form, 'buildingIds'),
+});
+
+/** A form refused before anything was saved: its fields' errors, and what it posted. */
+const refused = (
+  fieldErrors: FormState['fieldErrors'],
+  values?: FormState['values'],
+): FormState => ({
+  status: 'error',
+  message: CHECK,
+  fieldErrors,
+  ...(values && { values }),
+});
+
+/**
+ * An action on one of the organisation's webhook endpoints (bound to its id by the page), for
+ * those who manage notifications: `act` finds the endpoint and acts on it in one step, and "not
+ * yours" answers an id the organisation has no endpoint of.
+ */
+async function openEndpoint<Done>(
+  endpointId: string,
+  act: (endpoint: { orgId: string; id: string }) => Promise<Done | null>,
+): Promise<{ ok: true; member: Member; done: Done } | { ok: false; state: FormState }> {
+  const opened = await openAction('manage_notifications');
+  if (!opened.ok) return opened;
+  const done = await act({ orgId: opened.member.orgId, id: endpointId });
+  if (!done) return { ok: false, state: { status: 'error', message: notYours('webhook') } };
+  return { ok: true, member: opened.member, done };
+}
+
 /** A member's own email: which incidents, which of their buildings, when. Every member may. */
 export async function saveMySubscription(_previous: FormState, form: FormData): Promise<FormState> {
   const member = await openOwnAction();
-  const values = {
-    ...formStrings(form, ['mode', 'buildingScope', 'digestHour', 'quietStart', 'quietEnd']),
-    kinds: joined(form, 'kinds'),
-    buildingIds: joined(form, 'buildingIds'),
-  };
+  const values = refill(form, ['mode', 'buildingScope', 'digestHour', 'quietStart', 'quietEnd']);
   const parsed = subscriptionSchema.safeParse(subscriptionInput(form));
-  if (!parsed.success) {
-    return {
-      status: 'error',
-      message: CHECK,
-      fieldErrors: formFieldErrors(parsed.error),
-      values,
-    };
-  }
+  if (!parsed.success) return refused(formFieldErrors(parsed.error), values);
   const saved = await saveMemberSubscription(member, parsed.data);
-  if (!saved.ok) return { status: 'error', message: CHECK, fieldErrors: saved.fieldErrors, values };
+  if (!saved.ok) return refused(saved.fieldErrors, values);
   revalidatePath(PAGE);
   const how = {
     off: 'You are not emailed.',
@@ -84,7 +108,7 @@ export async function saveNotificationRulesAction(
   if (!opened.ok) return opened.state;
   const { member } = opened;
   const parsed = parseRules(form);
-  if (!parsed.ok) return { status: 'error', message: CHECK, fieldErrors: parsed.fieldErrors };
+  if (!parsed.ok) return refused(parsed.fieldErrors);
   await saveRules({ orgId: member.orgId, rules: parsed.rules });
   const on = parsed.rules.filter((rule) => rule.enabled);
   await logActivity({
@@ -110,26 +134,15 @@ export async function addWebhookAction(_previous: FormState, form: FormData): Pr
   const opened = await openAction('manage_notifications');
   if (!opened.ok) return opened.state;
   const { member } = opened;
-  const values = {
-    ...formStrings(form, ['url', 'description', 'buildingScope']),
-    kinds: joined(form, 'kinds'),
-    buildingIds: joined(form, 'buildingIds'),
-  };
+  const values = refill(form, ['url', 'description', 'buildingScope']);
   const parsed = webhookSchema.safeParse(webhookInput(form));
-  if (!parsed.success) {
-    return {
-      status: 'error',
-      message: CHECK,
-      fieldErrors: formFieldErrors(parsed.error),
-      values,
-    };
-  }
+  if (!parsed.success) return refused(formFieldErrors(parsed.error), values);
   const added = await addWebhook({
     orgId: member.orgId,
     createdByName: member.name,
     endpoint: parsed.data,
   });
-  if (!added.ok) return { status: 'error', message: CHECK, fieldErrors: added.fieldErrors, values };
+  if (!added.ok) return refused(added.fieldErrors, values);
   await logActivity({
     actor: member,
     action: 'notification.webhook_add',
@@ -155,11 +168,9 @@ export async function removeWebhookAction(
   _previous: FormState,
   _form: FormData,
 ): Promise<FormState> {
-  const opened = await openAction('manage_notifications');
+  const opened = await openEndpoint(endpointId, removeWebhook);
   if (!opened.ok) return opened.state;
-  const { member } = opened;
-  const removed = await removeWebhook({ orgId: member.orgId, id: endpointId });
-  if (!removed) return { status: 'error', message: notYours('webhook') };
+  const { member, done: removed } = opened;
   await logActivity({
     actor: member,
     action: 'notification.webhook_remove',
@@ -177,11 +188,9 @@ export async function resumeWebhookAction(
   _previous: FormState,
   _form: FormData,
 ): Promise<FormState> {
-  const opened = await openAction('manage_notifications');
+  const opened = await openEndpoint(endpointId, resumeWebhook);
   if (!opened.ok) return opened.state;
-  const { member } = opened;
-  const resumed = await resumeWebhook({ orgId: member.orgId, id: endpointId });
-  if (!resumed) return { status: 'error', message: notYours('webhook') };
+  const { member, done: resumed } = opened;
   await logActivity({
     actor: member,
     action: 'notification.webhook_resume',
@@ -204,10 +213,8 @@ export async function testWebhookAction(
   _previous: FormState,
   _form: FormData,
 ): Promise<FormState> {
-  const opened = await openAction('manage_notifications');
+  const opened = await openEndpoint(endpointId, testWebhook);
   if (!opened.ok) return opened.state;
-  const result = await testWebhook({ orgId: opened.member.orgId, id: endpointId });
-  if (!result) return { status: 'error', message: notYours('webhook') };
   revalidatePath(PAGE);
-  return { status: result.ok ? 'success' : 'error', message: result.message };
+  return { status: opened.done.ok ? 'success' : 'error', message: opened.done.message };
 }

@@ -12,7 +12,7 @@ import {
 } from '@/lib/templates/store';
 import type { FormState } from '@/lib/platform/forms';
 import { withNotice } from '@/lib/platform/notice';
-import { parseTemplateForm, templateFormStrings, templateFormValues } from '@/lib/templates/form';
+import { readTemplateForm, templateFormValues } from '@/lib/templates/form';
 
 const LIST = '/templates';
 const CHECK = 'Check the highlighted fields; nothing was saved.';
@@ -25,15 +25,14 @@ export async function createTemplateAction(
   const opened = await openAction('manage_templates');
   if (!opened.ok) return opened.state;
   const { member } = opened;
-  const values = templateFormStrings(form);
-  const parsed = parseTemplateForm(form, {
-    unit: member.temperatureUnit,
-    source: { kind: 'new' },
-  });
-  if (!parsed.ok) {
-    return { status: 'error', message: CHECK, fieldErrors: parsed.fieldErrors, values };
-  }
-  const created = await createTemplate({ member, template: parsed.template });
+  const read = readTemplateForm(
+    form,
+    { unit: member.temperatureUnit, source: { kind: 'new' } },
+    CHECK,
+  );
+  if (!read.ok) return read.state;
+  const { values } = read;
+  const created = await createTemplate({ member, template: read.template });
   if (!created.ok) {
     return { status: 'error', message: created.message, fieldErrors: created.fieldErrors, values };
   }
@@ -56,18 +55,17 @@ export async function updateTemplateAction(
   const opened = await openAction('manage_templates');
   if (!opened.ok) return opened.state;
   const { member } = opened;
-  const values = templateFormStrings(form);
   const current = await findTemplate({ orgId: member.orgId, templateId });
   if (!current)
     return { status: 'error', message: 'That template is not in your organisation’s library.' };
-  const parsed = parseTemplateForm(form, {
-    unit: member.temperatureUnit,
-    source: { kind: 'edit', current: current.template },
-  });
-  if (!parsed.ok) {
-    return { status: 'error', message: CHECK, fieldErrors: parsed.fieldErrors, values };
-  }
-  const updated = await updateTemplate({ member, templateId, template: parsed.template });
+  const read = readTemplateForm(
+    form,
+    { unit: member.temperatureUnit, source: { kind: 'edit', current: current.template } },
+    CHECK,
+  );
+  if (!read.ok) return read.state;
+  const { values } = read;
+  const updated = await updateTemplate({ member, templateId, template: read.template });
   if (!updated.ok) {
     return { status: 'error', message: updated.message, fieldErrors: updated.fieldErrors, values };
   }

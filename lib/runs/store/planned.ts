@@ -3,7 +3,7 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/scope';
 import { bulkRunItems, bulkRuns, type PLAN_STATES } from '@/lib/db/schema';
-import { type BulkRun, type BulkRunItem, INSERT_BATCH, itemsInView } from './rows';
+import { type BulkRun, type BulkRunItem, insertRun, itemsInView } from './rows';
 
 /**
  * A planned run (a template, a one-off change, an undo): created to be planned, each
@@ -32,40 +32,29 @@ export async function createPlannedRun(input: {
   undoOfEntry?: number | null;
   items: readonly PlannedItemInput[];
 }): Promise<BulkRun> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const [run] = await tx
-      .insert(bulkRuns)
-      .values({
-        orgId: input.orgId,
-        startedBy: input.startedBy,
-        startedByName: input.startedByName,
-        kind: input.kind,
-        title: input.title,
-        changes: input.changes,
-        templateId: input.templateId ?? null,
-        undoOf: input.undoOf ?? null,
-        undoOfEntry: input.undoOfEntry ?? null,
-        state: 'planning',
-        total: input.items.length,
-      })
-      .returning();
-    if (!run) throw new Error('planned run insert returned no row');
-    for (let start = 0; start < input.items.length; start += INSERT_BATCH) {
-      await tx.insert(bulkRunItems).values(
-        input.items.slice(start, start + INSERT_BATCH).map((item, index) => ({
-          runId: run.id,
-          position: start + index,
-          thermostatId: item.thermostatId,
-          buildingId: item.buildingId,
-          planState: 'pending' as const,
-          target: item.target ?? null,
-          expected: item.expected ?? null,
-        })),
-      );
-    }
-    return run;
-  });
+  return insertRun(
+    'planned run',
+    {
+      orgId: input.orgId,
+      startedBy: input.startedBy,
+      startedByName: input.startedByName,
+      kind: input.kind,
+      title: input.title,
+      changes: input.changes,
+      templateId: input.templateId ?? null,
+      undoOf: input.undoOf ?? null,
+      undoOfEntry: input.undoOfEntry ?? null,
+      state: 'planning',
+      total: input.items.length,
+    },
+    input.items.map((item) => ({
+      thermostatId: item.thermostatId,
+      buildingId: item.buildingId,
+      planState: 'pending' as const,
+      target: item.target ?? null,
+      expected: item.expected ?? null,
+    })),
+  );
 }
 
 /** The items of a planning run still to read and plan, in selection order. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, eq, or, type SQL, sql } from 'drizzle-orm';
-import type { Database } from '@/lib/db/client';
+import { type Database, getDb } from '@/lib/db/client';
 import { inBuildings, type Scope } from '@/lib/db/scope';
 import { type BULK_ITEM_OUTCOMES, bulkRunItems, bulkRuns } from '@/lib/db/schema';
 
@@ -24,6 +24,32 @@ export const UNFINISHED = ['planning', 'queued', 'running'] as const;
 export const CANCELLABLE = [...UNFINISHED, 'planned'] as const;
 /** Rows per insert: 1,000 items of 4 values stay far below PostgreSQL's 65,535 parameters. */
 export const INSERT_BATCH = 1000;
+
+/**
+ * A new run and its items, in one transaction: the items in selection order (`position`), in
+ * batches of INSERT_BATCH. `what` names the run in the error of an insert that returned no row.
+ */
+export async function insertRun(
+  what: string,
+  run: typeof bulkRuns.$inferInsert,
+  items: readonly Omit<typeof bulkRunItems.$inferInsert, 'runId' | 'position'>[],
+): Promise<BulkRun> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(bulkRuns).values(run).returning();
+    if (!row) throw new Error(`${what} insert returned no row`);
+    for (let start = 0; start < items.length; start += INSERT_BATCH) {
+      await tx
+        .insert(bulkRunItems)
+        .values(
+          items
+            .slice(start, start + INSERT_BATCH)
+            .map((item, index) => ({ ...item, runId: row.id, position: start + index })),
+        );
+    }
+    return row;
+  });
+}
 
 /**
  * The runs a scope may see: all of its organisation's, or for a building manager those they

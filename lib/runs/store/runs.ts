@@ -15,7 +15,7 @@ import {
   type BulkItemOutcome,
   type BulkRun,
   type BulkRunItem,
-  INSERT_BATCH,
+  insertRun,
   itemsInView,
   visibleRuns,
 } from './rows';
@@ -34,32 +34,18 @@ export async function createBulkRun(input: {
   retryOf?: string | null;
   items: readonly { thermostatId: string; buildingId: string }[];
 }): Promise<BulkRun> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const [run] = await tx
-      .insert(bulkRuns)
-      .values({
-        orgId: input.orgId,
-        startedBy: input.startedBy,
-        startedByName: input.startedByName,
-        changes: input.changes,
-        retryOf: input.retryOf ?? null,
-        total: input.items.length,
-      })
-      .returning();
-    if (!run) throw new Error('bulk run insert returned no row');
-    for (let start = 0; start < input.items.length; start += INSERT_BATCH) {
-      await tx.insert(bulkRunItems).values(
-        input.items.slice(start, start + INSERT_BATCH).map((item, index) => ({
-          runId: run.id,
-          position: start + index,
-          thermostatId: item.thermostatId,
-          buildingId: item.buildingId,
-        })),
-      );
-    }
-    return run;
-  });
+  return insertRun(
+    'bulk run',
+    {
+      orgId: input.orgId,
+      startedBy: input.startedBy,
+      startedByName: input.startedByName,
+      changes: input.changes,
+      retryOf: input.retryOf ?? null,
+      total: input.items.length,
+    },
+    input.items.map((item) => ({ thermostatId: item.thermostatId, buildingId: item.buildingId })),
+  );
 }
 
 /**

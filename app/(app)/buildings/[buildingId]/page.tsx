@@ -9,6 +9,7 @@ import { SelectedCount } from '@/components/buildings/selection';
 import { Button, buttonClass } from '@/components/ui/button';
 import { Link } from '@/components/ui/link';
 import { RedirectNotice } from '@/components/ui/redirect-notice';
+import { Trail } from '@/components/ui/trail';
 import { attentionByThermostat } from '@/lib/attention/list';
 import { attentionHref } from '@/lib/attention/query';
 import { can } from '@/lib/auth/permissions';
@@ -72,12 +73,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
     <div className="grid gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
-          <p className="text-sm text-muted">
-            <Link href="/" className="hover:underline">
-              Overview
-            </Link>{' '}
-            /
-          </p>
+          <Trail steps={[{ href: '/', label: 'Overview' }]} />
           <h1 className="text-2xl font-semibold tracking-tight">{building.name}</h1>
           <p className="mt-1 text-sm text-muted">
             {[building.address, timeZoneName(building.timeZone)].filter(Boolean).join(' · ')}

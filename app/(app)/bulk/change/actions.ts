@@ -6,7 +6,7 @@ import { openAction } from '@/lib/access/actions';
 import { selectionFromForm } from '@/lib/groups/selection';
 import { runPath } from '@/lib/bulk/runs';
 import type { FormState } from '@/lib/platform/forms';
-import { parseTemplateForm, templateFormStrings } from '@/lib/templates/form';
+import { readTemplateForm } from '@/lib/templates/form';
 import { planOneOffRun } from '@/lib/templates/runs';
 
 const CHECK = 'Check the highlighted fields; nothing was planned.';
@@ -20,21 +20,19 @@ export async function planOneOffChange(_previous: FormState, form: FormData): Pr
   const opened = await openAction('change_thermostat');
   if (!opened.ok) return opened.state;
   const { member } = opened;
-  const values = templateFormStrings(form);
-  const parsed = parseTemplateForm(form, {
-    unit: member.temperatureUnit,
-    source: { kind: 'new' },
-    name: 'One-off change',
-  });
-  if (!parsed.ok) {
-    return { status: 'error', message: CHECK, fieldErrors: parsed.fieldErrors, values };
-  }
+  const read = readTemplateForm(
+    form,
+    { unit: member.temperatureUnit, source: { kind: 'new' }, name: 'One-off change' },
+    CHECK,
+  );
+  if (!read.ok) return read.state;
+  const { values } = read;
   const selection = await selectionFromForm(member, form);
   if (!selection.ok) return { status: 'error', message: selection.message, values };
   if (selection.ids.length === 0) {
     return { status: 'error', message: 'Select at least one thermostat to plan on.', values };
   }
-  const { name: _placeholder, ...change } = parsed.template;
+  const { name: _placeholder, ...change } = read.template;
   const planned = await planOneOffRun({ member, template: change, thermostatIds: selection.ids });
   if (!planned.ok) return { status: 'error', message: planned.message, values };
   revalidatePath('/bulk');

@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { TemplateForm } from '@/components/templates/template-form';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
@@ -10,6 +9,7 @@ import { requireMember } from '@/lib/auth/session';
 import { resolveGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { templateFormValues } from '@/lib/templates/form';
+import { askedIdsOf, inScope, thermostatsByBuilding } from '@/lib/groups/selection';
 import { planOneOffChange } from './actions';
 
 export const metadata: Metadata = { title: 'One-off change' };
@@ -30,19 +30,13 @@ export default async function OneOffChangePage({ searchParams }: Props) {
   }
   // Rows ticked elsewhere (a building's page) may arrive as `?ids=…`; only those in scope count.
   const asked = (await searchParams).ids;
-  const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
+  const askedIds = askedIdsOf(asked);
   const [buildings, thermostats, groups] = await Promise.all([
     listBuildings({ scope: member }),
     listThermostats({ scope: member }),
     resolveGroups({ scope: member }),
   ]);
-  const byBuilding: BulkBuilding[] = buildings.map((building) => ({
-    buildingId: building.buildingId,
-    name: building.name,
-    thermostats: thermostats
-      .filter((t) => t.buildingId === building.buildingId)
-      .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
-  }));
+  const byBuilding = thermostatsByBuilding(buildings, thermostats);
   const { values } = templateFormValues({}, member.temperatureUnit);
 
   return (
@@ -71,9 +65,7 @@ export default async function OneOffChangePage({ searchParams }: Props) {
             picker={{
               buildings: byBuilding,
               groups,
-              initialSelected: thermostats
-                .filter((t) => askedIds.has(t.thermostatId))
-                .map((t) => t.thermostatId),
+              initialSelected: inScope(thermostats, askedIds),
             }}
           />
         )}

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { GroupForm } from '@/components/groups/group-form';
 import { EMPTY_GROUP } from '@/components/groups/group-values';
 import { buttonClass } from '@/components/ui/button';
@@ -17,6 +16,7 @@ import { findGroup, type GroupThermostat, listGroupThermostats } from '@/lib/gro
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { describeFilter, parseStoredFilter } from '@/lib/groups/filter';
 import { changeGroupAction, deleteGroupAction } from '../actions';
+import { thermostatsByBuilding } from '@/lib/groups/selection';
 
 export const metadata: Metadata = { title: 'Group' };
 
@@ -59,13 +59,7 @@ export default async function GroupPage({ params, searchParams }: Props) {
   const handPicked = group.filter === null;
   const filter = handPicked ? null : parseStoredFilter(group.filter);
   const buildingName = new Map(buildings.map((b) => [b.buildingId, b.name]));
-  const choices: BulkBuilding[] = buildings.map((building) => ({
-    buildingId: building.buildingId,
-    name: building.name,
-    thermostats: thermostats
-      .filter((t) => t.buildingId === building.buildingId)
-      .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
-  }));
+  const choices = thermostatsByBuilding(buildings, thermostats);
   const count = `${rows.length} thermostat${rows.length === 1 ? '' : 's'}`;
   const where = member.buildingIds === null ? '' : ' in your buildings';
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { UnitToggle } from '@/components/thermostat/thermostat-forms';
 import { ThermostatTabs } from '@/components/thermostat/thermostat-tabs';
-import { Link } from '@/components/ui/link';
+import { Trail } from '@/components/ui/trail';
 import { can } from '@/lib/auth/permissions';
 import { openThermostatPage } from '@/lib/access/thermostat-page';
 
@@ -20,16 +20,15 @@ export default async function ThermostatLayout({
     <div className="grid grid-cols-1 gap-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1">
-          <p className="text-sm text-muted">
-            <Link href="/" className="hover:underline">
-              Overview
-            </Link>{' '}
-            /{' '}
-            <Link href={`/buildings/${thermostat.buildingId}`} className="hover:underline">
-              {thermostat.building?.name ?? 'Building'}
-            </Link>{' '}
-            /
-          </p>
+          <Trail
+            steps={[
+              { href: '/', label: 'Overview' },
+              {
+                href: `/buildings/${thermostat.buildingId}`,
+                label: thermostat.building?.name ?? 'Building',
+              },
+            ]}
+          />
           <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">
             {thermostat.unitLabel || thermostat.thermostatId}
           </h1>

@@ -13,6 +13,7 @@ import { Card } from '@/components/ui/card';
 import { ConfirmDisclosure } from '@/components/ui/confirm-disclosure';
 import { Link } from '@/components/ui/link';
 import { When } from '@/components/ui/when';
+import { TermList } from '@/components/ui/term-list';
 import { can } from '@/lib/auth/permissions';
 import { findPendingMode } from '@/lib/attention/store';
 import { listBuildings } from '@/lib/portfolio/store';
@@ -257,14 +258,7 @@ function StatusDetails({
   return (
     <>
       <RefreshWhilePending pending={pendingMode !== null} />
-      <dl className="grid gap-x-6 gap-y-2 text-sm grid-cols-[max-content_1fr]">
-        {rows.map(([term, value]) => (
-          <div key={term} className="contents">
-            <dt className="text-muted">{term}</dt>
-            <dd className="font-medium">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <TermList rows={rows} className="grid gap-x-6 gap-y-2 text-sm grid-cols-[max-content_1fr]" />
       {/* The service's own codes, for a technician (or a support call). */}
       <details className="text-sm">
         <summary className="cursor-pointer text-muted">As the service reports it</summary>

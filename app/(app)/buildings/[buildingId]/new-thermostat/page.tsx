@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { NewThermostatForm } from '@/components/buildings/new-thermostat-form';
 import { Card } from '@/components/ui/card';
-import { Link } from '@/components/ui/link';
 import { NotAllowed } from '@/components/ui/not-allowed';
+import { Trail } from '@/components/ui/trail';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { scopedBuilding } from '@/lib/portfolio/guard';
@@ -31,12 +31,7 @@ export default async function NewThermostatPage({
   return (
     <div className="grid max-w-xl gap-6">
       <div>
-        <p className="text-sm text-muted">
-          <Link href={`/buildings/${building.buildingId}`} className="hover:underline">
-            {building.name}
-          </Link>{' '}
-          /
-        </p>
+        <Trail steps={[{ href: `/buildings/${building.buildingId}`, label: building.name }]} />
         <h1 className="text-2xl font-semibold tracking-tight">New thermostat</h1>
         <p className="mt-1 text-sm text-muted">
           Registers a thermostat in {building.name} at the service and adds it to your portfolio.

@@ -1,17 +1,17 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import type { BulkBuilding } from '@/components/bulk/thermostat-picker';
 import { PlanForm } from '@/components/templates/plan-form';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
-import { Notice } from '@/components/ui/notice';
 import { PageHeader } from '@/components/ui/page-header';
-import { can, refusal } from '@/lib/auth/permissions';
+import { WhenMayChange } from '@/components/bulk/when-may-change';
+import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { resolveGroups } from '@/lib/groups/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';
 import { findTemplate } from '@/lib/templates/store';
 import { describeTemplate } from '@/lib/templates/describe';
+import { askedIdsOf, inScope, thermostatsByBuilding } from '@/lib/groups/selection';
 import { planTemplate } from './actions';
 
 export const metadata: Metadata = { title: 'Plan a template' };
@@ -35,19 +35,13 @@ export default async function PlanTemplatePage({ params, searchParams }: Props) 
   const mayChange = can(member, 'change_thermostat');
   // Rows ticked elsewhere (a building's page) may arrive as `?ids=…`; only those in scope count.
   const asked = (await searchParams).ids;
-  const askedIds = new Set(typeof asked === 'string' ? [asked] : (asked ?? []));
+  const askedIds = askedIdsOf(asked);
   const [buildings, thermostats, groups] = await Promise.all([
     mayChange ? listBuildings({ scope: member }) : [],
     mayChange ? listThermostats({ scope: member }) : [],
     mayChange ? resolveGroups({ scope: member }) : [],
   ]);
-  const byBuilding: BulkBuilding[] = buildings.map((building) => ({
-    buildingId: building.buildingId,
-    name: building.name,
-    thermostats: thermostats
-      .filter((t) => t.buildingId === building.buildingId)
-      .map((t) => ({ thermostatId: t.thermostatId, label: t.unitLabel })),
-  }));
+  const byBuilding = thermostatsByBuilding(buildings, thermostats);
   const sections = describeTemplate(stored.template, member.temperatureUnit);
 
   return (
@@ -89,22 +83,18 @@ export default async function PlanTemplatePage({ params, searchParams }: Props) 
         </ul>
       </Card>
       <Card>
-        {!mayChange ? (
-          <Notice tone="info">
-            {refusal(member.role, 'change_thermostat').replace(' Nothing was changed.', '')}
-          </Notice>
-        ) : thermostats.length === 0 ? (
-          <p className="text-sm">Add thermostats to your portfolio first.</p>
-        ) : (
+        <WhenMayChange
+          mayChange={mayChange}
+          role={member.role}
+          thermostatCount={thermostats.length}
+        >
           <PlanForm
             buildings={byBuilding}
             groups={groups}
-            initialSelected={thermostats
-              .filter((t) => askedIds.has(t.thermostatId))
-              .map((t) => t.thermostatId)}
+            initialSelected={inScope(thermostats, askedIds)}
             plan={planTemplate.bind(null, stored.id)}
           />
-        )}
+        </WhenMayChange>
       </Card>
     </div>
   );

@@ -118,6 +118,23 @@ async function unreadRules(
   return failure(error, values);
 }
 
+/**
+ * The checks (`validate`); where the thermostat's rules could not be read, that failure, logged
+ * as the action `unread` names (`unreadRules`).
+ */
+async function check(
+  opened: { member: Member; thermostat: ScopedThermostat },
+  form: FormData,
+  unread: Parameters<typeof unreadRules>[3],
+  editingRef?: string,
+): Promise<Awaited<ReturnType<typeof validate>> | { ok: false; state: ComfortFormState }> {
+  try {
+    return await validate(opened.member, opened.thermostat.thermostatId, form, editingRef);
+  } catch (error) {
+    return { ok: false, state: await unreadRules(opened, form, error, unread) };
+  }
+}
+
 function revalidate(thermostatId: string) {
   revalidatePath(`/thermostats/${thermostatId}/comfort-settings`);
   revalidatePath(`/thermostats/${thermostatId}/schedule`);
@@ -132,15 +149,10 @@ export async function createComfortSettingAction(
   if (!opened.ok) return opened.state;
   const { member, thermostat } = opened;
   const label = labelOf(thermostat);
-  let checked: Awaited<ReturnType<typeof validate>>;
-  try {
-    checked = await validate(member, thermostat.thermostatId, form);
-  } catch (error) {
-    return unreadRules(opened, form, error, {
-      action: 'comfort_setting.create',
-      summary: (values) => `Failed: create comfort setting ${values.name ?? ''} on ${label}`,
-    });
-  }
+  const checked = await check(opened, form, {
+    action: 'comfort_setting.create',
+    summary: (values) => `Failed: create comfort setting ${values.name ?? ''} on ${label}`,
+  });
   if (!checked.ok) return checked.state;
   const what = {
     actor: member,
@@ -185,16 +197,16 @@ export async function updateComfortSettingAction(
   if (!opened.ok) return opened.state;
   const { member, thermostat } = opened;
   const label = labelOf(thermostat);
-  let checked: Awaited<ReturnType<typeof validate>>;
-  try {
-    checked = await validate(member, thermostat.thermostatId, form, comfortSettingRef);
-  } catch (error) {
-    return unreadRules(opened, form, error, {
+  const checked = await check(
+    opened,
+    form,
+    {
       action: 'comfort_setting.update',
       changes: { comfortSettingRef },
       summary: () => `Failed: change comfort setting ${comfortSettingRef} on ${label}`,
-    });
-  }
+    },
+    comfortSettingRef,
+  );
   if (!checked.ok) return checked.state;
   const current = checked.current;
   if (!current) return { status: 'error', message: 'That comfort setting no longer exists.' };

@@ -2,7 +2,6 @@
 
 import { revalidatePath } from 'next/cache';
 import { formStrings, openThermostat, serviceFailure } from '@/lib/access/actions';
-import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logWrite, READ_BACK_NOTE } from '@/lib/activity/sink';
 import type { FormState } from '@/lib/platform/forms';
 import {
@@ -14,7 +13,7 @@ import {
   settingsDiff,
   validateConfiguration,
 } from '@/lib/settings/configuration';
-import { labelOf, readBeforeSave } from '@/lib/settings/current';
+import { checkBeforeSave, labelOf } from '@/lib/settings/current';
 import { getSettings, updateSettings } from '@/lib/service/resources';
 import { configurationUndo } from '@/lib/templates/undo/entries';
 
@@ -33,28 +32,18 @@ export async function saveConfiguration(
   const where = { thermostatId: thermostat.thermostatId, buildingId: thermostat.buildingId };
   const label = labelOf(thermostat);
 
-  const read = await readBeforeSave({
+  const checked = await checkBeforeSave({
     member,
     thermostat,
     read: getSettings,
     action: 'configuration.update',
     subject: 'configuration',
     values,
+    validate: ({ current, heatCoolMinDelta }) =>
+      validateConfiguration(values, { unit: member.temperatureUnit, heatCoolMinDelta, current }),
   });
-  if (!read.ok) return read.state;
-  const { current, heatCoolMinDelta } = read;
-  const result = validateConfiguration(values, {
-    unit: member.temperatureUnit,
-    heatCoolMinDelta,
-    current,
-  });
-  if (!result.ok) {
-    return { status: 'error', message: CHECK_FIELDS, fieldErrors: result.fieldErrors, values };
-  }
-  const { changes } = result;
-  if (Object.keys(changes).length === 0) {
-    return { status: 'success', message: 'Nothing changed, so nothing was sent.', values };
-  }
+  if (!checked.ok) return checked.state;
+  const { current, changes } = checked;
 
   // What it replaces was just read: the entry keeps it, so the change can be undone.
   const diff = settingsDiff(current, changes);
