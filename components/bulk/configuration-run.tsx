@@ -8,7 +8,8 @@ import {
 } from '@/components/runs/run-parts';
 import { Link } from '@/components/ui/link';
 import { can } from '@/lib/auth/permissions';
-import { listRetryable, mayCancel } from '@/lib/bulk/runs';
+import { listRetryable } from '@/lib/bulk/runs';
+import { mayCancel } from '@/lib/runs/requests';
 import { listBulkRuns } from '@/lib/runs/store';
 import { changesInWords, thermostatCount } from '@/lib/runs/words';
 import type { SettingsChanges } from '@/lib/service/resources';

@@ -1,7 +1,7 @@
 import { Link } from '@/components/ui/link';
 import { outcomeClass } from '@/components/ui/outcome-label';
 import { type Column, ResultTable, timeColumn } from '@/components/ui/result-table';
-import { runPath } from '@/lib/bulk/runs';
+import { runPath } from '@/lib/runs/requests';
 import { changesInWords, runStatus } from '@/lib/runs/words';
 import type { BulkRun } from '@/lib/runs/store';
 import { runTitleAsSeen, skippedOf } from '@/lib/runs/words';

@@ -14,7 +14,7 @@ import { Notice } from '@/components/ui/notice';
 import { outcomeClass } from '@/components/ui/outcome-label';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { can } from '@/lib/auth/permissions';
-import { mayCancel } from '@/lib/bulk/runs';
+import { mayCancel } from '@/lib/runs/requests';
 import { countPlanStates } from '@/lib/runs/store';
 import { isOneOff, thermostatCount } from '@/lib/runs/words';
 import type { PlanSummaryWithSections } from '@/lib/templates/summary';

@@ -2,7 +2,7 @@ import 'server-only';
 import { notYours } from '@/lib/access/not-yours';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/store';
-import { checkTargets, mayCancel } from '@/lib/bulk/runs';
+import { checkTargets, mayCancel } from '@/lib/runs/requests';
 import { queueRun } from '@/lib/runs/sweep';
 import {
   type BulkRun,

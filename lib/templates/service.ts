@@ -58,7 +58,7 @@ export type TemplateService = {
     operation: Exclude<TemplateOperation, { kind: 'configuration' }>;
     /** Refs of the settings this run created, by name key (for schedule updates). */
     created: ReadonlyMap<string, string>;
-    /** A passcode entered for the run (lib/templates/passcodes.ts), sent with locks turned on. */
+    /** A passcode entered for the run (lib/runs/passcodes.ts), sent with locks turned on. */
     passcode?: string | null;
     signal?: AbortSignal;
   }): Promise<{ createdRef?: string }>;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cancelBulkRun, startBulkRun } from '@/lib/bulk/runs';
+import { startBulkRun } from '@/lib/bulk/runs';
+import { cancelBulkRun } from '@/lib/runs/requests';
 import { CANCELLED_BEFORE_SENT } from '@/lib/runs/engine';
 import { workBulkRun } from '@/lib/bulk/kind';
 import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { currentSection, NAV_ITEMS } from '@/components/shell/nav-items';
-import { runPath, runSection } from '@/lib/bulk/runs';
+import { runPath, runSection } from '@/lib/runs/requests';
 
 /**
  * Which section every page is in, as the navigation marks it: a template's runs (its plan, then

@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelBulkRun, retryBulkRun, startBulkRun } from '@/lib/bulk/runs';
+import { retryBulkRun, startBulkRun } from '@/lib/bulk/runs';
+import { cancelBulkRun } from '@/lib/runs/requests';
 import { CANCELLED_IN_FLIGHT, MAX_SENDS } from '@/lib/runs/engine';
 import { resumeRuns } from '@/lib/runs/sweep';
 import { runStatus } from '@/lib/runs/words';

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listActivityAsSeen } from '@/lib/activity-log/view';
 import { readRunProgress } from '@/lib/runs/progress';
-import { cancelBulkRun } from '@/lib/bulk/runs';
+import { cancelBulkRun } from '@/lib/runs/requests';
 import { CANCELLED_IN_FLIGHT, MAX_SENDS } from '@/lib/runs/engine';
 import {
   type BulkRun,

@@ -11,7 +11,7 @@ import { activityHref, cursorOf, readActivityQuery } from '@/lib/activity-log/qu
 import { listActivityAsSeen } from '@/lib/activity-log/view';
 import { changeLines, errorWords } from '@/lib/activity-log/words';
 import { requireMember } from '@/lib/auth/session';
-import { runPath } from '@/lib/bulk/runs';
+import { runPath } from '@/lib/runs/requests';
 import { runStatus, thermostatCount } from '@/lib/runs/words';
 import { type ActivityEntry, listActivityPeople } from '@/lib/activity/store';
 import { listBuildings, listThermostats } from '@/lib/portfolio/store';

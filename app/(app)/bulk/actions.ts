@@ -7,13 +7,8 @@ import { openAction } from '@/lib/access/actions';
 import { type BulkFormState, MALFORMED, valuesFromForm } from '@/lib/bulk/form';
 import { selectionFromForm } from '@/lib/groups/selection';
 import { runIdSchema } from '@/lib/runs/progress';
-import {
-  cancelBulkRun,
-  retryBulkRun,
-  reviewBulkChange,
-  runPath,
-  startBulkRun,
-} from '@/lib/bulk/runs';
+import { retryBulkRun, reviewBulkChange, startBulkRun } from '@/lib/bulk/runs';
+import { cancelBulkRun, runPath } from '@/lib/runs/requests';
 import type { FormState } from '@/lib/platform/forms';
 import { applyPlannedRun, planUndoOfRun } from '@/lib/templates/runs';
 
@@ -130,7 +125,7 @@ export async function applyPlan(
 ): Promise<FormState> {
   const opened = await openRun(runId);
   if (!opened.ok) return opened.state;
-  // Held in memory for the run only (lib/templates/passcodes.ts); never echoed back.
+  // Held in memory for the run only (lib/runs/passcodes.ts); never echoed back.
   return toRunPage(
     await applyPlannedRun({ ...opened, passcode: form.get('passcode') ?? undefined }),
   );

@@ -4,7 +4,7 @@ import { RunRefresher } from '@/components/bulk/run-refresher';
 import { RUN_PAGE_SIZE, type RunView } from '@/components/runs/run-parts';
 import { PlannedRun } from '@/components/templates/planned-run';
 import { requireMember } from '@/lib/auth/session';
-import { runPath, runSection } from '@/lib/bulk/runs';
+import { runPath, runSection } from '@/lib/runs/requests';
 import { readRunProgress } from '@/lib/runs/progress';
 import { findBulkRun, listBulkRunItems } from '@/lib/runs/store';
 import { progressSignature, RESULT_FILTERS } from '@/lib/runs/words';

@@ -4,7 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { openAction } from '@/lib/access/actions';
 import { selectionFromForm } from '@/lib/groups/selection';
-import { runPath } from '@/lib/bulk/runs';
+import { runPath } from '@/lib/runs/requests';
 import type { FormState } from '@/lib/platform/forms';
 import { readTemplateForm } from '@/lib/templates/form';
 import { planOneOffRun } from '@/lib/templates/runs';
