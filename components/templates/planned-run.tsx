@@ -18,7 +18,7 @@ import { mayCancel } from '@/lib/runs/requests';
 import { countPlanStates } from '@/lib/runs/store';
 import { isOneOff, thermostatCount } from '@/lib/runs/words';
 import type { PlanSummaryWithSections } from '@/lib/templates/summary';
-import { planSummaryAsSeen } from '@/lib/templates/run-store';
+import { planSummaryAsSeen } from '@/lib/templates/runs';
 import { plannedRunInWords } from '@/lib/templates/run-words';
 
 /**

@@ -1,12 +1,6 @@
 import 'server-only';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import {
-  type BulkRun,
-  type BulkRunItem,
-  itemsInView,
-  mayHaveChanged,
-  type RunInView,
-} from '@/lib/runs/store';
+import { type BulkRun, type BulkRunItem, itemsInView, mayHaveChanged } from '@/lib/runs/store';
 import { getDb, rowsOf } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/scope';
 import {
@@ -16,33 +10,24 @@ import {
   templates,
   thermostats,
 } from '@/lib/db/schema';
-import { type PlanSummaryWithSections, summariseItemPlans } from './summary';
 
 /**
- * What only planned runs (template, one-off, undo) ask of the runs' tables: the plan's summary as
- * a member sees it, the template a run assigns for drift, what an undo can put back, and the
- * locks a run last set.
+ * What only planned runs (template, one-off, undo) ask of the runs' tables: the plans a member
+ * sees, the template a run assigns for drift, what an undo can put back, and the locks a run
+ * last set.
  */
 
-/**
- * A planned run's summary as the member sees it: the whole run's, or, where they see only part of
- * the run, one summed over the plans in view, so calls and time are never counted over
- * thermostats outside their scope. Null for a run that does not plan.
- */
-export async function planSummaryAsSeen(input: {
+/** The plans of a run's thermostats the scope sees, in selection order (for its summary). */
+export async function listPlansInView(input: {
   scope: Scope;
-  run: RunInView;
-}): Promise<PlanSummaryWithSections | null> {
-  const { run } = input;
-  if (run.planSummary === null) return null;
-  if (!run.partView) return run.planSummary as PlanSummaryWithSections;
+  run: Pick<BulkRun, 'id' | 'startedBy'>;
+}): Promise<{ thermostatId: string; plan: Record<string, unknown> | null }[]> {
   const db = await getDb();
-  const plans = await db
+  return db
     .select({ thermostatId: bulkRunItems.thermostatId, plan: bulkRunItems.plan })
     .from(bulkRunItems)
-    .where(and(eq(bulkRunItems.runId, run.id), itemsInView(input.scope, run)))
+    .where(and(eq(bulkRunItems.runId, input.run.id), itemsInView(input.scope, input.run)))
     .orderBy(asc(bulkRunItems.position));
-  return summariseItemPlans(plans);
 }
 
 /**

@@ -2,10 +2,17 @@ import 'server-only';
 import { notYours } from '@/lib/access/not-yours';
 import { can, refusal } from '@/lib/auth/permissions';
 import type { Member } from '@/lib/auth/store';
-import { checkTargets, mayCancel } from '@/lib/runs/requests';
+import {
+  checkTargets,
+  forbidden,
+  invalid,
+  mayCancel,
+  type Refusal,
+  type RunRequest,
+  type WithRun,
+} from '@/lib/runs/requests';
 import { queueRun } from '@/lib/runs/sweep';
 import {
-  type BulkRun,
   confirmPlannedRun,
   countPlanStates,
   createPlannedRun,
@@ -14,7 +21,9 @@ import {
   type PlannedItemInput,
   type RunInView,
 } from '@/lib/runs/store';
-import { listUndoableItems } from './run-store';
+import { listPlansInView, listUndoableItems } from './run-store';
+import { type PlanSummaryWithSections, summariseItemPlans } from './summary';
+import type { Scope } from '@/lib/db/scope';
 import { findActivityEntry } from '@/lib/activity/store';
 import { findTemplate } from '@/lib/templates/store';
 import { undoOf } from './undo/entries';
@@ -31,12 +40,6 @@ import { undoTargetOf } from './undo/of-run';
  * template in their organisation and valid. Planning reads and writes nothing at the service
  * but reads; applying happens only once a member confirms the plan they were shown.
  */
-
-export type Refusal = { ok: false; code: 'forbidden' | 'invalid'; message: string };
-type WithRun = { ok: true; run: BulkRun };
-
-const forbidden = (message: string): Refusal => ({ ok: false, code: 'forbidden', message });
-const invalid = (message: string): Refusal => ({ ok: false, code: 'invalid', message });
 
 /**
  * How long a plan may be applied after it read the thermostats: its operations are differences
@@ -129,8 +132,6 @@ async function startPlanning(member: Member, plan: PlannedRun): Promise<WithRun>
 }
 
 /** A member's request about one run, by its id (from the address, so not yet checked). */
-type RunRequest = { member: Member; runId: string };
-
 async function findPlannedRun(input: RunRequest): Promise<WithRun | Refusal> {
   const run = await findBulkRun({ scope: input.member, runId: input.runId });
   if (!run || run.kind === 'configuration') return forbidden(notYours('run'));
@@ -352,3 +353,18 @@ function parseTemplate(value: unknown): Template | null {
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/**
+ * A planned run's summary as the member sees it: the whole run's, or, where they see only part of
+ * the run, one summed over the plans in view, so calls and time are never counted over
+ * thermostats outside their scope. Null for a run that does not plan.
+ */
+export async function planSummaryAsSeen(input: {
+  scope: Scope;
+  run: RunInView;
+}): Promise<PlanSummaryWithSections | null> {
+  const { run } = input;
+  if (run.planSummary === null) return null;
+  if (!run.partView) return run.planSummary as PlanSummaryWithSections;
+  return summariseItemPlans(await listPlansInView(input));
+}

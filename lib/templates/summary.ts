@@ -16,7 +16,7 @@ type ItemPlan = { thermostatId: string; plan: Record<string, unknown> | null };
 
 /**
  * A planned run's summary over the item plans given: all of a run's when it is planned, or only
- * those a member sees (`planSummaryAsSeen`), so that counts, calls and time are never summed over
+ * those a member sees (`planSummaryAsSeen`, lib/templates/runs.ts), so that counts, calls and time are never summed over
  * thermostats outside their scope. Its time is at the pace a run is applied (`refresh`).
  */
 export function summariseItemPlans(items: readonly ItemPlan[]): PlanSummaryWithSections {

@@ -32,7 +32,7 @@ import { findLastAccessControl } from '@/lib/templates/last-access-control';
 import { forgetPasscode } from '@/lib/runs/passcodes';
 import { type PlanSummary, scheduleUpdateOf, type ThermostatPlan } from '@/lib/templates/plan';
 import { runTitle, runTitleAsSeen, skippedOf } from '@/lib/runs/words';
-import { planSummaryAsSeen } from '@/lib/templates/run-store';
+import { planSummaryAsSeen } from '@/lib/templates/runs';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
