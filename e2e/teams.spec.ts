@@ -62,7 +62,7 @@ const said = (role: string, what: string, who = 'an owner or admin') =>
   `As ${role} you cannot ${what}; ask ${who}. Nothing was changed.`;
 const NOT_YOURS = 'That thermostat is not in your portfolio.';
 const BUILDING_NOT_YOURS = 'That building is not in your portfolio.';
-const NOT_A_MEMBER = 'That person is not a member of your organisation.';
+const NOT_A_MEMBER = 'That member is not in your organisation.';
 const NOT_PENDING = 'That invitation is no longer pending.';
 const LAST_OWNER =
   'An organisation always keeps at least one owner: make someone else an owner first.';

@@ -6,6 +6,7 @@ export type OwnedRecord =
   | 'group'
   | 'template'
   | 'webhook'
+  | 'member'
   | 'entry';
 
 const WHERE: Record<OwnedRecord, string> = {
@@ -15,6 +16,7 @@ const WHERE: Record<OwnedRecord, string> = {
   group: 'your organisation',
   template: 'your organisation',
   webhook: 'your organisation',
+  member: 'your organisation',
   entry: 'your activity log',
 };
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { notYours } from '@/lib/access/not-yours';
 import { CHECK_FIELDS } from '@/lib/platform/forms';
 import { logActivity } from '@/lib/activity/sink';
 import { can, refusal } from '@/lib/auth/permissions';
@@ -32,7 +33,6 @@ import {
  * open the session and call these; the pages only decide what to offer.
  */
 
-export const GROUP_NOT_FOUND = 'That group is not in your organisation.';
 export const NAME_TAKEN = 'Another group has this name; choose another.';
 
 export type GroupOutcome =
@@ -158,7 +158,7 @@ export async function saveGroupChange(input: {
     return refused({ status: 'error', message: refusal(member.role, 'manage_groups') });
   }
   const current = await findGroup({ scope: member, groupId: input.groupId });
-  if (!current) return refused({ status: 'error', message: GROUP_NOT_FOUND });
+  if (!current) return refused({ status: 'error', message: notYours('group') });
   const handPicked = current.filter === null;
   const raw = (input.input ?? {}) as Record<string, unknown>;
   const parsed = handPicked
@@ -191,7 +191,7 @@ export async function saveGroupChange(input: {
   if (!updated.ok) {
     return updated.reason === 'name_taken'
       ? checkFields({ name: [NAME_TAKEN] })
-      : refused({ status: 'error', message: GROUP_NOT_FOUND });
+      : refused({ status: 'error', message: notYours('group') });
   }
   const { group } = updated;
   const count = (await resolveGroup({ scope: member, groupId: group.id }))?.length ?? 0;
@@ -225,13 +225,15 @@ export async function saveGroupChange(input: {
 export async function removeGroup(input: {
   member: Member;
   groupId: unknown;
-}): Promise<{ ok: true; group: Group } | { ok: false; message: string }> {
+}): Promise<
+  { ok: true; group: Group } | { ok: false; reason: 'forbidden' | 'not_found'; message: string }
+> {
   const { member } = input;
   if (!can(member, 'manage_groups')) {
-    return { ok: false, message: refusal(member.role, 'manage_groups') };
+    return { ok: false, reason: 'forbidden', message: refusal(member.role, 'manage_groups') };
   }
   const group = await deleteGroup({ scope: member, groupId: input.groupId });
-  if (!group) return { ok: false, message: GROUP_NOT_FOUND };
+  if (!group) return { ok: false, reason: 'not_found', message: notYours('group') };
   await logActivity({
     actor: member,
     action: 'group.delete',

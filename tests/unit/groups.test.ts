@@ -29,14 +29,9 @@ const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
 const { saveReading } = await import('@/lib/readings/store');
 const { FILTER_ATTENTION_KIND_NAMES, describeFilter, filterInputFromForm, groupFilterSchema } =
   await import('@/lib/groups/filter');
-const {
-  GROUP_NOT_FOUND,
-  NAME_TAKEN,
-  groupInputFromForm,
-  removeGroup,
-  saveGroupChange,
-  saveNewGroup,
-} = await import('@/lib/groups/manage');
+const { NAME_TAKEN, groupInputFromForm, removeGroup, saveGroupChange, saveNewGroup } = await import(
+  '@/lib/groups/manage'
+);
 const { newGroupSchema } = await import('@/lib/groups/schema');
 const { connectEveryOrganization, databaseTargets, useDatabase } = await import(
   '../support/database'
@@ -432,7 +427,8 @@ describe.each(databaseTargets)('groups on $name', ({ target }) => {
     // Another organisation's owner cannot reach it either.
     expect(await removeGroup({ member: other, groupId: made.group.id })).toEqual({
       ok: false,
-      message: GROUP_NOT_FOUND,
+      reason: 'not_found',
+      message: notYours('group'),
     });
     const removed = await removeGroup({ member: owner, groupId: made.group.id });
     expect(removed.ok).toBe(true);

@@ -6,7 +6,6 @@ import { formStrings, openAction, refusedTo } from '@/lib/access/actions';
 import type { FormState } from '@/lib/platform/forms';
 import { withNotice } from '@/lib/platform/notice';
 import {
-  GROUP_NOT_FOUND,
   groupInputFromForm,
   removeGroup,
   saveGroupChange,
@@ -83,7 +82,7 @@ export async function deleteGroupAction(groupId: string): Promise<void> {
   const { member } = opened;
   const removed = await removeGroup({ member, groupId });
   if (!removed.ok) {
-    redirect(removed.message === GROUP_NOT_FOUND ? PAGE : await refusedTo(here, removed));
+    redirect(removed.reason === 'not_found' ? PAGE : await refusedTo(here, removed));
   }
   revalidatePath(PAGE);
   redirect(withNotice(PAGE, member, 'groupDeleted', { name: removed.group.name }));

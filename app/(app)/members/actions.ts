@@ -4,6 +4,7 @@ import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { formStrings, openAction, openOwnAction } from '@/lib/access/actions';
+import { notYours } from '@/lib/access/not-yours';
 import { logActivity } from '@/lib/activity/sink';
 import { canManageMember, ROLE_NAMES, ROLES, refusal } from '@/lib/auth/permissions';
 import { emailSchema, organizationNameSchema } from '@/lib/auth/schemas';
@@ -19,10 +20,7 @@ const roleSchema = z.enum(ROLES, 'Choose a role.');
 const buildingIdsSchema = z.array(buildingIdSchema, 'Choose buildings from the list.').max(1000);
 const LAST_OWNER =
   'An organisation always keeps at least one owner: make someone else an owner first.';
-const NOT_A_MEMBER: FormState = {
-  status: 'error',
-  message: 'That person is not a member of your organisation.',
-};
+const NOT_A_MEMBER: FormState = { status: 'error', message: notYours('member') };
 
 /** The role and buildings posted, checked against the organisation's buildings. */
 async function readRole(orgId: string, form: FormData) {

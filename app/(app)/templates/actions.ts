@@ -3,6 +3,7 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { openAction, refusedTo } from '@/lib/access/actions';
+import { notYours } from '@/lib/access/not-yours';
 import { logActivity } from '@/lib/activity/sink';
 import {
   createTemplate,
@@ -56,8 +57,7 @@ export async function updateTemplateAction(
   if (!opened.ok) return opened.state;
   const { member } = opened;
   const current = await findTemplate({ orgId: member.orgId, templateId });
-  if (!current)
-    return { status: 'error', message: 'That template is not in your organisation’s library.' };
+  if (!current) return { status: 'error', message: notYours('template') };
   const read = readTemplateForm(
     form,
     { unit: member.temperatureUnit, source: { kind: 'edit', current: current.template } },
