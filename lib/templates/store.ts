@@ -2,16 +2,15 @@ import 'server-only';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { notYours } from '@/lib/access/not-yours';
-import { can, type MemberScope, refusal } from '@/lib/auth/permissions';
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import { getDb } from '@/lib/db/client';
 import { templates } from '@/lib/db/schema';
 
 /**
- * The organisation's template library. Reads take the organisation; writes take the member
- * (their organisation, role and name), and check `manage_templates` here, before anything is
- * written, whatever the page offered. A name already used in the organisation (ignoring case)
- * is an answer, not an exception. A template is stored as `templateSchema` gives it (°F, names,
+ * The organisation's template library. Reads take the organisation; writes take the author (their
+ * organisation and the name the list shows): the actions check `manage_templates` first
+ * (app/(app)/templates/actions.ts, through `openAction`). A name already used in the organisation
+ * (ignoring case) is an answer, not an exception. A template is stored as `templateSchema` gives it (°F, names,
  * never a passcode) and parsed again when read.
  */
 
@@ -25,12 +24,12 @@ export type StoredTemplate = {
   updatedAt: Date;
 };
 
-/** Who writes: their organisation, their role (checked here) and the name the list shows. */
-export type TemplateAuthor = MemberScope & { orgId: string; name: string };
+/** Who writes: their organisation and the name the list shows. */
+export type TemplateAuthor = { orgId: string; name: string };
 
 export type TemplateRefusal = {
   ok: false;
-  reason: 'forbidden' | 'not_found' | 'duplicate_name';
+  reason: 'not_found' | 'duplicate_name';
   message: string;
   /** For the form: the name field's error when the name is taken. */
   fieldErrors?: { name: string[] };
@@ -43,11 +42,6 @@ const refuse = (reason: TemplateRefusal['reason'], message: string): TemplateRef
   reason,
   message,
 });
-
-const forbidden = (author: TemplateAuthor) =>
-  can(author, 'manage_templates')
-    ? null
-    : refuse('forbidden', refusal(author.role, 'manage_templates'));
 
 function duplicate(name: string): TemplateRefusal {
   const message = `A template called “${name}” already exists (names ignore case). Choose another name.`;
@@ -116,8 +110,6 @@ export async function createTemplate({
   member: TemplateAuthor;
   template: Template;
 }): Promise<{ ok: true; template: StoredTemplate } | TemplateRefusal> {
-  const refused = forbidden(member);
-  if (refused) return refused;
   const { name, body } = bodyOf(template);
   const db = await getDb();
   const rows = await db
@@ -143,8 +135,6 @@ export async function updateTemplate({
   templateId: unknown;
   template: Template;
 }): Promise<{ ok: true; before: StoredTemplate; template: StoredTemplate } | TemplateRefusal> {
-  const refused = forbidden(member);
-  if (refused) return refused;
   const before = await findTemplate({ orgId: member.orgId, templateId: id });
   if (!before) return refuse('not_found', notYours('template'));
   const { name, body } = bodyOf(template);
@@ -173,8 +163,6 @@ export async function deleteTemplate({
   member: TemplateAuthor;
   templateId: unknown;
 }): Promise<{ ok: true; template: StoredTemplate } | TemplateRefusal> {
-  const refused = forbidden(member);
-  if (refused) return refused;
   const parsed = templateId.safeParse(id);
   if (!parsed.success) return refuse('not_found', notYours('template'));
   const db = await getDb();
