@@ -25,6 +25,9 @@ import { derivedKey } from './keys';
  * in, are made for 'anyone' and carry no words from the address. A value that is tampered with,
  * expired, for someone else, or names a key or parameters the table does not have is not shown,
  * with no error: it is only a message.
+ *
+ * The one other message across a redirect is next-auth's own: it sends a failed sign-in back with
+ * `?error=<code>`, and the sign-in page words only the codes it knows, echoing nothing.
  */
 
 export const NOTICE_PARAM = 'notice';
