@@ -12,23 +12,9 @@ import {
 } from '@/lib/db/schema';
 
 /**
- * What only planned runs (template, one-off, undo) ask of the runs' tables: the plans a member
- * sees, the template a run assigns for drift, what an undo can put back, and the locks a run
- * last set.
+ * What only planned runs (template, one-off, undo) ask of the runs' tables: the template a run
+ * assigns for drift, what an undo can put back, and the locks a run last set.
  */
-
-/** The plans of a run's thermostats the scope sees, in selection order (for its summary). */
-export async function listPlansInView(input: {
-  scope: Scope;
-  run: Pick<BulkRun, 'id' | 'startedBy'>;
-}): Promise<{ thermostatId: string; plan: Record<string, unknown> | null }[]> {
-  const db = await getDb();
-  return db
-    .select({ thermostatId: bulkRunItems.thermostatId, plan: bulkRunItems.plan })
-    .from(bulkRunItems)
-    .where(and(eq(bulkRunItems.runId, input.run.id), itemsInView(input.scope, input.run)))
-    .orderBy(asc(bulkRunItems.position));
-}
 
 /**
  * After a template run: every thermostat it applied to, or found already matching, is now

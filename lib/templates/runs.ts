@@ -18,10 +18,11 @@ import {
   createPlannedRun,
   findBulkRun,
   listBulkRunItems,
+  listItemPlans,
   type PlannedItemInput,
   type RunInView,
 } from '@/lib/runs/store';
-import { listPlansInView, listUndoableItems } from './run-store';
+import { listUndoableItems } from './run-store';
 import { type PlanSummaryWithSections, summariseItemPlans } from './summary';
 import type { Scope } from '@/lib/db/scope';
 import { findActivityEntry } from '@/lib/activity/store';
@@ -366,5 +367,7 @@ export async function planSummaryAsSeen(input: {
   const { run } = input;
   if (run.planSummary === null) return null;
   if (!run.partView) return run.planSummary as PlanSummaryWithSections;
-  return summariseItemPlans(await listPlansInView(input));
+  return summariseItemPlans(
+    await listItemPlans({ runId: run.id, seenBy: { scope: input.scope, run } }),
+  );
 }

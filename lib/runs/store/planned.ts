@@ -106,9 +106,13 @@ export async function recordItemPlan(input: {
     );
 }
 
-/** Every item's plan, in selection order (for the summary, and for undo). */
+/**
+ * Every item's plan, in selection order (for the summary, and for undo); with `seenBy`, only
+ * the items that member sees (a building manager's share of someone else's run).
+ */
 export async function listItemPlans(input: {
   runId: string;
+  seenBy?: { scope: Scope; run: Pick<BulkRun, 'startedBy'> };
 }): Promise<
   Pick<
     BulkRunItem,
@@ -137,7 +141,12 @@ export async function listItemPlans(input: {
       created: bulkRunItems.created,
     })
     .from(bulkRunItems)
-    .where(eq(bulkRunItems.runId, input.runId))
+    .where(
+      and(
+        eq(bulkRunItems.runId, input.runId),
+        input.seenBy ? itemsInView(input.seenBy.scope, input.seenBy.run) : undefined,
+      ),
+    )
     .orderBy(asc(bulkRunItems.position));
 }
 
