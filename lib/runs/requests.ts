@@ -6,7 +6,7 @@ import type { Member } from '@/lib/auth/store';
 import { listThermostats } from '@/lib/portfolio/store';
 import type { ConfigurationErrors } from '@/lib/settings/configuration';
 import { thermostatIdSchema } from '@/lib/service/schemas';
-import { CANCELLED_BEFORE_SENT, CANCELLED_IN_FLIGHT } from './engine';
+import { CANCELLED_BEFORE_SENT, CANCELLED_IN_FLIGHT, type RunKinds } from './engine';
 import { runEntry } from './entry';
 import { forgetPasscode } from './passcodes';
 import { BULK_RUNS_PATH, TEMPLATE_RUNS_PATH } from './paths';
@@ -115,9 +115,14 @@ export function mayCancel(member: Member, run: Pick<BulkRun, 'startedBy'>): bool
 
 /**
  * Cancels a run: at once when it is queued or no worker holds it; otherwise its worker stops
- * between requests (those in flight finish and are recorded) and the rest is cancelled.
+ * between requests (those in flight finish and are recorded) and the rest is cancelled. A run
+ * cancelled at once is ended here as its worker would have ended it, with its kind's `finished`
+ * (the registry, lib/jobs/run-kinds.ts, is passed in: the engine never imports its kinds).
  */
-export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Refusal> {
+export async function cancelBulkRun(
+  input: RunRequest,
+  kinds: RunKinds,
+): Promise<WithMessage | Refusal> {
   const found = await findRunFor(input);
   if (!found.ok) return found;
   const { run } = found;
@@ -144,8 +149,11 @@ export async function cancelBulkRun(input: RunRequest): Promise<WithMessage | Re
     case 'finished':
       return invalid('The run had already finished; nothing was cancelled.');
     case 'cancelled':
-      // Ended before a worker took it: no worker will forget a passcode held for it.
+      // Ended with no worker holding it: no worker will forget its passcode or finish it (a
+      // template run partly applied before its worker stopped assigns the template where it
+      // applied, so drift is tracked there).
       forgetPasscode(run.id);
+      await kinds[run.kind].finished?.(run);
       return { ok: true, message: 'Cancelled. Nothing more will be sent.', run };
     case 'requested':
       return {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startBulkRun } from '@/lib/bulk/runs';
+import { RUN_KINDS } from '@/lib/jobs/run-kinds';
 import { cancelBulkRun } from '@/lib/runs/requests';
 import { CANCELLED_BEFORE_SENT } from '@/lib/runs/engine';
 import { workBulkRun } from '@/lib/bulk/kind';
@@ -53,7 +54,7 @@ describe('a bulk run cancelled while its request waits for the budget', () => {
     // A short lease: the worker hears of the cancel at its next renewal, a second on.
     const working = workBulkRun({ runId: started.run.id, leaseSeconds: 3 });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await cancelBulkRun({ member: owner, runId: started.run.id })).toMatchObject({
+    expect(await cancelBulkRun({ member: owner, runId: started.run.id }, RUN_KINDS)).toMatchObject({
       ok: true,
     });
     expect(await working).toBe('cancelled');

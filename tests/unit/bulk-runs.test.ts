@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retryBulkRun, startBulkRun } from '@/lib/bulk/runs';
+import { RUN_KINDS } from '@/lib/jobs/run-kinds';
 import { cancelBulkRun } from '@/lib/runs/requests';
 import { CANCELLED_IN_FLIGHT, MAX_SENDS } from '@/lib/runs/engine';
 import { resumeRuns } from '@/lib/runs/sweep';
@@ -183,7 +184,7 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     expect(items.map((i) => i.position)).toEqual(inA.map((_, i) => i));
     // Its job was queued and noted on the run.
     expect((await reload(mine.run.id)).jobId).toBeTruthy();
-    await cancelBulkRun({ member: managerA, runId: mine.run.id });
+    await cancelBulkRun({ member: managerA, runId: mine.run.id }, RUN_KINDS);
   });
 
   it('records each thermostat’s result once, however often it is reported', async () => {
@@ -228,8 +229,8 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
       [id(1), 'pending', '', 0],
     ]);
     expect(await reload(other.id)).toMatchObject({ applied: 0, failed: 0 });
-    await cancelBulkRun({ member: owner, runId: run.id });
-    await cancelBulkRun({ member: owner, runId: other.id });
+    await cancelBulkRun({ member: owner, runId: run.id }, RUN_KINDS);
+    await cancelBulkRun({ member: owner, runId: other.id }, RUN_KINDS);
   });
 
   it('applies a run in requests of at most 25, 3 in flight, and finishes it with one entry', async () => {
@@ -375,8 +376,8 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
       requests.push(thermostatIds);
       if (requests.length === 1) {
         // A building manager who did not start it may not; the owner may.
-        cancels.push(await cancelBulkRun({ member: managerA, runId }));
-        cancels.push(await cancelBulkRun({ member: owner, runId }));
+        cancels.push(await cancelBulkRun({ member: managerA, runId }, RUN_KINDS));
+        cancels.push(await cancelBulkRun({ member: owner, runId }, RUN_KINDS));
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
       return answer(thermostatIds);
@@ -405,7 +406,7 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     const [entry, ...more] = await entriesOf(runId);
     expect(more).toEqual([]);
     expect(entry).toMatchObject({ outcome: 'failure', error: 'cancelled' });
-    expect(await cancelBulkRun({ member: owner, runId })).toMatchObject({ ok: false });
+    expect(await cancelBulkRun({ member: owner, runId }, RUN_KINDS)).toMatchObject({ ok: false });
 
     // A queued run, or one whose worker is gone, is cancelled at once; an item a dead worker had
     // in flight says it may have been applied.
@@ -418,7 +419,7 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     await claimBulkRun({ runId: queued.run.id, owner: 'gone', leaseSeconds: 30 });
     await markItemsSent({ runId: queued.run.id, thermostatIds: [id(0)] });
     await clearBulkRunLeases();
-    expect(await cancelBulkRun({ member: owner, runId: queued.run.id })).toMatchObject({
+    expect(await cancelBulkRun({ member: owner, runId: queued.run.id }, RUN_KINDS)).toMatchObject({
       ok: true,
       message: expect.stringMatching(/^Cancelled/),
     });
@@ -475,7 +476,7 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     ]);
     // Not before its time, by any worker.
     expect(await claimBulkRun({ runId: run.id, owner: 'early', leaseSeconds: 30 })).toBeNull();
-    await cancelBulkRun({ member: owner, runId: run.id });
+    await cancelBulkRun({ member: owner, runId: run.id }, RUN_KINDS);
   });
 
   it('the sweep gives a run whose worker died a new job', async () => {
@@ -498,7 +499,7 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     const job = (await reload(started.run.id)).jobId;
     expect(job).toBeTruthy();
     expect(job).not.toBe(firstJob);
-    await cancelBulkRun({ member: owner, runId: started.run.id });
+    await cancelBulkRun({ member: owner, runId: started.run.id }, RUN_KINDS);
   });
 
   it('a building manager sees runs that touched their buildings, and only those items', async () => {
@@ -524,7 +525,9 @@ describe.each(databaseTargets)('bulk runs on $name', ({ target }) => {
     expect((await countBulkRunItems({ scope: managerA, run: seenByA })).applied).toBe(30);
     expect((await countBulkRunItems({ scope: owner, run: seenByA })).applied).toBe(60);
     // Nor may they cancel or retry what is not theirs to see.
-    expect(await cancelBulkRun({ member: managerC, runId })).toMatchObject({ code: 'forbidden' });
+    expect(await cancelBulkRun({ member: managerC, runId }, RUN_KINDS)).toMatchObject({
+      code: 'forbidden',
+    });
     expect(await retryBulkRun({ member: managerC, runId })).toMatchObject({ code: 'forbidden' });
 
     // The activity log: one entry, found by building and by thermostat, in scope.

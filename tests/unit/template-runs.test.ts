@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listActivityAsSeen } from '@/lib/activity-log/view';
 import { readRunProgress } from '@/lib/runs/progress';
+import { RUN_KINDS } from '@/lib/jobs/run-kinds';
 import { cancelBulkRun } from '@/lib/runs/requests';
 import { CANCELLED_IN_FLIGHT, MAX_SENDS } from '@/lib/runs/engine';
 import {
@@ -855,6 +856,29 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     expect(await findBulkRun({ scope: owner, runId })).toMatchObject({ applied: 1, failed: 1 });
   });
 
+  it('cancelled at once after its worker stopped, a run still assigns its template where it applied', async () => {
+    const fake = fakeService();
+    const runId = await confirmed(fake, [id(24), id(25)], FROST_ALERT);
+    const dying = diesInFlight(fake, id(24), { lands: false });
+    const stopped = workPlannedRun({ runId, service: dying.service, owner: 'dies' });
+    await dying.inFlight(1);
+    await appliedBeforeTheCrash(runId, id(25));
+    await clearBulkRunLeases();
+
+    expect(await cancelBulkRun({ member: owner, runId }, RUN_KINDS)).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/^Cancelled/),
+    });
+    // Drift is tracked on the one it applied to, as when a worker ends the run.
+    const assigned = await db
+      .select({ thermostatId: templateAssignments.thermostatId })
+      .from(templateAssignments)
+      .where(eq(templateAssignments.runId, runId));
+    expect(assigned).toEqual([{ thermostatId: id(25) }]);
+    dying.release();
+    expect(await stopped).toBe('interrupted');
+  });
+
   it('a call in flight when Setpoint stopped may have landed: cancel says so, undo puts it back, resume sends it again', async () => {
     const fake = fakeService();
     const original = structuredClone(fake.states.get(id(27)) as FullState);
@@ -867,7 +891,7 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     await clearBulkRunLeases();
 
     // Cancelled at once (no worker holds it): never "not sent" for what may have landed.
-    expect(await cancelBulkRun({ member: owner, runId })).toMatchObject({ ok: true });
+    expect(await cancelBulkRun({ member: owner, runId }, RUN_KINDS)).toMatchObject({ ok: true });
     const run = (await findBulkRun({ scope: owner, runId })) as BulkRun;
     const [item] = await listBulkRunItems({ scope: owner, run });
     expect(item?.outcome).toBe('cancelled');
@@ -911,7 +935,9 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     const lost = workPlannedRun({ runId: third, service: once.service, owner: 'dies-once' });
     await once.inFlight(1);
     await clearBulkRunLeases();
-    expect(await cancelBulkRun({ member: owner, runId: third })).toMatchObject({ ok: true });
+    expect(await cancelBulkRun({ member: owner, runId: third }, RUN_KINDS)).toMatchObject({
+      ok: true,
+    });
     const [cancelled] = await listBulkRunItems({
       scope: owner,
       run: (await findBulkRun({ scope: owner, runId: third })) as BulkRun,
@@ -988,7 +1014,7 @@ describe.each(databaseTargets)('template runs on $name', ({ target }) => {
     const fake = fakeService();
     const run = await plan(owner, fake.service, [id(6), id(7)]);
     const before = fake.calls.write;
-    const cancelled = await cancelBulkRun({ member: owner, runId: run.id });
+    const cancelled = await cancelBulkRun({ member: owner, runId: run.id }, RUN_KINDS);
     expect(cancelled.ok).toBe(true);
     expect((await findBulkRun({ scope: owner, runId: run.id }))?.state).toBe('cancelled');
     const again = await applyPlannedRun({ member: owner, runId: run.id });

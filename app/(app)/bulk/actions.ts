@@ -6,6 +6,7 @@ import { notYours } from '@/lib/access/not-yours';
 import { openAction } from '@/lib/access/actions';
 import { type BulkFormState, MALFORMED, valuesFromForm } from '@/lib/bulk/form';
 import { selectionFromForm } from '@/lib/groups/selection';
+import { RUN_KINDS } from '@/lib/jobs/run-kinds';
 import { runIdSchema } from '@/lib/runs/progress';
 import { retryBulkRun, reviewBulkChange, startBulkRun } from '@/lib/bulk/runs';
 import { cancelBulkRun, runPath } from '@/lib/runs/requests';
@@ -101,7 +102,7 @@ export async function cancelRun(
 ): Promise<FormState> {
   const opened = await openRun(runId);
   if (!opened.ok) return opened.state;
-  const cancelled = await cancelBulkRun(opened);
+  const cancelled = await cancelBulkRun(opened, RUN_KINDS);
   if (cancelled.ok) revalidatePath(runPath(cancelled.run));
   return toRunPage(cancelled);
 }
