@@ -1,13 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import {
-  everyKindAs,
-  MAX_SENDS,
-  type RunContext,
-  type RunKind,
-  type WorkOutcome,
-  workRun,
-} from '@/lib/runs/engine';
+import { MAX_SENDS, type RunContext, type RunKind } from '@/lib/runs/engine';
 import { type ItemResult, listPendingItems, recordItemResults } from '@/lib/runs/store';
 import {
   CHUNKS_IN_FLIGHT,
@@ -91,16 +84,4 @@ async function send(context: RunContext, apply: Apply, thermostatIds: string[]):
     results = failChunk(ids, failureDetail(error), failureOutcome(error));
   }
   await recordItemResults({ runId: run.id, results });
-}
-
-/** Works one configuration run (tests give their own stand-in for the service). */
-export function workBulkRun(input: {
-  runId: string;
-  owner?: string;
-  apply?: Apply;
-  signal?: AbortSignal;
-  leaseSeconds?: number;
-}): Promise<WorkOutcome> {
-  const kind = configurationKind(input.apply);
-  return workRun({ ...input, kinds: everyKindAs(kind) });
 }

@@ -124,11 +124,6 @@ export type RunKind = {
 
 export type RunKinds = { readonly [K in BulkRun['kind']]: RunKind };
 
-/** Every kind name worked by the one kind given: a test's run is of the kind it tests. */
-export function everyKindAs(kind: RunKind): RunKinds {
-  return { configuration: kind, template: kind, undo: kind };
-}
-
 /**
  * Works one run until it is finished, cancelled, paused (the budget is spent until later: a job
  * is queued for then), planned (it waits for a member), or interrupted (`signal`; the run is left

@@ -1,12 +1,5 @@
 import 'server-only';
-import {
-  everyKindAs,
-  MAX_SENDS,
-  type RunContext,
-  type RunKind,
-  type WorkOutcome,
-  workRun,
-} from '@/lib/runs/engine';
+import { MAX_SENDS, type RunContext, type RunKind } from '@/lib/runs/engine';
 import { passcodeFor } from '@/lib/runs/passcodes';
 import {
   CHUNKS_IN_FLIGHT,
@@ -111,17 +104,6 @@ export function plannedKind(service: TemplateService = serviceForTemplates): Run
       }
     },
   };
-}
-
-/** Works one planned run (tests give their own stand-in for the service). */
-export function workPlannedRun(input: {
-  runId: string;
-  owner?: string;
-  service?: TemplateService;
-  signal?: AbortSignal;
-  leaseSeconds?: number;
-}): Promise<WorkOutcome> {
-  return workRun({ ...input, kinds: everyKindAs(plannedKind(input.service)) });
 }
 
 // --- Planning ---------------------------------------------------------------------------------

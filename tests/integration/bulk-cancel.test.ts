@@ -4,7 +4,7 @@ import { startBulkRun } from '@/lib/bulk/runs';
 import { RUN_KINDS } from '@/lib/jobs/run-kinds';
 import { cancelBulkRun } from '@/lib/runs/requests';
 import { CANCELLED_BEFORE_SENT } from '@/lib/runs/engine';
-import { workBulkRun } from '@/lib/bulk/kind';
+import { workBulkRun } from '../support/runs';
 import { addThermostat, ensureBuilding } from '@/lib/portfolio/store';
 import { bulkRunItems } from '@/lib/db/schema';
 import { smallBudgetStack, spendMinuteShare } from '../support/budget';

@@ -6,7 +6,7 @@ import type { ActivityAction } from '@/lib/activity/actions';
 import { listActivityAsSeen } from '@/lib/activity-log/view';
 import { changeLines } from '@/lib/activity-log/words';
 import { startBulkRun } from '@/lib/bulk/runs';
-import { workBulkRun } from '@/lib/bulk/kind';
+import { workBulkRun } from '../support/runs';
 import { type BulkRun, findBulkRun } from '@/lib/runs/store';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { listActivity, recordActivity } from '@/lib/activity/store';
@@ -23,7 +23,7 @@ import {
 } from '@/lib/templates/runs';
 import type { Template } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
-import { workPlannedRun } from '@/lib/templates/kind';
+import { workPlannedRun } from '../support/runs';
 import { failureWords } from '@/lib/service/errors';
 import {
   defaultAlertSettings,

@@ -6,7 +6,8 @@ import { cancelBulkRun } from '@/lib/runs/requests';
 import { CANCELLED_IN_FLIGHT, MAX_SENDS } from '@/lib/runs/engine';
 import { resumeRuns } from '@/lib/runs/sweep';
 import { runStatus } from '@/lib/runs/words';
-import { type Apply, workBulkRun } from '@/lib/bulk/kind';
+import type { Apply } from '@/lib/bulk/kind';
+import { workBulkRun } from '../support/runs';
 import {
   type BulkRun,
   claimBulkRun,

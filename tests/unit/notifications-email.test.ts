@@ -45,7 +45,7 @@ const { databaseWithQueue, startDeliveryWorker, storeReading, subscribe } = awai
 );
 const { createFirstOwner, inviteAndAccept } = await import('../support/members');
 const { retryBulkRun, startBulkRun } = await import('@/lib/bulk/runs');
-const { workBulkRun } = await import('@/lib/bulk/kind');
+const { workBulkRun } = await import('../support/runs');
 
 import { rowsOf } from '@/lib/db/client';
 import type { Member } from '@/lib/auth/store';

@@ -17,7 +17,7 @@ import { isOneOff, runTitle } from '@/lib/runs/words';
 import { applyPlannedRun, planOneOffRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, type TemplateInput, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
-import { workPlannedRun } from '@/lib/templates/kind';
+import { workPlannedRun } from '../support/runs';
 import { ServiceError } from '@/lib/service/errors';
 import {
   defaultAlertSettings,

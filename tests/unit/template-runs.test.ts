@@ -37,7 +37,8 @@ import { planSummaryAsSeen } from '@/lib/templates/runs';
 import { applyPlannedRun, planTemplateRun, planUndoOfRun } from '@/lib/templates/runs';
 import { type Template, templateSchema } from '@/lib/templates/schema';
 import type { TemplateService } from '@/lib/templates/service';
-import { SENT_TOO_OFTEN, workPlannedRun } from '@/lib/templates/kind';
+import { SENT_TOO_OFTEN } from '@/lib/templates/kind';
+import { workPlannedRun } from '../support/runs';
 import { ServiceError } from '@/lib/service/errors';
 import { LOCK_AREAS } from '@/lib/service/schemas';
 import {
