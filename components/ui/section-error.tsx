@@ -30,14 +30,19 @@ export function ErrorPanel({
   );
 }
 
-/** The error boundary of one section: the page around it (navigation, tabs) stays usable. */
+/**
+ * The error boundary of one section: the page around it (navigation, tabs) stays usable. It never
+ * says nothing was changed: the error may have come after a save was sent, so it sends the member
+ * to what the thermostat shows now before saving again.
+ */
 export function SectionError({ error, reset }: BoundaryProps) {
   return (
     <ErrorPanel
       heading={<h2 className="text-lg font-semibold">This section could not be shown</h2>}
       reset={reset}
     >
-      Nothing was changed. Try again{error.digest ? ` (reference ${error.digest})` : ''}.
+      If you had just saved a change, it may have been made: try again to see what is in place
+      before saving again{error.digest ? ` (reference ${error.digest})` : ''}.
     </ErrorPanel>
   );
 }

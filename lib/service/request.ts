@@ -171,7 +171,8 @@ async function serviceRequest<T, R>(
       attempt,
     );
   } catch (error) {
-    if (error instanceof ServiceError) {
+    // An answer Setpoint could not read was said already, with where it broke (`unreadable`).
+    if (error instanceof ServiceError && !saidAsUnreadable(error)) {
       logWarning(
         `service ${endpointOf(request.method, request.path).template} failed: ${error.kind} ${error.status ?? ''}${error.retryAt ? ` (no calls before ${error.retryAt.toISOString()})` : ''}`,
       );
@@ -246,6 +247,10 @@ async function readFailure(response: Response, deadline: Deadline): Promise<Serv
   }
   return failureOf(status, body, retryAfterSeconds);
 }
+
+/** A success status whose body broke the contract: `unreadable` logged it where it broke. */
+const saidAsUnreadable = (error: ServiceError) =>
+  error.kind === 'invalid_response' && error.status !== null && error.status < 300;
 
 /** Says once, in the server log, where an answer broke the contract (never its values). */
 const unreadable =

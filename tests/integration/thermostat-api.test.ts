@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { changedNothing, describeServiceError } from '@/lib/service/errors';
 import * as api from '@/lib/service/resources';
@@ -246,9 +246,21 @@ describe('thermostat service client', () => {
     await control('PUT', '/faults', {
       faults: [{ endpoint: STATUS, kind: 'malformed', count: 1 }],
     });
-    expect((await failure(api.getStatus({ orgId, thermostatId: faulty(5) }))).kind).toBe(
-      'invalid_response',
-    );
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      expect((await failure(api.getStatus({ orgId, thermostatId: faulty(5) }))).kind).toBe(
+        'invalid_response',
+      );
+      // Said once, with the endpoint and the field that failed; never a token or the values.
+      const lines = warn.mock.calls.map((call) => String(call[0]));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^\[setpoint\] service GET \/api\/v2\/thermostats\/:id\/status answered 200 with something Setpoint could not read at isResidentMode: /,
+      );
+      expect(lines[0]).not.toMatch(/hot|Bearer|access_token/i);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('refreshes once and retries when the service says the access token has expired', async () => {
