@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe';
 import { authFile, expect, test } from './support/fixtures';
+import { demoThermostatsIn } from './support/portfolio';
 
 /**
  * A refused save is in view (issue 35, item 3): on a long form the summary at its top ("Fix 2
@@ -75,6 +76,46 @@ for (const size of SIZES) {
       await form.getByRole('button', { name: 'Save template' }).click();
       await expect(summary).toBeFocused();
       await expect(summary).toBeInViewport();
+    });
+
+    test('the short forms too: a time range with no day and a building with no name', async ({
+      browser,
+      baseURL,
+    }) => {
+      const { building, thermostats } = await demoThermostatsIn('Lakeshore Lofts');
+      const thermostat = thermostats[0];
+      if (!thermostat) throw new Error('no thermostat in Lakeshore Lofts');
+      for (const javaScriptEnabled of [true, false]) {
+        const context = await browser.newContext({
+          baseURL,
+          viewport: size.viewport,
+          storageState: authFile('admin'),
+          javaScriptEnabled,
+        });
+        try {
+          const page = await context.newPage();
+          await page.goto(`/thermostats/${thermostat.thermostatId}/schedule`);
+          const range = page.getByRole('form', { name: 'Set a time range' });
+          await range.getByRole('button', { name: 'Set time range' }).click();
+          const noDay = summaryOf(page, 1);
+          await expect(noDay).toBeFocused();
+          await expect(noDay).toBeInViewport();
+          await expect(noDay.getByRole('link')).toHaveText(['Days']);
+          await expect(range.getByText('Choose at least one day.')).toBeVisible();
+
+          await page.goto(`/buildings/${building.buildingId}`);
+          await page.getByText('Edit building name and address').click();
+          await page.getByLabel('Building name').fill('');
+          await page.getByRole('button', { name: 'Save building' }).click();
+          const noName = summaryOf(page, 1);
+          await expect(noName).toBeFocused();
+          await expect(noName).toBeInViewport();
+          await expect(noName.getByRole('link')).toHaveText(['Building name']);
+          await expect(page.getByRole('heading', { name: building.name, level: 1 })).toBeVisible();
+        } finally {
+          await context.close();
+        }
+      }
     });
 
     test('without JavaScript the answer to a refused save opens on its summary', async ({

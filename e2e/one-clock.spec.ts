@@ -84,6 +84,27 @@ test('one clock: a thermostat’s events in its building’s zone, the organisat
   await member.goto(`/buildings/${building.buildingId}?q=${encodeURIComponent(offline.name)}`);
   await expect(member.getByText(phrase, { exact: true })).toBeVisible();
 
+  // The building's export: its zone named in the header, the same moment with its offset.
+  const exported = await member.request.get(`/buildings/${building.buildingId}/export`);
+  const [columns, ...lines] = (await exported.text())
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\n');
+  const names = columns?.split(',') ?? [];
+  expect(names).toContain(`offline since (${building.timeZone})`);
+  const since = lines.find((line) => line.includes(offline.thermostatId))?.split(',')[
+    names.indexOf(`offline since (${building.timeZone})`)
+  ];
+  const offset = new Intl.DateTimeFormat('en-US', {
+    timeZone: building.timeZone,
+    timeZoneName: 'longOffset',
+  })
+    .formatToParts(new Date(since ?? 0))
+    .find((part) => part.type === 'timeZoneName')
+    ?.value.replace('GMT', '');
+  expect(since).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
+  expect(since?.endsWith(offset ?? '?')).toBe(true);
+
   await member.goto('/attention?kind=offline');
   const item = member.getByRole('listitem').filter({ hasText: offline.name });
   await expect(item.getByText(phrase, { exact: true })).toBeVisible();
