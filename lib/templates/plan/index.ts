@@ -13,8 +13,8 @@ import {
   type ComfortSettingTarget,
   matchComfortSettings,
   resolveComfortTarget,
-} from './comfort-match';
-import { diffSchedule, type Week } from './schedule-diff';
+} from '../comfort-match';
+import { diffSchedule, type Week } from '../schedule-diff';
 import {
   MAX_COMFORT_SETTINGS,
   nameKey,
@@ -23,7 +23,7 @@ import {
   type TemplateAlerts,
   type TemplateScheduleRange,
   type TemplateSection,
-} from './schema';
+} from '../schema';
 import {
   accessControlLines,
   alertLines,
@@ -34,7 +34,7 @@ import {
   type PlanProblem,
   problemWords,
   scheduleLines,
-} from './words';
+} from '../words';
 
 /**
  * A template on one thermostat: read its state, then compute the fewest service calls that make
@@ -45,7 +45,7 @@ import {
  * every operation is derived from a difference, and each removes its difference.
  */
 
-export type { DiffLine, LockState, PlanProblem } from './words';
+export type { DiffLine, LockState, PlanProblem } from '../words';
 
 /** One thermostat as read before planning; a section the template leaves out need not be read. */
 export type ThermostatState = {
