@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
 import type { Metadata } from 'next';
+import { CardSection } from '@/components/notifications/card-section';
 import type { KindChoice } from '@/components/notifications/choices';
 import { DeliveryLog, TechnicalDetail } from '@/components/notifications/delivery-log';
 import { IncidentList } from '@/components/notifications/incident-list';
@@ -7,7 +7,6 @@ import { RulesForm } from '@/components/notifications/rules-form';
 import { SubscriptionForm } from '@/components/notifications/subscription-form';
 import { AddWebhookForm } from '@/components/notifications/webhook-forms';
 import { ButtonForm } from '@/components/ui/button-form';
-import { Card } from '@/components/ui/card';
 import { ConfirmForm } from '@/components/ui/confirm-form';
 import { FilterButtons, FilterSelect } from '@/components/ui/filters';
 import { Link } from '@/components/ui/link';
@@ -474,32 +473,5 @@ export default async function NotificationsPage({
         ) : null}
       </CardSection>
     </div>
-  );
-}
-
-/** One section of the page, as its contents link to it (`#id`): a card with a heading and its intro. */
-function CardSection({
-  id,
-  title,
-  intro,
-  gap = 'gap-4',
-  children,
-}: {
-  id: string;
-  title: string;
-  intro: ReactNode;
-  gap?: 'gap-3' | 'gap-4';
-  children?: ReactNode;
-}) {
-  return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-4">
-      <Card className={`grid ${gap}`}>
-        <h2 id={`${id}-heading`} className="text-lg font-medium">
-          {title}
-        </h2>
-        <p className="text-sm text-muted">{intro}</p>
-        {children}
-      </Card>
-    </section>
   );
 }
