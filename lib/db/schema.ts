@@ -506,7 +506,7 @@ export const bulkRuns = pgTable(
     undoOf: uuid('undo_of').references((): AnyPgColumn => bulkRuns.id, { onDelete: 'set null' }),
     /** The activity entry this one undoes. */
     undoOfEntry: integer('undo_of_entry'),
-    /** The plan's summary once planned (lib/templates/plan.ts `PlanSummary`). */
+    /** The plan's summary once planned (lib/templates/plan/index.ts `PlanSummary`). */
     planSummary: jsonb('plan_summary').$type<Record<string, unknown>>(),
     plannedAt: timestamp('planned_at', { withTimezone: true }),
     /** The run whose failed thermostats this one retries. */
@@ -574,7 +574,7 @@ export const bulkRunItems = pgTable(
     expected: jsonb('expected').$type<Record<string, unknown>>(),
     /** The state read when planning (what an undo of this run goes back to). Never a passcode. */
     before: jsonb('before').$type<Record<string, unknown>>(),
-    /** The thermostat's plan (lib/templates/plan.ts `ThermostatPlan`). */
+    /** The thermostat's plan (lib/templates/plan/index.ts `ThermostatPlan`). */
     plan: jsonb('plan').$type<Record<string, unknown>>(),
     /** A warning shown with the plan (an undo: the thermostat changed since). */
     warning: text('warning'),

@@ -47,7 +47,7 @@ import { summariseItemPlans } from './summary';
  * between them:
  *
  * - **Planning**: each thermostat's state is read (only what the template needs), planned
- *   (lib/templates/plan.ts), and stored with its plan; an undo also checks the thermostat still
+ *   (lib/templates/plan/), and stored with its plan; an undo also checks the thermostat still
  *   shows what the change being undone left, and warns if not. Then the run's summary.
  * - **Applying**: the plans' operations in stages, so that every thermostat keeps its own order
  *   while identical configuration changes still share bulk requests of 25: configuration that

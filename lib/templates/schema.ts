@@ -20,7 +20,7 @@ import { formatDelta, formatRange, type TemperatureRange } from '@/lib/platform/
  *
  * Objects are strict: an unknown field is an error, so nothing unexpected (above all a passcode)
  * can ride along into the database or a request. Per-thermostat rules (its heat–cool gap, its
- * own ranges when the template sets none) are checked when planning, in lib/templates/plan.ts.
+ * own ranges when the template sets none) are checked when planning, in lib/templates/plan/.
  */
 
 /** A thermostat holds at most this many comfort settings (its three defaults included). */
