@@ -305,6 +305,71 @@ export const thermostats = pgTable(
 );
 
 /**
+ * A unit of a building (an apartment, an office): what a property manager thinks in. It holds at
+ * most one thermostat at a time; a thermostat added to the portfolio comes in a unit of its own,
+ * labelled as the thermostat is. `external_id` is the property-management system's id of the
+ * unit. Its occupancy is the units feature's (`unit_occupancy`).
+ */
+export const units = pgTable(
+  'units',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: organizationId(),
+    buildingId: text('building_id').notNull(),
+    label: text('label').notNull(),
+    externalId: text('external_id'),
+    /** The thermostat in the unit now; null once it left and before another takes its place. */
+    thermostatId: text('thermostat_id'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('units_thermostat_idx').on(table.orgId, table.thermostatId),
+    uniqueIndex('units_external_id_idx').on(table.orgId, table.externalId),
+    index('units_building_idx').on(table.orgId, table.buildingId),
+  ],
+);
+
+/** A unit's occupancy now; a unit with no row is occupied (nothing is changed for it). */
+export const unitOccupancy = pgTable('unit_occupancy', {
+  unitId: uuid('unit_id')
+    .primaryKey()
+    .references(() => units.id, { onDelete: 'cascade' }),
+  orgId: organizationId(),
+  /** One of UNIT_STATES (lib/units/lifecycle.ts). */
+  state: text('state').notNull(),
+  since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+  /** Notice given: the resident's move-out day, in the building's calendar. */
+  moveOutOn: date('move_out_on', { mode: 'string' }),
+  /** Move-in scheduled: when the resident moves in. */
+  moveInAt: timestamp('move_in_at', { withTimezone: true, mode: 'string' }),
+  /** Move-in scheduled: whether the unit had been made ready (a cancel goes back to it). */
+  ready: boolean('ready').notNull().default(false),
+});
+
+/** Each change of a unit's occupancy, for its timeline: who or what made it, from and to. */
+export const unitEvents = pgTable(
+  'unit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    unitId: uuid('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'cascade' }),
+    orgId: organizationId(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** One of UNIT_EVENTS (lib/units/lifecycle.ts). */
+    event: text('event').notNull(),
+    fromState: text('from_state').notNull(),
+    toState: text('to_state').notNull(),
+    /** The event's date (a move-out day) or time (a move-in), as given. */
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who or what made it: a member's name, "Setpoint" for a scheduled step, an API key's name. */
+    actorName: text('actor_name').notNull(),
+  },
+  (table) => [index('unit_events_unit_idx').on(table.unitId, table.at)],
+);
+
+/**
  * Every write made through Setpoint: who, when, which thermostat, what changed, how it ended.
  * `changes` never holds a passcode or a token (a passcode is recorded only as "changed").
  */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, count, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { buildings, thermostats } from '@/lib/db/schema';
+import { buildings, thermostats, units } from '@/lib/db/schema';
 import {
   type BuildingKey,
   inBuildings,
@@ -21,6 +21,9 @@ const buildingOfThermostat = and(
   eq(buildings.orgId, thermostats.orgId),
   eq(buildings.buildingId, thermostats.buildingId),
 );
+/** The unit a thermostat is in. */
+const unitOfThermostat = (key: ThermostatKey) =>
+  and(eq(units.orgId, key.orgId), eq(units.thermostatId, key.thermostatId));
 
 /** The buildings and thermostats a scope may see. */
 const buildingsInScope = (scope: Scope) =>
@@ -140,23 +143,44 @@ export async function findKnownThermostats(input: {
   return new Map(rows.map((row) => [row.id, row.building]));
 }
 
+/** The label a unit takes from its thermostat: the thermostat's, or its id where it has none. */
+const unitLabelOf = (input: { thermostatId: string; unitLabel: string }) =>
+  input.unitLabel === '' ? input.thermostatId : input.unitLabel;
+
+/** Adds a thermostat in a unit of its own, labelled as it is (false: it was already here). */
 export async function addThermostat(
   input: ThermostatKey & { buildingId: string; unitLabel: string },
 ): Promise<boolean> {
   const db = await getDb();
-  const rows = await db
-    .insert(thermostats)
-    .values(input)
-    .onConflictDoNothing()
-    .returning({ id: thermostats.thermostatId });
-  return rows.length === 1;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(thermostats)
+      .values(input)
+      .onConflictDoNothing()
+      .returning({ id: thermostats.thermostatId });
+    if (rows.length === 0) return false;
+    await tx.insert(units).values({
+      orgId: input.orgId,
+      buildingId: input.buildingId,
+      label: unitLabelOf(input),
+      thermostatId: input.thermostatId,
+    });
+    return true;
+  });
 }
 
+/** Relabels a thermostat and the unit it is in: a unit is called as its thermostat is. */
 export async function updateThermostatLabel(
   input: ThermostatKey & { unitLabel: string },
 ): Promise<void> {
   const db = await getDb();
-  await db.update(thermostats).set({ unitLabel: input.unitLabel }).where(thermostatIs(input));
+  await db.transaction(async (tx) => {
+    await tx.update(thermostats).set({ unitLabel: input.unitLabel }).where(thermostatIs(input));
+    await tx
+      .update(units)
+      .set({ label: unitLabelOf(input) })
+      .where(unitOfThermostat(input));
+  });
 }
 
 /**
@@ -184,10 +208,16 @@ export async function startMove(
 /** Ends a claimed move: in the new building when it was made, where it was when it failed. */
 export async function finishMove(input: ThermostatKey & { movedTo: string | null }): Promise<void> {
   const db = await getDb();
-  await db
-    .update(thermostats)
-    .set(input.movedTo ? { movingTo: null, buildingId: input.movedTo } : { movingTo: null })
-    .where(thermostatIs(input));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(thermostats)
+      .set(input.movedTo ? { movingTo: null, buildingId: input.movedTo } : { movingTo: null })
+      .where(thermostatIs(input));
+    // The unit goes where its thermostat went: a move corrects where the unit is.
+    if (input.movedTo) {
+      await tx.update(units).set({ buildingId: input.movedTo }).where(unitOfThermostat(input));
+    }
+  });
 }
 
 export async function removeThermostat(input: ThermostatKey): Promise<void> {
