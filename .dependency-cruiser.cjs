@@ -20,6 +20,7 @@ const TIERS = [
       'runs',
       'bulk',
       'templates',
+      'units',
       'attention',
       'groups',
       'notifications',

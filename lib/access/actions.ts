@@ -84,7 +84,7 @@ export async function openBuilding(
 }
 
 /** The session, the record in the member's scope ("not yours" otherwise), then the role. */
-async function openRecord<Found extends { buildingId: string }>(
+export async function openRecord<Found extends { buildingId: string }>(
   id: unknown,
   permission: Permission,
   find: (member: Member, id: unknown) => Promise<Found | null>,

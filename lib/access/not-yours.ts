@@ -2,6 +2,7 @@
 export type OwnedRecord =
   | 'thermostat'
   | 'building'
+  | 'unit'
   | 'run'
   | 'group'
   | 'template'
@@ -12,6 +13,7 @@ export type OwnedRecord =
 const WHERE: Record<OwnedRecord, string> = {
   thermostat: 'your portfolio',
   building: 'your portfolio',
+  unit: 'your portfolio',
   run: 'your portfolio',
   group: 'your organisation',
   template: 'your organisation',

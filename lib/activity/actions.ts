@@ -10,6 +10,7 @@ export const ACTIVITY_ACTIONS = {
   'thermostat.create': 'Created a thermostat',
   'thermostat.move': 'Moved a thermostat',
   'thermostat.rename': 'Relabelled a thermostat',
+  'unit.state': 'Changed a unit’s occupancy',
   'resident_mode.update': 'Resident mode',
   'schedule.update': 'Schedule',
   'comfort_setting.create': 'Created a comfort setting',

@@ -20,6 +20,8 @@ export type Permission =
   | 'change_thermostat'
   /** Rename a building, create a thermostat in it, relabel or move its thermostats. */
   | 'manage_building'
+  /** Record a unit's occupancy: notice, move-out, make-ready, a move-in scheduled or made. */
+  | 'change_occupancy'
   /** Add thermostats (and so buildings) to the portfolio, or remove them. */
   | 'manage_portfolio'
   /** Connect, reconnect or disconnect the organisation's service account. */
@@ -41,6 +43,7 @@ export const PERMISSIONS: readonly Permission[] = [
   'view',
   'change_thermostat',
   'manage_building',
+  'change_occupancy',
   'manage_portfolio',
   'manage_connection',
   'manage_members',
@@ -54,12 +57,17 @@ export const PERMISSIONS: readonly Permission[] = [
 const GRANTS: Record<Role, ReadonlySet<Permission>> = {
   owner: new Set(PERMISSIONS),
   admin: new Set(PERMISSIONS.filter((permission) => permission !== 'manage_owners')),
-  building_manager: new Set(['view', 'change_thermostat', 'manage_building']),
+  building_manager: new Set(['view', 'change_thermostat', 'manage_building', 'change_occupancy']),
   viewer: new Set(['view']),
 };
 
 /** Permissions that a building manager holds only within their buildings. */
-const SCOPED: ReadonlySet<Permission> = new Set(['view', 'change_thermostat', 'manage_building']);
+const SCOPED: ReadonlySet<Permission> = new Set([
+  'view',
+  'change_thermostat',
+  'manage_building',
+  'change_occupancy',
+]);
 
 /** What the checks need to know of a member. */
 export type MemberScope = {
@@ -109,6 +117,7 @@ export function refusal(role: Role, permission: Permission): string {
     view: 'see this',
     change_thermostat: 'change thermostats',
     manage_building: 'change buildings',
+    change_occupancy: 'change a unit’s occupancy',
     manage_portfolio: 'add or remove thermostats',
     manage_connection: 'connect or disconnect the service account',
     manage_members: 'manage members',

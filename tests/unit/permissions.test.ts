@@ -26,6 +26,7 @@ const RULES: Record<Permission, [boolean, boolean, boolean, boolean, boolean, bo
   view: [Y, Y, Y, Y, N, Y, N],
   change_thermostat: [Y, Y, N, Y, N, Y, N],
   manage_building: [Y, Y, N, Y, N, Y, N],
+  change_occupancy: [Y, Y, N, Y, N, Y, N],
   manage_portfolio: [Y, Y, N, N, N, N, N],
   manage_connection: [Y, Y, N, N, N, N, N],
   manage_members: [Y, Y, N, N, N, N, N],

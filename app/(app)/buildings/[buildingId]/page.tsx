@@ -21,6 +21,7 @@ import { isCanonical, parseBuildingView, viewQuery } from '@/lib/readings/view';
 import { buildingIdSchema } from '@/lib/service/schemas';
 import { readNotice } from '@/lib/platform/notice';
 import { timeZoneName } from '@/lib/platform/words';
+import { buildingUnitsPath } from '@/lib/units/paths';
 import { refreshBuilding, updateBuildingDetails } from './actions';
 
 type Props = {
@@ -80,6 +81,9 @@ export default async function BuildingPage({ params, searchParams }: Props) {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
+          <Link href={buildingUnitsPath(building)} className={buttonClass('secondary')}>
+            Units and occupancy
+          </Link>
           <form action={refreshBuilding.bind(null, building.buildingId)}>
             <Button type="submit" variant="secondary">
               Refresh statuses

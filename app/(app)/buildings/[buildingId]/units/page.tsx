@@ -1,0 +1,106 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Link } from '@/components/ui/link';
+import { type Column, ResultTable } from '@/components/ui/result-table';
+import { Trail } from '@/components/ui/trail';
+import { When } from '@/components/ui/when';
+import { requireMember } from '@/lib/auth/session';
+import { formatMoment } from '@/lib/platform/time-format';
+import { timeZoneName } from '@/lib/platform/words';
+import { findBuilding } from '@/lib/portfolio/store';
+import { buildingIdSchema } from '@/lib/service/schemas';
+import { nextStepOf, STATE_WORDS } from '@/lib/units/lifecycle';
+import { unitPath } from '@/lib/units/paths';
+import { listUnits, type Unit } from '@/lib/units/store';
+
+type Props = { params: Promise<{ buildingId: string }> };
+
+export const metadata: Metadata = { title: 'Units' };
+
+const dayWords = (date: string) =>
+  new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
+/** A building's units: each one's occupancy, since when, and what comes next. */
+export default async function BuildingUnitsPage({ params }: Props) {
+  const member = await requireMember();
+  const { buildingId } = await params;
+  if (!buildingIdSchema.safeParse(buildingId).success) notFound();
+  const building = await findBuilding({ scope: member, buildingId });
+  if (!building) notFound();
+  const units = await listUnits({ scope: member, buildingId });
+  const zone = building.timeZone;
+  const counts = new Map<string, number>();
+  for (const unit of units) {
+    counts.set(unit.occupancy.state, (counts.get(unit.occupancy.state) ?? 0) + 1);
+  }
+
+  const columns: Column<Unit>[] = [
+    {
+      header: 'Unit',
+      names: true,
+      cell: (unit) => (
+        <Link href={unitPath(unit)} className="font-medium underline">
+          {unit.label}
+        </Link>
+      ),
+    },
+    { header: 'Occupancy', cell: (unit) => STATE_WORDS[unit.occupancy.state] },
+    {
+      header: 'Since',
+      cell: (unit) => (unit.since ? <When at={unit.since} zone={zone} /> : '—'),
+    },
+    {
+      header: 'Next',
+      cell: (unit) =>
+        nextStepOf(unit.occupancy, {
+          day: dayWords,
+          moment: (at) => formatMoment(at, zone),
+        }) ?? '—',
+    },
+    {
+      header: 'Thermostat',
+      cell: (unit) => unit.thermostatId ?? 'None',
+      className: 'font-mono text-xs',
+    },
+  ];
+
+  return (
+    <div className="grid gap-6">
+      <div>
+        <Trail
+          steps={[
+            { href: '/', label: 'Overview' },
+            { href: `/buildings/${building.buildingId}`, label: building.name },
+          ]}
+        />
+        <h1 className="text-2xl font-semibold tracking-tight">Units of {building.name}</h1>
+        <p className="mt-1 text-sm text-muted">
+          {units.length === 1 ? '1 unit' : `${units.length} units`}
+          {[...counts].map(
+            ([state, count]) =>
+              ` · ${count} ${STATE_WORDS[state as keyof typeof STATE_WORDS].toLowerCase()}`,
+          )}
+          {' · '}
+          Times in {timeZoneName(zone)}
+        </p>
+      </div>
+      {units.length === 0 ? (
+        <p className="text-sm text-muted">
+          No units in this building yet: each thermostat added comes in a unit of its own.
+        </p>
+      ) : (
+        <ResultTable
+          caption={`Units of ${building.name}`}
+          columns={columns}
+          rows={units}
+          rowKey={(unit) => unit.id}
+        />
+      )}
+    </div>
+  );
+}

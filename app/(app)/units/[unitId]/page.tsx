@@ -1,0 +1,164 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { OccupancyForm } from '@/components/units/occupancy-form';
+import { Card } from '@/components/ui/card';
+import { Link } from '@/components/ui/link';
+import { type Column, ResultTable } from '@/components/ui/result-table';
+import { TermList } from '@/components/ui/term-list';
+import { Trail } from '@/components/ui/trail';
+import { When } from '@/components/ui/when';
+import { can } from '@/lib/auth/permissions';
+import { requireMember } from '@/lib/auth/session';
+import { formatMoment, todayIn } from '@/lib/platform/time-format';
+import { timeZoneName } from '@/lib/platform/words';
+import {
+  EVENT_WORDS,
+  eventsFor,
+  nextStepOf,
+  STATE_WORDS,
+  type UnitStateName,
+} from '@/lib/units/lifecycle';
+import { buildingUnitsPath, unitIdSchema } from '@/lib/units/paths';
+import { findUnit, listUnitEvents, type UnitEventRow } from '@/lib/units/store';
+import { recordOccupancy } from './actions';
+
+type Props = { params: Promise<{ unitId: string }> };
+
+export const metadata: Metadata = { title: 'Unit' };
+
+const stateWords = (state: string) => STATE_WORDS[state as UnitStateName] ?? state;
+
+/** A calendar day as the page says it ("Sun, Jan 31, 2027"). */
+const dayWords = (date: string) =>
+  new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
+export default async function UnitPage({ params }: Props) {
+  const member = await requireMember();
+  const { unitId } = await params;
+  if (!unitIdSchema.safeParse(unitId).success) notFound();
+  const unit = await findUnit({ scope: member, unitId });
+  if (!unit) notFound();
+  const events = await listUnitEvents({ orgId: member.orgId, unitId: unit.id });
+  const zone = unit.timeZone;
+  const next = nextStepOf(unit.occupancy, {
+    day: dayWords,
+    moment: (at) => formatMoment(at, zone),
+  });
+  const changes = can(member, 'change_occupancy', unit);
+  const choices = eventsFor(unit.occupancy).map((event) => ({
+    value: event,
+    label: EVENT_WORDS[event],
+  }));
+
+  const columns: Column<UnitEventRow>[] = [
+    { header: 'When', cell: (row) => <When at={row.at} zone={zone} /> },
+    {
+      header: 'What',
+      names: true,
+      cell: (row) =>
+        row.fromState === row.toState
+          ? `${stateWords(row.toState)}, new date`
+          : `${stateWords(row.fromState)} → ${stateWords(row.toState)}`,
+    },
+    {
+      header: 'Date',
+      cell: (row) =>
+        typeof row.detail.moveOutOn === 'string'
+          ? `Move-out ${dayWords(row.detail.moveOutOn)}`
+          : typeof row.detail.moveInAt === 'string'
+            ? `Move-in ${formatMoment(new Date(row.detail.moveInAt), zone)}`
+            : '',
+    },
+    { header: 'By', cell: (row) => row.actorName },
+  ];
+
+  return (
+    <div className="grid gap-6">
+      <div>
+        <Trail
+          steps={[
+            { href: '/', label: 'Overview' },
+            { href: `/buildings/${unit.buildingId}`, label: unit.buildingName },
+            { href: buildingUnitsPath(unit), label: 'Units' },
+          ]}
+        />
+        <h1 className="text-2xl font-semibold tracking-tight">{unit.label}</h1>
+        <p className="mt-1 text-sm text-muted">
+          {unit.buildingName} · {timeZoneName(zone)}
+        </p>
+      </div>
+
+      <Card className="grid gap-3">
+        <h2 className="text-lg font-semibold">{stateWords(unit.occupancy.state)}</h2>
+        <TermList
+          className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm"
+          rows={[
+            [
+              'Since',
+              unit.since ? (
+                <When key="since" at={unit.since} zone={zone} />
+              ) : (
+                'Setpoint was told of no change'
+              ),
+            ],
+            ...(next ? [['Next', next] as const] : []),
+            [
+              'Thermostat',
+              unit.thermostatId ? (
+                <Link
+                  key="thermostat"
+                  href={`/thermostats/${unit.thermostatId}`}
+                  className="underline"
+                >
+                  {unit.thermostatId}
+                </Link>
+              ) : (
+                'None'
+              ),
+            ],
+            ...(unit.externalId ? [['Property-management id', unit.externalId] as const] : []),
+          ]}
+        />
+      </Card>
+
+      {changes && choices.length > 0 ? (
+        <section aria-labelledby="record-heading" className="grid gap-3">
+          <h2 id="record-heading" className="text-lg font-semibold">
+            Record what happened
+          </h2>
+          <Card>
+            <OccupancyForm
+              action={recordOccupancy.bind(null, unit.id)}
+              label={unit.label}
+              choices={choices}
+              zoneName={timeZoneName(zone)}
+              today={todayIn(zone)}
+            />
+          </Card>
+        </section>
+      ) : null}
+
+      <section aria-labelledby="timeline-heading" className="grid gap-3">
+        <h2 id="timeline-heading" className="text-lg font-semibold">
+          Timeline
+        </h2>
+        {events.length === 0 ? (
+          <p className="text-sm text-muted">No change of occupancy recorded yet.</p>
+        ) : (
+          <ResultTable
+            caption={`Occupancy of ${unit.label}`}
+            columns={columns}
+            rows={events}
+            rowKey={(row) => String(row.id)}
+          />
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import 'server-only';
+import { TZDate } from '@date-fns/tz';
+import { z } from 'zod';
+import { logActivity } from '@/lib/activity/sink';
+import type { Member } from '@/lib/auth/store';
+import { fieldErrorsOf } from '@/lib/platform/forms';
+import type { FormState } from '@/lib/platform/forms';
+import { knownZone } from '@/lib/platform/time-format';
+import { isCalendarDate } from '@/lib/settings/alerts';
+import { applyUnitEvent, STATE_WORDS, UNIT_EVENTS, type UnitEvent } from './lifecycle';
+import { applyToUnit, type Unit } from './store';
+
+/**
+ * Recording a unit's occupancy from a member's form: the input checked (a move-out day, a
+ * move-in's local date and time in the building's zone, in the future), the event applied with
+ * the unit locked, and each change an activity entry with who made it. The action opens the unit
+ * (session, scope, `change_occupancy`) before this; nothing here reaches the service.
+ */
+
+export type OccupancyField = 'event' | 'moveOutOn' | 'moveInDate' | 'moveInTime';
+export type OccupancyState = FormState<OccupancyField>;
+
+const day = (what: string) =>
+  z
+    .string(`Enter the ${what}.`)
+    .trim()
+    .min(1, `Enter the ${what}.`)
+    .refine(isCalendarDate, 'Enter a date such as 2027-01-31.');
+
+const occupancySchema = z.discriminatedUnion(
+  'event',
+  [
+    z.object({ event: z.literal('give_notice'), moveOutOn: day('move-out day') }),
+    z.object({
+      event: z.literal('schedule_move_in'),
+      moveInDate: day('move-in day'),
+      moveInTime: z
+        .string('Enter the move-in time.')
+        .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter a time such as 15:00.'),
+    }),
+    ...UNIT_EVENTS.filter((name) => name !== 'give_notice' && name !== 'schedule_move_in').map(
+      (name) => z.object({ event: z.literal(name) }),
+    ),
+  ] as [z.ZodObject, z.ZodObject, ...z.ZodObject[]],
+  { error: 'Choose what happened.' },
+);
+
+/** The instant of a local date and time in a zone (a time a clock change skips moves on). */
+export function localInstant(date: string, time: string, timeZone: string): Date {
+  const [year = 0, month = 1, dayOfMonth = 1] = date.split('-').map(Number);
+  const [hours = 0, minutes = 0] = time.split(':').map(Number);
+  return new Date(
+    new TZDate(year, month - 1, dayOfMonth, hours, minutes, knownZone(timeZone)).getTime(),
+  );
+}
+
+/** The event a posted form asks for, or the form's errors. */
+export function readOccupancyForm(
+  form: FormData,
+  unit: Pick<Unit, 'timeZone'>,
+  now = new Date(),
+): { ok: true; event: UnitEvent } | { ok: false; state: OccupancyState } {
+  const values = {
+    event: String(form.get('event') ?? ''),
+    moveOutOn: String(form.get('moveOutOn') ?? ''),
+    moveInDate: String(form.get('moveInDate') ?? ''),
+    moveInTime: String(form.get('moveInTime') ?? ''),
+  };
+  const refuse = (fieldErrors: OccupancyState['fieldErrors']) => ({
+    ok: false as const,
+    state: {
+      status: 'error' as const,
+      message: 'Check the highlighted fields; nothing was changed.',
+      fieldErrors,
+      values,
+    },
+  });
+  const parsed = occupancySchema.safeParse({
+    event: form.get('event') ?? undefined,
+    moveOutOn: form.get('moveOutOn') ?? undefined,
+    moveInDate: form.get('moveInDate') ?? undefined,
+    moveInTime: form.get('moveInTime') ?? undefined,
+  });
+  if (!parsed.success) return refuse(fieldErrorsOf<OccupancyField>(parsed.error));
+  const input = parsed.data as Record<string, string> & { event: UnitEvent['event'] };
+  if (input.event === 'give_notice') {
+    return { ok: true, event: { event: 'give_notice', moveOutOn: input.moveOutOn ?? '' } };
+  }
+  if (input.event === 'schedule_move_in') {
+    const at = localInstant(input.moveInDate ?? '', input.moveInTime ?? '', unit.timeZone);
+    if (at.getTime() <= now.getTime()) {
+      return refuse({ moveInDate: ['A move-in is scheduled for a time still to come.'] });
+    }
+    return { ok: true, event: { event: 'schedule_move_in', moveInAt: at.toISOString() } };
+  }
+  return { ok: true, event: { event: input.event } as UnitEvent };
+}
+
+/** Records what happened to a unit, and says so as the form shows it. */
+export async function changeOccupancy(input: {
+  member: Member;
+  unit: Unit;
+  event: UnitEvent;
+}): Promise<OccupancyState> {
+  const { member, unit, event } = input;
+  const result = await applyToUnit({
+    orgId: member.orgId,
+    unitId: unit.id,
+    event,
+    apply: (current) => applyUnitEvent(current, event),
+    actor: { userId: member.userId, name: member.name },
+  });
+  if (!result) return { status: 'error', message: 'That unit is not in your portfolio.' };
+  if (!result.ok) return { status: 'error', message: `${result.reason} Nothing was changed.` };
+  const now = STATE_WORDS[result.state.state].toLowerCase();
+  if (!result.changed) {
+    return { status: 'success', message: `${unit.label} was already ${now}; nothing changed.` };
+  }
+  const was = STATE_WORDS[result.from.state].toLowerCase();
+  await logActivity({
+    actor: { orgId: member.orgId, userId: member.userId, name: member.name },
+    action: 'unit.state',
+    summary:
+      result.from.state === result.state.state
+        ? `${unit.label}: ${now}, with a new date`
+        : `${unit.label}: ${now} (was ${was})`,
+    thermostatId: unit.thermostatId,
+    buildingId: unit.buildingId,
+    changes: { unitId: unit.id, from: result.from, to: result.state },
+  });
+  return { status: 'success', message: `Saved: ${unit.label} is ${now}.` };
+}

@@ -1,0 +1,239 @@
+import 'server-only';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { getDb } from '@/lib/db/client';
+import { buildings, unitEvents, unitOccupancy, units } from '@/lib/db/schema';
+import { inBuildings, type Scope } from '@/lib/db/scope';
+import type { Transition, UnitEvent, UnitState } from './lifecycle';
+
+/**
+ * The units feature's store: a unit with its occupancy, the units of a building, and a change of
+ * occupancy applied with the unit locked, so two changes at once are applied one after the other
+ * (and a replayed one finds the state it made). Checks no role: lib/units/change.ts does.
+ */
+
+export type Unit = {
+  id: string;
+  orgId: string;
+  buildingId: string;
+  buildingName: string;
+  timeZone: string;
+  label: string;
+  externalId: string | null;
+  thermostatId: string | null;
+  occupancy: UnitState;
+  /** Since when the unit is in its state; null while it has never changed (occupied). */
+  since: Date | null;
+};
+
+export type UnitEventRow = {
+  id: number;
+  at: Date;
+  event: string;
+  fromState: string;
+  toState: string;
+  detail: Record<string, unknown>;
+  actorName: string;
+};
+
+type OccupancyRow = {
+  state: string;
+  moveOutOn: string | null;
+  moveInAt: string | null;
+  ready: boolean;
+};
+
+/** A unit's occupancy from its row: no row, or a row the lifecycle does not know, is occupied. */
+export function occupancyOf(row: OccupancyRow | null): UnitState {
+  switch (row?.state) {
+    case 'notice_given':
+      return row.moveOutOn
+        ? { state: 'notice_given', moveOutOn: row.moveOutOn }
+        : { state: 'occupied' };
+    case 'vacant':
+      return { state: 'vacant' };
+    case 'make_ready':
+      return { state: 'make_ready' };
+    case 'move_in_scheduled':
+      return row.moveInAt
+        ? {
+            state: 'move_in_scheduled',
+            moveInAt: new Date(row.moveInAt).toISOString(),
+            ready: row.ready,
+          }
+        : { state: 'vacant' };
+    default:
+      return { state: 'occupied' };
+  }
+}
+
+const rowOf = (state: UnitState): OccupancyRow => ({
+  state: state.state,
+  moveOutOn: state.state === 'notice_given' ? state.moveOutOn : null,
+  moveInAt: state.state === 'move_in_scheduled' ? state.moveInAt : null,
+  ready: state.state === 'move_in_scheduled' ? state.ready : false,
+});
+
+const unitColumns = {
+  id: units.id,
+  orgId: units.orgId,
+  buildingId: units.buildingId,
+  buildingName: buildings.name,
+  timeZone: buildings.timeZone,
+  label: units.label,
+  externalId: units.externalId,
+  thermostatId: units.thermostatId,
+  state: unitOccupancy.state,
+  moveOutOn: unitOccupancy.moveOutOn,
+  moveInAt: unitOccupancy.moveInAt,
+  ready: unitOccupancy.ready,
+  since: unitOccupancy.since,
+};
+
+type UnitRow = Omit<Unit, 'occupancy' | 'since'> & {
+  state: string | null;
+  moveOutOn: string | null;
+  moveInAt: string | null;
+  ready: boolean | null;
+  since: Date | null;
+};
+
+const toUnit = (row: UnitRow): Unit => ({
+  id: row.id,
+  orgId: row.orgId,
+  buildingId: row.buildingId,
+  buildingName: row.buildingName,
+  timeZone: row.timeZone,
+  label: row.label,
+  externalId: row.externalId,
+  thermostatId: row.thermostatId,
+  occupancy: occupancyOf(
+    row.state === null
+      ? null
+      : {
+          state: row.state,
+          moveOutOn: row.moveOutOn,
+          moveInAt: row.moveInAt,
+          ready: row.ready ?? false,
+        },
+  ),
+  since: row.since,
+});
+
+async function selectUnits(where: ReturnType<typeof and>) {
+  const db = await getDb();
+  const rows = await db
+    .select(unitColumns)
+    .from(units)
+    .innerJoin(
+      buildings,
+      and(eq(buildings.orgId, units.orgId), eq(buildings.buildingId, units.buildingId)),
+    )
+    .leftJoin(unitOccupancy, eq(unitOccupancy.unitId, units.id))
+    .where(where)
+    .orderBy(sql`natural_sort_key(${units.label}) collate "C"`, asc(units.id));
+  return rows.map(toUnit);
+}
+
+const inScope = (scope: Scope) =>
+  and(eq(units.orgId, scope.orgId), inBuildings(units.buildingId, scope));
+
+/** The units of one building in the scope, in label order ("Unit 2" before "Unit 10"). */
+export function listUnits(input: { scope: Scope; buildingId: string }): Promise<Unit[]> {
+  return selectUnits(and(inScope(input.scope), eq(units.buildingId, input.buildingId)));
+}
+
+/** One unit, if the scope sees it. */
+export async function findUnit(input: { scope: Scope; unitId: string }): Promise<Unit | null> {
+  const [unit] = await selectUnits(and(inScope(input.scope), eq(units.id, input.unitId)));
+  return unit ?? null;
+}
+
+/** The unit a thermostat is in, if the scope sees it. */
+export async function findUnitOfThermostat(input: {
+  scope: Scope;
+  thermostatId: string;
+}): Promise<Unit | null> {
+  const [unit] = await selectUnits(
+    and(inScope(input.scope), eq(units.thermostatId, input.thermostatId)),
+  );
+  return unit ?? null;
+}
+
+/** A unit's changes of occupancy, newest first. */
+export async function listUnitEvents(input: {
+  orgId: string;
+  unitId: string;
+  limit?: number;
+}): Promise<UnitEventRow[]> {
+  const db = await getDb();
+  return db
+    .select({
+      id: unitEvents.id,
+      at: unitEvents.at,
+      event: unitEvents.event,
+      fromState: unitEvents.fromState,
+      toState: unitEvents.toState,
+      detail: unitEvents.detail,
+      actorName: unitEvents.actorName,
+    })
+    .from(unitEvents)
+    .where(and(eq(unitEvents.orgId, input.orgId), eq(unitEvents.unitId, input.unitId)))
+    .orderBy(desc(unitEvents.at), desc(unitEvents.id))
+    .limit(input.limit ?? 100);
+}
+
+/**
+ * Applies an event to a unit's occupancy with the unit locked: the new state and its event row
+ * are written together, or nothing is (a refused event, or one that changes nothing).
+ */
+export async function applyToUnit(input: {
+  orgId: string;
+  unitId: string;
+  event: UnitEvent;
+  apply: (current: UnitState) => Transition;
+  actor: { userId: string | null; name: string };
+}): Promise<(Transition & { from: UnitState }) | null> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [unit] = await tx
+      .select({ id: units.id })
+      .from(units)
+      .where(and(eq(units.orgId, input.orgId), eq(units.id, input.unitId)))
+      .for('update');
+    if (!unit) return null;
+    const [current] = await tx
+      .select({
+        state: unitOccupancy.state,
+        moveOutOn: unitOccupancy.moveOutOn,
+        moveInAt: unitOccupancy.moveInAt,
+        ready: unitOccupancy.ready,
+      })
+      .from(unitOccupancy)
+      .where(eq(unitOccupancy.unitId, input.unitId));
+    const from = occupancyOf(current ?? null);
+    const result = input.apply(from);
+    if (!result.ok || !result.changed) return { ...result, from };
+    const row = rowOf(result.state);
+    const since = new Date();
+    await tx
+      .insert(unitOccupancy)
+      .values({ unitId: input.unitId, orgId: input.orgId, ...row, since })
+      .onConflictDoUpdate({
+        target: unitOccupancy.unitId,
+        // A new date for the same state (a move-out moved) keeps when the state began.
+        set: result.state.state === from.state ? { ...row } : { ...row, since },
+      });
+    const { event, ...detail } = input.event;
+    await tx.insert(unitEvents).values({
+      unitId: input.unitId,
+      orgId: input.orgId,
+      event,
+      fromState: from.state,
+      toState: result.state.state,
+      detail,
+      userId: input.actor.userId,
+      actorName: input.actor.name,
+    });
+    return { ...result, from };
+  });
+}
