@@ -69,6 +69,16 @@ export type AccessControlResult =
 export const LOCKS_IGNORED_WHEN_OFF =
   'The ticked areas were not locked: locks apply only while access control is on.';
 
+/**
+ * On or off, an explicit choice: the service cannot be asked for the current state, so a missing
+ * answer must never read as "off" (saving an untouched form would unlock a common-area
+ * thermostat).
+ */
+export const accessControlChoice = z.enum(
+  ['on', 'off'],
+  'Choose whether access control is on or off.',
+);
+
 const lockAreas = Object.fromEntries(LOCK_AREAS.map((area) => [area, tickedBox])) as Record<
   LockArea,
   typeof tickedBox
@@ -96,10 +106,7 @@ const accessControlSchema = z
   .pipe(
     z
       .object({
-        // An explicit choice: the service cannot be asked for the current state, so a missing
-        // answer must never read as "off" (saving an untouched form would unlock a common-area
-        // thermostat).
-        enabled: z.enum(['on', 'off'], 'Choose whether access control is on or off.'),
+        enabled: accessControlChoice,
         passcode: z.string(),
         clearPasscode: tickedBox,
         ...lockAreas,

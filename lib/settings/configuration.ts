@@ -162,7 +162,7 @@ export type ConfigurationOptions = {
  * The configuration form's schema: what it gives is the changes to send (for one thermostat,
  * only what differs from `current`).
  */
-function configurationSchema(options: ConfigurationOptions) {
+export function configurationSchema(options: ConfigurationOptions) {
   const { unit, current } = options;
   const degrees = (fahrenheit: number) => formatTemperature(fahrenheit, unit);
   // Each temperature: a number, in the manager's unit, within the device's limits.

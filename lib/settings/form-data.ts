@@ -73,7 +73,9 @@ export const wholeNumber = (limits: { min: number; max: number }, message: strin
 /**
  * A temperature typed in the manager's unit, within `limits`, as the °F the service takes; one
  * left as it was shown is `kept` exactly. `example` is a number for the words of a refusal;
- * `limitsNote` follows the limits in theirs (" (the device’s heat limits)").
+ * `limitsNote` follows the limits in theirs (" (the device’s heat limits)"). A form that names
+ * the value it refuses gives its own words instead (`words`: for what is not a number, and for
+ * the limits, said in the manager's unit).
  */
 export function temperature(options: {
   unit: TemperatureUnit;
@@ -81,10 +83,11 @@ export function temperature(options: {
   kept?: number;
   example: string;
   limitsNote?: string;
+  words?: { notANumber: string; outside: (limits: string) => string };
 }) {
-  const { unit, limits } = options;
+  const { unit, limits, words } = options;
   const decimals = DECIMALS[unit];
-  return typedNumber(`Enter a number, e.g. ${options.example}.`)
+  return typedNumber(words?.notANumber ?? `Enter a number, e.g. ${options.example}.`)
     .refine(
       (entered) => hasAtMostDecimals(entered, decimals),
       `Use at most ${decimals === 1 ? 'one decimal' : 'two decimals'}.`,
@@ -92,9 +95,11 @@ export function temperature(options: {
     .transform((entered, ctx) => {
       const fahrenheit = toServiceFahrenheit(entered, unit, limits, options.kept);
       if (fahrenheit !== null) return fahrenheit;
+      const between = formatRange(limits, unit, ' and ');
       ctx.addIssue({
         code: 'custom',
-        message: `Must be between ${formatRange(limits, unit, ' and ')}${options.limitsNote ?? ''}.`,
+        message:
+          words?.outside(between) ?? `Must be between ${between}${options.limitsNote ?? ''}.`,
       });
       return z.NEVER;
     });

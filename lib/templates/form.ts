@@ -1,18 +1,20 @@
-import type { FormState } from '@/lib/platform/forms';
+import type { z } from 'zod';
+import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import type { TemperatureUnit } from '@/lib/platform/units';
-import { accessControlValues, parseAccessControl } from './form/access-control';
-import { alertValues, parseAlerts } from './form/alerts';
-import { checkComfortInRanges, comfortValues, parseComfortSettings } from './form/comfort';
-import { configurationValues, parseConfiguration } from './form/configuration';
+import { accessControlSchema, accessControlValues } from './form/access-control';
+import { alertsSchema, alertValues } from './form/alerts';
+import { comfortRowsPosted, comfortSettingsSchema, comfortValues } from './form/comfort';
+import { configurationSectionSchema, configurationValues } from './form/configuration';
 import { INCLUDE_FIELDS, ORIGINALS_FIELD, TEMPLATE_FORM_FIELDS } from './form/fields';
 import { fieldOfPath } from './form/paths';
-import { formReader, MALFORMED, postedOriginals, textOf } from './form/reader';
-import { parseResidentMode, residentModeValues } from './form/resident-mode';
-import { parseSchedule, scheduleValues } from './form/schedule';
-import { parseScheduleRanges, scheduleRangeValues } from './form/schedule-ranges';
+import { MALFORMED, postedOriginals, postedText } from './form/posted';
+import { residentModeSchema, residentModeValues } from './form/resident-mode';
+import { scheduleSchema, scheduleValues } from './form/schedule';
+import { scheduleRangeValues, scheduleRangesSchema } from './form/schedule-ranges';
 import type {
   Originals,
   TemplateDraft,
+  TemplateFormErrors,
   TemplateFormResult,
   TemplateFormSource,
   TemplateFormValues,
@@ -24,7 +26,8 @@ import { NO_SECTION, PASSCODE_REFUSED, type Template, templateSchema } from './s
  * The template form, both ways: what a member posts (their unit, blank rows, a checkbox per
  * section) into a `Template` (°F to two decimals, through `templateSchema`), and a template back
  * into the form's values. Pure, so the unit tests and the client form share it. Each section is
- * read and written by its own module in lib/templates/form/; this one puts them together.
+ * read (one zod schema, built from the member's unit and the °F shown) and written by its own
+ * module in lib/templates/form/; this one puts them together.
  *
  * Field names: `name`; `include<Section>` per section; comfort rows `comfort.<row>.<field>`;
  * the configuration and alert fields named as on a thermostat's own forms (so their checks and
@@ -143,35 +146,51 @@ export function parseTemplateForm(
     if (typeof value !== 'string') return { ok: false, fieldErrors: { form: [MALFORMED] } };
   }
 
+  const posted = postedText(form);
   const originals =
     source.kind === 'edit'
       ? templateFormValues(source.current, unit).originals
-      : postedOriginals(textOf(form)(ORIGINALS_FIELD));
-  const read = formReader(form, unit, originals);
-  const { errors, add, text, checked } = read;
+      : postedOriginals(posted[ORIGINALS_FIELD] ?? '');
+  const context = { unit, originals };
+  const errors: TemplateFormErrors = {};
+  const checked = (field: string) => posted[field] === 'on';
 
-  // Each section, when its box is ticked (lib/templates/form/), in the form's order.
-  const input: Record<string, unknown> = { name: options.name ?? text('name') };
-  const set = (section: keyof Template, value: unknown) => {
-    if (value !== undefined) input[section] = value;
+  // Each section, when its box is ticked, by its own schema (lib/templates/form/): what it
+  // gives, or its refusals under their fields (one of the section as a whole, under its name).
+  const read = <Out>(section: keyof typeof INCLUDE_FIELDS, schema: z.ZodType<Out>) => {
+    if (!checked(INCLUDE_FIELDS[section])) return undefined;
+    const parsed = schema.safeParse(posted);
+    if (parsed.success) return parsed.data;
+    for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error))) {
+      const at = field === 'form' ? section : field;
+      errors[at] = [...(errors[at] ?? []), ...(messages ?? [])];
+    }
+    return undefined;
   };
-  const comfort = parseComfortSettings(read);
-  set('comfortSettings', comfort.settings);
-  set('schedule', parseSchedule(read, source));
-  const configuration = parseConfiguration(read);
-  set('configuration', configuration);
-  set('alerts', parseAlerts(read));
-  set('accessControl', parseAccessControl(read));
-  const ranges = parseScheduleRanges(read);
-  set('scheduleRanges', ranges.ranges);
-  set('residentMode', parseResidentMode(read));
-
-  checkComfortInRanges(
-    read,
-    comfort.settings as { desiredHeat?: number; desiredCool?: number }[] | undefined,
-    comfort.rowOf,
-    configuration as Template['configuration'],
+  // The configuration first: the comfort settings are checked inside its ranges.
+  const configuration = read('configuration', configurationSectionSchema(context));
+  const comfort = read(
+    'comfortSettings',
+    comfortSettingsSchema({
+      ...context,
+      rows: comfortRowsPosted(Object.keys(posted)),
+      configuration,
+    }),
   );
+  const ranges = read('scheduleRanges', scheduleRangesSchema);
+  const sections: Partial<Record<keyof Template, unknown>> = {
+    comfortSettings: comfort?.settings,
+    schedule: read('schedule', scheduleSchema(source)),
+    configuration,
+    alerts: read('alerts', alertsSchema(context)),
+    accessControl: read('accessControl', accessControlSchema),
+    scheduleRanges: ranges?.ranges,
+    residentMode: read('residentMode', residentModeSchema),
+  };
+  const input: Record<string, unknown> = { name: options.name ?? posted.name ?? '' };
+  for (const [section, value] of Object.entries(sections)) {
+    if (value !== undefined) input[section] = value;
+  }
 
   // The schema has the last word; what was said above in the member's unit comes first.
   const parsed = templateSchema.safeParse(input);
@@ -180,11 +199,11 @@ export function parseTemplateForm(
     for (const issue of parsed.error.issues) {
       // A ticked section that was refused is why there is none: its own errors say so.
       if (issue.message === NO_SECTION && ticked) continue;
-      const field = fieldOfPath(issue.path, comfort.rowOf, ranges.rowOf);
+      const field = fieldOfPath(issue.path, comfort?.rowOf ?? [], ranges?.rowOf);
       // The schedule is captured, never typed: any fault in it means the capture went wrong.
       const message = field === 'schedule' ? BROKEN_SCHEDULE : issue.message;
       if (!errors[field]?.includes(message) && (!errors[field] || field === 'form'))
-        add(field, message);
+        errors[field] = [...(errors[field] ?? []), message];
     }
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { ok: false, fieldErrors: errors };

@@ -158,6 +158,32 @@ describe('the template form', () => {
     expect(Object.values(errors).flat().join(' ')).not.toMatch(/°F/);
   });
 
+  it('says every problem of a section at once: the template’s limits beside the form’s own words', () => {
+    const form = blank({
+      [INCLUDE_FIELDS.alerts]: 'on',
+      lowTemperatureValue: 'warm',
+      lowHumidityValue: '200',
+      lastMaintenanceDate: '2024-02-30',
+      maintenanceInterval: '61',
+      maintenanceIntervalUnits: 'month',
+      [INCLUDE_FIELDS.comfortSettings]: 'on',
+      [comfortField(0, 'name')]: 'Home',
+      // A decimal comma is read as a point.
+      [comfortField(0, 'desiredHeat')]: '20,5',
+      [comfortField(0, 'desiredCool')]: '',
+    });
+    expect(parseTemplateForm(form, { unit: 'C', source: { kind: 'new' } })).toEqual({
+      ok: false,
+      fieldErrors: {
+        [comfortField(0, 'desiredCool')]: ['Enter the cool setpoint.'],
+        lowTemperatureValue: ['Enter a number, such as 20.'],
+        lowHumidityValue: ['Enter a percent from 1 to 95.'],
+        lastMaintenanceDate: ['Enter a date (YYYY-MM-DD).'],
+        maintenanceInterval: ['Enter 1 to 60 months.'],
+      },
+    });
+  });
+
   it('says so when nothing is included, or a ticked section sets nothing', () => {
     const nothing = parseTemplateForm(blank({}), { unit: 'F', source: { kind: 'new' } });
     expect(nothing).toEqual({ ok: false, fieldErrors: { form: ['Add at least one section.'] } });

@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import { LOCK_AREAS } from '@/lib/service/schemas';
+import { accessControlChoice } from '@/lib/settings/access-control';
 import { ACCESS_FIELD, INCLUDE_FIELDS, lockField } from './fields';
-import type { FormReader } from './reader';
+import { box } from './section';
 import type { TemplateDraft } from './types';
 import type { FormWriter } from './writer';
 
@@ -16,17 +18,25 @@ export function accessControlValues(draft: TemplateDraft, { values, tick, on }: 
   for (const area of LOCK_AREAS) values[lockField(area)] = on(access?.settings?.[area]);
 }
 
-/** Access control: on or off, and the locks. Never a passcode (each thermostat keeps its own). */
-export function parseAccessControl({ add, text, checked }: FormReader) {
-  if (!checked(INCLUDE_FIELDS.accessControl)) return undefined;
-  const state = text(ACCESS_FIELD);
-  if (state === 'off') return { enabled: false };
-  if (state === 'on') {
-    return {
-      enabled: true,
-      settings: Object.fromEntries(LOCK_AREAS.map((area) => [area, checked(lockField(area))])),
-    };
-  }
-  add(ACCESS_FIELD, 'Choose whether access control is on or off.');
-  return undefined;
-}
+/**
+ * Access control: on or off (chosen as on the thermostat's own form), and the locks. Never a
+ * passcode (each thermostat keeps its own).
+ */
+export const accessControlSchema = z
+  .object({
+    [ACCESS_FIELD]: accessControlChoice,
+    ...(Object.fromEntries(LOCK_AREAS.map((area) => [lockField(area), box])) as Record<
+      string,
+      typeof box
+    >),
+  })
+  .transform((values: Record<string, unknown>) =>
+    values[ACCESS_FIELD] === 'off'
+      ? { enabled: false }
+      : {
+          enabled: true,
+          settings: Object.fromEntries(
+            LOCK_AREAS.map((area) => [area, values[lockField(area)] === true]),
+          ),
+        },
+  );

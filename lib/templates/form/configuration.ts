@@ -1,11 +1,10 @@
-import {
-  CONFIGURATION_FIELDS,
-  type ConfigurationField,
-  validateConfiguration,
-} from '@/lib/settings/configuration';
+import { z } from 'zod';
+import { toDisplay } from '@/lib/platform/units';
+import { CONFIGURATION_FIELDS, configurationSchema } from '@/lib/settings/configuration';
+import { readNumber } from '@/lib/settings/form-data';
 import { SMALLEST_HEAT_COOL_GAP } from '../schema';
 import { INCLUDE_FIELDS } from './fields';
-import type { FormReader } from './reader';
+import { postedField, type SectionContext } from './section';
 import type { TemplateDraft } from './types';
 import type { FormWriter } from './writer';
 
@@ -29,32 +28,45 @@ export function configurationValues(
     configuration?.fanMinimumOnTime === undefined ? '' : String(configuration.fanMinimumOnTime);
 }
 
-/** Configuration: the fields of a bulk change, a blank one left as each thermostat has it. */
-export function parseConfiguration({ unit, add, text, checked, exact }: FormReader) {
-  if (!checked(INCLUDE_FIELDS.configuration)) return undefined;
-  const entered = Object.fromEntries(
-    CONFIGURATION_FIELDS.map((field) => [field, text(field)]),
-  ) as Record<ConfigurationField, string>;
-  const result = validateConfiguration(entered, {
-    unit,
-    heatCoolMinDelta: SMALLEST_HEAT_COOL_GAP,
+/**
+ * The fields as typed, kept apart from what the configuration form's schema reads from them (an
+ * intersection merges the two, even where that schema refused a field).
+ */
+const typedFields = z
+  .object(
+    Object.fromEntries(CONFIGURATION_FIELDS.map((field) => [field, postedField])) as Record<
+      (typeof CONFIGURATION_FIELDS)[number],
+      typeof postedField
+    >,
+  )
+  .transform((typed) => ({ typed }));
+
+/**
+ * Configuration: the configuration form's schema for a bulk change (a blank field left as each
+ * thermostat has it), then each temperature left as it was shown kept at its exact °F.
+ */
+export function configurationSectionSchema({ unit, originals }: SectionContext) {
+  const checked = configurationSchema({ unit, heatCoolMinDelta: SMALLEST_HEAT_COOL_GAP });
+  return z.intersection(checked, typedFields).transform(({ changes, typed }) => {
+    const exact = (field: keyof typeof typed, fahrenheit: number) => {
+      const original = originals[field];
+      const entered = readNumber(typed[field]);
+      return original !== undefined &&
+        entered !== undefined &&
+        toDisplay(original, unit) === entered
+        ? original
+        : fahrenheit;
+    };
+    const { heatRange, coolRange, holdAction, fanMinimumOnTime } = changes;
+    return {
+      ...(heatRange && {
+        heatRange: { min: exact('heatMin', heatRange.min), max: exact('heatMax', heatRange.max) },
+      }),
+      ...(coolRange && {
+        coolRange: { min: exact('coolMin', coolRange.min), max: exact('coolMax', coolRange.max) },
+      }),
+      ...(holdAction && { holdAction }),
+      ...(fanMinimumOnTime !== undefined && { fanMinimumOnTime }),
+    };
   });
-  if (!result.ok) {
-    for (const [field, messages] of Object.entries(result.fieldErrors)) {
-      for (const message of messages ?? [])
-        add(field === 'form' ? 'configuration' : field, message);
-    }
-    return undefined;
-  }
-  const { heatRange, coolRange, holdAction, fanMinimumOnTime } = result.changes;
-  return {
-    ...(heatRange && {
-      heatRange: { min: exact('heatMin', heatRange.min), max: exact('heatMax', heatRange.max) },
-    }),
-    ...(coolRange && {
-      coolRange: { min: exact('coolMin', coolRange.min), max: exact('coolMax', coolRange.max) },
-    }),
-    ...(holdAction && { holdAction }),
-    ...(fanMinimumOnTime !== undefined && { fanMinimumOnTime }),
-  };
 }

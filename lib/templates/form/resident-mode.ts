@@ -1,5 +1,5 @@
+import { z } from 'zod';
 import { INCLUDE_FIELDS, RESIDENT_FIELD } from './fields';
-import type { FormReader } from './reader';
 import type { TemplateDraft } from './types';
 import type { FormWriter } from './writer';
 
@@ -12,10 +12,8 @@ export function residentModeValues(draft: TemplateDraft, { values, tick }: FormW
 }
 
 /** Resident mode: on or off (off resets the rest, so the schema refuses it with other sections). */
-export function parseResidentMode({ add, text, checked }: FormReader) {
-  if (!checked(INCLUDE_FIELDS.residentMode)) return undefined;
-  const state = text(RESIDENT_FIELD);
-  if (state === 'on' || state === 'off') return state === 'on';
-  add(RESIDENT_FIELD, 'Choose whether resident mode is on or off.');
-  return undefined;
-}
+export const residentModeSchema = z
+  .object({
+    [RESIDENT_FIELD]: z.enum(['on', 'off'], 'Choose whether resident mode is on or off.'),
+  })
+  .transform((values) => values[RESIDENT_FIELD] === 'on');

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { INCLUDE_FIELDS, SCHEDULE_FIELD } from './fields';
-import { type FormReader, MALFORMED, MAX_HIDDEN_LENGTH } from './reader';
+import { MALFORMED, MAX_HIDDEN_LENGTH } from './posted';
+import { postedField } from './section';
 import type { TemplateDraft, TemplateFormSource } from './types';
 import type { FormWriter } from './writer';
 
@@ -13,23 +15,24 @@ export function scheduleValues(draft: TemplateDraft, { values, tick }: FormWrite
   if (draft.schedule) values[SCHEDULE_FIELD] = JSON.stringify(draft.schedule);
 }
 
-/** The schedule: captured from a thermostat (new) or kept from the stored template (edit). */
-export function parseSchedule({ add, text, checked }: FormReader, source: TemplateFormSource) {
-  let schedule: unknown;
-  if (checked(INCLUDE_FIELDS.schedule)) {
-    if (source.kind === 'edit') {
-      if (source.current.schedule) schedule = source.current.schedule;
-    } else {
-      const posted = text(SCHEDULE_FIELD);
-      if (posted.length > MAX_HIDDEN_LENGTH) add('schedule', MALFORMED);
-      else if (posted !== '') {
-        try {
-          schedule = JSON.parse(posted);
-        } catch {
-          add('schedule', MALFORMED);
-        }
+/** A captured week as posted: JSON, or nothing (blank); the template schema says if it is a week. */
+const capturedWeek = postedField.pipe(
+  z
+    .string()
+    .max(MAX_HIDDEN_LENGTH, MALFORMED)
+    .transform((posted, ctx): unknown => {
+      if (posted === '') return undefined;
+      try {
+        return JSON.parse(posted);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: MALFORMED });
+        return z.NEVER;
       }
-    }
-  }
-  return schedule;
+    }),
+);
+
+/** The schedule: captured from a thermostat (new) or kept from the stored template (edit). */
+export function scheduleSchema(source: TemplateFormSource) {
+  if (source.kind === 'edit') return z.object({}).transform(() => source.current.schedule);
+  return z.object({ [SCHEDULE_FIELD]: capturedWeek }).transform((values) => values[SCHEDULE_FIELD]);
 }
