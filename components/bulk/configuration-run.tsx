@@ -1,4 +1,4 @@
-import { RunActionForm } from '@/components/bulk/run-action-form';
+import { RunActionForm } from '@/components/runs/run-action-form';
 import {
   Confirmed,
   ProgressCard,
@@ -91,7 +91,7 @@ export async function ConfigurationRun(parts: RunPageParts) {
           </p>
         ) : null}
       </ProgressCard>
-      <RunItems member={member} view={view} items={parts.items} planning={false} />
+      <RunItems view={view} items={parts.items} />
     </>
   );
 }

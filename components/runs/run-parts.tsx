@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { RunActionForm } from '@/components/bulk/run-action-form';
-import { RunResults } from '@/components/bulk/run-results';
-import { PlanItems } from '@/components/templates/plan-view';
+import { RunActionForm } from '@/components/runs/run-action-form';
+import { RunResults } from '@/components/runs/run-results';
 import { buttonClass } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
@@ -170,14 +169,17 @@ export function ProgressCard({
   );
 }
 
-/** Each thermostat's result (or, while the run is planned, its plan), a page at a time. */
+/**
+ * Each thermostat's result, a page at a time; while a run is planned, its plan instead (`plan`,
+ * drawn by the kind of run that plans).
+ */
 export function RunItems({
-  member,
   view,
   items,
-  planning,
-}: Pick<RunPageParts, 'member' | 'view' | 'items'> & { planning: boolean }) {
+  plan = null,
+}: Pick<RunPageParts, 'view' | 'items'> & { plan?: ReactNode }) {
   const { page } = view;
+  const planning = plan !== null;
   return (
     <section aria-labelledby="results-heading" className="grid gap-3">
       <h2 id="results-heading" className="text-lg font-medium">
@@ -199,7 +201,7 @@ export function RunItems({
       {items.shown.length === 0 ? (
         <p className="text-sm text-muted">None.</p>
       ) : planning ? (
-        <PlanItems items={items.shown} unit={member.temperatureUnit} />
+        plan
       ) : (
         <RunResults items={items.shown} caption="Result for each thermostat" />
       )}

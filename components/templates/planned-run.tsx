@@ -1,4 +1,4 @@
-import { RunActionForm } from '@/components/bulk/run-action-form';
+import { RunActionForm } from '@/components/runs/run-action-form';
 import {
   Confirmed,
   ProgressCard,
@@ -7,7 +7,7 @@ import {
   type RunPageParts,
 } from '@/components/runs/run-parts';
 import { ApplyForm } from '@/components/templates/apply-form';
-import { PlanSummaryView } from '@/components/templates/plan-view';
+import { PlanItems, PlanSummaryView } from '@/components/templates/plan-view';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
@@ -79,7 +79,13 @@ export async function PlannedRun(parts: RunPageParts) {
           ) : null}
         </ProgressCard>
       )}
-      <RunItems member={member} view={parts.view} items={parts.items} planning={planning} />
+      <RunItems
+        view={parts.view}
+        items={parts.items}
+        plan={
+          planning ? <PlanItems items={parts.items.shown} unit={member.temperatureUnit} /> : null
+        }
+      />
     </>
   );
 }
