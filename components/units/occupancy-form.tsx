@@ -3,7 +3,7 @@
 import { useActionState } from 'react';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
-import { FormMessage, RadioGroup } from '@/components/ui/form-parts';
+import { RadioGroup } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/platform/forms';
 
@@ -48,12 +48,11 @@ export function OccupancyForm({
           moveInTime: 'Move-in time',
         }}
       />
-      {state.status === 'success' ? <FormMessage state={state} /> : null}
       <RadioGroup
         name="event"
         legend="What happened"
         options={choices}
-        defaultValue={values?.event ?? choices[0]?.value}
+        defaultValue={values?.event}
         errors={state.fieldErrors?.event}
       />
       <div className="grid gap-3 sm:grid-cols-3">

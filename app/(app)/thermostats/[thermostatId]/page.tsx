@@ -32,6 +32,9 @@ import {
   removeFromPortfolio,
   renameThermostat,
 } from './actions';
+import { STATE_WORDS } from '@/lib/units/lifecycle';
+import { unitPath } from '@/lib/units/paths';
+import { findUnitOfThermostat } from '@/lib/units/store';
 
 type Props = {
   params: Promise<{ thermostatId: string }>;
@@ -51,7 +54,7 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
   });
   const last = stored ? parseStoredStatus(stored.status) : null;
   const on = { orgId: member.orgId, thermostatId: thermostat.thermostatId };
-  const [reading, buildings, pendingMode] = await Promise.all([
+  const [reading, buildings, pendingMode, unit] = await Promise.all([
     refreshReading({
       ...on,
       priority: 'interactive',
@@ -59,6 +62,7 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
     }),
     listBuildings({ scope: member }),
     findPendingMode(on),
+    findUnitOfThermostat({ scope: member, thermostatId: thermostat.thermostatId }),
   ]);
   // The status names the comfort setting in force, cut to 12 characters: only a name that long
   // may be a longer one's start, which the comfort settings then complete.
@@ -134,6 +138,26 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
           </p>
         </Card>
         <div className="grid content-start gap-6">
+          {unit ? (
+            <Card className="grid gap-2">
+              <h2 className="text-lg font-medium">Unit</h2>
+              <p className="text-sm">
+                {unit.label}: {STATE_WORDS[unit.occupancy.state].toLowerCase()}
+                {unit.since ? (
+                  <>
+                    {' '}
+                    since <When at={unit.since} zone={unit.timeZone} />
+                  </>
+                ) : null}
+                .
+              </p>
+              <p className="text-sm">
+                <Link href={unitPath(unit)} className="font-medium underline">
+                  Occupancy and timeline of {unit.label}
+                </Link>
+              </p>
+            </Card>
+          ) : null}
           {reading.status && changes ? (
             <Card className="grid gap-3">
               <h2 className="text-lg font-medium">Resident mode</h2>

@@ -1,0 +1,84 @@
+import { expectNoAxeViolations } from './support/axe';
+import { authFile, expect, test } from './support/fixtures';
+import { demoThermostatsIn } from './support/portfolio';
+import { TEAM } from './support/accounts';
+
+/**
+ * Units and occupancy (issue 36), through the pages: a building manager finds a unit of their
+ * building, records the resident's notice and the move-out, and reads them on its timeline; the
+ * make-ready is recorded without JavaScript; a viewer reads the unit and is offered no form.
+ */
+
+test('a building manager records notice and the move-out of a unit, then make-ready without JavaScript', async ({
+  buildingManagerPage: page,
+  viewerPage,
+  browser,
+  baseURL,
+}) => {
+  const { building, thermostats } = await demoThermostatsIn(TEAM.buildingManager.building);
+  const thermostat = thermostats.at(-1);
+  if (!thermostat) throw new Error('no thermostat in the building');
+  await page.goto(`/buildings/${building.buildingId}`);
+  await page.getByRole('link', { name: 'Units and occupancy' }).click();
+  await expect(
+    page.getByRole('heading', { name: `Units of ${building.name}`, level: 1 }),
+  ).toBeVisible();
+  const units = page.getByRole('table', { name: `Units of ${building.name}` });
+  await expect(units.getByRole('row')).toHaveCount(thermostats.length + 1);
+  await units.getByRole('link', { name: thermostat.name, exact: true }).click();
+  await expect(page.getByRole('heading', { name: thermostat.name, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Occupied', level: 2 })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  const form = page.getByRole('form', { name: `Record what happened to ${thermostat.name}` });
+  await form.getByLabel('Notice given (set the move-out date)').check();
+  await form.getByLabel('Move-out day').fill('2027-01-31');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(`Saved: ${thermostat.name} is notice given.`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Notice given', level: 2 })).toBeVisible();
+  await expect(page.getByText('Moves out Sun, Jan 31, 2027')).toBeVisible();
+
+  // A move-in cannot be scheduled for an occupied unit: the form offers only what fits.
+  await expect(form.getByLabel('Schedule a move-in')).toHaveCount(0);
+  await form.getByLabel('Moved out: vacant').check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: 'Vacant', level: 2 })).toBeVisible();
+  const timeline = page.getByRole('table', { name: `Occupancy of ${thermostat.name}` });
+  await expect(timeline.getByRole('row')).toHaveCount(3);
+  await expect(timeline.getByRole('row').nth(1)).toContainText('Notice given → Vacant');
+  await expect(timeline.getByRole('row').nth(1)).toContainText(TEAM.buildingManager.name);
+  await expect(timeline.getByRole('row').nth(2)).toContainText('Move-out Sun, Jan 31, 2027');
+
+  // Without JavaScript: the same form posts, and the page comes back with the answer.
+  const context = await browser.newContext({
+    baseURL,
+    storageState: authFile('buildingManager'),
+    javaScriptEnabled: false,
+    viewport: { width: 390, height: 844 },
+  });
+  try {
+    const plain = await context.newPage();
+    await plain.goto(page.url());
+    const plainForm = plain.getByRole('form', {
+      name: `Record what happened to ${thermostat.name}`,
+    });
+    await plainForm.getByLabel('Make-ready started').check();
+    await plainForm.getByRole('button', { name: 'Save' }).click();
+    await expect(plain.getByText(`Saved: ${thermostat.name} is make-ready.`)).toBeVisible();
+    await expect(plain.getByRole('heading', { name: 'Make-ready', level: 2 })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+
+  // The activity log says who made each change; a viewer reads the unit, with no form.
+  await page.goto('/activity');
+  await expect(
+    page
+      .getByRole('table', { name: 'Activity log' })
+      .getByText(`${thermostat.name}: make-ready (was vacant)`),
+  ).toBeVisible();
+  await viewerPage.goto(`/buildings/${building.buildingId}/units`);
+  await viewerPage.getByRole('link', { name: thermostat.name, exact: true }).click();
+  await expect(viewerPage.getByRole('heading', { name: 'Make-ready', level: 2 })).toBeVisible();
+  await expect(viewerPage.getByRole('form')).toHaveCount(0);
+});
