@@ -1,8 +1,9 @@
 /**
  * The tiers of `lib/`, checked by `npm run lint:tiers` (dependency-cruiser). A folder imports only
  * from folders before it in this list: its own tier's earlier folders and the tiers beneath. So no
- * import climbs a tier and no two folders can import each other; files may not form a cycle either,
- * in `lib/` or in the sandbox. docs/architecture.md describes the tiers.
+ * import climbs a tier and no two folders can import each other. Nor may files or folders form a
+ * cycle anywhere in `app/`, `components/`, `lib/` or the sandbox. docs/architecture.md describes
+ * the tiers.
  *
  * `.dependency-cruiser-known-violations.json` lists imports known to climb, and is empty: a new
  * climb fails the check rather than joining the list.
@@ -51,6 +52,15 @@ module.exports = {
     {
       name: 'no-cycle',
       comment: 'A cycle of files makes load order matter and hides which module owns what.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycle',
+      comment:
+        'A cycle of folders (a component importing its page’s actions while the page imports the component) hides which folder owns what: pass the action down from the page instead.',
+      scope: 'folder',
       severity: 'error',
       from: {},
       to: { circular: true },

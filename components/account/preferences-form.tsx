@@ -1,25 +1,26 @@
 'use client';
 
 import { useActionState } from 'react';
-import { savePreferencesAction } from '@/app/(app)/account/actions';
 import { Button } from '@/components/ui/button';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { SelectField } from '@/components/ui/field';
 import type { PreferenceField } from '@/lib/auth/preferences';
-import type { FormState } from '@/lib/platform/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 
 /** The member's own clock and unit: how every page shows them times and temperatures. */
 export function PreferencesForm({
+  action: savePreferences,
   timeZones,
   timeZone,
   temperatureUnit,
 }: {
+  action: FormAction<PreferenceField>;
   timeZones: readonly { value: string; label: string }[];
   timeZone: string;
   temperatureUnit: 'F' | 'C';
 }) {
   const [state, submit, pending] = useActionState<FormState<PreferenceField>, FormData>(
-    savePreferencesAction,
+    savePreferences,
     { status: 'idle' },
   );
   const values = state.status === 'error' ? state.values : undefined;

@@ -1,18 +1,18 @@
 'use client';
 
 import { useActionState } from 'react';
-import { createFirstAccount } from '@/app/(public)/setup/actions';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { SetupField } from '@/lib/auth/schemas';
-import type { FormState } from '@/lib/platform/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import { AccountFields, accountSummaryFields } from './account-fields';
 
 const idle: FormState<SetupField> = { status: 'idle' };
 const FIELDS = ['orgName', 'name', 'email', 'password', 'confirm'] as const;
 const SUMMARY = accountSummaryFields(FIELDS);
 
-export function SetupForm() {
+/** The organisation and its owner; `action` is the setup action, passed by the server page. */
+export function SetupForm({ action: createFirstAccount }: { action: FormAction<SetupField> }) {
   const [state, action] = useActionState(createFirstAccount, idle);
   return (
     <form action={action} className="grid gap-4" noValidate>

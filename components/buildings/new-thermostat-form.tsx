@@ -1,13 +1,13 @@
 'use client';
 
 import { useActionState } from 'react';
-import type { NewThermostatField } from '@/app/(app)/buildings/[buildingId]/new-thermostat/actions';
 import { Field, SelectField } from '@/components/ui/field';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { ErrorList, RadioGroup } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormState } from '@/lib/platform/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import { modeName } from '@/lib/platform/words';
+import type { NewThermostatField } from '@/lib/portfolio/new-thermostat';
 
 const MODES = ['auto', 'heat', 'cool', 'auxHeatOnly', 'off'].map((mode) => ({
   value: mode,
@@ -20,14 +20,7 @@ const RESIDENT_MODES = [
 const idle: FormState<NewThermostatField> = { status: 'idle' };
 
 /** `action` comes bound to its building from the server page, so the form works without JavaScript. */
-export function NewThermostatForm({
-  action: bound,
-}: {
-  action: (
-    previous: FormState<NewThermostatField>,
-    form: FormData,
-  ) => Promise<FormState<NewThermostatField>>;
-}) {
+export function NewThermostatForm({ action: bound }: { action: FormAction<NewThermostatField> }) {
   const [state, action] = useActionState(bound, idle);
   const errors = state.fieldErrors ?? {};
   return (

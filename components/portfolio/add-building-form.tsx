@@ -1,11 +1,10 @@
 'use client';
 
 import { useActionState } from 'react';
-import { addBuildingAction } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field, SelectField } from '@/components/ui/field';
-import type { FormState } from '@/lib/platform/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import type { BuildingField } from '@/lib/portfolio/buildings';
 
 /**
@@ -13,16 +12,17 @@ import type { BuildingField } from '@/lib/portfolio/buildings';
  * thermostats use) and its time zone (its schedules run in it).
  */
 export function AddBuildingForm({
+  action: addBuilding,
   timeZones,
   defaultTimeZone,
 }: {
+  action: FormAction<BuildingField>;
   timeZones: readonly { value: string; label: string }[];
   defaultTimeZone: string;
 }) {
-  const [state, submit, pending] = useActionState<FormState<BuildingField>, FormData>(
-    addBuildingAction,
-    { status: 'idle' },
-  );
+  const [state, submit, pending] = useActionState<FormState<BuildingField>, FormData>(addBuilding, {
+    status: 'idle',
+  });
   const values = state.status === 'error' ? state.values : undefined;
   // A new key after each success empties the fields for the next building.
   return (

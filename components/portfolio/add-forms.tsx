@@ -2,7 +2,6 @@
 
 import { useRouter } from 'next/navigation';
 import { type FormEvent, type ReactNode, useActionState, useMemo, useState } from 'react';
-import { addFromCsv, addFromList, importSandboxDemo } from '@/app/(app)/portfolio/add/actions';
 import { Button } from '@/components/ui/button';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { SelectField } from '@/components/ui/field';
@@ -10,7 +9,7 @@ import { ErrorList } from '@/components/ui/form-parts';
 import { Link } from '@/components/ui/link';
 import { Notice } from '@/components/ui/notice';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import type { ReportRow } from '@/lib/platform/forms';
+import type { FormAction, ReportRow } from '@/lib/platform/forms';
 import type { AddField, AddSource, AddState, ImportEvent } from '@/lib/portfolio/add-request';
 import { ImportResults } from './import-results';
 
@@ -24,10 +23,7 @@ type Progress = { total: number; rows: ReportRow[]; waitSeconds?: number };
  * comes back with every line's result. With JavaScript it posts the same fields to the streamed
  * import, and each line's result shows the moment the service has answered for it, with a count.
  */
-function useAddForm(
-  source: AddSource,
-  action: (previous: AddState, form: FormData) => Promise<AddState>,
-) {
+function useAddForm(source: AddSource, action: FormAction<AddField>) {
   const [actionState, formAction, actionPending] = useActionState(action, idle);
   const [streamed, setStreamed] = useState<AddState | null>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -260,8 +256,14 @@ function ImportBuilding({
 const textareaClass =
   'min-h-36 w-full rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-sm text-slate-900 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100';
 
-export function AddFromListForm({ buildings }: { buildings: readonly BuildingChoice[] }) {
-  const form = useAddForm('list', addFromList);
+export function AddFromListForm({
+  action,
+  buildings,
+}: {
+  action: FormAction<AddField>;
+  buildings: readonly BuildingChoice[];
+}) {
+  const form = useAddForm('list', action);
   const errors = form.state.fieldErrors?.list;
   return (
     <form {...form.formProps} className="grid gap-3">
@@ -285,8 +287,14 @@ export function AddFromListForm({ buildings }: { buildings: readonly BuildingCho
   );
 }
 
-export function AddFromCsvForm({ buildings }: { buildings: readonly BuildingChoice[] }) {
-  const form = useAddForm('csv', addFromCsv);
+export function AddFromCsvForm({
+  action,
+  buildings,
+}: {
+  action: FormAction<AddField>;
+  buildings: readonly BuildingChoice[];
+}) {
+  const form = useAddForm('csv', action);
   const errors = form.state.fieldErrors?.csv;
   return (
     <form {...form.formProps} className="grid gap-3">
@@ -316,8 +324,8 @@ export function AddFromCsvForm({ buildings }: { buildings: readonly BuildingChoi
   );
 }
 
-export function ImportDemoForm() {
-  const form = useAddForm('demo', importSandboxDemo);
+export function ImportDemoForm({ action }: { action: FormAction<AddField> }) {
+  const form = useAddForm('demo', action);
   return (
     <form {...form.formProps} className="grid gap-3">
       <SubmitAndResult

@@ -9,10 +9,9 @@ import {
   useRef,
   useState,
 } from 'react';
-import { applyScheduleRange } from '@/app/(app)/thermostats/[thermostatId]/schedule/actions';
 import { Button } from '@/components/ui/button';
 import { Notice } from '@/components/ui/notice';
-import type { FormState } from '@/lib/platform/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 import {
   type ArrowKey,
   applyRange,
@@ -62,16 +61,17 @@ function changeOf(data: FormData): Change | null {
 /**
  * The week as a grid (days across, half hours down). Select a range by dragging, by tapping its
  * first and last block, or with the arrow keys (Shift extends); apply a comfort setting to it.
- * The change shows at once and goes back if the service refuses it.
+ * The change shows at once and goes back if the service refuses it. `apply` comes bound to the
+ * thermostat from the server page, as the plain form's does.
  */
 export function ScheduleGrid({
-  thermostatId,
+  apply,
   timeZone,
   week,
   entries,
   initialNow,
 }: {
-  thermostatId: string;
+  apply: FormAction;
   timeZone: string;
   week: string[][];
   entries: ScheduleEntry[];
@@ -85,7 +85,7 @@ export function ScheduleGrid({
   const [state, dispatch, pending] = useActionState(async (previous: FormState, data: FormData) => {
     const change = changeOf(data);
     if (change) showChange(change);
-    const next = await applyScheduleRange(thermostatId, previous, data);
+    const next = await apply(previous, data);
     setAnswered(true);
     // Saved: the selection has done its job (unless another was made meanwhile). A refused
     // change keeps it, to try again.

@@ -2,13 +2,12 @@
 
 import { useRouter } from 'next/navigation';
 import { useActionState, useEffect } from 'react';
-import { chooseTemperatureUnit } from '@/app/(app)/thermostats/[thermostatId]/actions';
 import { Button } from '@/components/ui/button';
 import { Field, SelectField } from '@/components/ui/field';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { ErrorList } from '@/components/ui/form-parts';
 import { SubmitButton } from '@/components/ui/submit-button';
-import type { FormState } from '@/lib/platform/forms';
+import type { FormAction, FormState } from '@/lib/platform/forms';
 
 const idle: FormState = { status: 'idle' };
 
@@ -157,8 +156,8 @@ export function RenameForm({
   );
 }
 
-export function UnitToggle({ unit }: { unit: 'F' | 'C' }) {
-  const [state, action, pending] = useActionState(chooseTemperatureUnit, idle);
+export function UnitToggle({ action: choose, unit }: { action: FormAction; unit: 'F' | 'C' }) {
+  const [state, action, pending] = useActionState(choose, idle);
   return (
     <form
       action={action}

@@ -5,6 +5,7 @@ import { zoneChoices } from '@/lib/auth/preferences';
 import { ROLE_NAMES } from '@/lib/auth/permissions';
 import { timeZoneName } from '@/lib/platform/words';
 import { requireMember } from '@/lib/auth/session';
+import { savePreferencesAction } from './actions';
 
 export const metadata: Metadata = { title: 'Your account' };
 
@@ -28,6 +29,7 @@ export default async function AccountPage() {
           </p>
         )}
         <PreferencesForm
+          action={savePreferencesAction}
           timeZones={timeZones}
           timeZone={member.timeZone}
           temperatureUnit={member.temperatureUnit}

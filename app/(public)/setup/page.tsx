@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { SetupForm } from '@/components/auth/setup-form';
 import { Card } from '@/components/ui/card';
 import { countUsers } from '@/lib/auth/store';
+import { createFirstAccount } from './actions';
 
 export const metadata: Metadata = { title: 'Set up Setpoint' };
 
@@ -18,7 +19,7 @@ export default async function SetupPage() {
         Create your organisation and its first account, its owner. You will sign in with it, connect
         your thermostat service and invite your team.
       </p>
-      <SetupForm />
+      <SetupForm action={createFirstAccount} />
     </Card>
   );
 }

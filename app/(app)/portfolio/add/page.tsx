@@ -8,6 +8,7 @@ import { requireMember } from '@/lib/auth/session';
 import { listOrganizationBuildings } from '@/lib/portfolio/store';
 import { timeZoneChoices } from '@/lib/portfolio/buildings';
 import { isSandboxService } from '@/lib/portfolio/sandbox-demo';
+import { addBuildingAction, addFromCsv, addFromList, importSandboxDemo } from './actions';
 
 export const metadata: Metadata = { title: 'Add thermostats' };
 
@@ -37,7 +38,11 @@ export default async function AddThermostatsPage() {
         knows it by, before adding its thermostats.
         {buildings.length > 0 ? ` Your portfolio has ${buildings.length}.` : ''}
       </p>
-      <AddBuildingForm timeZones={timeZones} defaultTimeZone="America/New_York" />
+      <AddBuildingForm
+        action={addBuildingAction}
+        timeZones={timeZones}
+        defaultTimeZone="America/New_York"
+      />
     </Card>
   );
   return (
@@ -56,17 +61,17 @@ export default async function AddThermostatsPage() {
             You are connected to the local sandbox. Add its demo portfolio (several buildings,
             dozens of thermostats) in one click.
           </p>
-          <ImportDemoForm />
+          <ImportDemoForm action={importSandboxDemo} />
         </Card>
       ) : null}
       {addBuilding}
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">By id or list</h2>
-        <AddFromListForm buildings={buildings} />
+        <AddFromListForm action={addFromList} buildings={buildings} />
       </Card>
       <Card className="grid gap-3">
         <h2 className="text-lg font-medium">From a CSV file</h2>
-        <AddFromCsvForm buildings={buildings} />
+        <AddFromCsvForm action={addFromCsv} buildings={buildings} />
       </Card>
     </div>
   );

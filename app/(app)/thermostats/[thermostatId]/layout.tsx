@@ -4,6 +4,7 @@ import { ThermostatTabs } from '@/components/thermostat/thermostat-tabs';
 import { Trail } from '@/components/ui/trail';
 import { can } from '@/lib/auth/permissions';
 import { openThermostatPage } from '@/lib/access/thermostat-page';
+import { chooseTemperatureUnit } from './actions';
 
 /** Every page of one thermostat: where it is, what it is called, and its sections. */
 export default async function ThermostatLayout({
@@ -34,7 +35,7 @@ export default async function ThermostatLayout({
           </h1>
           <p className="mt-1 font-mono text-xs break-all text-muted">{thermostat.thermostatId}</p>
         </div>
-        <UnitToggle unit={member.temperatureUnit} />
+        <UnitToggle action={chooseTemperatureUnit} unit={member.temperatureUnit} />
       </div>
       <ThermostatTabs thermostatId={thermostat.thermostatId} />
       {/* A member who may not change this thermostat sees its settings with every control

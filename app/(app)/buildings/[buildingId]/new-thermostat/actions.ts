@@ -2,35 +2,20 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { z } from 'zod';
 import { openBuilding, serviceFailure } from '@/lib/access/actions';
 import { logWrite } from '@/lib/activity/sink';
 import { recordPendingMode } from '@/lib/attention/store';
+import {
+  NEW_THERMOSTAT_FIELDS,
+  type NewThermostatField,
+  newThermostatSchema,
+} from '@/lib/portfolio/new-thermostat';
 import { addThermostat } from '@/lib/portfolio/store';
 import { type FormState, fieldErrorsOf } from '@/lib/platform/forms';
 import { logWarning } from '@/lib/platform/log';
 import { ServiceError } from '@/lib/service/errors';
 import { createThermostat, type Written } from '@/lib/service/resources';
-import { HVAC_MODES, type ThermostatSummary, thermostatIdSchema } from '@/lib/service/schemas';
-
-export type NewThermostatField =
-  | 'name'
-  | 'thermostatId'
-  | 'hvacMode'
-  | 'isResidentMode'
-  | 'confirm';
-
-const newThermostatSchema = z.object({
-  name: z
-    .string('Enter the label as text.')
-    .trim()
-    .min(1, 'Name the thermostat, e.g. its unit (“Unit 4B”).')
-    .max(64, 'Use at most 64 characters.'),
-  thermostatId: z.union([z.literal(''), thermostatIdSchema], 'A thermostat id is 12 digits.'),
-  hvacMode: z.enum(HVAC_MODES, 'Choose a mode.'),
-  isResidentMode: z.enum(['on', 'off'], 'Choose whether resident mode is on.'),
-  confirm: z.literal('yes', 'Confirm that a new thermostat is to be registered at the service.'),
-});
+import type { ThermostatSummary } from '@/lib/service/schemas';
 
 /** Creates a thermostat in the building at the service, and adds it to the portfolio. */
 export async function createThermostatInBuilding(
@@ -42,11 +27,10 @@ export async function createThermostatInBuilding(
   if (!opened.ok) return opened.state;
   const { member, building } = opened;
 
-  const fields = ['name', 'thermostatId', 'hvacMode', 'isResidentMode', 'confirm'] as const;
   // A file where text belongs fails the schema as it is, instead of becoming "[object File]".
-  const posted = Object.fromEntries(fields.map((key) => [key, form.get(key) ?? '']));
+  const posted = Object.fromEntries(NEW_THERMOSTAT_FIELDS.map((key) => [key, form.get(key) ?? '']));
   const raw = Object.fromEntries(
-    fields.map((key) => {
+    NEW_THERMOSTAT_FIELDS.map((key) => {
       const value = form.get(key);
       return [key, typeof value === 'string' ? value : ''];
     }),
@@ -90,7 +74,9 @@ export async function createThermostatInBuilding(
     return serviceFailure(error, {
       values: raw,
       fieldOf: (path) =>
-        (fields as readonly string[]).includes(path) ? (path as NewThermostatField) : null,
+        (NEW_THERMOSTAT_FIELDS as readonly string[]).includes(path)
+          ? (path as NewThermostatField)
+          : null,
     });
   }
   // Created at the service: from here on, nothing may say it was not.

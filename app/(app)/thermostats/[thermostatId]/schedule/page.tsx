@@ -31,6 +31,8 @@ export default async function SchedulePage({ params }: Props) {
   // The schedule is in the building's zone, which Setpoint keeps (the service does not say it).
   const zone = thermostat.building?.timeZone;
   const timeZone = zone && isKnownTimeZone(zone) ? zone : 'UTC';
+  // One bound action for the grid and the plain form: both make the same change.
+  const apply = applyScheduleRange.bind(null, thermostat.thermostatId);
   const entries: ScheduleEntry[] = settings.value.map((setting, index) => ({
     ref: setting.comfortSettingRef,
     name: setting.name,
@@ -59,7 +61,7 @@ export default async function SchedulePage({ params }: Props) {
           </Notice>
         )}
         <ScheduleGrid
-          thermostatId={thermostat.thermostatId}
+          apply={apply}
           timeZone={timeZone}
           week={week}
           entries={entries}
@@ -80,7 +82,7 @@ export default async function SchedulePage({ params }: Props) {
             The same change as selecting blocks in the grid, one form.
           </p>
           <RangeForm
-            apply={applyScheduleRange.bind(null, thermostat.thermostatId)}
+            apply={apply}
             choices={settings.value.map(({ comfortSettingRef, name }) => ({
               ref: comfortSettingRef,
               name,
