@@ -12,7 +12,7 @@ const idle: FormState<FieldName> = { status: 'idle' };
 
 /**
  * What happened to a unit: one choice of the events that fit its state, with the move-out day or
- * the move-in's day and time (in the building's zone) beside the choices that need them. Every
+ * the move-in's day and time (in the building's zone) when an event offered takes them. Every
  * field is there at once, with or without JavaScript; the server decides which it reads.
  */
 export function OccupancyForm({
@@ -32,6 +32,9 @@ export function OccupancyForm({
 }) {
   const [state, action] = useActionState(bound, idle);
   const values = state.status === 'error' ? state.values : undefined;
+  // Only the dates the offered events take: a move-in's fields beside an occupied unit's choices
+  // would ask for what cannot be recorded.
+  const offers = (event: string) => choices.some((choice) => choice.value === event);
   return (
     <form
       action={action}
@@ -55,33 +58,41 @@ export function OccupancyForm({
         defaultValue={values?.event}
         errors={state.fieldErrors?.event}
       />
-      <div className="grid gap-3 sm:grid-cols-3">
-        <Field
-          label="Move-out day"
-          name="moveOutOn"
-          type="date"
-          hint={`With notice given. ${zoneName}.`}
-          defaultValue={values?.moveOutOn}
-          errors={state.fieldErrors?.moveOutOn}
-        />
-        <Field
-          label="Move-in day"
-          name="moveInDate"
-          type="date"
-          hint={`With a move-in scheduled. ${zoneName}.`}
-          min={today}
-          defaultValue={values?.moveInDate}
-          errors={state.fieldErrors?.moveInDate}
-        />
-        <Field
-          label="Move-in time"
-          name="moveInTime"
-          type="time"
-          hint="Such as 15:00."
-          defaultValue={values?.moveInTime ?? '15:00'}
-          errors={state.fieldErrors?.moveInTime}
-        />
-      </div>
+      {offers('give_notice') || offers('schedule_move_in') ? (
+        <div className="grid gap-3 sm:grid-cols-3">
+          {offers('give_notice') ? (
+            <Field
+              label="Move-out day"
+              name="moveOutOn"
+              type="date"
+              hint={`With notice given. ${zoneName}.`}
+              defaultValue={values?.moveOutOn}
+              errors={state.fieldErrors?.moveOutOn}
+            />
+          ) : null}
+          {offers('schedule_move_in') ? (
+            <>
+              <Field
+                label="Move-in day"
+                name="moveInDate"
+                type="date"
+                hint={`With a move-in scheduled. ${zoneName}.`}
+                min={today}
+                defaultValue={values?.moveInDate}
+                errors={state.fieldErrors?.moveInDate}
+              />
+              <Field
+                label="Move-in time"
+                name="moveInTime"
+                type="time"
+                hint="Such as 15:00."
+                defaultValue={values?.moveInTime ?? '15:00'}
+                errors={state.fieldErrors?.moveInTime}
+              />
+            </>
+          ) : null}
+        </div>
+      ) : null}
       <div>
         <SubmitButton pending="Saving…">Save</SubmitButton>
       </div>
