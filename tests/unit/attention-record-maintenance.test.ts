@@ -23,6 +23,8 @@ let elsewhere: Member;
 let unit: ScopedThermostat;
 let offline: ScopedThermostat;
 let today: string;
+/** Today in the offline thermostat's own building, which may be a day behind the other's. */
+let offlineToday: string;
 
 type Lib = {
   recordMaintenanceDone: typeof import('@/lib/attention/record-maintenance').recordMaintenanceDone;
@@ -82,6 +84,7 @@ beforeAll(async () => {
   unit = await find(online.thermostatId);
   offline = await find(down.thermostatId);
   today = time.todayIn(unit.building?.timeZone ?? 'UTC');
+  offlineToday = time.todayIn(offline.building?.timeZone ?? 'UTC');
 
   viewer = await inviteAndAccept(owner.orgId, 'viewer@example.com', 'viewer');
   // A building manager of another building than the unit's.
@@ -194,7 +197,7 @@ describe('record maintenance done', () => {
     const result = await lib.recordMaintenanceDone({
       member: owner,
       thermostat: offline,
-      date: today,
+      date: offlineToday,
     });
     expect(result.ok).toBe(false);
     if (!result.ok) {
