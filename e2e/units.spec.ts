@@ -1,6 +1,8 @@
+import { SANDBOX_URL } from '../playwright.config';
 import { expectNoAxeViolations } from './support/axe';
 import { authFile, expect, test } from './support/fixtures';
-import { demoThermostatsIn } from './support/portfolio';
+import { demoThermostatsIn, signInWithDemoPortfolio } from './support/portfolio';
+import { demoServiceToken } from './support/sandbox';
 import { TEAM } from './support/accounts';
 
 /**
@@ -81,4 +83,72 @@ test('a building manager records notice and the move-out of a unit, then make-re
   await viewerPage.getByRole('link', { name: thermostat.name, exact: true }).click();
   await expect(viewerPage.getByRole('heading', { name: 'Make-ready', level: 2 })).toBeVisible();
   await expect(viewerPage.getByRole('form')).toHaveCount(0);
+});
+
+/** A new thermostat at the service, in a building of the demo account. */
+async function createAtService(token: string, buildingId: string, name: string): Promise<string> {
+  const response = await fetch(`${SANDBOX_URL}/api/v2/thermostats/${buildingId}/thermostats`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ isResidentMode: true, name }),
+  });
+  expect(response.ok).toBe(true);
+  return (await response.json()).data.id;
+}
+
+test('an owner replaces a unit’s thermostat: the unit keeps its occupancy and timeline, the old one leaves', async ({
+  page,
+}) => {
+  await signInWithDemoPortfolio(page);
+  const token = await demoServiceToken();
+  const { building } = await demoThermostatsIn('Desert Palms Residences');
+  const stamp = Date.now().toString(36);
+  const label = `Swap ${stamp}`;
+  const first = await createAtService(token, building.buildingId, label);
+  const second = await createAtService(token, building.buildingId, `${label} new`);
+  await page.goto('/portfolio/add');
+  await page.getByLabel('Thermostat ids').fill(`${first}, ${label}, ${building.name}`);
+  await page.getByRole('button', { name: 'Add thermostats' }).click();
+  await expect(page.getByText('1 added.')).toBeVisible({ timeout: 60_000 });
+
+  await page.goto(`/buildings/${building.buildingId}/units`);
+  await page.getByRole('link', { name: label, exact: true }).click();
+  const record = page.getByRole('form', { name: `Record what happened to ${label}` });
+  await record.getByLabel('Moved out: vacant').check();
+  await record.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: 'Vacant', level: 2 })).toBeVisible();
+
+  await page.getByText('Replace the thermostat…').click();
+  const replace = page.getByRole('form', { name: `Replace the thermostat of ${label}` });
+  await expect(replace.getByText(`Thermostat ${first} leaves the portfolio.`)).toBeVisible();
+  // An id the service does not know is refused under the field, and nothing changes.
+  await replace.getByLabel('New thermostat id').fill('999999999999');
+  await replace.getByRole('button', { name: 'Replace thermostat' }).click();
+  await expect(
+    replace.getByText('The service does not know this thermostat, or your account may not see it.'),
+  ).toBeVisible();
+  await replace.getByLabel('New thermostat id').fill(second);
+  await replace.getByRole('button', { name: 'Replace thermostat' }).click();
+  await expect(
+    page.getByText(`Replaced: ${second} is in ${label}, and ${first} has left the portfolio.`),
+  ).toBeVisible({ timeout: 30_000 });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Vacant', level: 2 })).toBeVisible();
+  await expect(page.getByRole('link', { name: second })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: `Occupancy of ${label}` }).getByText('Occupied → Vacant'),
+  ).toBeVisible();
+
+  // The old thermostat is no longer in the portfolio; the new one is, under the unit's label.
+  await page.goto(`/thermostats/${first}`);
+  await expect(page.getByRole('heading', { name: label, level: 1 })).toHaveCount(0);
+  await page.goto(`/thermostats/${second}`);
+  await expect(page.getByRole('heading', { name: label, level: 1 })).toBeVisible();
+  await expect(page.getByText(`${label}: vacant since`)).toBeVisible();
+  await page.goto('/activity');
+  await expect(
+    page
+      .getByRole('table', { name: 'Activity log' })
+      .getByText(`Replaced the thermostat of ${label}: ${first} by ${second}`),
+  ).toBeVisible();
 });

@@ -37,7 +37,9 @@ export type Permission =
   /** Create, change and delete templates (applying one is `change_thermostat`, in scope). */
   | 'manage_templates'
   /** Create, change and delete groups of thermostats (using one needs only its thermostats). */
-  | 'manage_groups';
+  | 'manage_groups'
+  /** What each occupancy state means for a unit's thermostat, for the organisation or a building. */
+  | 'manage_policies';
 
 export const PERMISSIONS: readonly Permission[] = [
   'view',
@@ -52,6 +54,7 @@ export const PERMISSIONS: readonly Permission[] = [
   'manage_notifications',
   'manage_templates',
   'manage_groups',
+  'manage_policies',
 ];
 
 const GRANTS: Record<Role, ReadonlySet<Permission>> = {
@@ -126,6 +129,7 @@ export function refusal(role: Role, permission: Permission): string {
     manage_notifications: 'change notification rules or webhooks',
     manage_templates: 'create, change or delete templates',
     manage_groups: 'create, change or delete groups',
+    manage_policies: 'change occupancy policies',
   };
   const who = permission === 'manage_owners' ? 'an owner' : 'an owner or admin';
   return `As ${article(ROLE_NAMES[role])} ${ROLE_NAMES[role].toLowerCase()} you cannot ${what[permission]}; ask ${who}. Nothing was changed.`;

@@ -329,6 +329,28 @@ export const units = pgTable(
   ],
 );
 
+/**
+ * Which thermostat was in a unit when: a period per thermostat, open (`until_at` null) for the one
+ * in it now. A unit's history is its thermostats' readings, each within its period, so a
+ * replacement continues the chart rather than starting it again.
+ */
+export const unitThermostats = pgTable(
+  'unit_thermostats',
+  {
+    unitId: uuid('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'cascade' }),
+    orgId: organizationId(),
+    thermostatId: text('thermostat_id').notNull(),
+    fromAt: timestamp('from_at', { withTimezone: true }).notNull().defaultNow(),
+    untilAt: timestamp('until_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.unitId, table.fromAt] }),
+    index('unit_thermostats_thermostat_idx').on(table.orgId, table.thermostatId),
+  ],
+);
+
 /** A unit's occupancy now; a unit with no row is occupied (nothing is changed for it). */
 export const unitOccupancy = pgTable('unit_occupancy', {
   unitId: uuid('unit_id')
@@ -345,6 +367,28 @@ export const unitOccupancy = pgTable('unit_occupancy', {
   /** Move-in scheduled: whether the unit had been made ready (a cancel goes back to it). */
   ready: boolean('ready').notNull().default(false),
 });
+
+/**
+ * What a unit's occupancy means for its thermostat: per state, a template to apply and resident
+ * mode on or off (or left as it is). `building_id` '' is the organisation's policy; a building's
+ * own row for a state overrides it. A state with no row follows the defaults of
+ * lib/units/policies.ts.
+ */
+export const occupancyPolicies = pgTable(
+  'occupancy_policies',
+  {
+    orgId: organizationId(),
+    buildingId: text('building_id').notNull().default(''),
+    /** One of UNIT_STATES (lib/units/lifecycle.ts). */
+    state: text('state').notNull(),
+    templateId: uuid('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    /** 'on', 'off', or 'unchanged'. */
+    residentMode: text('resident_mode').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedByName: text('updated_by_name').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.orgId, table.buildingId, table.state] })],
+);
 
 /** Each change of a unit's occupancy, for its timeline: who or what made it, from and to. */
 export const unitEvents = pgTable(
@@ -498,11 +542,9 @@ export const readingHistory = pgTable(
     connected: boolean('connected'),
   },
   (table) => [
+    // No key to the thermostat: one replaced in its unit, or removed, leaves the portfolio and its
+    // history stays its unit's (`unit_thermostats`) until it ages out (`pruneHistory`).
     primaryKey({ columns: [table.orgId, table.thermostatId, table.at] }),
-    foreignKey({
-      columns: [table.orgId, table.thermostatId],
-      foreignColumns: [thermostats.orgId, thermostats.thermostatId],
-    }).onDelete('cascade'),
     index('reading_history_at_idx').on(table.at),
   ],
 );

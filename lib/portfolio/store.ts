@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, count, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { buildings, thermostats, units } from '@/lib/db/schema';
+import { buildings, thermostats, unitThermostats, units } from '@/lib/db/schema';
 import {
   type BuildingKey,
   inBuildings,
@@ -159,12 +159,20 @@ export async function addThermostat(
       .onConflictDoNothing()
       .returning({ id: thermostats.thermostatId });
     if (rows.length === 0) return false;
-    await tx.insert(units).values({
-      orgId: input.orgId,
-      buildingId: input.buildingId,
-      label: unitLabelOf(input),
-      thermostatId: input.thermostatId,
-    });
+    const [unit] = await tx
+      .insert(units)
+      .values({
+        orgId: input.orgId,
+        buildingId: input.buildingId,
+        label: unitLabelOf(input),
+        thermostatId: input.thermostatId,
+      })
+      .returning({ id: units.id });
+    if (unit) {
+      await tx
+        .insert(unitThermostats)
+        .values({ unitId: unit.id, orgId: input.orgId, thermostatId: input.thermostatId });
+    }
     return true;
   });
 }
@@ -220,9 +228,25 @@ export async function finishMove(input: ThermostatKey & { movedTo: string | null
   });
 }
 
+/**
+ * Removes a thermostat from the portfolio. Its unit stays, empty, with its occupancy, timeline and
+ * history (the readings of its period, thinned and then gone with age like every history).
+ */
 export async function removeThermostat(input: ThermostatKey): Promise<void> {
   const db = await getDb();
-  await db.delete(thermostats).where(thermostatIs(input));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(unitThermostats)
+      .set({ untilAt: new Date() })
+      .where(
+        and(
+          eq(unitThermostats.orgId, input.orgId),
+          eq(unitThermostats.thermostatId, input.thermostatId),
+          isNull(unitThermostats.untilAt),
+        ),
+      );
+    await tx.delete(thermostats).where(thermostatIs(input));
+  });
 }
 
 /** Thermostats in scope whose id is this one or whose label contains the text, at most `limit`. */

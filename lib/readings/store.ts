@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { RowStatus } from '@/lib/readings/row-types';
 import type { BuildingView } from '@/lib/readings/view';
 import { buildingRowsSql, buildingSummarySql, type STATUS_FIELDS } from './building-rows-store';
@@ -163,30 +163,6 @@ export async function countPolledThermostats(): Promise<number> {
     select count(*)::int as n from thermostats t
     join service_connections c on c.org_id = t.org_id and c.status = 'active'`);
   return Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
-}
-
-/** One thermostat's history since `since`, oldest first. */
-export async function listHistory(input: {
-  scope: Scope;
-  thermostatId: string;
-  since: Date;
-}): Promise<HistoryPoint[]> {
-  const db = await getDb();
-  const { scope } = input;
-  const rows = await db
-    .select({ point: readingHistory })
-    .from(readingHistory)
-    .innerJoin(thermostats, thermostatOf(readingHistory))
-    .where(
-      and(
-        eq(readingHistory.orgId, scope.orgId),
-        eq(readingHistory.thermostatId, input.thermostatId),
-        gte(readingHistory.at, input.since),
-        inBuildings(thermostats.buildingId, scope),
-      ),
-    )
-    .orderBy(asc(readingHistory.at));
-  return rows.map((row) => row.point);
 }
 
 /**

@@ -5,7 +5,7 @@ import { logActivity } from '@/lib/activity/sink';
 import type { Member } from '@/lib/auth/store';
 import { fieldErrorsOf } from '@/lib/platform/forms';
 import type { FormState } from '@/lib/platform/forms';
-import { knownZone } from '@/lib/platform/time-format';
+import { formatMoment, knownZone } from '@/lib/platform/time-format';
 import { isCalendarDate } from '@/lib/settings/alerts';
 import { applyUnitEvent, STATE_WORDS, UNIT_EVENTS, type UnitEvent } from './lifecycle';
 import { applyToUnit, type Unit } from './store';
@@ -126,7 +126,15 @@ export async function changeOccupancy(input: {
         : `${unit.label}: ${now} (was ${was})`,
     thermostatId: unit.thermostatId,
     buildingId: unit.buildingId,
-    changes: { unitId: unit.id, from: result.from, to: result.state },
+    // In words, as the log shows them: the states by name, the dates in the building's zone.
+    changes: {
+      unitId: unit.id,
+      occupancy: { from: STATE_WORDS[result.from.state], to: STATE_WORDS[result.state.state] },
+      ...(result.state.state === 'notice_given' && { moveOutDay: result.state.moveOutOn }),
+      ...(result.state.state === 'move_in_scheduled' && {
+        moveIn: formatMoment(new Date(result.state.moveInAt), unit.timeZone),
+      }),
+    },
   });
   return { status: 'success', message: `Saved: ${unit.label} is ${now}.` };
 }

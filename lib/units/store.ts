@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { buildings, unitEvents, unitOccupancy, units } from '@/lib/db/schema';
+import { buildings, unitEvents, unitOccupancy, unitThermostats, units } from '@/lib/db/schema';
 import { inBuildings, type Scope } from '@/lib/db/scope';
 import type { Transition, UnitEvent, UnitState } from './lifecycle';
 
@@ -23,6 +23,8 @@ export type Unit = {
   occupancy: UnitState;
   /** Since when the unit is in its state; null while it has never changed (occupied). */
   since: Date | null;
+  /** Since when Setpoint has known it: its first thermostat's arrival, where its history starts. */
+  knownSince: Date | null;
 };
 
 export type UnitEventRow = {
@@ -87,9 +89,14 @@ const unitColumns = {
   moveInAt: unitOccupancy.moveInAt,
   ready: unitOccupancy.ready,
   since: unitOccupancy.since,
+  knownSince:
+    sql<Date | null>`(select min(${unitThermostats.fromAt}) from ${unitThermostats} where ${unitThermostats.unitId} = ${units.id})`.mapWith(
+      (value: string | Date | null) => (value === null ? null : new Date(value)),
+    ),
 };
 
-type UnitRow = Omit<Unit, 'occupancy' | 'since'> & {
+type UnitRow = Omit<Unit, 'occupancy' | 'since' | 'knownSince'> & {
+  knownSince: Date | null;
   state: string | null;
   moveOutOn: string | null;
   moveInAt: string | null;
@@ -117,6 +124,7 @@ const toUnit = (row: UnitRow): Unit => ({
         },
   ),
   since: row.since,
+  knownSince: row.knownSince,
 });
 
 async function selectUnits(where: ReturnType<typeof and>) {

@@ -35,6 +35,7 @@ const RULES: Record<Permission, [boolean, boolean, boolean, boolean, boolean, bo
   manage_notifications: [Y, Y, N, N, N, N, N],
   manage_templates: [Y, Y, N, N, N, N, N],
   manage_groups: [Y, Y, N, N, N, N, N],
+  manage_policies: [Y, Y, N, N, N, N, N],
 };
 
 const MINE = 'aaaaaaaaaaaaaaaaaaaaaaa1';

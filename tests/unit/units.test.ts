@@ -31,9 +31,17 @@ const { addThermostat, ensureBuilding, updateThermostatLabel, removeThermostat }
   '@/lib/portfolio/store'
 );
 const { findUnitOfThermostat, listUnitEvents, listUnits } = await import('@/lib/units/store');
+const { listUnitHistory, listUnitThermostats, replaceThermostat } = await import(
+  '@/lib/portfolio/units'
+);
+const { sql } = await import('drizzle-orm');
 const { listActivity } = await import('@/lib/activity/store');
 const { localInstant, readOccupancyForm } = await import('@/lib/units/change');
 const { recordOccupancy } = await import('@/app/(app)/units/[unitId]/actions');
+const { saveOrganisationPolicy } = await import('@/app/(app)/templates/occupancy/actions');
+const { saveBuildingPolicy } = await import('@/app/(app)/buildings/[buildingId]/units/actions');
+const { policyView } = await import('@/lib/units/manage-policies');
+const { createTemplate } = await import('@/lib/templates/store');
 
 const MINE = 'aaaaaaaaaaaaaaaaaaaaaaa1';
 const OTHER = 'bbbbbbbbbbbbbbbbbbbbbbb2';
@@ -214,6 +222,188 @@ describe('units', () => {
       ok: false,
       state: { fieldErrors: { event: ['Choose what happened.'] } },
     });
+  });
+
+  it('replaces a unit’s thermostat: its history continues across both, its groups follow, the old one leaves', async () => {
+    const orgId = owner.orgId;
+    await addThermostat({
+      orgId,
+      thermostatId: '100000000004',
+      buildingId: MINE,
+      unitLabel: 'Unit 4',
+    });
+    const unit = await unitOf('100000000004');
+    const run = (query: ReturnType<typeof sql>) => handle.db.execute(query);
+    const [group] = (
+      (await run(sql`insert into thermostat_groups (org_id, name, updated_by_name)
+        values (${orgId}, 'South side', 'Test') returning id`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows;
+    await run(sql`insert into thermostat_group_members (group_id, org_id, thermostat_id)
+      values (${group?.id}, ${orgId}, '100000000004')`);
+    const point = (thermostatId: string, at: Date, temperature: number) =>
+      run(sql`insert into reading_history (org_id, thermostat_id, at, temperature)
+        values (${orgId}, ${thermostatId}, ${at.toISOString()}::timestamptz, ${temperature})`);
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+    await tick();
+    await point('100000000004', new Date(), 70);
+    await tick();
+
+    expect(
+      await replaceThermostat({ orgId, unitId: unit.id, thermostatId: '100000000002' }),
+    ).toEqual({
+      ok: false,
+      reason: 'taken',
+    });
+    expect(
+      await replaceThermostat({ orgId, unitId: unit.id, thermostatId: '100000000005' }),
+    ).toEqual({
+      ok: true,
+      replaced: '100000000004',
+    });
+    await tick();
+    await point('100000000005', new Date(), 72);
+
+    // One chart across both thermostats, on the new one's page; the old one is gone.
+    const history = await listUnitHistory({
+      scope: owner,
+      thermostatId: '100000000005',
+      since: new Date(0),
+    });
+    expect(history.map((p) => [p.thermostatId, p.temperature])).toEqual([
+      ['100000000004', 70],
+      ['100000000005', 72],
+    ]);
+    expect(await findUnitOfThermostat({ scope: owner, thermostatId: '100000000004' })).toBeNull();
+    const now = await unitOf('100000000005');
+    expect(now).toMatchObject({ id: unit.id, label: 'Unit 4', thermostatId: '100000000005' });
+    expect(now.knownSince).toEqual(
+      (await listUnitThermostats({ orgId, unitId: unit.id }))[0]?.fromAt,
+    );
+    expect(
+      (await listUnitThermostats({ orgId, unitId: unit.id })).map((p) => [
+        p.thermostatId,
+        p.untilAt === null,
+      ]),
+    ).toEqual([
+      ['100000000004', false],
+      ['100000000005', true],
+    ]);
+    const members = (await run(
+      sql`select thermostat_id from thermostat_group_members where group_id = ${group?.id}`,
+    )) as unknown as { rows: { thermostat_id: string }[] };
+    expect(members.rows).toEqual([{ thermostat_id: '100000000005' }]);
+    // A building manager outside the building sees none of it.
+    expect(
+      await listUnitHistory({
+        scope: { ...manager, buildingIds: [OTHER] },
+        thermostatId: '100000000005',
+        since: new Date(0),
+      }),
+    ).toEqual([]);
+  });
+
+  it('occupancy policies: owners and admins set the organisation’s and a building’s; others are refused before anything is written', async () => {
+    const created = await createTemplate({
+      member: owner,
+      template: { name: 'Vacant unit', configuration: { fanMinimumOnTime: 10 } },
+    });
+    if (!created.ok) throw new Error(created.message);
+    const vacant = created.template.id;
+    // Defaults, before anyone sets a policy: the organisation's "Vacant unit" template.
+    const before = await policyView({ orgId: owner.orgId, buildingId: MINE });
+    expect(before.states.find((row) => row.state === 'vacant')).toEqual({
+      state: 'vacant',
+      templateId: vacant,
+      residentMode: 'off',
+      source: 'default',
+    });
+
+    const policy = (fields: Record<string, string>) => {
+      const form = formOf(fields);
+      for (const state of [
+        'occupied',
+        'notice_given',
+        'vacant',
+        'make_ready',
+        'move_in_scheduled',
+      ]) {
+        if (!form.has(`${state}.residentMode`)) form.set(`${state}.inherit`, 'on');
+      }
+      return form;
+    };
+    for (const member of [viewer, manager]) {
+      session.member = member;
+      expect(
+        await saveOrganisationPolicy(
+          initialFormState,
+          policy({ 'vacant.residentMode': 'unchanged' }),
+        ),
+      ).toEqual({ status: 'error', message: refusal(member.role, 'manage_policies') });
+      expect(
+        await saveBuildingPolicy(
+          MINE,
+          initialFormState,
+          policy({ 'vacant.residentMode': 'unchanged' }),
+        ),
+      ).toMatchObject({ status: 'error' });
+    }
+    expect(await policyView({ orgId: owner.orgId, buildingId: MINE })).toEqual(before);
+
+    session.member = owner;
+    expect(
+      await saveOrganisationPolicy(
+        initialFormState,
+        policy({
+          'vacant.templateId': '00000000-0000-4000-8000-000000000000',
+          'vacant.residentMode': 'off',
+        }),
+      ),
+    ).toMatchObject({
+      status: 'error',
+      fieldErrors: { 'vacant.templateId': ['Choose one of your templates, or none.'] },
+    });
+    expect(
+      await saveOrganisationPolicy(
+        initialFormState,
+        policy({ 'occupied.templateId': '', 'occupied.residentMode': 'unchanged' }),
+      ),
+    ).toEqual({ status: 'success', message: 'Saved.' });
+    expect(
+      await saveBuildingPolicy(
+        MINE,
+        initialFormState,
+        policy({ 'vacant.templateId': '', 'vacant.residentMode': 'unchanged' }),
+      ),
+    ).toEqual({ status: 'success', message: 'Saved.' });
+    const here = await policyView({ orgId: owner.orgId, buildingId: MINE });
+    const there = await policyView({ orgId: owner.orgId, buildingId: OTHER });
+    const pick = (view: typeof here, state: string) =>
+      view.states.find((row) => row.state === state);
+    expect(pick(here, 'vacant')).toMatchObject({
+      templateId: null,
+      residentMode: 'unchanged',
+      source: 'building',
+    });
+    expect(pick(there, 'vacant')).toMatchObject({ templateId: vacant, source: 'default' });
+    expect(pick(there, 'occupied')).toMatchObject({
+      residentMode: 'unchanged',
+      source: 'organisation',
+    });
+    // Following the organisation's again removes the building's own.
+    await saveBuildingPolicy(MINE, initialFormState, policy({}));
+    expect(
+      pick(await policyView({ orgId: owner.orgId, buildingId: MINE }), 'vacant'),
+    ).toMatchObject({
+      source: 'default',
+    });
+    const logged = await listActivity({ scope: owner, filter: { action: 'unit.policy_update' } });
+    expect(logged.map((entry) => entry.summary)).toEqual([
+      'Changed the occupancy policy of Harbor View',
+      'Changed the occupancy policy of Harbor View',
+      'Changed the occupancy policy of the organisation',
+    ]);
   });
 
   it('keeps a unit, its occupancy and its timeline when its thermostat leaves the portfolio', async () => {

@@ -42,7 +42,11 @@ export default async function TemplatesPage({
       <PageHeader title="Templates" actions={templates.length > 0 ? newLink : null}>
         A template is a named profile (such as “Vacant unit”) of comfort settings, a weekly
         schedule, configuration, alert settings and locks. Planning one on thermostats shows what it
-        would change on each before anything is sent.
+        would change on each before anything is sent.{' '}
+        <Link href="/templates/occupancy" className="underline">
+          Occupancy policies
+        </Link>{' '}
+        say which template each state of a unit calls for.
       </PageHeader>
 
       <RedirectNotice notice={notice} />

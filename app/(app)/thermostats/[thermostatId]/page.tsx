@@ -17,7 +17,8 @@ import { TermList } from '@/components/ui/term-list';
 import { can } from '@/lib/auth/permissions';
 import { findPendingMode } from '@/lib/attention/store';
 import { listBuildings } from '@/lib/portfolio/store';
-import { listHistory, listReadings } from '@/lib/readings/store';
+import { listReadings } from '@/lib/readings/store';
+import { listUnitHistory } from '@/lib/portfolio/units';
 import { comfortSettingNamed, mayBeShortened } from '@/lib/readings/comfort-name';
 import { HISTORY_RANGES, parseHistoryRange } from '@/lib/readings/history';
 import { parseStoredStatus, refreshReading } from '@/lib/readings/read';
@@ -78,7 +79,8 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
   // The history after this read, so the chart ends with what the page shows.
   const range = parseHistoryRange((await searchParams).range);
   const now = Date.now();
-  const history = await listHistory({
+  // The history of its unit: a thermostat that replaced another continues its chart.
+  const history = await listUnitHistory({
     scope: member,
     thermostatId: thermostat.thermostatId,
     since: new Date(now - HISTORY_RANGES[range].ms),
@@ -191,9 +193,10 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
                     confirm="Remove from portfolio"
                     action={removeFromPortfolio.bind(null, thermostat.thermostatId)}
                   >
-                    Setpoint stops showing {thermostat.unitLabel || thermostat.thermostatId} and
-                    forgets its readings. The thermostat and its settings at the service do not
-                    change; add it again by its id at any time.
+                    Setpoint stops showing {thermostat.unitLabel || thermostat.thermostatId}. Its
+                    unit stays, empty, with its occupancy, timeline and history (to put another
+                    thermostat in it, use Replace on the unit’s page instead). The thermostat and
+                    its settings at the service do not change; add it again by its id at any time.
                   </ConfirmDisclosure>
                 </div>
               ) : null}
@@ -207,7 +210,7 @@ export default async function ThermostatPage({ params, searchParams }: Props) {
           points={history}
           range={range}
           now={now}
-          addedAt={thermostat.createdAt.getTime()}
+          addedAt={(unit?.knownSince ?? thermostat.createdAt).getTime()}
           unit={member.temperatureUnit}
           timeZone={thermostat.building?.timeZone ?? 'UTC'}
           path={`/thermostats/${thermostat.thermostatId}`}

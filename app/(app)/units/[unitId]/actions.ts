@@ -1,11 +1,10 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { notYours } from '@/lib/access/not-yours';
-import { openRecord } from '@/lib/access/actions';
 import { changeOccupancy, type OccupancyState, readOccupancyForm } from '@/lib/units/change';
-import { findUnit } from '@/lib/units/store';
-import { unitIdSchema } from '@/lib/units/paths';
+import { openUnit } from '@/lib/units/open';
+import { buildingUnitsPath, unitPath } from '@/lib/units/paths';
+import { type ReplaceState, replaceUnitThermostat } from '@/lib/units/replace';
 
 /** Records what happened to a unit (its id bound by the page, so checked again here). */
 export async function recordOccupancy(
@@ -13,21 +12,33 @@ export async function recordOccupancy(
   _previous: OccupancyState,
   form: FormData,
 ): Promise<OccupancyState> {
-  const opened = await openRecord(
-    unitId,
-    'change_occupancy',
-    async (member, id) => {
-      const parsed = unitIdSchema.safeParse(id);
-      return parsed.success ? findUnit({ scope: member, unitId: parsed.data }) : null;
-    },
-    notYours('unit'),
-  );
+  const opened = await openUnit(unitId, 'change_occupancy');
   if (!opened.ok) return opened.state;
-  const { member, record: unit } = opened;
+  const { member, unit } = opened;
   const read = readOccupancyForm(form, unit);
   if (!read.ok) return read.state;
   const state = await changeOccupancy({ member, unit, event: read.event });
-  revalidatePath(`/units/${unit.id}`);
-  revalidatePath(`/buildings/${unit.buildingId}/units`);
+  revalidatePath(unitPath(unit));
+  revalidatePath(buildingUnitsPath(unit));
+  return state;
+}
+
+/** Puts another thermostat in the unit (confirmed on its page); the old one leaves. */
+export async function replaceThermostatAction(
+  unitId: string,
+  _previous: ReplaceState,
+  form: FormData,
+): Promise<ReplaceState> {
+  const opened = await openUnit(unitId, 'manage_portfolio');
+  if (!opened.ok) return opened.state;
+  const { member, unit } = opened;
+  const state = await replaceUnitThermostat({
+    member,
+    unit,
+    thermostatId: form.get('thermostatId'),
+  });
+  revalidatePath(unitPath(unit));
+  revalidatePath(buildingUnitsPath(unit));
+  revalidatePath(`/buildings/${unit.buildingId}`);
   return state;
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { OccupancyForm } from '@/components/units/occupancy-form';
+import { ReplaceThermostatForm } from '@/components/units/replace-form';
 import { Card } from '@/components/ui/card';
 import { Link } from '@/components/ui/link';
 import { type Column, ResultTable } from '@/components/ui/result-table';
@@ -20,7 +21,7 @@ import {
 } from '@/lib/units/lifecycle';
 import { buildingUnitsPath, unitIdSchema } from '@/lib/units/paths';
 import { findUnit, listUnitEvents, type UnitEventRow } from '@/lib/units/store';
-import { recordOccupancy } from './actions';
+import { recordOccupancy, replaceThermostatAction } from './actions';
 
 type Props = { params: Promise<{ unitId: string }> };
 
@@ -51,6 +52,7 @@ export default async function UnitPage({ params }: Props) {
     moment: (at) => formatMoment(at, zone),
   });
   const changes = can(member, 'change_occupancy', unit);
+  const replaces = can(member, 'manage_portfolio');
   const choices = eventsFor(unit.occupancy).map((event) => ({
     value: event,
     label: EVENT_WORDS[event],
@@ -125,6 +127,13 @@ export default async function UnitPage({ params }: Props) {
             ...(unit.externalId ? [['Property-management id', unit.externalId] as const] : []),
           ]}
         />
+        {replaces ? (
+          <ReplaceThermostatForm
+            action={replaceThermostatAction.bind(null, unit.id)}
+            label={unit.label}
+            current={unit.thermostatId}
+          />
+        ) : null}
       </Card>
 
       {changes && choices.length > 0 ? (

@@ -9,7 +9,14 @@ import { formatMoment } from '@/lib/platform/time-format';
 import { timeZoneName } from '@/lib/platform/words';
 import { findBuilding } from '@/lib/portfolio/store';
 import { buildingIdSchema } from '@/lib/service/schemas';
-import { nextStepOf, STATE_WORDS } from '@/lib/units/lifecycle';
+import { nextStepOf, STATE_WORDS, type UnitStateName } from '@/lib/units/lifecycle';
+import { policyView } from '@/lib/units/manage-policies';
+import { policyInWords } from '@/lib/units/policies';
+import { can } from '@/lib/auth/permissions';
+import { Card } from '@/components/ui/card';
+import { PolicyForm } from '@/components/units/policy-form';
+import { PolicyTable } from '@/components/units/policy-table';
+import { saveBuildingPolicy } from './actions';
 import { unitPath } from '@/lib/units/paths';
 import { listUnits, type Unit } from '@/lib/units/store';
 
@@ -32,7 +39,15 @@ export default async function BuildingUnitsPage({ params }: Props) {
   if (!buildingIdSchema.safeParse(buildingId).success) notFound();
   const building = await findBuilding({ scope: member, buildingId });
   if (!building) notFound();
-  const units = await listUnits({ scope: member, buildingId });
+  const [units, policy] = await Promise.all([
+    listUnits({ scope: member, buildingId }),
+    policyView({ orgId: member.orgId, buildingId }),
+  ]);
+  const policyOf = (state: UnitStateName) => {
+    const found = policy.states.find((row) => row.state === state);
+    return found ? policyInWords(found, policy.templates) : '—';
+  };
+  const managesPolicy = can(member, 'manage_policies', building);
   const zone = building.timeZone;
   const counts = new Map<string, number>();
   for (const unit of units) {
@@ -62,6 +77,7 @@ export default async function BuildingUnitsPage({ params }: Props) {
           moment: (at) => formatMoment(at, zone),
         }) ?? '—',
     },
+    { header: 'Policy in force', cell: (unit) => policyOf(unit.occupancy.state) },
     {
       header: 'Thermostat',
       cell: (unit) => unit.thermostatId ?? 'None',
@@ -101,6 +117,37 @@ export default async function BuildingUnitsPage({ params }: Props) {
           rowKey={(unit) => unit.id}
         />
       )}
+      <section aria-labelledby="policy-heading" className="grid gap-3">
+        <h2 id="policy-heading" className="text-lg font-semibold">
+          Occupancy policy here
+        </h2>
+        <p className="text-sm text-muted">
+          What each state means for a unit’s thermostat in {building.name}: the{' '}
+          <Link href="/templates/occupancy" className="underline">
+            organisation’s policy
+          </Link>
+          , unless this building sets its own for a state. A change of occupancy changes nothing on
+          a thermostat yet.
+        </p>
+        <PolicyTable view={policy} />
+        {managesPolicy ? (
+          <Card>
+            <PolicyForm
+              action={saveBuildingPolicy.bind(null, building.buildingId)}
+              whose={building.name}
+              follows="the organisation’s"
+              templates={policy.templates}
+              states={policy.states.map((state) => ({
+                state: state.state,
+                name: STATE_WORDS[state.state],
+                templateId: state.templateId,
+                residentMode: state.residentMode,
+                inherited: state.source !== 'building',
+              }))}
+            />
+          </Card>
+        ) : null}
+      </section>
     </div>
   );
 }

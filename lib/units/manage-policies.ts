@@ -1,0 +1,93 @@
+import 'server-only';
+import { logActivity } from '@/lib/activity/sink';
+import type { Member } from '@/lib/auth/store';
+import type { FormState } from '@/lib/platform/forms';
+import { listTemplates } from '@/lib/templates/store';
+import { STATE_WORDS, UNIT_STATES } from './lifecycle';
+import {
+  DEFAULT_VACANT_TEMPLATE,
+  policyFor,
+  policyFormSchema,
+  policyInputFromForm,
+  policyInWords,
+  type PolicyView,
+} from './policies';
+import { listPolicyRows, savePolicyRows } from './policy-store';
+
+/**
+ * The occupancy policies as the pages show them and as members change them. Who may is checked
+ * by the action first (`manage_policies`, and the building in the member's scope); here the form
+ * is checked (each template one of the organisation's), saved, and logged.
+ */
+
+export type PolicyState = FormState;
+
+/** The policy in force for the organisation (`buildingId` '') or a building, state by state. */
+export async function policyView(input: {
+  orgId: string;
+  buildingId: string;
+}): Promise<PolicyView> {
+  const [rows, templates] = await Promise.all([
+    listPolicyRows({ orgId: input.orgId }),
+    listTemplates({ orgId: input.orgId }),
+  ]);
+  const vacant = templates.find(
+    (template) => template.name.toLowerCase() === DEFAULT_VACANT_TEMPLATE.toLowerCase(),
+  );
+  return {
+    templates: templates.map((template) => ({ id: template.id, name: template.name })),
+    states: UNIT_STATES.map((state) => ({
+      state,
+      ...policyFor({
+        state,
+        buildingId: input.buildingId,
+        rows,
+        vacantTemplateId: vacant?.id ?? null,
+      }),
+    })),
+  };
+}
+
+/** Saves the organisation's policy (`buildingId` '') or a building's, from its form. */
+export async function savePolicyForm(input: {
+  member: Member;
+  buildingId: string;
+  /** What the page calls whose policy it is ("the organisation", "Harbor View"). */
+  whose: string;
+  form: FormData;
+}): Promise<PolicyState> {
+  const { member } = input;
+  const templates = await listTemplates({ orgId: member.orgId });
+  const parsed = policyFormSchema(templates.map((template) => template.id)).safeParse(
+    policyInputFromForm(input.form),
+  );
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path.map(String).join('.');
+      fieldErrors[field] = [...(fieldErrors[field] ?? []), issue.message];
+    }
+    return {
+      status: 'error',
+      message: 'Check the highlighted fields; nothing was saved.',
+      fieldErrors,
+    };
+  }
+  await savePolicyRows({
+    orgId: member.orgId,
+    buildingId: input.buildingId,
+    policies: parsed.data,
+    byName: member.name,
+  });
+  const view = await policyView({ orgId: member.orgId, buildingId: input.buildingId });
+  await logActivity({
+    actor: { orgId: member.orgId, userId: member.userId, name: member.name },
+    action: 'unit.policy_update',
+    summary: `Changed the occupancy policy of ${input.whose}`,
+    buildingId: input.buildingId || null,
+    changes: Object.fromEntries(
+      view.states.map((state) => [STATE_WORDS[state.state], policyInWords(state, view.templates)]),
+    ),
+  });
+  return { status: 'success', message: 'Saved.' };
+}

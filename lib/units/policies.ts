@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { UNIT_STATES, type UnitStateName } from './lifecycle';
+
+/**
+ * What each occupancy state means for a unit's thermostat: a template to apply (or none) and
+ * resident mode on, off, or left as it is. The organisation sets one policy; a building may
+ * override it state by state. Where neither says, the defaults hold: vacant and make-ready apply
+ * the organisation's vacant template (a template named "Vacant unit", when it has one) with
+ * resident mode off; occupied turns resident mode on; notice given and a move-in scheduled change
+ * nothing (a move-in is prepared from its schedule). Pure: the store reads the rows, this decides.
+ */
+
+export const RESIDENT_MODES = ['on', 'off', 'unchanged'] as const;
+export type PolicyResidentMode = (typeof RESIDENT_MODES)[number];
+
+export type StatePolicy = { templateId: string | null; residentMode: PolicyResidentMode };
+
+/** Where a state's policy comes from, for the page to say. */
+export type PolicySource = 'building' | 'organisation' | 'default';
+
+export type PolicyRow = {
+  buildingId: string;
+  state: string;
+  templateId: string | null;
+  residentMode: string;
+};
+
+/** The template the defaults apply to a vacant unit: the organisation's "Vacant unit", if any. */
+export const DEFAULT_VACANT_TEMPLATE = 'Vacant unit';
+
+export function defaultPolicy(state: UnitStateName, vacantTemplateId: string | null): StatePolicy {
+  switch (state) {
+    case 'vacant':
+    case 'make_ready':
+      return { templateId: vacantTemplateId, residentMode: 'off' };
+    case 'occupied':
+      return { templateId: null, residentMode: 'on' };
+    default:
+      return { templateId: null, residentMode: 'unchanged' };
+  }
+}
+
+const isResidentMode = (value: string): value is PolicyResidentMode =>
+  (RESIDENT_MODES as readonly string[]).includes(value);
+
+/** The policy in force for a state in a building, and where it comes from. */
+export function policyFor(input: {
+  state: UnitStateName;
+  buildingId: string;
+  rows: readonly PolicyRow[];
+  vacantTemplateId: string | null;
+}): StatePolicy & { source: PolicySource } {
+  const find = (buildingId: string) =>
+    input.rows.find((row) => row.buildingId === buildingId && row.state === input.state);
+  const own = find(input.buildingId);
+  const organisation = find('');
+  const row = own ?? organisation;
+  if (row && isResidentMode(row.residentMode)) {
+    return {
+      templateId: row.templateId,
+      residentMode: row.residentMode,
+      source: own ? 'building' : 'organisation',
+    };
+  }
+  return { ...defaultPolicy(input.state, input.vacantTemplateId), source: 'default' };
+}
+
+export type PolicyView = {
+  /** The organisation's templates, by name, to choose from. */
+  templates: { id: string; name: string }[];
+  /** Per state: the policy in force here and where it comes from. */
+  states: (StatePolicy & { state: UnitStateName; source: PolicySource })[];
+};
+
+/** A state's policy in words ("Vacant unit template, resident mode off"). */
+export function policyInWords(policy: StatePolicy, templates: PolicyView['templates']): string {
+  const template = templates.find((candidate) => candidate.id === policy.templateId);
+  const mode = RESIDENT_MODE_WORDS[policy.residentMode];
+  return template ? `${template.name} template, ${mode}` : `No template, ${mode}`;
+}
+
+/** Resident mode in a policy, as the page says it. */
+export const RESIDENT_MODE_WORDS: Record<PolicyResidentMode, string> = {
+  on: 'resident mode on',
+  off: 'resident mode off (resets the thermostat)',
+  unchanged: 'resident mode as it is',
+};
+
+/**
+ * A policy form as posted: per state a template (`<state>.template`, '' for none) and resident
+ * mode (`<state>.residentMode`); on a building's form, `inherit` for a state that follows the
+ * organisation's.
+ */
+const statePolicySchema = (templateIds: readonly string[]) =>
+  z
+    .object({
+      inherit: z.boolean(),
+      templateId: z
+        .string()
+        .refine(
+          (id) => id === '' || templateIds.includes(id),
+          'Choose one of your templates, or none.',
+        ),
+      residentMode: z.string(),
+    })
+    .superRefine((value, context) => {
+      if (!value.inherit && !isResidentMode(value.residentMode)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['residentMode'],
+          message: 'Choose on, off or as it is.',
+        });
+      }
+    })
+    .transform((value): StatePolicy | 'inherit' =>
+      value.inherit
+        ? 'inherit'
+        : {
+            templateId: value.templateId === '' ? null : value.templateId,
+            residentMode: value.residentMode as PolicyResidentMode,
+          },
+    );
+
+export const policyFormSchema = (templateIds: readonly string[]) => {
+  const one = statePolicySchema(templateIds);
+  return z.object(
+    Object.fromEntries(UNIT_STATES.map((state) => [state, one])) as Record<
+      UnitStateName,
+      typeof one
+    >,
+  );
+};
+
+/** A state's fields on the policy forms. */
+export const policyField = (
+  state: UnitStateName,
+  part: 'inherit' | 'templateId' | 'residentMode',
+) => `${state}.${part}`;
+
+/** The posted form as the schema reads it. */
+export function policyInputFromForm(form: FormData): Record<string, unknown> {
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === 'string' ? value : '';
+  };
+  return Object.fromEntries(
+    UNIT_STATES.map((state) => [
+      state,
+      {
+        inherit: text(policyField(state, 'inherit')) === 'on',
+        templateId: text(policyField(state, 'templateId')),
+        residentMode: text(policyField(state, 'residentMode')),
+      },
+    ]),
+  );
+}
