@@ -36,6 +36,9 @@ import {
   unavailable,
 } from '@/lib/templates/undo/entries';
 
+/** A comfort setting asked for by a ref the thermostat no longer has. */
+const GONE = 'That comfort setting no longer exists.';
+
 type ComfortFormState = FormState<ComfortSettingField>;
 
 /** A failed write as the form shows it: the service's field errors under their fields. */
@@ -69,7 +72,7 @@ async function validate(member: Member, thermostatId: string, form: FormData, ed
       ok: false as const,
       state: {
         status: 'error',
-        message: 'That comfort setting no longer exists.',
+        message: GONE,
       } as ComfortFormState,
     };
   const full = comfortSettingRulesSchema({
@@ -209,7 +212,7 @@ export async function updateComfortSettingAction(
   );
   if (!checked.ok) return checked.state;
   const current = checked.current;
-  if (!current) return { status: 'error', message: 'That comfort setting no longer exists.' };
+  if (!current) return { status: 'error', message: GONE };
   const changes = changedFields(current, checked.setting);
   if (Object.keys(changes).length === 0)
     return { status: 'success', message: 'No changes to save.', values: checked.values };
@@ -266,7 +269,7 @@ export async function deleteComfortSettingAction(
   } catch (error) {
     return serviceFailure(error);
   }
-  if (!setting) return { status: 'error', message: 'That comfort setting no longer exists.' };
+  if (!setting) return { status: 'error', message: GONE };
   const { name } = setting;
   const label = labelOf(thermostat);
   const what = {
