@@ -271,6 +271,19 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
       ],
     },
     {
+      name: 'organisation occupancy policy',
+      path: () => '/templates/occupancy',
+      pick: fieldsInclude('vacant.residentMode'),
+      valid: () => occupancyPolicy(),
+    },
+    {
+      name: 'building occupancy policy',
+      path: () => `/buildings/${ids().buildingId}/units`,
+      pick: fieldsInclude('vacant.residentMode'),
+      valid: () => occupancyPolicy(),
+      boundId: 'building',
+    },
+    {
       name: 'disconnect',
       path: () => '/connection',
       pick: (form) => form.hidden.some(([name]) => name.startsWith('$ACTION_ID_')),
@@ -278,6 +291,15 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
     },
   ];
 }
+
+/** An occupancy policy that would be saved: vacant leaves resident mode as it is, the rest follow. */
+const occupancyPolicy = (): Fields => [
+  ['vacant.templateId', ''],
+  ['vacant.residentMode', 'unchanged'],
+  ...['occupied', 'notice_given', 'make_ready', 'move_in_scheduled'].map(
+    (state): [string, string] => [`${state}.inherit`, 'on'],
+  ),
+];
 
 /** The one action of `catalog` called `name`. */
 export function catalogEntry<T extends { name: string }>(catalog: T[], name: string): T {
