@@ -8,7 +8,8 @@ import { TEAM } from './support/accounts';
 /**
  * Units and occupancy (issue 36), through the pages: a building manager finds a unit of their
  * building, records the resident's notice and the move-out, and reads them on its timeline; the
- * make-ready is recorded without JavaScript; a viewer reads the unit and is offered no form.
+ * make-ready is recorded without JavaScript; a viewer reads the unit and is offered no form; a
+ * building manager adds and changes units by CSV, and edits a unit's label on its page.
  */
 
 test('a building manager records notice and the move-out of a unit, then make-ready without JavaScript', async ({
@@ -157,4 +158,68 @@ test('an owner replaces a unit’s thermostat: the unit keeps its occupancy and 
       .getByRole('table', { name: 'Activity log' })
       .getByText(`Replaced the thermostat of ${label}: ${first} by ${second}`),
   ).toBeVisible();
+});
+
+test('a building manager adds and changes units of their building by pasting CSV, a result a line', async ({
+  buildingManagerPage: page,
+}) => {
+  const { building } = await demoThermostatsIn(TEAM.buildingManager.building);
+  // Units of this test's own, empty (no thermostat): the demo's units stay as other tests find them.
+  const stamp = Date.now().toString(36);
+  const [first, second] = [`CSV ${stamp} A`, `CSV ${stamp} B`];
+  const externalId = `PM-${stamp}`;
+  await page.goto(`/buildings/${building.buildingId}/units`);
+  const form = page.getByRole('form', { name: 'Units by CSV' });
+  const results = form.getByRole('table', { name: 'Result for each line' });
+  const paste = async (...lines: string[]) => {
+    await form
+      .getByLabel('Units as CSV')
+      .fill(['label,external id,thermostat id,state', ...lines].join('\n'));
+    await form.getByRole('button', { name: 'Import units' }).click();
+  };
+
+  await paste(
+    `${first},,,vacant`,
+    `${second},${externalId},,`,
+    `Elsewhere ${stamp},,999999999999,`,
+  );
+  await expect(form.getByText('2 changed, 0 unchanged, 1 refused (see below).')).toBeVisible();
+  await expect(results.getByRole('row')).toHaveCount(4);
+  await expect(results.getByRole('row').filter({ hasText: first })).toContainText(
+    'Added, with no thermostat; now vacant (was occupied).',
+  );
+  await expect(results.getByRole('row').filter({ hasText: second })).toContainText(
+    `Added, with no thermostat, external id ${externalId}.`,
+  );
+  await expect(results.getByRole('row').filter({ hasText: `Elsewhere ${stamp}` })).toContainText(
+    'Thermostat 999999999999 is not in this building’s portfolio: add it on the Add thermostats page first. Nothing was changed.',
+  );
+  await expectNoAxeViolations(page);
+
+  // Again: the second unit matched by its external id and relabelled, the first made ready.
+  await paste(`${first},,,make-ready`, `${second} renamed,${externalId},,occupied`);
+  await expect(form.getByText('2 changed, 0 unchanged.')).toBeVisible();
+  await expect(results.getByRole('row').filter({ hasText: first })).toContainText(
+    'Now make-ready (was vacant).',
+  );
+  await expect(results.getByRole('row').filter({ hasText: `${second} renamed` })).toContainText(
+    `Relabelled from ${second}.`,
+  );
+
+  await page.reload();
+  const units = page.getByRole('table', { name: `Units of ${building.name}` });
+  await expect(units.getByRole('row').filter({ hasText: first })).toContainText('Make-ready');
+  await expect(units.getByRole('row').filter({ hasText: `${second} renamed` })).toContainText(
+    'Occupied',
+  );
+
+  // On the unit's page: its external id, and its label changed by its own form.
+  await units.getByRole('link', { name: `${second} renamed`, exact: true }).click();
+  await expect(page.getByRole('heading', { name: `${second} renamed`, level: 1 })).toBeVisible();
+  const edit = page.getByRole('form', { name: `Label and external id of ${second} renamed` });
+  await expect(edit.getByLabel('External id')).toHaveValue(externalId);
+  await edit.getByLabel('Label', { exact: true }).fill(`${second} final`);
+  await edit.getByRole('button', { name: 'Save unit' }).click();
+  await expect(page.getByText(`Saved: ${second} final.`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: `${second} final`, level: 1 })).toBeVisible();
 });

@@ -12,6 +12,8 @@ export const ACTIVITY_ACTIONS = {
   'thermostat.move': 'Moved a thermostat',
   'thermostat.rename': 'Relabelled a thermostat',
   'unit.state': 'Changed a unit’s occupancy',
+  'unit.update': 'Changed a unit',
+  'unit.create': 'Added a unit',
   'unit.policy_update': 'Changed occupancy policies',
   'resident_mode.update': 'Resident mode',
   'schedule.update': 'Schedule',

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, ne, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import {
   readingHistory,
@@ -14,8 +14,112 @@ import type { HistoryPoint } from '@/lib/readings/store';
 /**
  * A unit's thermostats over time: replacing the one in it (the unit's history, occupancy,
  * timeline and groups continue; the old thermostat leaves the portfolio) and the unit's history
- * across its thermostats. Checks no role: the action opens the unit in the member's scope first.
+ * across its thermostats; a unit's own label and external id, and a unit created empty. Checks no
+ * role: the action opens the unit (or its building) in the member's scope first.
  */
+
+/** A unit's label and external id as written, or why not (`taken`: the id is another unit's). */
+export type UnitWrite = { ok: true; unitId: string } | { ok: false; reason: 'missing' | 'taken' };
+
+/** Postgres's unique violation, as the driver or Drizzle's wrapper carries it. */
+function isUniqueViolation(error: unknown): boolean {
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  return code === '23505' || cause?.code === '23505';
+}
+
+/** Whether another unit of the organisation has the external id already. */
+async function externalIdTaken(
+  tx: Pick<Awaited<ReturnType<typeof getDb>>, 'select'>,
+  input: { orgId: string; externalId: string | null; except?: string },
+): Promise<boolean> {
+  if (input.externalId === null) return false;
+  const [holder] = await tx
+    .select({ id: units.id })
+    .from(units)
+    .where(
+      and(
+        eq(units.orgId, input.orgId),
+        eq(units.externalId, input.externalId),
+        input.except ? ne(units.id, input.except) : undefined,
+      ),
+    );
+  return holder !== undefined;
+}
+
+/** A race lost to another writer of the same external id reads as the check would have. */
+async function claimingExternalId(
+  externalId: string | null,
+  write: () => Promise<UnitWrite>,
+): Promise<UnitWrite> {
+  try {
+    return await write();
+  } catch (error) {
+    if (externalId !== null && isUniqueViolation(error)) {
+      return { ok: false, reason: 'taken' };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Sets a unit's label and external id (null: none) in one transaction, relabelling the
+ * thermostat in it too: a thermostat is called as its unit is.
+ */
+export async function updateUnit(input: {
+  orgId: string;
+  unitId: string;
+  label: string;
+  externalId: string | null;
+}): Promise<UnitWrite> {
+  const db = await getDb();
+  return claimingExternalId(input.externalId, () =>
+    db.transaction(async (tx): Promise<UnitWrite> => {
+      const [unit] = await tx
+        .select({ id: units.id, thermostatId: units.thermostatId })
+        .from(units)
+        .where(and(eq(units.orgId, input.orgId), eq(units.id, input.unitId)))
+        .for('update');
+      if (!unit) return { ok: false, reason: 'missing' };
+      if (await externalIdTaken(tx, { ...input, except: unit.id })) {
+        return { ok: false, reason: 'taken' };
+      }
+      await tx
+        .update(units)
+        .set({ label: input.label, externalId: input.externalId })
+        .where(eq(units.id, unit.id));
+      if (unit.thermostatId) {
+        await tx
+          .update(thermostats)
+          .set({ unitLabel: input.label })
+          .where(
+            and(
+              eq(thermostats.orgId, input.orgId),
+              eq(thermostats.thermostatId, unit.thermostatId),
+            ),
+          );
+      }
+      return { ok: true, unitId: unit.id };
+    }),
+  );
+}
+
+/** Adds an empty unit (no thermostat yet) to a building. */
+export async function createUnit(input: {
+  orgId: string;
+  buildingId: string;
+  label: string;
+  externalId: string | null;
+}): Promise<UnitWrite> {
+  const db = await getDb();
+  return claimingExternalId(input.externalId, () =>
+    db.transaction(async (tx): Promise<UnitWrite> => {
+      if (await externalIdTaken(tx, input)) return { ok: false, reason: 'taken' };
+      const [unit] = await tx.insert(units).values(input).returning({ id: units.id });
+      if (!unit) throw new Error('The new unit was not returned.');
+      return { ok: true, unitId: unit.id };
+    }),
+  );
+}
 
 export type Replacement =
   | { ok: true; replaced: string | null }

@@ -7,7 +7,14 @@ import { fieldErrorsOf } from '@/lib/platform/forms';
 import type { FormState } from '@/lib/platform/forms';
 import { formatMoment, knownZone } from '@/lib/platform/time-format';
 import { isCalendarDate } from '@/lib/settings/alerts';
-import { applyUnitEvent, STATE_WORDS, UNIT_EVENTS, type UnitEvent } from './lifecycle';
+import {
+  applyUnitEvent,
+  STATE_WORDS,
+  type Transition,
+  UNIT_EVENTS,
+  type UnitEvent,
+  type UnitState,
+} from './lifecycle';
 import { applyToUnit, type Unit } from './store';
 
 /**
@@ -96,12 +103,15 @@ export function readOccupancyForm(
   return { ok: true, event: { event: input.event } as UnitEvent };
 }
 
-/** Records what happened to a unit, and says so as the form shows it. */
-export async function changeOccupancy(input: {
+/**
+ * Applies an event to a unit with the unit locked and logs a change with who made it: the
+ * transition as the lifecycle gave it (refused, unchanged or changed), or null for no such unit.
+ */
+export async function recordUnitEvent(input: {
   member: Member;
   unit: Unit;
   event: UnitEvent;
-}): Promise<OccupancyState> {
+}): Promise<(Transition & { from: UnitState }) | null> {
   const { member, unit, event } = input;
   const result = await applyToUnit({
     orgId: member.orgId,
@@ -110,12 +120,8 @@ export async function changeOccupancy(input: {
     apply: (current) => applyUnitEvent(current, event),
     actor: { userId: member.userId, name: member.name },
   });
-  if (!result) return { status: 'error', message: 'That unit is not in your portfolio.' };
-  if (!result.ok) return { status: 'error', message: `${result.reason} Nothing was changed.` };
+  if (!result?.ok || !result.changed) return result;
   const now = STATE_WORDS[result.state.state].toLowerCase();
-  if (!result.changed) {
-    return { status: 'success', message: `${unit.label} was already ${now}; nothing changed.` };
-  }
   const was = STATE_WORDS[result.from.state].toLowerCase();
   await logActivity({
     actor: { orgId: member.orgId, userId: member.userId, name: member.name },
@@ -136,5 +142,22 @@ export async function changeOccupancy(input: {
       }),
     },
   });
+  return result;
+}
+
+/** Records what happened to a unit, and says so as the form shows it. */
+export async function changeOccupancy(input: {
+  member: Member;
+  unit: Unit;
+  event: UnitEvent;
+}): Promise<OccupancyState> {
+  const { unit } = input;
+  const result = await recordUnitEvent(input);
+  if (!result) return { status: 'error', message: 'That unit is not in your portfolio.' };
+  if (!result.ok) return { status: 'error', message: `${result.reason} Nothing was changed.` };
+  const now = STATE_WORDS[result.state.state].toLowerCase();
+  if (!result.changed) {
+    return { status: 'success', message: `${unit.label} was already ${now}; nothing changed.` };
+  }
   return { status: 'success', message: `Saved: ${unit.label} is ${now}.` };
 }

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { changeOccupancy, type OccupancyState, readOccupancyForm } from '@/lib/units/change';
+import { editUnit, type UnitEditState } from '@/lib/units/edit';
 import { openUnit } from '@/lib/units/open';
 import { buildingUnitsPath, unitPath } from '@/lib/units/paths';
 import { type ReplaceState, replaceUnitThermostat } from '@/lib/units/replace';
@@ -40,5 +41,22 @@ export async function replaceThermostatAction(
   revalidatePath(unitPath(unit));
   revalidatePath(buildingUnitsPath(unit));
   revalidatePath(`/buildings/${unit.buildingId}`);
+  return state;
+}
+
+/** Saves a unit's label (its thermostat's too) and external id (building managers and up). */
+export async function saveUnit(
+  unitId: string,
+  _previous: UnitEditState,
+  form: FormData,
+): Promise<UnitEditState> {
+  const opened = await openUnit(unitId, 'manage_building');
+  if (!opened.ok) return opened.state;
+  const { member, unit } = opened;
+  const state = await editUnit({ member, unit, form });
+  revalidatePath(unitPath(unit));
+  revalidatePath(buildingUnitsPath(unit));
+  revalidatePath(`/buildings/${unit.buildingId}`);
+  if (unit.thermostatId) revalidatePath(`/thermostats/${unit.thermostatId}`);
   return state;
 }

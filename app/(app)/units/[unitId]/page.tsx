@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { EditUnitForm } from '@/components/units/edit-unit-form';
 import { OccupancyForm } from '@/components/units/occupancy-form';
 import { ReplaceThermostatForm } from '@/components/units/replace-form';
 import { Card } from '@/components/ui/card';
@@ -21,7 +22,7 @@ import {
 } from '@/lib/units/lifecycle';
 import { buildingUnitsPath, unitIdSchema } from '@/lib/units/paths';
 import { findUnit, listUnitEvents, type UnitEventRow } from '@/lib/units/store';
-import { recordOccupancy, replaceThermostatAction } from './actions';
+import { recordOccupancy, replaceThermostatAction, saveUnit } from './actions';
 
 type Props = { params: Promise<{ unitId: string }> };
 
@@ -53,6 +54,7 @@ export default async function UnitPage({ params }: Props) {
   });
   const changes = can(member, 'change_occupancy', unit);
   const replaces = can(member, 'manage_portfolio');
+  const edits = can(member, 'manage_building', unit);
   const choices = eventsFor(unit.occupancy).map((event) => ({
     value: event,
     label: EVENT_WORDS[event],
@@ -124,7 +126,7 @@ export default async function UnitPage({ params }: Props) {
                 'None'
               ),
             ],
-            ...(unit.externalId ? [['Property-management id', unit.externalId] as const] : []),
+            ...(unit.externalId ? [['External id', unit.externalId] as const] : []),
           ]}
         />
         {replaces ? (
@@ -135,6 +137,21 @@ export default async function UnitPage({ params }: Props) {
           />
         ) : null}
       </Card>
+
+      {edits ? (
+        <section aria-labelledby="unit-heading" className="grid gap-3">
+          <h2 id="unit-heading" className="text-lg font-semibold">
+            Label and external id
+          </h2>
+          <Card>
+            <EditUnitForm
+              action={saveUnit.bind(null, unit.id)}
+              label={unit.label}
+              externalId={unit.externalId}
+            />
+          </Card>
+        </section>
+      ) : null}
 
       {changes && choices.length > 0 ? (
         <section aria-labelledby="record-heading" className="grid gap-3">

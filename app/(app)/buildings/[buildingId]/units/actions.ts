@@ -2,6 +2,9 @@
 
 import { revalidatePath } from 'next/cache';
 import { openBuilding } from '@/lib/access/actions';
+import { can, refusal } from '@/lib/auth/permissions';
+import { importUnits, readUnitsCsvForm, setsAState, type UnitsCsvState } from '@/lib/units/import';
+import { buildingUnitsPath } from '@/lib/units/paths';
 import { type PolicyState, savePolicyForm } from '@/lib/units/manage-policies';
 
 /** Saves a building's own occupancy policy (owners and admins; the building in their scope). */
@@ -19,5 +22,28 @@ export async function saveBuildingPolicy(
     form,
   });
   revalidatePath(`/buildings/${opened.building.buildingId}/units`);
+  return state;
+}
+
+/**
+ * Adds and changes a building's units from CSV (building managers and up): a line that sets a
+ * state takes `change_occupancy` too, checked for the whole file before any line is written.
+ */
+export async function importUnitsCsv(
+  buildingId: string,
+  _previous: UnitsCsvState,
+  form: FormData,
+): Promise<UnitsCsvState> {
+  const opened = await openBuilding(buildingId, 'manage_building');
+  if (!opened.ok) return opened.state;
+  const { member, building } = opened;
+  const read = await readUnitsCsvForm(form);
+  if (!read.ok) return read.state;
+  if (setsAState(read.lines) && !can(member, 'change_occupancy', building)) {
+    return { status: 'error', message: refusal(member.role, 'change_occupancy') };
+  }
+  const state = await importUnits({ member, building, lines: read.lines });
+  revalidatePath(buildingUnitsPath(building));
+  revalidatePath(`/buildings/${building.buildingId}`);
   return state;
 }

@@ -16,7 +16,8 @@ import { can } from '@/lib/auth/permissions';
 import { Card } from '@/components/ui/card';
 import { PolicyForm } from '@/components/units/policy-form';
 import { PolicyTable } from '@/components/units/policy-table';
-import { saveBuildingPolicy } from './actions';
+import { UnitsCsvForm } from '@/components/units/units-csv-form';
+import { importUnitsCsv, saveBuildingPolicy } from './actions';
 import { unitPath } from '@/lib/units/paths';
 import { listUnits, type Unit } from '@/lib/units/store';
 
@@ -48,6 +49,7 @@ export default async function BuildingUnitsPage({ params }: Props) {
     return found ? policyInWords(found, policy.templates) : '—';
   };
   const managesPolicy = can(member, 'manage_policies', building);
+  const managesUnits = can(member, 'manage_building', building);
   const zone = building.timeZone;
   const counts = new Map<string, number>();
   for (const unit of units) {
@@ -117,6 +119,24 @@ export default async function BuildingUnitsPage({ params }: Props) {
           rowKey={(unit) => unit.id}
         />
       )}
+      {managesUnits ? (
+        <section aria-labelledby="csv-heading" className="grid gap-3">
+          <h2 id="csv-heading" className="text-lg font-semibold">
+            Units by CSV
+          </h2>
+          <p className="text-sm text-muted">
+            Label units, give them your property-management system’s ids, add empty ones and record
+            their state, many at once. Thermostats are added on the{' '}
+            <Link href="/portfolio/add" className="underline">
+              Add thermostats
+            </Link>{' '}
+            page; nothing here reaches them.
+          </p>
+          <Card>
+            <UnitsCsvForm action={importUnitsCsv.bind(null, building.buildingId)} />
+          </Card>
+        </section>
+      ) : null}
       <section aria-labelledby="policy-heading" className="grid gap-3">
         <h2 id="policy-heading" className="text-lg font-semibold">
           Occupancy policy here
