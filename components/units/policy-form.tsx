@@ -41,6 +41,8 @@ export function PolicyForm({
 }) {
   const [state, action] = useActionState(bound, idle);
   const errors = state.fieldErrors ?? {};
+  // After a refusal, what the member chose; otherwise the policy in force.
+  const posted = state.status === 'error' ? state.values : undefined;
   const templateOptions = [
     { value: '', label: 'No template' },
     ...templates.map((template) => ({ value: template.id, label: template.name })),
@@ -77,21 +79,21 @@ export function PolicyForm({
             <Checkbox
               name={`${row.state}.inherit`}
               label={`Follow ${follows}`}
-              defaultChecked={row.inherited}
+              defaultChecked={posted ? posted[`${row.state}.inherit`] === 'on' : row.inherited}
             />
           </div>
           <SelectField
             label={`Template when ${row.name.toLowerCase()}`}
             name={`${row.state}.templateId`}
             options={templateOptions}
-            defaultValue={row.templateId ?? ''}
+            defaultValue={posted?.[`${row.state}.templateId`] ?? row.templateId ?? ''}
             errors={errors[`${row.state}.templateId`]}
           />
           <SelectField
             label={`Resident mode when ${row.name.toLowerCase()}`}
             name={`${row.state}.residentMode`}
             options={modeOptions}
-            defaultValue={row.residentMode}
+            defaultValue={posted?.[`${row.state}.residentMode`] ?? row.residentMode}
             errors={errors[`${row.state}.residentMode`]}
           />
         </fieldset>

@@ -1,4 +1,5 @@
 import 'server-only';
+import { formatDate } from '@/lib/platform/time-format';
 import { z } from 'zod';
 import { serviceFailure } from '@/lib/access/actions';
 import { logActivity } from '@/lib/activity/sink';
@@ -13,7 +14,6 @@ import { getAlertSettings } from '@/lib/service/resources';
 import type { AlertSettings } from '@/lib/service/schemas';
 import { dateIn } from './conditions';
 import { rememberReminder, reminderOf } from '@/lib/readings/reminders';
-import { formatDate } from './words';
 import { writeAlertChanges } from './write-alerts';
 
 /**

@@ -1,5 +1,5 @@
 import { describeRecordedFailure } from '@/lib/service/errors';
-import { dateTimeFormat } from '@/lib/platform/time-format';
+import { formatDate } from '@/lib/platform/time-format';
 import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { modeName as plainModeName } from '@/lib/platform/words';
 import type { DriftWords } from '@/lib/templates/drift-words';
@@ -27,13 +27,6 @@ export function formatDuration(ms: number): string {
 }
 
 const modeName = (mode: string | null) => plainModeName(mode, 'unknown');
-
-/** `Sep 13, 2020` for a `YYYY-MM-DD` date. */
-export function formatDate(date: string): string {
-  return dateTimeFormat({ dateStyle: 'medium', timeZone: 'UTC' }).format(
-    new Date(`${date}T00:00:00Z`),
-  );
-}
 
 const plural = (count: number, word: string) =>
   `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;

@@ -318,7 +318,11 @@ export const units = pgTable(
     buildingId: text('building_id').notNull(),
     label: text('label').notNull(),
     externalId: text('external_id'),
-    /** The thermostat in the unit now; null once it left and before another takes its place. */
+    /**
+     * The thermostat in the unit now; null once it left and before another takes its place. Its
+     * key to `thermostats` (ON DELETE SET NULL (thermostat_id), keeping org_id) is written in
+     * migration 0020's SQL: drizzle cannot say it, so never drop it with `drizzle-kit push`.
+     */
     thermostatId: text('thermostat_id'),
     createdAt: createdAt(),
   },
@@ -348,6 +352,8 @@ export const unitThermostats = pgTable(
   (table) => [
     primaryKey({ columns: [table.unitId, table.fromAt] }),
     index('unit_thermostats_thermostat_idx').on(table.orgId, table.thermostatId),
+    // One thermostat in a unit at a time: one open period.
+    uniqueIndex('unit_thermostats_open_idx').on(table.unitId).where(sql`until_at is null`),
   ],
 );
 
@@ -381,7 +387,9 @@ export const occupancyPolicies = pgTable(
     buildingId: text('building_id').notNull().default(''),
     /** One of UNIT_STATES (lib/units/lifecycle.ts). */
     state: text('state').notNull(),
-    templateId: uuid('template_id').references(() => templates.id, { onDelete: 'set null' }),
+    // A template deleted takes its rows with it: the state then follows the policy above it (the
+    // organisation's, or the defaults), never silently "no template".
+    templateId: uuid('template_id').references(() => templates.id, { onDelete: 'cascade' }),
     /** 'on', 'off', or 'unchanged'. */
     residentMode: text('resident_mode').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

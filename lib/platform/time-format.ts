@@ -83,3 +83,21 @@ export function dayIn(date: string, timeZone: string): { start: Date; end: Date 
     end: new Date(new TZDate(year, month - 1, day + 1, zone).getTime()),
   };
 }
+
+/** `Sep 13, 2020` for a calendar day (`YYYY-MM-DD`), which has no zone of its own. */
+export function formatDate(date: string): string {
+  return dateTimeFormat({ dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${date}T00:00:00Z`),
+  );
+}
+
+/** `Sun, Jan 31, 2027` for a calendar day (`YYYY-MM-DD`): a day someone moves, with its weekday. */
+export function formatDayOfWeek(date: string): string {
+  return dateTimeFormat({
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${date}T12:00:00Z`));
+}

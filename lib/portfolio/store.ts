@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, count, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { buildings, thermostats, unitThermostats, units } from '@/lib/db/schema';
 import {
@@ -147,7 +147,12 @@ export async function findKnownThermostats(input: {
 const unitLabelOf = (input: { thermostatId: string; unitLabel: string }) =>
   input.unitLabel === '' ? input.thermostatId : input.unitLabel;
 
-/** Adds a thermostat in a unit of its own, labelled as it is (false: it was already here). */
+/**
+ * Adds a thermostat (false: it was already here). It goes back into the unit of this building
+ * it last left, if that unit is still empty, so a thermostat removed and added again keeps its
+ * unit's occupancy, timeline and history; otherwise it comes in a unit of its own, labelled as it
+ * is. Its time in the unit starts now, by the app's clock, as its readings are stamped.
+ */
 export async function addThermostat(
   input: ThermostatKey & { buildingId: string; unitLabel: string },
 ): Promise<boolean> {
@@ -159,19 +164,47 @@ export async function addThermostat(
       .onConflictDoNothing()
       .returning({ id: thermostats.thermostatId });
     if (rows.length === 0) return false;
-    const [unit] = await tx
-      .insert(units)
-      .values({
-        orgId: input.orgId,
-        buildingId: input.buildingId,
-        label: unitLabelOf(input),
-        thermostatId: input.thermostatId,
-      })
-      .returning({ id: units.id });
+    const [left] = await tx
+      .select({ id: units.id, label: units.label })
+      .from(unitThermostats)
+      .innerJoin(units, eq(units.id, unitThermostats.unitId))
+      .where(
+        and(
+          eq(unitThermostats.orgId, input.orgId),
+          eq(unitThermostats.thermostatId, input.thermostatId),
+          eq(units.buildingId, input.buildingId),
+          isNull(units.thermostatId),
+        ),
+      )
+      .orderBy(desc(unitThermostats.fromAt))
+      .limit(1);
+    // Added again with no label, it takes its unit's back.
+    if (left && input.unitLabel === '' && left.label !== input.thermostatId) {
+      await tx.update(thermostats).set({ unitLabel: left.label }).where(thermostatIs(input));
+    }
+    const label = left && input.unitLabel === '' ? left.label : unitLabelOf(input);
+    const [unit] = left
+      ? await tx
+          .update(units)
+          .set({ thermostatId: input.thermostatId, label })
+          .where(eq(units.id, left.id))
+          .returning({ id: units.id })
+      : await tx
+          .insert(units)
+          .values({
+            orgId: input.orgId,
+            buildingId: input.buildingId,
+            label,
+            thermostatId: input.thermostatId,
+          })
+          .returning({ id: units.id });
     if (unit) {
-      await tx
-        .insert(unitThermostats)
-        .values({ unitId: unit.id, orgId: input.orgId, thermostatId: input.thermostatId });
+      await tx.insert(unitThermostats).values({
+        unitId: unit.id,
+        orgId: input.orgId,
+        thermostatId: input.thermostatId,
+        fromAt: new Date(),
+      });
     }
     return true;
   });

@@ -123,7 +123,7 @@ export async function createUnit(input: {
 
 export type Replacement =
   | { ok: true; replaced: string | null }
-  | { ok: false; reason: 'missing' | 'taken' | 'same' };
+  | { ok: false; reason: 'missing' | 'taken' | 'same' | 'moving' };
 
 /**
  * Puts `thermostatId` in the unit in one transaction: the new thermostat joins the portfolio in
@@ -150,13 +150,22 @@ export async function replaceThermostat(input: {
       .for('update');
     if (!unit) return { ok: false, reason: 'missing' };
     if (unit.old === input.thermostatId) return { ok: false, reason: 'same' };
+    if (unit.old) {
+      const [moving] = await tx
+        .select({ to: thermostats.movingTo })
+        .from(thermostats)
+        .where(and(eq(thermostats.orgId, input.orgId), eq(thermostats.thermostatId, unit.old)));
+      if (moving?.to) return { ok: false, reason: 'moving' };
+    }
+    // A unit called by its old thermostat's id (it had no label) is called by the new one's.
+    const labelledById = unit.label === unit.old;
     const added = await tx
       .insert(thermostats)
       .values({
         orgId: input.orgId,
         thermostatId: input.thermostatId,
         buildingId: unit.buildingId,
-        unitLabel: unit.label,
+        unitLabel: labelledById ? '' : unit.label,
       })
       .onConflictDoNothing()
       .returning({ id: thermostats.thermostatId });
@@ -184,7 +193,14 @@ export async function replaceThermostat(input: {
       fromAt: now,
     });
     // The unit lets go of the old one before it leaves, so no key empties the unit after it.
-    await tx.update(units).set({ thermostatId: input.thermostatId }).where(eq(units.id, unit.id));
+    await tx
+      .update(units)
+      .set(
+        labelledById
+          ? { thermostatId: input.thermostatId, label: input.thermostatId }
+          : { thermostatId: input.thermostatId },
+      )
+      .where(eq(units.id, unit.id));
     if (unit.old) {
       await tx
         .delete(thermostats)

@@ -5,10 +5,11 @@ import { logActivity } from '@/lib/activity/sink';
 import type { Member } from '@/lib/auth/store';
 import { fieldErrorsOf } from '@/lib/platform/forms';
 import type { FormState } from '@/lib/platform/forms';
-import { formatMoment, knownZone } from '@/lib/platform/time-format';
+import { formatDate, formatMoment, knownZone } from '@/lib/platform/time-format';
 import { isCalendarDate } from '@/lib/settings/alerts';
 import {
   applyUnitEvent,
+  SAME_STATE_WORDS,
   STATE_WORDS,
   type Transition,
   UNIT_EVENTS,
@@ -128,7 +129,7 @@ export async function recordUnitEvent(input: {
     action: 'unit.state',
     summary:
       result.from.state === result.state.state
-        ? `${unit.label}: ${now}, with a new date`
+        ? `${unit.label}: ${SAME_STATE_WORDS[event.event] ?? now}`
         : `${unit.label}: ${now} (was ${was})`,
     thermostatId: unit.thermostatId,
     buildingId: unit.buildingId,
@@ -136,7 +137,9 @@ export async function recordUnitEvent(input: {
     changes: {
       unitId: unit.id,
       occupancy: { from: STATE_WORDS[result.from.state], to: STATE_WORDS[result.state.state] },
-      ...(result.state.state === 'notice_given' && { moveOutDay: result.state.moveOutOn }),
+      ...(result.state.state === 'notice_given' && {
+        moveOutDay: formatDate(result.state.moveOutOn),
+      }),
       ...(result.state.state === 'move_in_scheduled' && {
         moveIn: formatMoment(new Date(result.state.moveInAt), unit.timeZone),
       }),

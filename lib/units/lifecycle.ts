@@ -78,6 +78,13 @@ export const EVENT_WORDS: Record<UnitEventName, string> = {
   move_in: 'Moved in: occupied',
 };
 
+/** What an event that leaves the state as it was did, in words (its date or readiness moved). */
+export const SAME_STATE_WORDS: Partial<Record<UnitEventName, string>> = {
+  give_notice: 'a new move-out day',
+  schedule_move_in: 'the move-in rescheduled',
+  make_ready: 'made ready, the move-in still scheduled',
+};
+
 /** The unit after `event`, or why the event does not fit the unit's state. */
 export function applyUnitEvent(current: UnitState, event: UnitEvent): Transition {
   switch (event.event) {

@@ -67,10 +67,19 @@ export async function savePolicyForm(input: {
       const field = issue.path.map(String).join('.');
       fieldErrors[field] = [...(fieldErrors[field] ?? []), issue.message];
     }
+    // The choices as posted, so the form shows what the member chose beside its errors.
+    const values = Object.fromEntries(
+      [...input.form.entries()].flatMap(([name, value]) =>
+        typeof value === 'string' && /^[a-z_]+\.(inherit|templateId|residentMode)$/.test(name)
+          ? [[name, value.slice(0, 64)]]
+          : [],
+      ),
+    );
     return {
       status: 'error',
       message: 'Check the highlighted fields; nothing was saved.',
       fieldErrors,
+      values,
     };
   }
   await savePolicyRows({

@@ -52,7 +52,8 @@ export function policyFor(input: {
 }): StatePolicy & { source: PolicySource } {
   const find = (buildingId: string) =>
     input.rows.find((row) => row.buildingId === buildingId && row.state === input.state);
-  const own = find(input.buildingId);
+  // The organisation's own policy (building '') has no building's to come first.
+  const own = input.buildingId === '' ? undefined : find(input.buildingId);
   const organisation = find('');
   const row = own ?? organisation;
   if (row && isResidentMode(row.residentMode)) {

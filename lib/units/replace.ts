@@ -58,6 +58,13 @@ export async function replaceUnitThermostat(input: {
         return refuse('This thermostat is already in your portfolio, in another unit.');
       case 'same':
         return refuse('This thermostat is already in the unit.');
+      case 'moving':
+        return {
+          status: 'error',
+          message:
+            'The thermostat in this unit is being moved to another building; wait for the move to end. Nothing was changed.',
+          values,
+        };
       case 'missing':
         return { status: 'error', message: 'That unit is not in your portfolio.' };
     }

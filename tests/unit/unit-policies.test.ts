@@ -55,6 +55,12 @@ describe('occupancy policies', () => {
       source: 'organisation',
     });
     expect(of('occupied', B)).toMatchObject({ residentMode: 'unchanged', source: 'organisation' });
+    // The organisation's own page: its rows are the organisation's, not a building's.
+    expect(of('vacant', '')).toEqual({
+      templateId: QUIET,
+      residentMode: 'off',
+      source: 'organisation',
+    });
   });
 
   it('reads a posted form: a state that follows, one with its own values, and refuses what is not offered', () => {

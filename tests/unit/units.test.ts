@@ -41,7 +41,7 @@ const { recordOccupancy } = await import('@/app/(app)/units/[unitId]/actions');
 const { saveOrganisationPolicy } = await import('@/app/(app)/templates/occupancy/actions');
 const { saveBuildingPolicy } = await import('@/app/(app)/buildings/[buildingId]/units/actions');
 const { policyView } = await import('@/lib/units/manage-policies');
-const { createTemplate } = await import('@/lib/templates/store');
+const { createTemplate, deleteTemplate } = await import('@/lib/templates/store');
 
 const MINE = 'aaaaaaaaaaaaaaaaaaaaaaa1';
 const OTHER = 'bbbbbbbbbbbbbbbbbbbbbbb2';
@@ -398,7 +398,25 @@ describe('units', () => {
     ).toMatchObject({
       source: 'default',
     });
-    const logged = await listActivity({ scope: owner, filter: { action: 'unit.policy_update' } });
+    // A template a policy names, deleted: the state follows the defaults, not "no template".
+    await saveOrganisationPolicy(
+      initialFormState,
+      policy({ 'vacant.templateId': vacant, 'vacant.residentMode': 'off' }),
+    );
+    expect(pick(await policyView({ orgId: owner.orgId, buildingId: '' }), 'vacant')).toMatchObject({
+      templateId: vacant,
+      source: 'organisation',
+    });
+    await deleteTemplate({ member: owner, templateId: vacant });
+    expect(pick(await policyView({ orgId: owner.orgId, buildingId: '' }), 'vacant')).toEqual({
+      state: 'vacant',
+      templateId: null,
+      residentMode: 'off',
+      source: 'default',
+    });
+    const logged = (
+      await listActivity({ scope: owner, filter: { action: 'unit.policy_update' } })
+    ).slice(1);
     expect(logged.map((entry) => entry.summary)).toEqual([
       'Changed the occupancy policy of Harbor View',
       'Changed the occupancy policy of Harbor View',
@@ -418,5 +436,29 @@ describe('units', () => {
       occupancy: { state: 'vacant' },
     });
     expect(await listUnitEvents({ orgId: owner.orgId, unitId: unit.id })).toHaveLength(2);
+
+    // Added again (with no label): back in the unit it left, which keeps its label and state.
+    await addThermostat({
+      orgId: owner.orgId,
+      thermostatId: '100000000001',
+      buildingId: MINE,
+      unitLabel: '',
+    });
+    expect(await unitOf('100000000001')).toMatchObject({
+      id: unit.id,
+      label: 'Unit 10',
+      occupancy: { state: 'vacant' },
+    });
+    const units = await listUnits({ scope: owner, buildingId: MINE });
+    expect(units.filter((each) => each.label === 'Unit 10')).toHaveLength(1);
+  });
+
+  it('a unit called by its thermostat’s id is called by the new one’s after a replacement', async () => {
+    const orgId = owner.orgId;
+    await addThermostat({ orgId, thermostatId: '100000000006', buildingId: OTHER, unitLabel: '' });
+    const unit = await unitOf('100000000006');
+    expect(unit.label).toBe('100000000006');
+    await replaceThermostat({ orgId, unitId: unit.id, thermostatId: '100000000007' });
+    expect(await unitOf('100000000007')).toMatchObject({ id: unit.id, label: '100000000007' });
   });
 });

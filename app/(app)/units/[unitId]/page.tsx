@@ -11,13 +11,15 @@ import { Trail } from '@/components/ui/trail';
 import { When } from '@/components/ui/when';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { formatMoment, todayIn } from '@/lib/platform/time-format';
+import { formatDayOfWeek, formatMoment, todayIn } from '@/lib/platform/time-format';
 import { timeZoneName } from '@/lib/platform/words';
 import {
   EVENT_WORDS,
   eventsFor,
   nextStepOf,
+  SAME_STATE_WORDS,
   STATE_WORDS,
+  type UnitEventName,
   type UnitStateName,
 } from '@/lib/units/lifecycle';
 import { buildingUnitsPath, unitIdSchema } from '@/lib/units/paths';
@@ -30,16 +32,6 @@ export const metadata: Metadata = { title: 'Unit' };
 
 const stateWords = (state: string) => STATE_WORDS[state as UnitStateName] ?? state;
 
-/** A calendar day as the page says it ("Sun, Jan 31, 2027"). */
-const dayWords = (date: string) =>
-  new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-
 export default async function UnitPage({ params }: Props) {
   const member = await requireMember();
   const { unitId } = await params;
@@ -49,7 +41,7 @@ export default async function UnitPage({ params }: Props) {
   const events = await listUnitEvents({ orgId: member.orgId, unitId: unit.id });
   const zone = unit.timeZone;
   const next = nextStepOf(unit.occupancy, {
-    day: dayWords,
+    day: formatDayOfWeek,
     moment: (at) => formatMoment(at, zone),
   });
   const changes = can(member, 'change_occupancy', unit);
@@ -67,14 +59,14 @@ export default async function UnitPage({ params }: Props) {
       names: true,
       cell: (row) =>
         row.fromState === row.toState
-          ? `${stateWords(row.toState)}, new date`
+          ? `${stateWords(row.toState)}: ${SAME_STATE_WORDS[row.event as UnitEventName] ?? 'unchanged'}`
           : `${stateWords(row.fromState)} → ${stateWords(row.toState)}`,
     },
     {
       header: 'Date',
       cell: (row) =>
         typeof row.detail.moveOutOn === 'string'
-          ? `Move-out ${dayWords(row.detail.moveOutOn)}`
+          ? `Move-out ${formatDayOfWeek(row.detail.moveOutOn)}`
           : typeof row.detail.moveInAt === 'string'
             ? `Move-in ${formatMoment(new Date(row.detail.moveInAt), zone)}`
             : '',

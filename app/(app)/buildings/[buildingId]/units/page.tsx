@@ -5,7 +5,7 @@ import { type Column, ResultTable } from '@/components/ui/result-table';
 import { Trail } from '@/components/ui/trail';
 import { When } from '@/components/ui/when';
 import { requireMember } from '@/lib/auth/session';
-import { formatMoment } from '@/lib/platform/time-format';
+import { formatDayOfWeek, formatMoment } from '@/lib/platform/time-format';
 import { timeZoneName } from '@/lib/platform/words';
 import { findBuilding } from '@/lib/portfolio/store';
 import { buildingIdSchema } from '@/lib/service/schemas';
@@ -24,14 +24,6 @@ import { listUnits, type Unit } from '@/lib/units/store';
 type Props = { params: Promise<{ buildingId: string }> };
 
 export const metadata: Metadata = { title: 'Units' };
-
-const dayWords = (date: string) =>
-  new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
 
 /** A building's units: each one's occupancy, since when, and what comes next. */
 export default async function BuildingUnitsPage({ params }: Props) {
@@ -75,7 +67,7 @@ export default async function BuildingUnitsPage({ params }: Props) {
       header: 'Next',
       cell: (unit) =>
         nextStepOf(unit.occupancy, {
-          day: dayWords,
+          day: formatDayOfWeek,
           moment: (at) => formatMoment(at, zone),
         }) ?? '—',
     },
