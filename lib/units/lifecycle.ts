@@ -1,3 +1,5 @@
+import { formatDayOfWeek, formatMoment } from '@/lib/platform/time-format';
+
 /**
  * A unit's occupancy as a state machine: the five states a leasing office uses, and the events
  * that move a unit between them (from a member's form, the API, or a scheduled transition). Pure:
@@ -166,16 +168,13 @@ export function eventsFor(current: UnitState): UnitEventName[] {
   });
 }
 
-/** What comes next for a unit in its state, in words (its dates as the caller formats them). */
-export function nextStepOf(
-  state: UnitState,
-  format: { day: (date: string) => string; moment: (at: Date) => string },
-): string | null {
+/** What comes next for a unit in its state, in words, its dates in the building's zone. */
+export function nextStepOf(state: UnitState, timeZone: string): string | null {
   switch (state.state) {
     case 'notice_given':
-      return `Moves out ${format.day(state.moveOutOn)}`;
+      return `Moves out ${formatDayOfWeek(state.moveOutOn)}`;
     case 'move_in_scheduled':
-      return `Moves in ${format.moment(new Date(state.moveInAt))}`;
+      return `Moves in ${formatMoment(new Date(state.moveInAt), timeZone)}`;
     default:
       return null;
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UNIT_STATES, type UnitStateName } from './lifecycle';
+import { STATE_WORDS, UNIT_STATES, type UnitStateName } from './lifecycle';
 
 /**
  * What each occupancy state means for a unit's thermostat: a template to apply (or none) and
@@ -78,6 +78,20 @@ export function policyInWords(policy: StatePolicy, templates: PolicyView['templa
   const template = templates.find((candidate) => candidate.id === policy.templateId);
   const mode = RESIDENT_MODE_WORDS[policy.residentMode];
   return template ? `${template.name} template, ${mode}` : `No template, ${mode}`;
+}
+
+/**
+ * The rows of a policy's form: each state's policy in force, and whether it follows the one above
+ * (everything not from `own`: a building's form owns 'building', the organisation's 'organisation').
+ */
+export function policyFormRows(view: PolicyView, own: Exclude<PolicySource, 'default'>) {
+  return view.states.map((row) => ({
+    state: row.state,
+    name: STATE_WORDS[row.state],
+    templateId: row.templateId,
+    residentMode: row.residentMode,
+    inherited: row.source !== own,
+  }));
 }
 
 /** Resident mode in a policy, as the page says it. */

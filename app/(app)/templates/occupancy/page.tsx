@@ -5,8 +5,8 @@ import { PageHeader } from '@/components/ui/page-header';
 import { PolicyTable } from '@/components/units/policy-table';
 import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
-import { STATE_WORDS } from '@/lib/units/lifecycle';
 import { policyView } from '@/lib/units/manage-policies';
+import { policyFormRows } from '@/lib/units/policies';
 import { saveOrganisationPolicy } from './actions';
 
 export const metadata: Metadata = { title: 'Occupancy policies' };
@@ -32,13 +32,7 @@ export default async function OccupancyPoliciesPage() {
             whose="the organisation"
             follows="Setpoint’s default"
             templates={view.templates}
-            states={view.states.map((state) => ({
-              state: state.state,
-              name: STATE_WORDS[state.state],
-              templateId: state.templateId,
-              residentMode: state.residentMode,
-              inherited: state.source === 'default',
-            }))}
+            states={policyFormRows(view, 'organisation')}
           />
         </Card>
       ) : null}

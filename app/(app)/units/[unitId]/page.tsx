@@ -40,10 +40,7 @@ export default async function UnitPage({ params }: Props) {
   if (!unit) notFound();
   const events = await listUnitEvents({ orgId: member.orgId, unitId: unit.id });
   const zone = unit.timeZone;
-  const next = nextStepOf(unit.occupancy, {
-    day: formatDayOfWeek,
-    moment: (at) => formatMoment(at, zone),
-  });
+  const next = nextStepOf(unit.occupancy, zone);
   const changes = can(member, 'change_occupancy', unit);
   const replaces = can(member, 'manage_portfolio');
   const edits = can(member, 'manage_building', unit);

@@ -5,13 +5,12 @@ import { type Column, ResultTable } from '@/components/ui/result-table';
 import { Trail } from '@/components/ui/trail';
 import { When } from '@/components/ui/when';
 import { requireMember } from '@/lib/auth/session';
-import { formatDayOfWeek, formatMoment } from '@/lib/platform/time-format';
 import { timeZoneName } from '@/lib/platform/words';
 import { findBuilding } from '@/lib/portfolio/store';
 import { buildingIdSchema } from '@/lib/service/schemas';
 import { nextStepOf, STATE_WORDS, type UnitStateName } from '@/lib/units/lifecycle';
 import { policyView } from '@/lib/units/manage-policies';
-import { policyInWords } from '@/lib/units/policies';
+import { policyFormRows, policyInWords } from '@/lib/units/policies';
 import { can } from '@/lib/auth/permissions';
 import { Card } from '@/components/ui/card';
 import { PolicyForm } from '@/components/units/policy-form';
@@ -65,11 +64,7 @@ export default async function BuildingUnitsPage({ params }: Props) {
     },
     {
       header: 'Next',
-      cell: (unit) =>
-        nextStepOf(unit.occupancy, {
-          day: formatDayOfWeek,
-          moment: (at) => formatMoment(at, zone),
-        }) ?? '—',
+      cell: (unit) => nextStepOf(unit.occupancy, zone) ?? '—',
     },
     { header: 'Policy in force', cell: (unit) => policyOf(unit.occupancy.state) },
     {
@@ -149,13 +144,7 @@ export default async function BuildingUnitsPage({ params }: Props) {
               whose={building.name}
               follows="the organisation’s"
               templates={policy.templates}
-              states={policy.states.map((state) => ({
-                state: state.state,
-                name: STATE_WORDS[state.state],
-                templateId: state.templateId,
-                residentMode: state.residentMode,
-                inherited: state.source !== 'building',
-              }))}
+              states={policyFormRows(policy, 'building')}
             />
           </Card>
         ) : null}
