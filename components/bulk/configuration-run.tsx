@@ -9,7 +9,6 @@ import {
 import { Link } from '@/components/ui/link';
 import { can } from '@/lib/auth/permissions';
 import { listRetryable } from '@/lib/bulk/runs';
-import { mayCancel } from '@/lib/runs/requests';
 import { listBulkRuns } from '@/lib/runs/store';
 import { changesInWords, thermostatCount } from '@/lib/runs/words';
 import type { SettingsChanges } from '@/lib/service/resources';
@@ -50,7 +49,7 @@ export async function ConfigurationRun(parts: RunPageParts) {
         run={run}
         progress={progress}
         view={view}
-        cancellable={!progress.finished && !progress.cancelRequested && mayCancel(member, run)}
+        member={member}
         cancel={actions.cancel}
         skipped={false}
       >

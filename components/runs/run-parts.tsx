@@ -11,6 +11,7 @@ import { When } from '@/components/ui/when';
 import type { Member } from '@/lib/auth/store';
 import type { FormAction } from '@/lib/platform/forms';
 import type { RunProgress } from '@/lib/runs/progress';
+import { mayCancel } from '@/lib/runs/requests';
 import type { BulkRunItemRow, RunInView } from '@/lib/runs/store';
 import { countsInWords, RESULT_FILTERS, runTitleAsSeen, thermostatCount } from '@/lib/runs/words';
 
@@ -92,15 +93,14 @@ export function RunHeader({
  * offers once it has finished (`children`: Retry, Undo).
  */
 export function ProgressCard({
+  member,
   run,
   progress,
   view,
-  cancellable,
   cancel,
   skipped,
   children,
-}: Pick<RunPageParts, 'run' | 'progress' | 'view'> & {
-  cancellable: boolean;
+}: Pick<RunPageParts, 'member' | 'run' | 'progress' | 'view'> & {
   cancel: FormAction;
   /** A planned run counts the thermostats that already matched, and those it could not change. */
   skipped: boolean;
@@ -108,6 +108,7 @@ export function ProgressCard({
 }) {
   const { counts } = progress;
   const done = counts.total - counts.pending;
+  const cancellable = !progress.finished && !progress.cancelRequested && mayCancel(member, run);
   return (
     <Card className="grid gap-3">
       <h2 className={`text-lg font-semibold ${outcomeClass(progress.outcome)}`}>

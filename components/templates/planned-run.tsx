@@ -57,7 +57,7 @@ export async function PlannedRun(parts: RunPageParts) {
           run={run}
           progress={progress}
           view={parts.view}
-          cancellable={!progress.finished && !progress.cancelRequested && mayCancel(member, run)}
+          member={member}
           cancel={actions.cancel}
           skipped
         >

@@ -15,6 +15,7 @@ export const ACTIVITY_ACTIONS = {
   'unit.update': 'Changed a unit',
   'unit.create': 'Added a unit',
   'unit.policy_update': 'Changed occupancy policies',
+  'unit.settings': 'Put a unit’s thermostat in its occupancy settings',
   'resident_mode.update': 'Resident mode',
   'schedule.update': 'Schedule',
   'comfort_setting.create': 'Created a comfort setting',

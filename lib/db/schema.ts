@@ -417,6 +417,8 @@ export const unitEvents = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** Who or what made it: a member's name, "Setpoint" for a scheduled step, an API key's name. */
     actorName: text('actor_name').notNull(),
+    /** The run that put the thermostat in the new state's settings, if the change started one. */
+    runId: uuid('run_id').references((): AnyPgColumn => bulkRuns.id, { onDelete: 'set null' }),
   },
   (table) => [index('unit_events_unit_idx').on(table.unitId, table.at)],
 );
@@ -570,8 +572,11 @@ export const BULK_RUN_STATES = [
   'done',
   'cancelled',
 ] as const;
-/** What a run does: the same configuration everywhere, a template, or an undo of earlier changes. */
-export const BULK_RUN_KINDS = ['configuration', 'template', 'undo'] as const;
+/**
+ * What a run does: the same configuration everywhere, a template, an undo of earlier changes, or
+ * a unit's thermostat put in its occupancy state's settings (a turnover: lib/units/turnover/).
+ */
+export const BULK_RUN_KINDS = ['configuration', 'template', 'undo', 'occupancy'] as const;
 export const BULK_ITEM_OUTCOMES = [
   'pending',
   'applied',
@@ -656,6 +661,10 @@ export const bulkRuns = pgTable(
     index('bulk_runs_unfinished_idx')
       .on(table.state)
       .where(sql`${table.state} in ('planning', 'queued', 'running')`),
+    // A unit's occupancy runs, newest first (its settings, and a run waiting for an earlier one).
+    index('bulk_runs_occupancy_unit_idx')
+      .on(sql`(${table.changes} ->> 'unitId')`, table.createdAt)
+      .where(sql`${table.kind} = 'occupancy'`),
   ],
 );
 

@@ -24,6 +24,13 @@ export function runEntry(run: BulkRun & { partView?: boolean }, buildingIds: str
     : plannedRunEntry(run, buildingIds);
 }
 
+const ENTRY_ACTION = {
+  configuration: 'configuration.bulk_update',
+  template: 'template.apply',
+  undo: 'change.undo',
+  occupancy: 'unit.settings',
+} as const satisfies Record<BulkRun['kind'], string>;
+
 /**
  * The run's one activity entry, as it finished. Written with the whole run's counts; a run seen
  * in part (`partView`) is described from its share alone when a building manager reads the log
@@ -102,7 +109,7 @@ export function plannedRunEntry(
   const failures = run.failed + run.notSent + blocked;
   const unchanged = countsInWords({ ...run, unchanged: skipped - blocked, blocked });
   return {
-    action: run.kind === 'undo' ? 'change.undo' : 'template.apply',
+    action: ENTRY_ACTION[run.kind],
     summary: `${runTitleAsSeen(run)}. ${status.label}: ${unchanged}`,
     thermostatId: null,
     buildingId: buildingIds.length === 1 ? (buildingIds[0] ?? null) : null,

@@ -6,6 +6,7 @@ import {
   countBulkRunItems,
   countPlanStates,
   findBulkRun,
+  listBulkRunItems,
   type OutcomeCounts,
 } from './store';
 import type { OutcomeKind } from '@/lib/outcomes';
@@ -24,7 +25,10 @@ export type RunProgress = {
   note: string | null;
   /** Of the thermostats the member sees (a building manager: their buildings' in others' runs). */
   counts: OutcomeCounts;
-  /** A template or an undo: how many thermostats have been read and planned. */
+  /**
+   * A template or an undo: how many thermostats have been read and planned. An occupancy run:
+   * how many of its steps are done (so a page following it sees each step).
+   */
   planned: number;
 };
 
@@ -67,6 +71,15 @@ export async function readRunProgress(member: Member, runId: unknown): Promise<R
     planned:
       run.state === 'planning'
         ? counts.total - (await countPlanStates({ scope: member, run })).pending
-        : 0,
+        : run.kind === 'occupancy'
+          ? await stepsDone(member, run)
+          : 0,
   };
+}
+
+/** How many steps of an occupancy run's one thermostat are done. */
+async function stepsDone(member: Member, run: BulkRun): Promise<number> {
+  const [item] = await listBulkRunItems({ scope: member, run, limit: 1 });
+  const steps = (item?.plan as { steps?: { done?: unknown }[] } | null)?.steps ?? [];
+  return steps.filter((step) => step.done).length;
 }

@@ -158,15 +158,16 @@ export function runName(run: Pick<BulkRun, 'kind' | 'title' | 'changes'>): strin
   if (run.kind === 'template' && isOneOff(run)) return run.title ?? 'One-off change';
   if (run.kind === 'template') return `Template “${run.title ?? 'untitled'}”`;
   if (run.kind === 'undo') return run.title ?? 'Undo';
+  if (run.kind === 'occupancy') return run.title ?? 'Occupancy settings';
   return null;
 }
 
 /** "Template “Vacant unit” on 60 thermostats", "Bulk configuration of 1 thermostat": the run. */
 export function runTitle(run: Pick<BulkRun, 'kind' | 'title' | 'total' | 'changes'>): string {
   const name = runName(run);
-  return name === null
-    ? `Bulk configuration of ${thermostatCount(run.total)}`
-    : `${name} on ${thermostatCount(run.total)}`;
+  if (name === null) return `Bulk configuration of ${thermostatCount(run.total)}`;
+  // An occupancy run names its unit, and so its one thermostat.
+  return run.kind === 'occupancy' ? name : `${name} on ${thermostatCount(run.total)}`;
 }
 
 /** Whether a template run is a one-off change (`changes.oneOff`), not a saved template's. */

@@ -81,6 +81,11 @@ type Context = RunContext & {
   service: TemplateService;
   /** A passcode was entered when the run was applied (held in memory only, if here at all). */
   passcodeEntered: boolean;
+  /**
+   * Whether a thermostat whose operations are all applied gets its result here ('applied'). An
+   * occupancy run reads it back and verifies first, so it records the result itself.
+   */
+  recordsResults: boolean;
 };
 
 /** The template, one-off and undo kinds of run: planned, confirmed by a member, then applied. */
@@ -92,6 +97,7 @@ export function plannedKind(service: TemplateService = serviceForTemplates): Run
         service,
         passcodeEntered:
           runChangesSchema.safeParse(engine.run.changes).data?.passcodeEntered === true,
+        recordsResults: true,
       };
       if (engine.run.state === 'planning') return (await planRun(context)) ? 'planned' : undefined;
       await applyRun(context);
@@ -246,6 +252,18 @@ function progressOf(item: PendingItem): Progress {
 
 const changeCount = (n: number) => `${n} change${n === 1 ? '' : 's'}`;
 
+/**
+ * Sends what is still to send of a one-thermostat run's plan (an occupancy run's template step,
+ * lib/units/turnover/): each operation recorded as it is applied, as in a planned run, but its
+ * result left to the caller, which reads the thermostat back first.
+ */
+export function applyPlanOf(
+  engine: RunContext,
+  service: TemplateService = serviceForTemplates,
+): Promise<void> {
+  return applyRun({ ...engine, service, passcodeEntered: false, recordsResults: false });
+}
+
 async function applyRun(context: Context): Promise<void> {
   const { run } = context;
   const items = (await listPendingItems({ runId: run.id })).map(progressOf);
@@ -265,6 +283,7 @@ async function applyRun(context: Context): Promise<void> {
 }
 
 async function recordApplied(context: Context, items: readonly Progress[]): Promise<void> {
+  if (!context.recordsResults) return;
   await recordItemResults({
     runId: context.run.id,
     results: items.map((item) => ({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatDelta, type TemperatureUnit } from '@/lib/platform/units';
+import { formatDelta, formatTemperature, type TemperatureUnit } from '@/lib/platform/units';
 import { describeTemplate } from './describe';
 import { type Template, templateSchema } from './schema';
 
@@ -19,11 +19,21 @@ export const RESET_GAP = 5;
 export const undoNoteSchema = z.union([
   z.string(),
   z.object({ kind: z.literal('gapReset'), was: z.number() }),
+  /** A comfort setting closer than the reset's gap, put back with its cooling raised to fit. */
+  z.object({
+    kind: z.literal('coolRaised'),
+    name: z.string(),
+    was: z.number(),
+    now: z.number(),
+  }),
 ]);
 export type UndoNote = z.output<typeof undoNoteSchema>;
 
 export function noteWords(note: UndoNote, unit: TemperatureUnit): string {
   if (typeof note === 'string') return note;
+  if (note.kind === 'coolRaised') {
+    return `“${note.name}” comes back cooling to ${formatTemperature(note.now, unit)}, not ${formatTemperature(note.was, unit)}: the reset's heat–cool gap of ${formatDelta(RESET_GAP, unit)} does not allow less.`;
+  }
   return `Its heat–cool gap was ${formatDelta(note.was, unit)}; the reset made it ${formatDelta(RESET_GAP, unit)}, and no request sets it back.`;
 }
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { TZDate } from '@date-fns/tz';
 import { z } from 'zod';
 import { logActivity } from '@/lib/activity/sink';
+import { queueRun } from '@/lib/runs/sweep';
 import type { Member } from '@/lib/auth/store';
 import { fieldErrorsOf } from '@/lib/platform/forms';
 import type { FormState } from '@/lib/platform/forms';
@@ -17,6 +18,7 @@ import {
   type UnitState,
 } from './lifecycle';
 import { applyToUnit, type Unit } from './store';
+import { occupancyRunStarter } from './turnover/start';
 
 /**
  * Recording a unit's occupancy from a member's form: the input checked (a move-out day, a
@@ -112,16 +114,23 @@ export async function recordUnitEvent(input: {
   member: Member;
   unit: Unit;
   event: UnitEvent;
-}): Promise<(Transition & { from: UnitState }) | null> {
+}): Promise<(Transition & { from: UnitState; runId: string | null }) | null> {
   const { member, unit, event } = input;
+  const actor = { userId: member.userId, name: member.name };
   const result = await applyToUnit({
     orgId: member.orgId,
     unitId: unit.id,
     event,
     apply: (current) => applyUnitEvent(current, event),
-    actor: { userId: member.userId, name: member.name },
+    actor,
+    startRun: await occupancyRunStarter({
+      orgId: member.orgId,
+      unit,
+      by: { ...actor, temperatureUnit: member.temperatureUnit },
+    }),
   });
   if (!result?.ok || !result.changed) return result;
+  if (result.runId) await queueRun(result.runId);
   const now = STATE_WORDS[result.state.state].toLowerCase();
   const was = STATE_WORDS[result.from.state].toLowerCase();
   await logActivity({
@@ -162,5 +171,6 @@ export async function changeOccupancy(input: {
   if (!result.changed) {
     return { status: 'success', message: `${unit.label} was already ${now}; nothing changed.` };
   }
-  return { status: 'success', message: `Saved: ${unit.label} is ${now}.` };
+  const run = result.runId ? ' Its thermostat is being put in its settings; follow it below.' : '';
+  return { status: 'success', message: `Saved: ${unit.label} is ${now}.${run}` };
 }

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { buildings, unitEvents, unitOccupancy, unitThermostats, units } from '@/lib/db/schema';
 import { inBuildings, type Scope } from '@/lib/db/scope';
+import type { Tx } from '@/lib/runs/store';
 import type { Transition, UnitEvent, UnitState } from './lifecycle';
 
 /**
@@ -35,6 +36,8 @@ export type UnitEventRow = {
   toState: string;
   detail: Record<string, unknown>;
   actorName: string;
+  /** The run that put the thermostat in the new state's settings, if one was started. */
+  runId: string | null;
 };
 
 type OccupancyRow = {
@@ -183,6 +186,7 @@ export async function listUnitEvents(input: {
       toState: unitEvents.toState,
       detail: unitEvents.detail,
       actorName: unitEvents.actorName,
+      runId: unitEvents.runId,
     })
     .from(unitEvents)
     .where(and(eq(unitEvents.orgId, input.orgId), eq(unitEvents.unitId, input.unitId)))
@@ -191,8 +195,10 @@ export async function listUnitEvents(input: {
 }
 
 /**
- * Applies an event to a unit's occupancy with the unit locked: the new state and its event row
- * are written together, or nothing is (a refused event, or one that changes nothing).
+ * Applies an event to a unit's occupancy with the unit locked: the new state, its event row and
+ * the run that puts the thermostat in the new state's settings (`startRun`, given the new state
+ * and the transaction) are written together, or nothing is (a refused event, or one that changes
+ * nothing: a replayed event starts no second run).
  */
 export async function applyToUnit(input: {
   orgId: string;
@@ -200,7 +206,8 @@ export async function applyToUnit(input: {
   event: UnitEvent;
   apply: (current: UnitState) => Transition;
   actor: { userId: string | null; name: string };
-}): Promise<(Transition & { from: UnitState }) | null> {
+  startRun?: (state: UnitState, tx: Tx) => Promise<string | null>;
+}): Promise<(Transition & { from: UnitState; runId: string | null }) | null> {
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [unit] = await tx
@@ -220,7 +227,7 @@ export async function applyToUnit(input: {
       .where(eq(unitOccupancy.unitId, input.unitId));
     const from = occupancyOf(current ?? null);
     const result = input.apply(from);
-    if (!result.ok || !result.changed) return { ...result, from };
+    if (!result.ok || !result.changed) return { ...result, from, runId: null };
     const row = rowOf(result.state);
     const since = new Date();
     await tx
@@ -231,6 +238,10 @@ export async function applyToUnit(input: {
         // A new date for the same state (a move-out moved) keeps when the state began.
         set: result.state.state === from.state ? { ...row } : { ...row, since },
       });
+    const runId =
+      result.state.state === from.state
+        ? null
+        : ((await input.startRun?.(result.state, tx)) ?? null);
     const { event, ...detail } = input.event;
     await tx.insert(unitEvents).values({
       unitId: input.unitId,
@@ -241,7 +252,8 @@ export async function applyToUnit(input: {
       detail,
       userId: input.actor.userId,
       actorName: input.actor.name,
+      runId,
     });
-    return { ...result, from };
+    return { ...result, from, runId };
   });
 }

@@ -36,6 +36,8 @@ export interface SandboxOptions {
   latencyMs?: LatencySpec;
   rateLimit?: RateLimitConfig | null;
   modeChangeDelayMs?: number;
+  /** How long the device takes to apply a resident-mode change the service accepted (default 0). */
+  residentModeDelayMs?: number;
   /** Probability (0..1) that a service request fails with a 500 or 503. */
   errorRate?: number;
   /** Probability (0..1) that a service request never gets an answer. */
@@ -73,6 +75,7 @@ export interface ServiceBehaviour {
   latencyMs: LatencySpec;
   rateLimit: RateLimitConfig | null;
   modeChangeDelayMs: number;
+  residentModeDelayMs: number;
   errorRate: number;
   timeoutRate: number;
   dropRate: number;
@@ -99,6 +102,7 @@ export function resolveConfig(options: SandboxOptions): ResolvedConfig {
     latencyMs: options.latencyMs ?? 0,
     rateLimit: options.rateLimit ?? null,
     modeChangeDelayMs: options.modeChangeDelayMs ?? 3000,
+    residentModeDelayMs: options.residentModeDelayMs ?? 0,
     errorRate: options.errorRate ?? 0,
     timeoutRate: options.timeoutRate ?? 0,
     dropRate: options.dropRate ?? 0,
@@ -206,6 +210,7 @@ export function optionsFromEnv(
     latencyMs: env.SANDBOX_LATENCY_MS ? parseLatency(env.SANDBOX_LATENCY_MS) : undefined,
     rateLimit: parseRateLimit(env.SANDBOX_RATE_LIMIT),
     modeChangeDelayMs: int('SANDBOX_MODE_CHANGE_DELAY_MS', env.SANDBOX_MODE_CHANGE_DELAY_MS),
+    residentModeDelayMs: int('SANDBOX_RESIDENT_MODE_DELAY_MS', env.SANDBOX_RESIDENT_MODE_DELAY_MS),
     errorRate: rate('SANDBOX_ERROR_RATE', env.SANDBOX_ERROR_RATE),
     timeoutRate: rate('SANDBOX_TIMEOUT_RATE', env.SANDBOX_TIMEOUT_RATE),
     dropRate: rate('SANDBOX_DROP_RATE', env.SANDBOX_DROP_RATE),

@@ -112,6 +112,7 @@ export class SandboxContext {
       endpointLatencyMs: {},
       rateLimit: config.rateLimit,
       modeChangeDelayMs: config.modeChangeDelayMs,
+      residentModeDelayMs: config.residentModeDelayMs,
       errorRate: config.errorRate,
       timeoutRate: config.timeoutRate,
       dropRate: config.dropRate,

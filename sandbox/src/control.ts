@@ -101,6 +101,7 @@ function patchKnobs(ctx: SandboxContext, body: Record<string, unknown>): void {
         }
         break;
       case 'modeChangeDelayMs':
+      case 'residentModeDelayMs':
       case 'timeoutMs':
         if (typeof value !== 'number' || value < 0)
           badRequest(`${key} must be a non-negative number`);

@@ -174,6 +174,7 @@ function makeThermostat(
     thermostatName: name,
     hvacMode,
     pendingMode: null,
+    pendingResidentMode: null,
     supportedModes: [...supportedModes],
     temperature: Math.round((66 + generator.random() * 10) * 10) / 10,
     humidity: generator.int(25, 55),

@@ -94,6 +94,8 @@ export interface Thermostat {
   thermostatName: string;
   hvacMode: HvacMode;
   pendingMode: { mode: HvacMode; effectiveAt: number } | null;
+  /** A resident-mode change the service accepted that the device applies at `effectiveAt`. */
+  pendingResidentMode: { isResidentMode: boolean; effectiveAt: number } | null;
   supportedModes: HvacMode[];
   temperature: number;
   humidity: number;

@@ -56,8 +56,16 @@ function formatLocalBlock(timeZone: string, nowMs: number): SchedulePosition {
   return { dayIndex, block };
 }
 
-/** Applies a pending HVAC mode once its delay has passed on the sandbox clock. */
+/**
+ * Applies what the device has applied by now on the sandbox clock: a pending resident-mode change
+ * (and the reset that turning it off makes), then a pending HVAC mode.
+ */
 export function settle(ctx: SandboxContext, thermostat: Thermostat): Thermostat {
+  const resident = thermostat.pendingResidentMode;
+  if (resident && resident.effectiveAt <= ctx.clock.now()) {
+    thermostat.pendingResidentMode = null;
+    applyResidentMode(ctx, thermostat, resident.isResidentMode);
+  }
   if (thermostat.pendingMode && thermostat.pendingMode.effectiveAt <= ctx.clock.now()) {
     thermostat.hvacMode = thermostat.pendingMode.mode;
     thermostat.pendingMode = null;
@@ -83,8 +91,26 @@ export function requestModeChange(
   }
 }
 
-/** Resident mode (v2) or tenant mode (v1): turning it off resets most settings to defaults. */
+/**
+ * Resident mode (v2) or tenant mode (v1): the device applies it after `residentModeDelayMs` on
+ * the sandbox clock (at once by default); until then the status shows the mode it had.
+ */
 export function setResidentMode(
+  ctx: SandboxContext,
+  thermostat: Thermostat,
+  isResidentMode: boolean,
+): void {
+  const delay = ctx.knobs.residentModeDelayMs;
+  if (delay <= 0) {
+    thermostat.pendingResidentMode = null;
+    applyResidentMode(ctx, thermostat, isResidentMode);
+  } else {
+    thermostat.pendingResidentMode = { isResidentMode, effectiveAt: ctx.clock.now() + delay };
+  }
+}
+
+/** Turning resident mode off (from on) resets most settings to defaults. */
+function applyResidentMode(
   ctx: SandboxContext,
   thermostat: Thermostat,
   isResidentMode: boolean,

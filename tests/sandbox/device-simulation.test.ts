@@ -347,3 +347,35 @@ describe('bulk: PATCH /_sandbox/thermostats', () => {
     expect((await record(first as string)).temperature).not.toBe(50);
   });
 });
+
+describe('resident mode applied by the device', () => {
+  it('after residentModeDelayMs on the sandbox clock: until then the status shows the old mode and nothing is reset', async () => {
+    const id = portfolio.thermostats[0]?.thermostatId as string;
+    await client.request('PATCH', `${THERMOSTATS}/${id}/residentMode`, {
+      token,
+      body: { isResidentMode: true },
+    });
+    const comfort = async () =>
+      (await client.request('GET', `${THERMOSTATS}/${id}/comfortSettings`, { token })).body.data
+        .length as number;
+    await client.request('POST', `${THERMOSTATS}/${id}/comfortSettings`, {
+      token,
+      body: { name: 'Kept Until Reset', desiredHeat: 66, desiredCool: 78 },
+    });
+    const custom = await comfort();
+    await client.control('PATCH', '/knobs', { residentModeDelayMs: 120_000 });
+    const off = await client.request('PATCH', `${THERMOSTATS}/${id}/residentMode`, {
+      token,
+      body: { isResidentMode: false },
+    });
+    expect(off.status).toBe(204);
+    expect((await statusOf(id)).isResidentMode).toBe(true);
+    expect(await comfort()).toBe(custom);
+    await client.advance(60);
+    expect((await statusOf(id)).isResidentMode).toBe(true);
+    await client.advance(61);
+    expect((await statusOf(id)).isResidentMode).toBe(false);
+    expect(await comfort()).toBe(3);
+    await client.control('PATCH', '/knobs', { residentModeDelayMs: 0 });
+  });
+});

@@ -122,7 +122,7 @@ describe.each(databaseTargets)('the run engine on $name', ({ target }) => {
   it('works a run by the kind its row names, then ends it once, with its entry and the kind’s own end', async () => {
     const run = await configurationRun();
     const configuration = applyingKind();
-    const kinds: RunKinds = { configuration, template: NEVER, undo: NEVER };
+    const kinds: RunKinds = { configuration, template: NEVER, undo: NEVER, occupancy: NEVER };
     expect(await workRun({ runId: run.id, kinds })).toBe('finished');
     expect(configuration.worked).toEqual([run.id]);
     expect(await reload(run.id)).toMatchObject({ state: 'done', applied: 4, failed: 0 });
@@ -141,7 +141,10 @@ describe.each(databaseTargets)('the run engine on $name', ({ target }) => {
     );
     const configuration = applyingKind();
     expect(
-      await workRun({ runId: run.id, kinds: { configuration, template: NEVER, undo: NEVER } }),
+      await workRun({
+        runId: run.id,
+        kinds: { configuration, template: NEVER, undo: NEVER, occupancy: NEVER },
+      }),
     ).toBe('held');
     expect(configuration.worked).toEqual([]);
     expect((await reload(run.id)).leaseOwner).toBe('elsewhere');
@@ -153,7 +156,10 @@ describe.each(databaseTargets)('the run engine on $name', ({ target }) => {
       await markItemsSent({ runId: run.id, thermostatIds: [id(2)] });
     }
     const configuration = applyingKind();
-    await workRun({ runId: run.id, kinds: { configuration, template: NEVER, undo: NEVER } });
+    await workRun({
+      runId: run.id,
+      kinds: { configuration, template: NEVER, undo: NEVER, occupancy: NEVER },
+    });
     const items = await itemsOf(run.id);
     expect(items.map((item) => [item.thermostatId, item.outcome, item.detail])).toEqual([
       [id(0), 'applied', 'Done.'],
@@ -174,7 +180,10 @@ describe.each(databaseTargets)('the run engine on $name', ({ target }) => {
       expect(context.stopsRun(new ServiceError('validation', { status: 422 }))).toBe(false);
     });
     expect(
-      await workRun({ runId: run.id, kinds: { configuration, template: NEVER, undo: NEVER } }),
+      await workRun({
+        runId: run.id,
+        kinds: { configuration, template: NEVER, undo: NEVER, occupancy: NEVER },
+      }),
     ).toBe('paused');
     const paused = await reload(run.id);
     expect(paused).toMatchObject({ leaseOwner: null, applied: 0 });
@@ -199,7 +208,10 @@ describe.each(databaseTargets)('the run engine on $name', ({ target }) => {
       expect(context.abandon.aborted).toBe(true);
     });
     expect(
-      await workRun({ runId: run.id, kinds: { configuration, template: NEVER, undo: NEVER } }),
+      await workRun({
+        runId: run.id,
+        kinds: { configuration, template: NEVER, undo: NEVER, occupancy: NEVER },
+      }),
     ).toBe('cancelled');
     expect(await reload(run.id)).toMatchObject({ state: 'cancelled', cancelled: 4 });
     expect(new Set((await itemsOf(run.id)).map((item) => item.detail))).toEqual(
@@ -230,7 +242,10 @@ describe.each(databaseTargets)('the run engine on $name', ({ target }) => {
       },
     };
     expect(
-      await workRun({ runId: run.id, kinds: { configuration: NEVER, template, undo: NEVER } }),
+      await workRun({
+        runId: run.id,
+        kinds: { configuration: NEVER, template, undo: NEVER, occupancy: NEVER },
+      }),
     ).toBe('finished');
     expect(planned).toBe(true);
     expect((await reload(run.id)).state).toBe('planned');

@@ -3,6 +3,7 @@ import { ConfigurationRun } from '@/components/bulk/configuration-run';
 import { RunRefresher } from '@/components/bulk/run-refresher';
 import { RUN_PAGE_SIZE, type RunView } from '@/components/runs/run-parts';
 import { PlannedRun } from '@/components/templates/planned-run';
+import { OccupancyRun } from '@/components/units/occupancy-run';
 import { requireMember } from '@/lib/auth/session';
 import { runPath, runSection } from '@/lib/runs/requests';
 import { readRunProgress } from '@/lib/runs/progress';
@@ -81,7 +82,13 @@ export async function RunPage({
 
   return (
     <div className="grid gap-6">
-      {run.kind === 'configuration' ? <ConfigurationRun {...parts} /> : <PlannedRun {...parts} />}
+      {run.kind === 'configuration' ? (
+        <ConfigurationRun {...parts} />
+      ) : run.kind === 'occupancy' ? (
+        <OccupancyRun {...parts} />
+      ) : (
+        <PlannedRun {...parts} />
+      )}
       {progress.finished || run.state === 'planned' ? null : (
         <RunRefresher runId={run.id} signature={progressSignature(progress)} />
       )}

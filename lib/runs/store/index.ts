@@ -7,6 +7,13 @@
  */
 export * from './lease';
 export * from './planned';
-export type { BulkItemOutcome, BulkRun, BulkRunItem, FinalOutcome, ItemResult } from './rows';
+export type {
+  BulkItemOutcome,
+  BulkRun,
+  BulkRunItem,
+  FinalOutcome,
+  ItemResult,
+  Tx,
+} from './rows';
 export { itemsInView } from './rows';
 export * from './runs';

@@ -3,7 +3,7 @@ import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/scope';
 import { bulkRunItems, bulkRuns, type PLAN_STATES } from '@/lib/db/schema';
-import { type BulkRun, type BulkRunItem, insertRun, itemsInView } from './rows';
+import { type BulkRun, type BulkRunItem, insertRun, itemsInView, type Tx } from './rows';
 
 /**
  * A planned run (a template, a one-off change, an undo): created to be planned, each
@@ -57,6 +57,40 @@ export async function createPlannedRun(input: {
   );
 }
 
+/**
+ * Creates a one-thermostat run that plans as it goes (an occupancy run, lib/units/turnover/):
+ * queued at once, in the caller's transaction, so that it exists exactly when the change that
+ * asks for it does.
+ */
+export async function createSteppedRun(
+  input: {
+    orgId: string;
+    startedBy: string | null;
+    startedByName: string;
+    kind: 'occupancy';
+    title: string;
+    changes: Record<string, unknown>;
+    item: { thermostatId: string; buildingId: string };
+  },
+  tx: Tx,
+): Promise<BulkRun> {
+  return insertRun(
+    'stepped run',
+    {
+      orgId: input.orgId,
+      startedBy: input.startedBy,
+      startedByName: input.startedByName,
+      kind: input.kind,
+      title: input.title,
+      changes: input.changes,
+      state: 'queued',
+      total: 1,
+    },
+    [{ ...input.item, planState: 'pending' as const }],
+    tx,
+  );
+}
+
 /** The items of a planning run still to read and plan, in selection order. */
 export async function listItemsToPlan(input: { runId: string }): Promise<
   {
@@ -102,6 +136,33 @@ export async function recordItemPlan(input: {
         eq(bulkRunItems.runId, input.runId),
         eq(bulkRunItems.thermostatId, input.thermostatId),
         eq(bulkRunItems.planState, 'pending'),
+      ),
+    );
+}
+
+/**
+ * A one-thermostat run that plans as it goes (an occupancy run, lib/units/turnover/): its plan,
+ * its steps with their results, and, once read, the state before it, while it is still pending.
+ */
+export async function recordItemProgress(input: {
+  runId: string;
+  thermostatId: string;
+  plan: Record<string, unknown>;
+  before?: Record<string, unknown>;
+}): Promise<void> {
+  const db = await getDb();
+  await db
+    .update(bulkRunItems)
+    .set({
+      planState: 'changes',
+      plan: input.plan,
+      ...(input.before ? { before: input.before } : {}),
+    })
+    .where(
+      and(
+        eq(bulkRunItems.runId, input.runId),
+        eq(bulkRunItems.thermostatId, input.thermostatId),
+        eq(bulkRunItems.outcome, 'pending'),
       ),
     );
 }

@@ -33,9 +33,10 @@ export async function insertRun(
   what: string,
   run: typeof bulkRuns.$inferInsert,
   items: readonly Omit<typeof bulkRunItems.$inferInsert, 'runId' | 'position'>[],
+  /** A transaction of the caller's, for a run that starts with another change or not at all. */
+  within?: Tx,
 ): Promise<BulkRun> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  const insert = async (tx: Tx) => {
     const [row] = await tx.insert(bulkRuns).values(run).returning();
     if (!row) throw new Error(`${what} insert returned no row`);
     for (let start = 0; start < items.length; start += INSERT_BATCH) {
@@ -48,7 +49,10 @@ export async function insertRun(
         );
     }
     return row;
-  });
+  };
+  if (within) return insert(within);
+  const db = await getDb();
+  return db.transaction(insert);
 }
 
 /**

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, count, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { type Database, getDb } from '@/lib/db/client';
 import type { Scope } from '@/lib/db/scope';
 import {
@@ -17,6 +17,7 @@ import {
   type BulkRunItem,
   insertRun,
   itemsInView,
+  UNFINISHED,
   visibleRuns,
 } from './rows';
 
@@ -123,6 +124,84 @@ async function inView(scope: Scope, runs: readonly BulkRun[]): Promise<RunInView
       partView: true,
     };
   });
+}
+
+/**
+ * Whether a run of the same kind started before this one, on the same subject (its changes'
+ * `key` field, such as an occupancy run's unit), has yet to finish: this one waits for it.
+ */
+export async function earlierRunUnfinished(
+  run: Pick<BulkRun, 'id' | 'orgId' | 'kind' | 'createdAt' | 'changes'>,
+  key: string,
+): Promise<boolean> {
+  const subject = run.changes[key];
+  if (typeof subject !== 'string') return false;
+  const db = await getDb();
+  const [earlier] = await db
+    .select({ id: bulkRuns.id })
+    .from(bulkRuns)
+    .where(
+      and(
+        eq(bulkRuns.orgId, run.orgId),
+        eq(bulkRuns.kind, run.kind),
+        inArray(bulkRuns.state, [...UNFINISHED]),
+        sql`${bulkRuns.changes} ->> ${key} = ${subject}`,
+        sql`(${bulkRuns.createdAt}, ${bulkRuns.id}) < (${run.createdAt.toISOString()}::timestamptz, ${run.id}::uuid)`,
+      ),
+    )
+    .limit(1);
+  return earlier !== undefined;
+}
+
+/** The latest run of a kind on a subject, with how its one thermostat came out. */
+export type LatestRun = {
+  subject: string;
+  runId: string;
+  state: BulkRun['state'];
+  changes: Record<string, unknown>;
+  createdAt: Date;
+  finishedAt: Date | null;
+  thermostatId: string;
+  outcome: BulkItemOutcome;
+  detail: string;
+};
+
+/**
+ * Each subject's latest run of a one-thermostat kind (an occupancy run's unit, by its changes'
+ * `key` field), with its thermostat's outcome: one query for a whole list of units.
+ */
+export async function listLatestRuns(input: {
+  orgId: string;
+  kind: BulkRun['kind'];
+  key: string;
+  subjects: readonly string[];
+}): Promise<Map<string, LatestRun>> {
+  if (input.subjects.length === 0) return new Map();
+  const db = await getDb();
+  const subject = sql<string>`${bulkRuns.changes} ->> ${input.key}`;
+  const rows = await db
+    .selectDistinctOn([subject], {
+      subject,
+      runId: bulkRuns.id,
+      state: bulkRuns.state,
+      changes: bulkRuns.changes,
+      createdAt: bulkRuns.createdAt,
+      finishedAt: bulkRuns.finishedAt,
+      thermostatId: bulkRunItems.thermostatId,
+      outcome: bulkRunItems.outcome,
+      detail: bulkRunItems.detail,
+    })
+    .from(bulkRuns)
+    .innerJoin(bulkRunItems, eq(bulkRunItems.runId, bulkRuns.id))
+    .where(
+      and(
+        eq(bulkRuns.orgId, input.orgId),
+        eq(bulkRuns.kind, input.kind),
+        inArray(subject, [...input.subjects]),
+      ),
+    )
+    .orderBy(subject, desc(bulkRuns.createdAt), desc(bulkRuns.id));
+  return new Map(rows.map((row) => [row.subject, row]));
 }
 
 export async function findBulkRun(input: {

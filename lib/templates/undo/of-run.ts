@@ -137,7 +137,15 @@ function stateBeforeReset(before: ThermostatState, notes: UndoNote[]): Omit<Temp
   const body: Omit<Template, 'name'> = { residentMode: true };
   const settings = before.comfortSettings ?? [];
   const comfort = settings.map(comfortSettingOf);
-  const kept = comfort.flatMap((section) => (section.value ? [section.value] : []));
+  // The reset's gap holds now: a setting closer than it comes back with its cooling raised.
+  const kept = comfort.flatMap((section) => {
+    const setting = section.value;
+    if (!setting) return [];
+    const least = setting.desiredHeat + RESET_GAP;
+    if (setting.desiredCool >= least) return [setting];
+    notes.push({ kind: 'coolRaised', name: setting.name, was: setting.desiredCool, now: least });
+    return [{ ...setting, desiredCool: least }];
+  });
   for (const section of comfort) notes.push(...section.notes);
   if (kept.length > 0) body.comfortSettings = kept;
   const week = before.week && weekByNames(before.week, settings);

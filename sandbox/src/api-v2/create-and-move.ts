@@ -99,6 +99,7 @@ function createThermostat(
     thermostatName: name ?? '',
     hvacMode: hvacMode ?? defaultMode(supportedModes),
     pendingMode: null,
+    pendingResidentMode: null,
     supportedModes,
     temperature: 70.5,
     humidity: 40,

@@ -1,6 +1,10 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
+import type { FormState } from '@/lib/platform/forms';
+import { runPath } from '@/lib/runs/requests';
+import { applyUnitSettings } from '@/lib/units/settings';
 import { changeOccupancy, type OccupancyState, readOccupancyForm } from '@/lib/units/change';
 import { editUnit, type UnitEditState } from '@/lib/units/edit';
 import { openUnit } from '@/lib/units/open';
@@ -59,4 +63,19 @@ export async function saveUnit(
   revalidatePath(`/buildings/${unit.buildingId}`);
   if (unit.thermostatId) revalidatePath(`/thermostats/${unit.thermostatId}`);
   return state;
+}
+
+/** Puts the unit's thermostat in its state's settings again (confirmed on its page). */
+export async function applySettingsAction(
+  unitId: string,
+  _previous: FormState,
+  _form: FormData,
+): Promise<FormState> {
+  const opened = await openUnit(unitId, 'change_occupancy');
+  if (!opened.ok) return opened.state;
+  const { member, unit } = opened;
+  const started = await applyUnitSettings({ member, unit });
+  if (!started.runId) return started;
+  revalidatePath(unitPath(unit));
+  redirect(runPath({ id: started.runId, kind: 'occupancy', changes: {} }));
 }

@@ -22,23 +22,81 @@ import {
   type UnitEventName,
   type UnitStateName,
 } from '@/lib/units/lifecycle';
-import { buildingUnitsPath, unitIdSchema } from '@/lib/units/paths';
+import { buildingUnitsPath, unitIdSchema, unitPath } from '@/lib/units/paths';
+import { settingsOfUnits, settingsWords, type UnitSettings } from '@/lib/units/settings';
+import { runPath } from '@/lib/runs/requests';
+import { ConfirmStep } from '@/components/runs/run-parts';
+import { RunActionForm } from '@/components/runs/run-action-form';
+import { buttonClass } from '@/components/ui/button';
 import { findUnit, listUnitEvents, type UnitEventRow } from '@/lib/units/store';
-import { recordOccupancy, replaceThermostatAction, saveUnit } from './actions';
+import { applySettingsAction, recordOccupancy, replaceThermostatAction, saveUnit } from './actions';
 
-type Props = { params: Promise<{ unitId: string }> };
+/** An occupancy run's page (its section's path; lib/runs/requests.ts `runPath`). */
+const occupancyRunPath = (runId: string) => runPath({ id: runId, kind: 'occupancy', changes: {} });
+
+/** Whether applying a state's policy again may reset the thermostat (said before it is asked). */
+function settingsResetWarning(state: UnitStateName): string {
+  return state === 'vacant' || state === 'make_ready'
+    ? ' (turning resident mode off, where it is on, resets the thermostat first)'
+    : '';
+}
+
+/** The unit's thermostat settings as its latest run found them, with the run. */
+function SettingsCell({
+  settings,
+  state,
+  zone,
+}: {
+  settings: UnitSettings;
+  state: UnitStateName;
+  zone: string;
+}) {
+  const words = settingsWords(settings, state);
+  if (settings.status === 'unknown') return <>{words}</>;
+  return (
+    <span>
+      <span className={settings.status === 'differs' ? 'font-medium text-danger' : undefined}>
+        {words}
+      </span>
+      {settings.status === 'matches' ? (
+        <>
+          {' '}
+          (checked <When at={settings.at} zone={zone} />)
+        </>
+      ) : null}
+      {' · '}
+      <Link href={occupancyRunPath(settings.runId)} className="underline">
+        {settings.status === 'running' ? 'Follow the run' : 'The run'}
+      </Link>
+      {settings.status === 'differs' ? (
+        <span className="block text-muted">{settings.detail}</span>
+      ) : null}
+    </span>
+  );
+}
+
+type Props = {
+  params: Promise<{ unitId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 export const metadata: Metadata = { title: 'Unit' };
 
 const stateWords = (state: string) => STATE_WORDS[state as UnitStateName] ?? state;
 
-export default async function UnitPage({ params }: Props) {
+export default async function UnitPage({ params, searchParams }: Props) {
   const member = await requireMember();
   const { unitId } = await params;
+  const confirming = (await searchParams).confirm === 'settings';
   if (!unitIdSchema.safeParse(unitId).success) notFound();
   const unit = await findUnit({ scope: member, unitId });
   if (!unit) notFound();
-  const events = await listUnitEvents({ orgId: member.orgId, unitId: unit.id });
+  const [events, settingsByUnit] = await Promise.all([
+    listUnitEvents({ orgId: member.orgId, unitId: unit.id }),
+    settingsOfUnits(member.orgId, [unit]),
+  ]);
+  const settings = settingsByUnit.get(unit.id) ?? { status: 'unknown' as const };
+  const stateName = STATE_WORDS[unit.occupancy.state].toLowerCase();
   const zone = unit.timeZone;
   const next = nextStepOf(unit.occupancy, zone);
   const changes = can(member, 'change_occupancy', unit);
@@ -69,6 +127,17 @@ export default async function UnitPage({ params }: Props) {
             : '',
     },
     { header: 'By', cell: (row) => row.actorName },
+    {
+      header: 'Thermostat settings',
+      cell: (row) =>
+        row.runId ? (
+          <Link href={occupancyRunPath(row.runId)} className="underline">
+            The run
+          </Link>
+        ) : (
+          ''
+        ),
+    },
   ];
 
   return (
@@ -116,8 +185,51 @@ export default async function UnitPage({ params }: Props) {
               ),
             ],
             ...(unit.externalId ? [['External id', unit.externalId] as const] : []),
+            ...(unit.thermostatId
+              ? [
+                  [
+                    'Settings',
+                    <SettingsCell
+                      key="settings"
+                      settings={settings}
+                      state={unit.occupancy.state}
+                      zone={zone}
+                    />,
+                  ] as const,
+                ]
+              : []),
           ]}
         />
+        {changes && unit.thermostatId ? (
+          confirming ? (
+            <ConfirmStep
+              back={unitPath(unit)}
+              question={
+                <>
+                  Put {unit.label}’s thermostat in its {stateName} settings again? Setpoint keeps a
+                  snapshot first, then applies the policy
+                  {settingsResetWarning(unit.occupancy.state)} and reads it back; you can follow it
+                  and undo it.
+                </>
+              }
+            >
+              <RunActionForm
+                action={applySettingsAction.bind(null, unit.id)}
+                label={`Apply the ${stateName} settings`}
+                pending="Starting…"
+              />
+            </ConfirmStep>
+          ) : (
+            <div>
+              <Link
+                href={`${unitPath(unit)}?confirm=settings`}
+                className={buttonClass('secondary')}
+              >
+                Apply the {stateName} settings again…
+              </Link>
+            </div>
+          )
+        ) : null}
         {replaces ? (
           <ReplaceThermostatForm
             action={replaceThermostatAction.bind(null, unit.id)}

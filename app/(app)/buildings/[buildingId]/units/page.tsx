@@ -19,6 +19,7 @@ import { UnitsCsvForm } from '@/components/units/units-csv-form';
 import { importUnitsCsv, saveBuildingPolicy } from './actions';
 import { unitPath } from '@/lib/units/paths';
 import { listUnits, type Unit } from '@/lib/units/store';
+import { settingsOfUnits, settingsWords } from '@/lib/units/settings';
 
 type Props = { params: Promise<{ buildingId: string }> };
 
@@ -35,6 +36,7 @@ export default async function BuildingUnitsPage({ params }: Props) {
     listUnits({ scope: member, buildingId }),
     policyView({ orgId: member.orgId, buildingId }),
   ]);
+  const settings = await settingsOfUnits(member.orgId, units);
   const policyOf = (state: UnitStateName) => {
     const found = policy.states.find((row) => row.state === state);
     return found ? policyInWords(found, policy.templates) : '—';
@@ -67,6 +69,18 @@ export default async function BuildingUnitsPage({ params }: Props) {
       cell: (unit) => nextStepOf(unit.occupancy, zone) ?? '—',
     },
     { header: 'Policy in force', cell: (unit) => policyOf(unit.occupancy.state) },
+    {
+      header: 'Thermostat settings',
+      cell: (unit) => {
+        const found = settings.get(unit.id) ?? { status: 'unknown' as const };
+        const words = settingsWords(found, unit.occupancy.state);
+        return found.status === 'differs' ? (
+          <span className="font-medium text-danger">{words}</span>
+        ) : (
+          words
+        );
+      },
+    },
     {
       header: 'Thermostat',
       cell: (unit) => unit.thermostatId ?? 'None',

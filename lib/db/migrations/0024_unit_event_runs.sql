@@ -1,0 +1,3 @@
+ALTER TABLE "unit_events" ADD COLUMN "run_id" uuid;--> statement-breakpoint
+ALTER TABLE "unit_events" ADD CONSTRAINT "unit_events_run_id_bulk_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."bulk_runs"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "bulk_runs_occupancy_unit_idx" ON "bulk_runs" USING btree (("changes" ->> 'unitId'),"created_at") WHERE "bulk_runs"."kind" = 'occupancy';

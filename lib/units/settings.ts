@@ -1,0 +1,100 @@
+import 'server-only';
+import { getDb } from '@/lib/db/client';
+import { queueRun } from '@/lib/runs/sweep';
+import { listLatestRuns } from '@/lib/runs/store';
+import type { Member } from '@/lib/auth/store';
+import type { FormState } from '@/lib/platform/forms';
+import { STATE_WORDS } from './lifecycle';
+import type { Unit } from './store';
+import { occupancyRunStarter } from './turnover/start';
+
+/**
+ * Whether each unit's thermostat is in the settings its state's policy asks for, as its latest
+ * occupancy run found: matching (the run read it back and every section matched), being put in
+ * them, not in them (the run failed or stopped, and says why), or not known (no run since the
+ * state began, or a policy that asks nothing). For the units list, a unit's page and Needs
+ * attention.
+ */
+
+export type UnitSettings =
+  | { status: 'matches'; runId: string; at: Date }
+  | { status: 'running'; runId: string }
+  | { status: 'differs'; runId: string; at: Date | null; detail: string }
+  | { status: 'unknown' };
+
+/** Each unit's settings as its latest occupancy run for its present state found them. */
+export async function settingsOfUnits(
+  orgId: string,
+  units: readonly Pick<Unit, 'id' | 'occupancy' | 'since' | 'thermostatId'>[],
+): Promise<Map<string, UnitSettings>> {
+  const latest = await listLatestRuns({
+    orgId,
+    kind: 'occupancy',
+    key: 'unitId',
+    subjects: units.map((unit) => unit.id),
+  });
+  const settingsOf = (unit: (typeof units)[number]): UnitSettings => {
+    const run = latest.get(unit.id);
+    // A run for another state, or one the unit's thermostat no longer is, says nothing now.
+    if (
+      !run ||
+      run.thermostatId !== unit.thermostatId ||
+      run.changes.state !== unit.occupancy.state
+    ) {
+      return { status: 'unknown' };
+    }
+    if (run.state !== 'done' && run.state !== 'cancelled') {
+      return { status: 'running', runId: run.runId };
+    }
+    if (run.outcome === 'applied') {
+      return { status: 'matches', runId: run.runId, at: run.finishedAt ?? run.createdAt };
+    }
+    return { status: 'differs', runId: run.runId, at: run.finishedAt, detail: run.detail };
+  };
+  return new Map(units.map((unit) => [unit.id, settingsOf(unit)]));
+}
+
+/** A unit's settings in a few words, for a list's cell. */
+export function settingsWords(settings: UnitSettings, state: Unit['occupancy']['state']): string {
+  const name = STATE_WORDS[state].toLowerCase();
+  switch (settings.status) {
+    case 'matches':
+      return `Matches its ${name} settings`;
+    case 'running':
+      return `Being put in its ${name} settings`;
+    case 'differs':
+      return `Not in its ${name} settings`;
+    case 'unknown':
+      return 'Not checked';
+  }
+}
+
+export type ApplySettingsState = FormState;
+
+/**
+ * Starts a run that puts the unit's thermostat in its present state's settings again (after a
+ * failed turnover, or a thermostat changed by hand). The action opens the unit first
+ * (`change_occupancy` in its building).
+ */
+export async function applyUnitSettings(input: {
+  member: Member;
+  unit: Unit;
+}): Promise<ApplySettingsState & { runId?: string }> {
+  const { member, unit } = input;
+  const start = await occupancyRunStarter({
+    orgId: member.orgId,
+    unit,
+    by: { userId: member.userId, name: member.name, temperatureUnit: member.temperatureUnit },
+  });
+  if (!start) return { status: 'error', message: `${unit.label} has no thermostat to set.` };
+  const db = await getDb();
+  const runId = await db.transaction((tx) => start(unit.occupancy, tx));
+  if (!runId) {
+    return {
+      status: 'error',
+      message: `The policy for a ${STATE_WORDS[unit.occupancy.state].toLowerCase()} unit asks nothing of the thermostat, so there is nothing to apply.`,
+    };
+  }
+  await queueRun(runId);
+  return { status: 'success', message: 'Started.', runId };
+}
