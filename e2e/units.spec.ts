@@ -9,7 +9,8 @@ import { TEAM } from './support/accounts';
  * Units and occupancy (issue 36), through the pages: a building manager finds a unit of their
  * building, records the resident's notice and the move-out, and reads them on its timeline; the
  * make-ready is recorded without JavaScript; a viewer reads the unit and is offered no form; a
- * building manager adds and changes units by CSV, and edits a unit's label on its page.
+ * building manager marks a unit vacant and follows its turnover run to done; a building manager
+ * adds and changes units by CSV, and edits a unit's label on its page.
  */
 
 test('a building manager records notice and the move-out of a unit, then make-ready without JavaScript', async ({
@@ -158,6 +159,95 @@ test('an owner replaces a unit’s thermostat: the unit keeps its occupancy and 
       .getByRole('table', { name: 'Activity log' })
       .getByText(`Replaced the thermostat of ${label}: ${first} by ${second}`),
   ).toBeVisible();
+});
+
+test('a building manager marks a unit vacant and follows its turnover to done; the unit matches its vacant settings, and without JavaScript too', async ({
+  page,
+  buildingManagerPage: manager,
+  browser,
+  baseURL,
+}) => {
+  // A home of this test's own (resident mode on) in the manager's building: a turnover resets it.
+  await signInWithDemoPortfolio(page);
+  const token = await demoServiceToken();
+  const { building } = await demoThermostatsIn(TEAM.buildingManager.building);
+  const label = `Turnover ${Date.now().toString(36)}`;
+  const thermostatId = await createAtService(token, building.buildingId, label);
+  await page.goto('/portfolio/add');
+  await page.getByLabel('Thermostat ids').fill(`${thermostatId}, ${label}, ${building.buildingId}`);
+  await page.getByRole('button', { name: 'Add thermostats' }).click();
+  await expect(page.getByText('1 added.')).toBeVisible({ timeout: 60_000 });
+
+  await manager.goto(`/buildings/${building.buildingId}/units`);
+  await manager.getByRole('link', { name: label, exact: true }).click();
+  const record = manager.getByRole('form', { name: `Record what happened to ${label}` });
+  await record.getByLabel('Moved out: vacant').check();
+  await record.getByRole('button', { name: 'Save' }).click();
+  await expect(manager.getByText(`Saved: ${label} is vacant.`)).toBeVisible();
+  await manager
+    .getByRole('link', { name: /^(Follow the run|The run)$/ })
+    .first()
+    .click();
+  await expect(
+    manager.getByRole('heading', { name: `${label}: vacant settings`, level: 1 }),
+  ).toBeVisible();
+  // The page follows the run by itself until it is done.
+  await expect(manager.getByRole('heading', { name: 'Done', level: 2 })).toBeVisible({
+    timeout: 60_000,
+  });
+  // Snapshot, resident mode off, the wait, the template (where the organisation has a vacant
+  // template: another spec may make one meanwhile) and the read back: each done.
+  const steps = manager
+    .getByRole('list')
+    .filter({ hasText: 'Keep a snapshot' })
+    .getByRole('listitem');
+  const count = await steps.count();
+  expect(count).toBeGreaterThanOrEqual(4);
+  await expect(steps.filter({ hasText: '— Done' })).toHaveCount(count);
+  await expect(steps.first()).toContainText('resident mode on');
+  await expect(steps.nth(2)).toContainText('The service shows resident mode off.');
+  await expect(steps.last()).toContainText('Every section matches.');
+  await expectNoAxeViolations(manager);
+  await manager.getByRole('link', { name: `← ${label}` }).click();
+  await expect(manager.getByText('Matches its vacant settings')).toBeVisible();
+  await manager.goto(`/buildings/${building.buildingId}/units`);
+  await expect(
+    manager
+      .getByRole('table', { name: `Units of ${building.name}` })
+      .getByRole('row')
+      .filter({ hasText: label }),
+  ).toContainText('Matches its vacant settings');
+
+  // Without JavaScript: the settings applied again, confirmed first, and followed by reloading.
+  const context = await browser.newContext({
+    baseURL,
+    storageState: authFile('buildingManager'),
+    javaScriptEnabled: false,
+    viewport: { width: 390, height: 844 },
+  });
+  try {
+    const plain = await context.newPage();
+    await plain.goto(`/buildings/${building.buildingId}/units`);
+    await plain.getByRole('link', { name: label, exact: true }).click();
+    await plain.getByRole('link', { name: 'Apply the vacant settings again…' }).click();
+    await expect(
+      plain.getByText(`Put ${label}’s thermostat in its vacant settings again?`),
+    ).toBeVisible();
+    await plain.getByRole('button', { name: 'Apply the vacant settings' }).click();
+    await expect(
+      plain.getByRole('heading', { name: `${label}: vacant settings`, level: 1 }),
+    ).toBeVisible();
+    await expect(async () => {
+      await plain.reload();
+      await expect(plain.getByRole('heading', { name: 'Done', level: 2 })).toBeVisible({
+        timeout: 1000,
+      });
+    }).toPass({ timeout: 60_000 });
+    await plain.getByRole('link', { name: `← ${label}` }).click();
+    await expect(plain.getByText('Matches its vacant settings')).toBeVisible();
+  } finally {
+    await context.close();
+  }
 });
 
 test('a building manager adds and changes units of their building by pasting CSV, a result a line', async ({

@@ -212,6 +212,19 @@ describe('turnover', () => {
     expect(item.before).toMatchObject({ isResidentMode: true });
     expect((await device(thermostatId)).isResidentMode).toBe(false);
     expect(await callCount(sandbox, RESIDENT)).toBe(1);
+    // The unit's page and list say it is in its vacant settings, from this run.
+    const { settingsOfUnits } = await import('@/lib/units/settings');
+    const now = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
+    const other = await lib.findUnitOfThermostat({
+      scope: owner,
+      thermostatId: thermostatIds[1] as string,
+    });
+    const settings = await settingsOfUnits(
+      owner.orgId,
+      [now, other].filter((u) => u !== null),
+    );
+    expect(settings.get(unit.id)).toMatchObject({ status: 'matches', runId: run?.id });
+    expect(settings.get(other?.id as string)).toEqual({ status: 'unknown' });
   });
 
   it('a move-out replayed three times is one run', async () => {

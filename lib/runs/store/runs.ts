@@ -127,6 +127,15 @@ async function inView(scope: Scope, runs: readonly BulkRun[]): Promise<RunInView
 }
 
 /**
+ * A field of a run's changes as text, written out (not a parameter), so that the same expression
+ * in SELECT DISTINCT ON and ORDER BY is one, and an index on it (0024) serves it. A name only.
+ */
+function changesField(key: string) {
+  if (!/^[A-Za-z]+$/.test(key)) throw new Error(`not a field name: ${key}`);
+  return sql<string>`(${bulkRuns.changes} ->> ${sql.raw(`'${key}'`)})`;
+}
+
+/**
  * Whether a run of the same kind started before this one, on the same subject (its changes'
  * `key` field, such as an occupancy run's unit), has yet to finish: this one waits for it.
  */
@@ -145,7 +154,7 @@ export async function earlierRunUnfinished(
         eq(bulkRuns.orgId, run.orgId),
         eq(bulkRuns.kind, run.kind),
         inArray(bulkRuns.state, [...UNFINISHED]),
-        sql`${bulkRuns.changes} ->> ${key} = ${subject}`,
+        sql`${changesField(key)} = ${subject}`,
         sql`(${bulkRuns.createdAt}, ${bulkRuns.id}) < (${run.createdAt.toISOString()}::timestamptz, ${run.id}::uuid)`,
       ),
     )
@@ -178,7 +187,7 @@ export async function listLatestRuns(input: {
 }): Promise<Map<string, LatestRun>> {
   if (input.subjects.length === 0) return new Map();
   const db = await getDb();
-  const subject = sql<string>`${bulkRuns.changes} ->> ${input.key}`;
+  const subject = changesField(input.key);
   const rows = await db
     .selectDistinctOn([subject], {
       subject,

@@ -147,8 +147,8 @@ export default async function BuildingUnitsPage({ params }: Props) {
           <Link href="/templates/occupancy" className="underline">
             organisation’s policy
           </Link>
-          , unless this building sets its own for a state. A change of occupancy changes nothing on
-          a thermostat yet.
+          , unless this building sets its own for a state. A change of state puts the unit’s
+          thermostat in that state’s settings as one run, which the unit’s page follows.
         </p>
         <PolicyTable view={policy} />
         {managesPolicy ? (
