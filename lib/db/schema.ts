@@ -87,6 +87,8 @@ export const organizations = pgTable(
      */
     ssoDomain: text('sso_domain'),
     ssoDefaultRole: text('sso_default_role', { enum: ['admin', 'building_manager', 'viewer'] }),
+    /** How long before a scheduled move-in its unit's thermostat is put in its occupied comfort. */
+    moveInLeadMinutes: integer('move_in_lead_minutes').notNull().default(240),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex('organizations_sso_domain_idx').on(table.ssoDomain)],
@@ -373,6 +375,39 @@ export const unitOccupancy = pgTable('unit_occupancy', {
   /** Move-in scheduled: whether the unit had been made ready (a cancel goes back to it). */
   ready: boolean('ready').notNull().default(false),
 });
+
+/**
+ * A scheduled move-in's two steps, as durable jobs: `prepare` (the occupied policy's template,
+ * the organisation's lead before the move-in) and `move_in` (the move-in recorded at its time,
+ * which turns resident mode on). Each is taken once, in the transaction that does it; a new time
+ * or a cancel marks the pending ones cancelled (lib/units/scheduled.ts).
+ */
+export const unitSteps = pgTable(
+  'unit_steps',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: organizationId(),
+    unitId: uuid('unit_id')
+      .notNull()
+      .references(() => units.id, { onDelete: 'cascade' }),
+    step: text('step', { enum: ['prepare', 'move_in'] }).notNull(),
+    /** The move-in this step belongs to. */
+    moveInAt: timestamp('move_in_at', { withTimezone: true, mode: 'string' }).notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    state: text('state', { enum: ['pending', 'done', 'cancelled'] })
+      .notNull()
+      .default('pending'),
+    /** What came of it, in words, once done. */
+    result: text('result'),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    runId: uuid('run_id').references((): AnyPgColumn => bulkRuns.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('unit_steps_due_idx').on(table.dueAt).where(sql`${table.state} = 'pending'`),
+    index('unit_steps_unit_idx').on(table.unitId, table.dueAt),
+  ],
+);
 
 /**
  * What a unit's occupancy means for its thermostat: per state, a template to apply and resident

@@ -10,6 +10,7 @@ import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incide
 import { pollOnce } from '@/lib/readings/poller';
 import { checkDrift } from '@/lib/templates/drift';
 import { getBoss } from '@/lib/queue/queue';
+import { runDueUnitSteps } from '@/lib/units/scheduled';
 import { RUN_KINDS } from './run-kinds';
 import { startUpkeep } from './upkeep';
 
@@ -46,6 +47,9 @@ export async function startJobRunner(): Promise<void> {
   await boss.work('resume-bulk-runs', { pollingIntervalSeconds: 5 }, async () => {
     await resumeRuns();
   });
+  await boss.work('unit-steps', { pollingIntervalSeconds: 5 }, async () => {
+    await runDueUnitSteps();
+  });
   await boss.work('read-maintenance', { pollingIntervalSeconds: 15 }, async () => {
     const round = await readDueReminders();
     if (round.failed > 0) {
@@ -78,9 +82,12 @@ export async function startJobRunner(): Promise<void> {
   await boss.schedule('check-drift', '* * * * *', {}, { singletonKey: 'drift' });
   await boss.schedule('track-pending-modes', '* * * * *', {}, { singletonKey: 'pending' });
   await boss.schedule('resume-bulk-runs', '* * * * *', {}, { singletonKey: 'resume' });
+  await boss.schedule('unit-steps', '* * * * *', {}, { singletonKey: 'unit-steps' });
   await boss.schedule('reconcile-incidents', '* * * * *', {}, { singletonKey: 'incidents' });
   await boss.schedule('send-digests', '*/15 * * * *', {}, { singletonKey: 'digests' });
   // The embedded database's vacuum and statistics (PostgreSQL's autovacuum does this there).
   await startUpkeep(boss);
   await boss.send('poll-round', {}, { singletonKey: 'poll' });
+  // A scheduled move-in's step that fell due while Setpoint was down runs now.
+  await boss.send('unit-steps', {}, { singletonKey: 'unit-steps' });
 }

@@ -22,6 +22,8 @@ export const QUEUES = {
    * round outlasted its minute, read the same stalest thermostats twice.
    */
   'poll-round': { policy: 'stately', retryLimit: 0, expireInSeconds: 300 },
+  /** Units: takes the scheduled move-ins' steps that are due (lib/units/scheduled.ts). */
+  'unit-steps': { policy: 'stately', retryLimit: 1, expireInSeconds: 300 },
   /** Thins the readings history as it ages. */
   'prune-readings': { policy: 'stately', retryLimit: 1, expireInSeconds: 600 },
   /** Needs-attention: reads a few thermostats' maintenance reminders a minute (daily each). */

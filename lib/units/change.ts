@@ -17,6 +17,7 @@ import {
   type UnitEvent,
   type UnitState,
 } from './lifecycle';
+import type { Tx } from '@/lib/runs/store';
 import { applyToUnit, type Unit } from './store';
 import { occupancyRunStarter } from './turnover/start';
 
@@ -106,35 +107,57 @@ export function readOccupancyForm(
   return { ok: true, event: { event: input.event } as UnitEvent };
 }
 
+/** Who or what changes a unit: a member, or Setpoint itself for a scheduled step. */
+export type UnitActor = {
+  orgId: string;
+  userId: string | null;
+  name: string;
+  temperatureUnit: 'F' | 'C';
+};
+
+type Recorded = (Transition & { from: UnitState; runId: string | null }) | null;
+
 /**
- * Applies an event to a unit with the unit locked and logs a change with who made it: the
- * transition as the lifecycle gave it (refused, unchanged or changed), or null for no such unit.
+ * An event ready to apply to a unit with the unit locked, with the run its new state's policy
+ * asks for (the policies read now, before any transaction): applying it gives the transition as
+ * the lifecycle gave it (refused, unchanged or changed), or null for no such unit. In the
+ * caller's transaction when given one; `announceUnitChange` follows its commit.
  */
-export async function recordUnitEvent(input: {
-  member: Member;
+export async function unitChange(input: {
+  by: UnitActor;
   unit: Unit;
   event: UnitEvent;
-}): Promise<(Transition & { from: UnitState; runId: string | null }) | null> {
-  const { member, unit, event } = input;
-  const actor = { userId: member.userId, name: member.name };
-  const result = await applyToUnit({
-    orgId: member.orgId,
-    unitId: unit.id,
-    event,
-    apply: (current) => applyUnitEvent(current, event),
-    actor,
-    startRun: await occupancyRunStarter({
-      orgId: member.orgId,
-      unit,
-      by: { ...actor, temperatureUnit: member.temperatureUnit },
-    }),
-  });
-  if (!result?.ok || !result.changed) return result;
+}): Promise<(within?: Tx) => Promise<Recorded>> {
+  const { by, unit, event } = input;
+  const startRun = await occupancyRunStarter({ orgId: by.orgId, unit, by });
+  return (within) =>
+    applyToUnit(
+      {
+        orgId: by.orgId,
+        unitId: unit.id,
+        event,
+        apply: (current) => applyUnitEvent(current, event),
+        actor: { userId: by.userId, name: by.name },
+        startRun,
+      },
+      within,
+    );
+}
+
+/** After a change is committed: its activity entry with who made it, and its run queued. */
+export async function announceUnitChange(input: {
+  by: UnitActor;
+  unit: Unit;
+  event: UnitEvent;
+  result: Recorded;
+}): Promise<void> {
+  const { by, unit, event, result } = input;
+  if (!result?.ok || !result.changed) return;
   if (result.runId) await queueRun(result.runId);
   const now = STATE_WORDS[result.state.state].toLowerCase();
   const was = STATE_WORDS[result.from.state].toLowerCase();
   await logActivity({
-    actor: { orgId: member.orgId, userId: member.userId, name: member.name },
+    actor: { orgId: by.orgId, userId: by.userId, name: by.name },
     action: 'unit.state',
     summary:
       result.from.state === result.state.state
@@ -154,6 +177,17 @@ export async function recordUnitEvent(input: {
       }),
     },
   });
+}
+
+/** Applies a member's event to a unit and announces it: `unitChange`, then its entry. */
+export async function recordUnitEvent(input: {
+  member: Member;
+  unit: Unit;
+  event: UnitEvent;
+}): Promise<Recorded> {
+  const change = { by: input.member, unit: input.unit, event: input.event };
+  const result = await (await unitChange(change))();
+  await announceUnitChange({ ...change, result });
   return result;
 }
 

@@ -1,7 +1,8 @@
 import 'server-only';
 import { logActivity } from '@/lib/activity/sink';
 import type { Member } from '@/lib/auth/store';
-import type { FormState } from '@/lib/platform/forms';
+import { fieldErrorsOf, type FormState } from '@/lib/platform/forms';
+import { z } from 'zod';
 import { listTemplates } from '@/lib/templates/store';
 import { STATE_WORDS, UNIT_STATES } from './lifecycle';
 import {
@@ -12,7 +13,7 @@ import {
   policyInWords,
   type PolicyView,
 } from './policies';
-import { listPolicyRows, savePolicyRows } from './policy-store';
+import { listPolicyRows, readMoveInLead, saveMoveInLead, savePolicyRows } from './policy-store';
 
 /**
  * The occupancy policies as the pages show them and as members change them. Who may is checked
@@ -97,6 +98,54 @@ export async function savePolicyForm(input: {
     changes: Object.fromEntries(
       view.states.map((state) => [STATE_WORDS[state.state], policyInWords(state, view.templates)]),
     ),
+  });
+  return { status: 'success', message: 'Saved.' };
+}
+
+export type LeadState = FormState<'hours'>;
+
+const leadSchema = z.object({
+  hours: z.coerce
+    .number('Enter a number of hours, such as 4 or 2.5.')
+    .min(0, 'Enter 0 to 48 hours.')
+    .max(48, 'Enter 0 to 48 hours.')
+    .refine(
+      (hours) => Number.isInteger(hours * 4),
+      'Use quarters of an hour at most, such as 2.25.',
+    ),
+});
+
+const hoursWords = (minutes: number) => {
+  const hours = minutes / 60;
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
+};
+
+/**
+ * Saves how long before a scheduled move-in the unit's thermostat is put in its occupied comfort
+ * (the organisation's; the action checks `manage_policies` first), moves the preparations still
+ * to come, and logs it.
+ */
+export async function saveLeadForm(input: { member: Member; form: FormData }): Promise<LeadState> {
+  const { member, form } = input;
+  const raw = String(form.get('hours') ?? '').trim();
+  const parsed = leadSchema.safeParse({ hours: raw === '' ? undefined : raw });
+  if (!parsed.success) {
+    return {
+      status: 'error',
+      message: 'Check the highlighted field; nothing was saved.',
+      fieldErrors: fieldErrorsOf<'hours'>(parsed.error),
+      values: { hours: raw.slice(0, 16) },
+    };
+  }
+  const minutes = Math.round(parsed.data.hours * 60);
+  const was = await readMoveInLead({ orgId: member.orgId });
+  if (minutes === was) return { status: 'success', message: 'Saved (unchanged).' };
+  await saveMoveInLead({ orgId: member.orgId, minutes });
+  await logActivity({
+    actor: { orgId: member.orgId, userId: member.userId, name: member.name },
+    action: 'unit.policy_update',
+    summary: `Scheduled move-ins are prepared ${hoursWords(minutes)} ahead (was ${hoursWords(was)})`,
+    changes: { moveInLead: { from: hoursWords(was), to: hoursWords(minutes) } },
   });
   return { status: 'success', message: 'Saved.' };
 }

@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { occupancyPolicies } from '@/lib/db/schema';
+import { occupancyPolicies, organizations, unitSteps } from '@/lib/db/schema';
 import type { UnitStateName } from './lifecycle';
 import type { PolicyRow, StatePolicy } from './policies';
 
@@ -61,5 +61,38 @@ export async function savePolicyRows(input: {
           set: values,
         });
     }
+  });
+}
+
+/** How long before a scheduled move-in its unit's thermostat is prepared, in minutes. */
+export async function readMoveInLead({ orgId }: { orgId: string }): Promise<number> {
+  const db = await getDb();
+  const [org] = await db
+    .select({ lead: organizations.moveInLeadMinutes })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  return org?.lead ?? DEFAULT_LEAD_MINUTES;
+}
+
+export const DEFAULT_LEAD_MINUTES = 240;
+
+/** A new lead, and the preparations still to come moved to it, in one transaction. */
+export async function saveMoveInLead(input: { orgId: string; minutes: number }): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(organizations)
+      .set({ moveInLeadMinutes: input.minutes })
+      .where(eq(organizations.id, input.orgId));
+    await tx
+      .update(unitSteps)
+      .set({ dueAt: sql`${unitSteps.moveInAt} - make_interval(mins => ${input.minutes})` })
+      .where(
+        and(
+          eq(unitSteps.orgId, input.orgId),
+          eq(unitSteps.step, 'prepare'),
+          eq(unitSteps.state, 'pending'),
+        ),
+      );
   });
 }

@@ -1,10 +1,19 @@
 import 'server-only';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { buildings, unitEvents, unitOccupancy, unitThermostats, units } from '@/lib/db/schema';
+import {
+  buildings,
+  organizations,
+  unitEvents,
+  unitOccupancy,
+  unitSteps,
+  unitThermostats,
+  units,
+} from '@/lib/db/schema';
 import { inBuildings, type Scope } from '@/lib/db/scope';
 import type { Tx } from '@/lib/runs/store';
 import type { Transition, UnitEvent, UnitState } from './lifecycle';
+import { DEFAULT_LEAD_MINUTES } from './policy-store';
 
 /**
  * The units feature's store: a unit with its occupancy, the units of a building, and a change of
@@ -195,21 +204,24 @@ export async function listUnitEvents(input: {
 }
 
 /**
- * Applies an event to a unit's occupancy with the unit locked: the new state, its event row and
+ * Applies an event to a unit's occupancy with the unit locked: the new state, its event row,
  * the run that puts the thermostat in the new state's settings (`startRun`, given the new state
- * and the transaction) are written together, or nothing is (a refused event, or one that changes
- * nothing: a replayed event starts no second run).
+ * and the transaction) and a scheduled move-in's steps are written together, or nothing is (a
+ * refused event, or one that changes nothing: a replayed event starts no second run). In the
+ * caller's transaction when given one (a scheduled step taken in the same one).
  */
-export async function applyToUnit(input: {
-  orgId: string;
-  unitId: string;
-  event: UnitEvent;
-  apply: (current: UnitState) => Transition;
-  actor: { userId: string | null; name: string };
-  startRun?: (state: UnitState, tx: Tx) => Promise<string | null>;
-}): Promise<(Transition & { from: UnitState; runId: string | null }) | null> {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+export async function applyToUnit(
+  input: {
+    orgId: string;
+    unitId: string;
+    event: UnitEvent;
+    apply: (current: UnitState) => Transition;
+    actor: { userId: string | null; name: string };
+    startRun?: (state: UnitState, tx: Tx) => Promise<string | null>;
+  },
+  within?: Tx,
+): Promise<(Transition & { from: UnitState; runId: string | null }) | null> {
+  const work = async (tx: Tx) => {
     const [unit] = await tx
       .select({ id: units.id })
       .from(units)
@@ -238,6 +250,9 @@ export async function applyToUnit(input: {
         // A new date for the same state (a move-out moved) keeps when the state began.
         set: result.state.state === from.state ? { ...row } : { ...row, since },
       });
+    if (rowOf(from).moveInAt !== row.moveInAt) {
+      await scheduleSteps(tx, { orgId: input.orgId, unitId: input.unitId, moveInAt: row.moveInAt });
+    }
     const runId =
       result.state.state === from.state
         ? null
@@ -255,5 +270,46 @@ export async function applyToUnit(input: {
       runId,
     });
     return { ...result, from, runId };
-  });
+  };
+  if (within) return work(within);
+  const db = await getDb();
+  return db.transaction(work);
+}
+
+/**
+ * A unit's move-in steps, anew: the pending ones cancelled (the move-in was moved, cancelled or
+ * recorded), and for a move-in at `moveInAt` its two steps: the preparation the organisation's
+ * lead before it (at once when that has passed), and the move-in itself.
+ */
+async function scheduleSteps(
+  tx: Tx,
+  input: { orgId: string; unitId: string; moveInAt: string | null },
+): Promise<void> {
+  await tx
+    .update(unitSteps)
+    .set({ state: 'cancelled', doneAt: new Date() })
+    .where(and(eq(unitSteps.unitId, input.unitId), eq(unitSteps.state, 'pending')));
+  if (!input.moveInAt) return;
+  const [org] = await tx
+    .select({ lead: organizations.moveInLeadMinutes })
+    .from(organizations)
+    .where(eq(organizations.id, input.orgId));
+  const at = new Date(input.moveInAt);
+  const prepare = new Date(at.getTime() - (org?.lead ?? DEFAULT_LEAD_MINUTES) * 60_000);
+  await tx.insert(unitSteps).values([
+    {
+      orgId: input.orgId,
+      unitId: input.unitId,
+      step: 'prepare',
+      moveInAt: input.moveInAt,
+      dueAt: prepare,
+    },
+    {
+      orgId: input.orgId,
+      unitId: input.unitId,
+      step: 'move_in',
+      moveInAt: input.moveInAt,
+      dueAt: at,
+    },
+  ]);
 }

@@ -337,3 +337,180 @@ describe('turnover', () => {
     expect(await occupancyRuns(unit?.id as string)).toHaveLength(before.length);
   });
 });
+
+/**
+ * A scheduled move-in prepared ahead (issue 36): its two steps at the right local times across a
+ * daylight-saving change, each taken once however often the job asks (and after Setpoint was
+ * down), moved with a new time, gone with a cancel.
+ */
+describe('move-in prepared ahead', () => {
+  const LIVED_IN = templateSchema.parse({
+    name: 'Lived in',
+    comfortSettings: [{ name: 'Welcome', desiredHeat: 69, desiredCool: 76 }],
+  });
+  const localTime = (at: Date, timeZone: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(at);
+
+  async function stepsOf(unitId: string) {
+    const { unitSteps } = lib.schema;
+    return handle.db
+      .select()
+      .from(unitSteps)
+      .where(eq(unitSteps.unitId, unitId))
+      .orderBy(unitSteps.id);
+  }
+
+  async function schedule(unitId: string, moveInDate: string, moveInTime: string) {
+    lib.session.member = owner;
+    return lib.recordOccupancy(
+      unitId,
+      { status: 'idle' },
+      form({ event: 'schedule_move_in', moveInDate, moveInTime }),
+    );
+  }
+
+  beforeAll(async () => {
+    // The organisation's occupied policy has a template to prepare: "Lived in", resident mode on.
+    const { createTemplate } = await import('@/lib/templates/store');
+    const { savePolicyRows } = await import('@/lib/units/policy-store');
+    const made = await createTemplate({ member: owner, template: LIVED_IN });
+    if (!made.ok) throw new Error('template not created');
+    await savePolicyRows({
+      orgId: owner.orgId,
+      buildingId: '',
+      byName: owner.name,
+      policies: {
+        occupied: { templateId: made.template.id, residentMode: 'on' },
+        notice_given: 'inherit',
+        vacant: 'inherit',
+        make_ready: 'inherit',
+        move_in_scheduled: 'inherit',
+      },
+    });
+  });
+
+  it('prepares the occupied comfort four hours ahead and moves the resident in at the time, in the building’s zone across a clock change, each step once', async () => {
+    const { runDueUnitSteps, SCHEDULED } = await import('@/lib/units/scheduled');
+    const thermostatId = thermostatIds[0] as string;
+    const unit = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
+    if (!unit) throw new Error('no unit');
+    // Resident mode off (as a vacant unit's is), so the move-in is what turns it on.
+    const { setResidentMode } = await import('@/lib/service/resources');
+    await setResidentMode({ orgId: owner.orgId, thermostatId, isResidentMode: false });
+    // The US clocks go forward at 2 am on 14 March 2027: 9 am is then four hours after 5 am.
+    expect((await schedule(unit.id, '2027-03-14', '09:00')).status).toBe('success');
+    const [prepare, moveIn] = await stepsOf(unit.id);
+    if (!prepare || !moveIn) throw new Error('no steps');
+    expect(prepare).toMatchObject({ step: 'prepare', state: 'pending' });
+    expect(moveIn).toMatchObject({ step: 'move_in', state: 'pending' });
+    expect(localTime(moveIn.dueAt, unit.timeZone)).toBe('09:00');
+    expect(localTime(prepare.dueAt, unit.timeZone)).toBe('05:00');
+    expect(moveIn.dueAt.getTime() - prepare.dueAt.getTime()).toBe(4 * 3600_000);
+
+    const at = (step: typeof prepare, seconds: number) =>
+      new Date(step.dueAt.getTime() + seconds * 1000);
+    expect(await runDueUnitSteps(at(prepare, -60))).toEqual({ taken: 0 });
+    expect(await runDueUnitSteps(at(prepare, 1))).toEqual({ taken: 1 });
+    // Asked again (another worker, the next minute, a restart): nothing is taken twice.
+    expect(await runDueUnitSteps(at(prepare, 2))).toEqual({ taken: 0 });
+    const prepared = (await stepsOf(unit.id))[0];
+    expect(prepared).toMatchObject({ state: 'done' });
+    const preparation = (await occupancyRuns(unit.id)).find((run) => run.id === prepared?.runId);
+    expect(preparation?.changes).toMatchObject({ state: 'occupied', residentMode: null });
+    expect(await workUntilEnd(prepared?.runId as string)).toContain('finished');
+    expect(await comfortNames(thermostatId)).toContain('Welcome');
+    expect((await device(thermostatId)).isResidentMode).toBe(false);
+    expect((await lib.findUnitOfThermostat({ scope: owner, thermostatId }))?.occupancy.state).toBe(
+      'move_in_scheduled',
+    );
+
+    expect(await runDueUnitSteps(at(moveIn, 1))).toEqual({ taken: 1 });
+    expect(await runDueUnitSteps(at(moveIn, 2))).toEqual({ taken: 0 });
+    const movedIn = (await stepsOf(unit.id))[1];
+    expect(movedIn).toMatchObject({ state: 'done', result: 'Moved in.' });
+    expect((await lib.findUnitOfThermostat({ scope: owner, thermostatId }))?.occupancy.state).toBe(
+      'occupied',
+    );
+    const [event] = await lib.listUnitEvents({ orgId: owner.orgId, unitId: unit.id });
+    expect(event).toMatchObject({ event: 'move_in', toState: 'occupied', actorName: SCHEDULED });
+    expect(event?.runId).toBe(movedIn?.runId);
+    expect(await workUntilEnd(movedIn?.runId as string)).toContain('finished');
+    expect((await device(thermostatId)).isResidentMode).toBe(true);
+  });
+
+  it('a new time moves both steps, a cancel takes them away, and steps past due after a stop are taken once, in order', async () => {
+    const { runDueUnitSteps } = await import('@/lib/units/scheduled');
+    const thermostatId = thermostatIds[2] as string;
+    const unit = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
+    if (!unit) throw new Error('no unit');
+    await schedule(unit.id, '2027-02-01', '15:00');
+    await schedule(unit.id, '2027-02-02', '10:30');
+    const moved = await stepsOf(unit.id);
+    expect(moved.map((step) => step.state)).toEqual([
+      'cancelled',
+      'cancelled',
+      'pending',
+      'pending',
+    ]);
+    expect(localTime(moved[3]?.dueAt as Date, unit.timeZone)).toBe('10:30');
+    lib.session.member = owner;
+    await lib.recordOccupancy(unit.id, { status: 'idle' }, form({ event: 'cancel_move_in' }));
+    expect((await stepsOf(unit.id)).every((step) => step.state === 'cancelled')).toBe(true);
+    expect(await runDueUnitSteps(new Date('2027-03-01T00:00:00Z'))).toEqual({ taken: 0 });
+
+    // Scheduled again, then Setpoint is down past both steps: when it comes back, each runs once.
+    await schedule(unit.id, '2027-02-03', '12:00');
+    expect(await runDueUnitSteps(new Date('2027-02-10T00:00:00Z'))).toEqual({ taken: 2 });
+    expect(await runDueUnitSteps(new Date('2027-02-10T00:01:00Z'))).toEqual({ taken: 0 });
+    const steps = (await stepsOf(unit.id)).filter((step) => step.state === 'done');
+    expect(steps.map((step) => step.step)).toEqual(['prepare', 'move_in']);
+    expect((await lib.findUnitOfThermostat({ scope: owner, thermostatId }))?.occupancy.state).toBe(
+      'occupied',
+    );
+  });
+});
+
+describe('move-in lead', () => {
+  it('owners set how long ahead a move-in is prepared; the steps to come follow; a viewer is refused, and a bad value says why', async () => {
+    const { saveMoveInLeadAction } = await import('@/app/(app)/templates/occupancy/actions');
+    const thermostatId = thermostatIds[3] as string;
+    const unit = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
+    if (!unit) throw new Error('no unit');
+    lib.session.member = owner;
+    await lib.recordOccupancy(
+      unit.id,
+      { status: 'idle' },
+      form({ event: 'schedule_move_in', moveInDate: '2027-04-01', moveInTime: '12:00' }),
+    );
+    const { unitSteps } = lib.schema;
+    const prepareDue = async () =>
+      (
+        await handle.db
+          .select()
+          .from(unitSteps)
+          .where(and(eq(unitSteps.unitId, unit.id), eq(unitSteps.state, 'pending')))
+      ).find((step) => step.step === 'prepare');
+    const moveInAt = new Date((await prepareDue())?.moveInAt as string).getTime();
+    expect((await prepareDue())?.dueAt.getTime()).toBe(moveInAt - 4 * 3600_000);
+
+    expect(await saveMoveInLeadAction({ status: 'idle' }, form({ hours: '2.5' }))).toMatchObject({
+      status: 'success',
+    });
+    expect((await prepareDue())?.dueAt.getTime()).toBe(moveInAt - 2.5 * 3600_000);
+    const refused = await saveMoveInLeadAction({ status: 'idle' }, form({ hours: '72' }));
+    expect(refused).toMatchObject({
+      status: 'error',
+      fieldErrors: { hours: ['Enter 0 to 48 hours.'] },
+    });
+    lib.session.member = viewer;
+    expect((await saveMoveInLeadAction({ status: 'idle' }, form({ hours: '1' }))).status).toBe(
+      'error',
+    );
+    expect((await prepareDue())?.dueAt.getTime()).toBe(moveInAt - 2.5 * 3600_000);
+  });
+});

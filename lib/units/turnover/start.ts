@@ -22,7 +22,13 @@ export async function occupancyRunStarter(input: {
   orgId: string;
   unit: Pick<Unit, 'id' | 'label' | 'buildingId' | 'thermostatId'>;
   by: Starter;
+  /**
+   * `prepare`: a scheduled move-in's preparation, the state's template only (resident mode is
+   * turned on at the move-in itself).
+   */
+  purpose?: 'state' | 'prepare';
 }): Promise<((state: UnitState, tx: Tx) => Promise<string | null>) | undefined> {
+  const prepare = input.purpose === 'prepare';
   const { unit, by } = input;
   const { thermostatId } = unit;
   if (!thermostatId) return undefined;
@@ -46,7 +52,8 @@ export async function occupancyRunStarter(input: {
       unitLabel: unit.label,
       state: state.state,
       template: template?.template ?? null,
-      residentMode: policy.residentMode === 'unchanged' ? null : policy.residentMode === 'on',
+      residentMode:
+        prepare || policy.residentMode === 'unchanged' ? null : policy.residentMode === 'on',
       unit: by.temperatureUnit,
     };
     if (!asksAnything(changes)) return null;
@@ -56,7 +63,9 @@ export async function occupancyRunStarter(input: {
         startedBy: by.userId,
         startedByName: by.name,
         kind: 'occupancy',
-        title: `${unit.label}: ${STATE_WORDS[state.state].toLowerCase()} settings`,
+        title: prepare
+          ? `${unit.label}: ${STATE_WORDS[state.state].toLowerCase()} comfort ahead of the move-in`
+          : `${unit.label}: ${STATE_WORDS[state.state].toLowerCase()} settings`,
         changes,
         item: { thermostatId, buildingId: unit.buildingId },
       },

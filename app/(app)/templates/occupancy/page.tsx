@@ -7,14 +7,19 @@ import { can } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
 import { policyView } from '@/lib/units/manage-policies';
 import { policyFormRows } from '@/lib/units/policies';
-import { saveOrganisationPolicy } from './actions';
+import { saveMoveInLeadAction, saveOrganisationPolicy } from './actions';
+import { LeadForm } from '@/components/units/lead-form';
+import { readMoveInLead } from '@/lib/units/policy-store';
 
 export const metadata: Metadata = { title: 'Occupancy policies' };
 
 /** The organisation's occupancy policy: what each state of a unit means for its thermostat. */
 export default async function OccupancyPoliciesPage() {
   const member = await requireMember();
-  const view = await policyView({ orgId: member.orgId, buildingId: '' });
+  const [view, lead] = await Promise.all([
+    policyView({ orgId: member.orgId, buildingId: '' }),
+    readMoveInLead({ orgId: member.orgId }),
+  ]);
   const manages = can(member, 'manage_policies');
   return (
     <div className="grid gap-6">
@@ -37,6 +42,21 @@ export default async function OccupancyPoliciesPage() {
           />
         </Card>
       ) : null}
+      <section aria-labelledby="lead-heading" className="grid gap-3">
+        <h2 id="lead-heading" className="text-lg font-semibold">
+          Scheduled move-ins
+        </h2>
+        <p className="text-sm text-muted">
+          A scheduled move-in is prepared ahead: {lead / 60} hour{lead === 60 ? '' : 's'} before it,
+          the occupied policy’s template is applied (resident mode as it is); at the move-in,
+          Setpoint records it and turns resident mode on.
+        </p>
+        {manages ? (
+          <Card>
+            <LeadForm action={saveMoveInLeadAction} hours={lead / 60} />
+          </Card>
+        ) : null}
+      </section>
     </div>
   );
 }

@@ -24,6 +24,7 @@ import {
 } from '@/lib/units/lifecycle';
 import { buildingUnitsPath, unitIdSchema, unitPath } from '@/lib/units/paths';
 import { settingsOfUnits, settingsWords, type UnitSettings } from '@/lib/units/settings';
+import { listUnitSteps, type UnitStepRow } from '@/lib/units/scheduled';
 import { runPath } from '@/lib/runs/requests';
 import { ConfirmStep } from '@/components/runs/run-parts';
 import { RunActionForm } from '@/components/runs/run-action-form';
@@ -33,6 +34,41 @@ import { applySettingsAction, recordOccupancy, replaceThermostatAction, saveUnit
 
 /** An occupancy run's page (its section's path; lib/runs/requests.ts `runPath`). */
 const occupancyRunPath = (runId: string) => runPath({ id: runId, kind: 'occupancy', changes: {} });
+
+const STEP_WORDS: Record<UnitStepRow['step'], string> = {
+  prepare: 'Occupied comfort applied ahead',
+  move_in: 'Move-in recorded; resident mode on',
+};
+
+const STEP_STATE_WORDS: Record<UnitStepRow['state'], string> = {
+  pending: 'Scheduled',
+  done: 'Done',
+  cancelled: 'Cancelled (the move-in was moved, cancelled or recorded)',
+};
+
+/** A scheduled move-in's steps: when, what, how it went, and its run. */
+function stepColumns(zone: string): Column<UnitStepRow>[] {
+  return [
+    { header: 'When', cell: (row) => <When at={row.dueAt} zone={zone} /> },
+    { header: 'Step', names: true, cell: (row) => STEP_WORDS[row.step] },
+    {
+      header: 'State',
+      cell: (row) =>
+        row.state === 'done' && row.result ? `Done: ${row.result}` : STEP_STATE_WORDS[row.state],
+    },
+    {
+      header: 'Run',
+      cell: (row) =>
+        row.runId ? (
+          <Link href={occupancyRunPath(row.runId)} className="underline">
+            The run
+          </Link>
+        ) : (
+          ''
+        ),
+    },
+  ];
+}
 
 /** Whether applying a state's policy again may reset the thermostat (said before it is asked). */
 function settingsResetWarning(state: UnitStateName): string {
@@ -91,9 +127,10 @@ export default async function UnitPage({ params, searchParams }: Props) {
   if (!unitIdSchema.safeParse(unitId).success) notFound();
   const unit = await findUnit({ scope: member, unitId });
   if (!unit) notFound();
-  const [events, settingsByUnit] = await Promise.all([
+  const [events, settingsByUnit, steps] = await Promise.all([
     listUnitEvents({ orgId: member.orgId, unitId: unit.id }),
     settingsOfUnits(member.orgId, [unit]),
+    listUnitSteps(unit),
   ]);
   const settings = settingsByUnit.get(unit.id) ?? { status: 'unknown' as const };
   const stateName = STATE_WORDS[unit.occupancy.state].toLowerCase();
@@ -268,6 +305,20 @@ export default async function UnitPage({ params, searchParams }: Props) {
               today={todayIn(zone)}
             />
           </Card>
+        </section>
+      ) : null}
+
+      {steps.length > 0 ? (
+        <section aria-labelledby="steps-heading" className="grid gap-3">
+          <h2 id="steps-heading" className="text-lg font-semibold">
+            Move-in steps
+          </h2>
+          <ResultTable
+            caption={`Scheduled steps of ${unit.label}`}
+            columns={stepColumns(zone)}
+            rows={steps}
+            rowKey={(row) => String(row.id)}
+          />
         </section>
       ) : null}
 
