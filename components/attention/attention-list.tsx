@@ -4,6 +4,7 @@ import { dateIn, type Severity, severityOf } from '@/lib/attention/conditions';
 import type { ListedItem } from '@/lib/attention/list';
 import { replanHref } from '@/lib/attention/query';
 import { describeItem } from '@/lib/attention/words';
+import { unitPath } from '@/lib/units/paths';
 import type { FormAction } from '@/lib/platform/forms';
 import type { TemperatureUnit } from '@/lib/platform/units';
 import { RecordMaintenanceForm } from './record-maintenance-form';
@@ -45,6 +46,8 @@ function momentOf(item: ListedItem): { label: string; at: Date } | null {
       return { label: 'Expires', at: item.expiresAt };
     case 'template_drift':
       return item.since ? { label: 'First found', at: item.since } : null;
+    case 'vacant_unsettled':
+      return item.since ? { label: 'Since', at: item.since } : null;
     default:
       return null;
   }
@@ -53,6 +56,10 @@ function momentOf(item: ListedItem): { label: string; at: Date } | null {
 /** Where an item leads: its thermostat, or the connection page for the connection's own. */
 function linkOf(item: ListedItem): { href: string; text: string } {
   if (item.thermostatId === null) return { href: '/connection', text: 'Service connection' };
+  // A unit's own item leads to the unit, where its settings are applied again.
+  if (item.kind === 'vacant_unsettled') {
+    return { href: unitPath({ id: item.unitId }), text: item.label ?? item.thermostatId };
+  }
   return { href: `/thermostats/${item.thermostatId}`, text: item.label ?? item.thermostatId };
 }
 

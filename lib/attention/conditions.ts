@@ -59,6 +59,7 @@ export const ATTENTION_KINDS = {
   too_hot: { severity: 'warning', group: 'temperature' },
   mode_pending: { severity: 'warning', group: 'mode' },
   failed_writes: { severity: 'warning', group: 'failed' },
+  vacant_unsettled: { severity: 'warning', group: 'units' },
   connection_expiring: { severity: 'warning', group: 'connection' },
   stale: { severity: 'notice', group: 'stale' },
   maintenance_overdue: { severity: 'notice', group: 'maintenance' },
@@ -78,6 +79,7 @@ export const ATTENTION_GROUPS: Record<AttentionGroup, string> = {
   maintenance: 'Maintenance',
   stale: 'Readings out of date',
   template: 'Differs from its template',
+  units: 'Vacant units not in their settings',
   connection: 'Service connection',
 };
 
@@ -150,6 +152,16 @@ export type AttentionItem =
       /** What differs, in words in each unit, as the last check found it (lib/templates/drift). */
       differs: DriftWords;
       /** When a check first found it differing (it began since the check before); null: unknown. */
+      since: Date | null;
+    })
+  | (OnThermostat & {
+      kind: 'vacant_unsettled';
+      unitId: string;
+      /** The unit's state: vacant or make-ready. */
+      state: 'vacant' | 'make_ready';
+      /** Why its latest run did not put it in its settings, as the run says. */
+      detail: string;
+      runId: string;
       since: Date | null;
     })
   | (Whole & { kind: 'connection_ended' | 'not_connected'; since: null })

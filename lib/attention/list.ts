@@ -25,6 +25,7 @@ import {
   thermostatConditions,
 } from './conditions';
 import { TITLES } from './words';
+import { unsettledVacantUnits } from '@/lib/units/settings';
 
 /**
  * An item as a page lists it: with the thermostat's label, its building's name and time zone
@@ -52,12 +53,13 @@ export async function listAttention(input: {
 }): Promise<{ items: ListedItem[]; freshness: Freshness }> {
   const now = input.now ?? new Date();
   const { scope, buildingId } = input;
-  const [rows, connection, freshness, failed, drift] = await Promise.all([
+  const [rows, connection, freshness, failed, drift, unsettled] = await Promise.all([
     listAttentionRows({ scope, buildingId }),
     getConnectionSummary(scope.orgId),
     pollFreshness(),
     listFailedWrites({ scope, since: new Date(now.getTime() - FAILED_WRITES_WINDOW_MS) }),
     listDrift({ scope }),
+    unsettledVacantUnits({ scope, buildingId }),
   ]);
   const statuses = new Map<string, ThermostatStatus | null>(
     rows.map((row) => [row.thermostatId, row.status ? parseStoredStatus(row.status) : null]),
@@ -144,6 +146,21 @@ export async function listAttention(input: {
       timeZone: row.timeZone,
     })),
   );
+  for (const { unit, settings } of unsettled) {
+    items.push({
+      kind: 'vacant_unsettled',
+      thermostatId: unit.thermostatId ?? '',
+      buildingId: unit.buildingId,
+      unitId: unit.id,
+      state: unit.occupancy.state === 'make_ready' ? 'make_ready' : 'vacant',
+      detail: settings.detail,
+      runId: settings.runId,
+      since: settings.at,
+      label: unit.label,
+      buildingName: unit.buildingName,
+      timeZone: unit.timeZone,
+    });
+  }
   if (buildingId) {
     items.sort(compareUrgency((item) => item.label ?? ''));
     return { items, freshness };

@@ -48,6 +48,7 @@ export const TITLES: Record<AttentionItem['kind'], string> = {
   too_hot: 'Too hot',
   mode_pending: 'Mode change not taking effect',
   failed_writes: 'Changes failed',
+  vacant_unsettled: 'Vacant, not in its vacant settings',
   connection_expiring: 'Service connection expires soon',
   stale: 'Readings out of date',
   maintenance_overdue: 'Maintenance overdue',
@@ -176,6 +177,11 @@ export function describeItem(
         detail: `Not as “${item.templateName}” sets it (now → the template’s): ${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}.${found}`,
       };
     }
+    case 'vacant_unsettled':
+      return {
+        title: item.state === 'make_ready' ? 'Make-ready, not in its settings' : title,
+        detail: `Its last run to put it in its ${item.state === 'make_ready' ? 'make-ready' : 'vacant'} settings did not finish: ${item.detail}`,
+      };
     case 'connection_ended':
       return {
         title,

@@ -93,6 +93,13 @@ export const INCIDENT_KINDS = {
     delayMinutes: 0,
     help: 'Changes to a thermostat that failed and have not succeeded since (the person who made them saw it fail).',
   },
+  vacant_unsettled: {
+    name: 'Vacant, not in its vacant settings',
+    severity: 'warning',
+    enabled: false,
+    delayMinutes: 0,
+    help: 'A vacant or make-ready unit whose thermostat its turnover could not put in the vacant settings (the run says why).',
+  },
   template_drift: {
     name: 'Differs from its template',
     severity: 'notice',

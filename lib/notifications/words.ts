@@ -112,6 +112,7 @@ const RESOLVED: Record<string, string> = {
   mode_pending: 'The mode change took effect, or was withdrawn',
   failed_writes: 'The changes have succeeded since',
   template_drift: 'Matches its template again (or another template was applied)',
+  vacant_unsettled: 'In its settings now (applied again, or the unit is occupied)',
 };
 
 /** The title of an incident (the kind as it was last seen: "Maintenance overdue"). */

@@ -5,7 +5,8 @@ import { listLatestRuns } from '@/lib/runs/store';
 import type { Member } from '@/lib/auth/store';
 import type { FormState } from '@/lib/platform/forms';
 import { STATE_WORDS } from './lifecycle';
-import type { Unit } from './store';
+import { listUnitsInStates, type Unit } from './store';
+import type { Scope } from '@/lib/db/scope';
 import { occupancyRunStarter } from './turnover/start';
 
 /**
@@ -97,4 +98,20 @@ export async function applyUnitSettings(input: {
   }
   await queueRun(runId);
   return { status: 'success', message: 'Started.', runId };
+}
+
+/**
+ * The vacant and make-ready units in the scope whose thermostat their latest run could not put
+ * in its settings (Needs attention), with why.
+ */
+export async function unsettledVacantUnits(input: {
+  scope: Scope;
+  buildingId?: string;
+}): Promise<{ unit: Unit; settings: Extract<UnitSettings, { status: 'differs' }> }[]> {
+  const vacant = await listUnitsInStates({ ...input, states: ['vacant', 'make_ready'] });
+  const settings = await settingsOfUnits(input.scope.orgId, vacant);
+  return vacant.flatMap((unit) => {
+    const found = settings.get(unit.id);
+    return found?.status === 'differs' ? [{ unit, settings: found }] : [];
+  });
 }

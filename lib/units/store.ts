@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import {
   buildings,
@@ -160,6 +160,25 @@ const inScope = (scope: Scope) =>
 /** The units of one building in the scope, in label order ("Unit 2" before "Unit 10"). */
 export function listUnits(input: { scope: Scope; buildingId: string }): Promise<Unit[]> {
   return selectUnits(and(inScope(input.scope), eq(units.buildingId, input.buildingId)));
+}
+
+/**
+ * The units in these states that hold a thermostat, in the scope (one building's, if given):
+ * for Needs attention's vacant units.
+ */
+export function listUnitsInStates(input: {
+  scope: Scope;
+  states: readonly UnitState['state'][];
+  buildingId?: string;
+}): Promise<Unit[]> {
+  return selectUnits(
+    and(
+      inScope(input.scope),
+      inArray(unitOccupancy.state, [...input.states]),
+      isNotNull(units.thermostatId),
+      input.buildingId ? eq(units.buildingId, input.buildingId) : undefined,
+    ),
+  );
 }
 
 /** One unit, if the scope sees it. */

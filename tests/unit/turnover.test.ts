@@ -288,6 +288,16 @@ describe('turnover', () => {
     const { bulkRuns } = lib.schema;
     const [ended] = await handle.db.select().from(bulkRuns).where(eq(bulkRuns.id, runId));
     expect(ended).toMatchObject({ state: 'done', failed: 1, applied: 0 });
+    // Needs attention lists it, leading to the unit; the unit whose turnover matched is not listed.
+    const { listAttention } = await import('@/lib/attention/list');
+    const { items } = await listAttention({ scope: owner });
+    const unsettled = items.filter((item) => item.kind === 'vacant_unsettled');
+    expect(unsettled).toEqual([
+      expect.objectContaining({ unitId: unit.id, runId, label: 'Apt 4', state: 'vacant' }),
+    ]);
+    expect(unsettled[0]).toMatchObject({
+      detail: expect.stringMatching(/did not show resident mode off/),
+    });
   });
 
   it('undo of a turnover puts the thermostat back: resident mode on, its own comfort settings', async () => {
