@@ -1,9 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
 import { APP_URL, SANDBOX_URL } from '../playwright.config';
 import { MANAGER, signInOverHttp } from './support/accounts';
-import { actionCatalog, type CatalogAction, catalogEntry } from './support/action-catalog';
+import {
+  actionCatalog,
+  type CatalogAction,
+  catalogEntry,
+  unitActionCatalog,
+} from './support/action-catalog';
 import {
   type ActionAnswer,
   type ActionForm,
@@ -59,6 +64,8 @@ let otherThermostatId = '';
 let buildingId = '';
 let secondBuildingId = '';
 let otherBuildingId = '';
+/** The unit `thermostatId` is in (every thermostat comes in a unit of its own). */
+let unitId = '';
 
 type Answer = ActionAnswer;
 
@@ -108,7 +115,17 @@ test.beforeAll(async ({ browser }) => {
     demo.buildings.find((building) => building.buildingId !== buildingId)?.buildingId ?? '';
   otherThermostatId = other.thermostats[0]?.thermostatId ?? '';
   otherBuildingId = other.buildings[0]?.buildingId ?? '';
-  expect([thermostatId, secondBuildingId, otherThermostatId, otherBuildingId]).not.toContain('');
+  const thermostatPage = await fetch(`${APP_URL}/thermostats/${thermostatId}`, {
+    headers: { cookie },
+  });
+  unitId = (await thermostatPage.text()).match(/\/units\/([0-9a-f-]{36})/)?.[1] ?? '';
+  expect([
+    thermostatId,
+    secondBuildingId,
+    otherThermostatId,
+    otherBuildingId,
+    unitId,
+  ]).not.toContain('');
 });
 
 // ---- the actions under test ----------------------------------------------------------------
@@ -136,25 +153,34 @@ const buildingIds = () => [
 
 const onThermostat = (tab = '') => `/thermostats/${thermostatId}${tab}`;
 
-const ACTIONS: ActionUnderTest[] = actionCatalog(() => ({
-  thermostatId,
-  buildingId,
-  secondBuildingId,
-  otherThermostatId,
-})).map((action) => ({
+const unitIds = () => [
+  randomUUID(),
+  '00000000-0000-0000-0000-000000000000',
+  `${unitId.slice(0, -1)}x`,
+  `../${unitId}`,
+  'x'.repeat(100_000),
+  ...NOT_A_STRING_IDS,
+];
+
+const FORGED_IDS = { thermostat: thermostatIds, building: buildingIds, unit: unitIds };
+
+const ACTIONS: ActionUnderTest[] = [
+  ...actionCatalog(() => ({ thermostatId, buildingId, secondBuildingId, otherThermostatId })),
+  ...unitActionCatalog(() => ({ unitId, buildingId })),
+].map((action) => ({
   ...action,
-  forgedIds:
-    action.boundId === 'thermostat'
-      ? thermostatIds
-      : action.boundId === 'building'
-        ? buildingIds
-        : undefined,
+  forgedIds: action.boundId ? FORGED_IDS[action.boundId] : undefined,
 }));
 
 const actionNamed = (name: string) => catalogEntry(ACTIONS, name);
 
 async function formOf(action: ActionUnderTest) {
-  return formWhere(await pageForms(action.path()), action.pick);
+  const forms = await pageForms(action.path());
+  try {
+    return formWhere(forms, action.pick);
+  } catch (error) {
+    throw new Error(`${action.name} on ${action.path()}: ${String(error)}`);
+  }
 }
 
 /** A refused call: no 5xx, not accepted, no error page (writes are counted per action). */
@@ -415,6 +441,41 @@ const EXTRA: Fields = [
 ];
 
 const BATTERY: BatteryForm[] = [
+  {
+    action: 'record occupancy',
+    fields: {
+      event: [...KIND.choice, bad('upper case', 'MOVE_OUT')],
+      moveOutOn: [
+        ...KIND.requiredText,
+        bad('not a day', '2027-02-30'),
+        bad('a time', '15:00'),
+        bad('day first', '31/01/2027'),
+      ],
+    },
+    combined: [{ event: 'bogus', moveOutOn: HUGE }],
+  },
+  {
+    action: 'edit unit',
+    fields: {
+      label: [...KIND.requiredText, bad('65 characters', 'n'.repeat(65))],
+      externalId: [...KIND.optionalText, bad('65 characters', 'e'.repeat(65))],
+    },
+    combined: [{ label: '', externalId: HUGE }],
+  },
+  {
+    action: 'move-in lead',
+    fields: {
+      hours: [
+        ...KIND.requiredText,
+        ...numberish,
+        bad('negative', '-1'),
+        bad('far above', '100'),
+        bad('three decimals', '2.125'),
+        bad('a third of an hour', '0.33'),
+      ],
+    },
+    combined: [{ hours: HUGE }],
+  },
   {
     action: 'building details',
     fields: {

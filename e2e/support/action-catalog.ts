@@ -25,7 +25,7 @@ export type CatalogAction = {
   /** Valid fields: alone they would be accepted (and written). */
   valid: () => Fields;
   /** What the first bound argument is: an attacker swaps it for another of the same kind. */
-  boundId?: 'thermostat' | 'building';
+  boundId?: 'thermostat' | 'building' | 'unit';
 };
 
 export const fieldsInclude = (name: string) => (form: ActionForm) => form.fields.includes(name);
@@ -288,6 +288,66 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
       path: () => '/connection',
       pick: (form) => form.hidden.some(([name]) => name.startsWith('$ACTION_ID_')),
       valid: () => [],
+    },
+  ];
+}
+
+/**
+ * The actions of units (a unit's page, a building's units, the move-in lead), for the actions
+ * battery; their roles are the unit tests' (tests/unit/units.test.ts, turnover.test.ts).
+ */
+export function unitActionCatalog(
+  ids: () => { unitId: string; buildingId: string },
+): CatalogAction[] {
+  const onUnit = (query = '') => `/units/${ids().unitId}${query}`;
+  return [
+    {
+      name: 'record occupancy',
+      path: () => onUnit(),
+      pick: fieldsInclude('event'),
+      valid: () => [
+        ['event', 'give_notice'],
+        ['moveOutOn', '2027-01-31'],
+      ],
+      boundId: 'unit',
+    },
+    {
+      name: 'edit unit',
+      path: () => onUnit(),
+      pick: fieldsInclude('externalId'),
+      valid: () => [
+        ['label', 'Battery unit'],
+        ['externalId', ''],
+      ],
+      boundId: 'unit',
+    },
+    {
+      name: 'replace thermostat',
+      path: () => onUnit(),
+      pick: fieldsInclude('thermostatId'),
+      valid: () => [['thermostatId', '000000000001']],
+      boundId: 'unit',
+    },
+    {
+      name: 'apply unit settings',
+      path: () => onUnit('?confirm=settings'),
+      // The page's one form that is none of the others (a button, confirmed).
+      pick: (form) => !['event', 'externalId', 'thermostatId'].some((f) => form.fields.includes(f)),
+      valid: () => [],
+      boundId: 'unit',
+    },
+    {
+      name: 'units by csv',
+      path: () => `/buildings/${ids().buildingId}/units`,
+      pick: fieldsInclude('csv'),
+      valid: () => [['csv', 'label,external id,thermostat id,state\nBattery unit,,,']],
+      boundId: 'building',
+    },
+    {
+      name: 'move-in lead',
+      path: () => '/templates/occupancy',
+      pick: fieldsInclude('hours'),
+      valid: () => [['hours', '4']],
     },
   ];
 }

@@ -105,13 +105,16 @@ export async function savePolicyForm(input: {
 export type LeadState = FormState<'hours'>;
 
 const leadSchema = z.object({
-  hours: z.coerce
-    .number('Enter a number of hours, such as 4 or 2.5.')
-    .min(0, 'Enter 0 to 48 hours.')
-    .max(48, 'Enter 0 to 48 hours.')
-    .refine(
-      (hours) => Number.isInteger(hours * 4),
-      'Use quarters of an hour at most, such as 2.25.',
+  hours: z
+    .string('Enter a number of hours, such as 4 or 2.5.')
+    .trim()
+    .regex(/^\d{1,3}(\.\d{1,2})?$/, 'Enter a number of hours, such as 4 or 2.5.')
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .max(48, 'Enter 0 to 48 hours.')
+        .refine((hours) => Number.isInteger(hours * 4), 'Use quarters of an hour, such as 2.25.'),
     ),
 });
 
@@ -127,8 +130,9 @@ const hoursWords = (minutes: number) => {
  */
 export async function saveLeadForm(input: { member: Member; form: FormData }): Promise<LeadState> {
   const { member, form } = input;
-  const raw = String(form.get('hours') ?? '').trim();
-  const parsed = leadSchema.safeParse({ hours: raw === '' ? undefined : raw });
+  const value = form.get('hours');
+  const raw = typeof value === 'string' ? value.trim() : '';
+  const parsed = leadSchema.safeParse({ hours: typeof value === 'string' ? value : undefined });
   if (!parsed.success) {
     return {
       status: 'error',
