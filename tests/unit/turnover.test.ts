@@ -333,6 +333,32 @@ describe('turnover', () => {
     expect(now).toContain('Vacant');
   });
 
+  it('applying a unit’s settings again is refused to a viewer and outside a manager’s buildings, before any run', async () => {
+    const { applySettingsAction } = await import('@/app/(app)/units/[unitId]/actions');
+    const { inviteAndAccept } = await import('../support/members');
+    const elsewhere = await inviteAndAccept(
+      owner.orgId,
+      'elsewhere@turnover.example',
+      'building_manager',
+      [],
+    );
+    const unit = await lib.findUnitOfThermostat({
+      scope: owner,
+      thermostatId: thermostatIds[3] as string,
+    });
+    const before = await occupancyRuns(unit?.id as string);
+    for (const member of [viewer, elsewhere]) {
+      lib.session.member = member;
+      const state = await applySettingsAction(
+        unit?.id as string,
+        { status: 'idle' },
+        new FormData(),
+      );
+      expect(state.status).toBe('error');
+    }
+    expect(await occupancyRuns(unit?.id as string)).toHaveLength(before.length);
+  });
+
   it('a viewer may not record a move-out: refused before any run or call', async () => {
     const thermostatId = thermostatIds[3] as string;
     const unit = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
