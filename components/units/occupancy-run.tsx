@@ -36,7 +36,9 @@ export async function OccupancyRun(parts: RunPageParts) {
   const undoable = progress.finished && planStates.changed > 0 && can(member, 'change_thermostat');
   const words = changes.success
     ? [
-        `${changes.data.unitLabel} is ${STATE_WORDS[changes.data.state].toLowerCase()}: its policy asks for ${policyWords(changes.data)}.`,
+        changes.data.prepare
+          ? `${changes.data.unitLabel} is prepared for its move-in with the ${STATE_WORDS[changes.data.state].toLowerCase()} policy’s template${changes.data.template ? `, “${changes.data.template.name}”` : ''}; resident mode is turned on at the move-in itself.`
+          : `${changes.data.unitLabel} is ${STATE_WORDS[changes.data.state].toLowerCase()}: its policy asks for ${policyWords(changes.data)}.`,
       ]
     : [];
   const steps =

@@ -23,7 +23,8 @@ const describedBy = (name: FieldName) => `units-${name}-hint units-${name}-error
 
 /**
  * A building's units as CSV, pasted or as a file: one result a line (done, unchanged, refused
- * with why) under the button. Posts without JavaScript too; nothing reaches the service.
+ * with why) under the button. Posts without JavaScript too. A state is recorded as on a unit's
+ * page, starting the run its policy asks for.
  */
 export function UnitsCsvForm({ action: bound }: { action: FormAction<FieldName> }) {
   const [state, action] = useActionState(bound, idle);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { ActivityAction } from '@/lib/activity/actions';
 import { getDb } from '@/lib/db/client';
 import { activityLog, bulkRunItems } from '@/lib/db/schema';
@@ -127,4 +127,38 @@ export async function listActivityPeople({
     .where(activityInScope(scope))
     .orderBy(asc(activityLog.actorName));
   return rows.flatMap((row) => (row.userId ? [{ userId: row.userId, name: row.name }] : []));
+}
+
+/**
+ * Each thermostat's latest change made through Setpoint of these kinds (`actions`), that did not
+ * fail: when, and by whom. One query for a list of thermostats.
+ */
+export async function lastChangesOf(input: {
+  orgId: string;
+  thermostatIds: readonly string[];
+  actions: readonly ActivityAction[];
+}): Promise<Map<string, { at: Date; actorName: string }>> {
+  if (input.thermostatIds.length === 0) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .selectDistinctOn([activityLog.thermostatId], {
+      thermostatId: activityLog.thermostatId,
+      at: activityLog.at,
+      actorName: activityLog.actorName,
+    })
+    .from(activityLog)
+    .where(
+      and(
+        eq(activityLog.orgId, input.orgId),
+        inArray(activityLog.thermostatId, [...input.thermostatIds]),
+        inArray(activityLog.action, [...input.actions]),
+        ne(activityLog.outcome, 'failure'),
+      ),
+    )
+    .orderBy(activityLog.thermostatId, desc(activityLog.at));
+  return new Map(
+    rows.flatMap((row) =>
+      row.thermostatId ? [[row.thermostatId, { at: row.at, actorName: row.actorName }]] : [],
+    ),
+  );
 }

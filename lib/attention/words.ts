@@ -180,7 +180,7 @@ export function describeItem(
     case 'vacant_unsettled':
       return {
         title: item.state === 'make_ready' ? 'Make-ready, not in its settings' : title,
-        detail: `Its last run to put it in its ${item.state === 'make_ready' ? 'make-ready' : 'vacant'} settings did not finish: ${item.detail}`,
+        detail: `Its last run did not put it in its ${item.state === 'make_ready' ? 'make-ready' : 'vacant'} settings: ${item.detail}`,
       };
     case 'connection_ended':
       return {

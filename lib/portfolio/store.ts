@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { buildings, thermostats, unitThermostats, units } from '@/lib/db/schema';
 import {
@@ -150,8 +150,8 @@ const unitLabelOf = (input: { thermostatId: string; unitLabel: string }) =>
 /**
  * Adds a thermostat (false: it was already here). It goes back into the unit of this building
  * it last left, if that unit is still empty, so a thermostat removed and added again keeps its
- * unit's occupancy, timeline and history; otherwise it comes in a unit of its own, labelled as it
- * is. Its time in the unit starts now, by the app's clock, as its readings are stamped.
+ * unit's occupancy, timeline and history; else into an empty unit of the building with its label
+ * (made first, by CSV); otherwise it comes in a unit of its own, labelled as it is. Its time in the unit starts now, by the app's clock, as its readings are stamped.
  */
 export async function addThermostat(
   input: ThermostatKey & { buildingId: string; unitLabel: string },
@@ -178,16 +178,39 @@ export async function addThermostat(
       )
       .orderBy(desc(unitThermostats.fromAt))
       .limit(1);
+    // Otherwise an empty unit of the building called as it is takes it: units made first (by
+    // CSV, with their external ids) receive the thermostats added by those labels.
+    const [waiting] =
+      left || input.unitLabel === ''
+        ? []
+        : await tx
+            .select({ id: units.id, label: units.label })
+            .from(units)
+            .where(
+              and(
+                eq(units.orgId, input.orgId),
+                eq(units.buildingId, input.buildingId),
+                isNull(units.thermostatId),
+                sql`lower(${units.label}) = lower(${input.unitLabel})`,
+              ),
+            )
+            .orderBy(asc(units.createdAt))
+            .limit(1);
     // Added again with no label, it takes its unit's back.
     if (left && input.unitLabel === '' && left.label !== input.thermostatId) {
       await tx.update(thermostats).set({ unitLabel: left.label }).where(thermostatIs(input));
     }
+    // The unit's own spelling of the label is the thermostat's too.
+    if (waiting && waiting.label !== input.unitLabel) {
+      await tx.update(thermostats).set({ unitLabel: waiting.label }).where(thermostatIs(input));
+    }
     const label = left && input.unitLabel === '' ? left.label : unitLabelOf(input);
-    const [unit] = left
+    const into = left ?? waiting;
+    const [unit] = into
       ? await tx
           .update(units)
-          .set({ thermostatId: input.thermostatId, label })
-          .where(eq(units.id, left.id))
+          .set({ thermostatId: input.thermostatId, label: waiting ? waiting.label : label })
+          .where(eq(units.id, into.id))
           .returning({ id: units.id })
       : await tx
           .insert(units)

@@ -22,7 +22,8 @@ import { findUnit, listUnits, type Unit } from './store';
  * no thermostat adds an empty unit. A line's label and external id are written with the unit's
  * thermostat relabelled, its state through the lifecycle, and each line gets one result. A line
  * is checked whole before anything of it is written, so a refused line changes nothing. Nothing
- * reaches the service: thermostats are added on the Add thermostats page. The action opens the
+ * here calls the service: a state is recorded as on the unit's page, so the run its policy asks
+ * for (a turnover) is started as there; thermostats are added on the Add thermostats page. The action opens the
  * building (`manage_building`, and `change_occupancy` where a line sets a state) first.
  */
 

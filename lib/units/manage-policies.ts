@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { listTemplates } from '@/lib/templates/store';
 import { STATE_WORDS, UNIT_STATES } from './lifecycle';
 import {
-  DEFAULT_VACANT_TEMPLATE,
+  defaultTemplatesOf,
   policyFor,
   policyFormSchema,
   policyInputFromForm,
@@ -32,9 +32,7 @@ export async function policyView(input: {
     listPolicyRows({ orgId: input.orgId }),
     listTemplates({ orgId: input.orgId }),
   ]);
-  const vacant = templates.find(
-    (template) => template.name.toLowerCase() === DEFAULT_VACANT_TEMPLATE.toLowerCase(),
-  );
+  const defaults = defaultTemplatesOf(templates);
   return {
     templates: templates.map((template) => ({ id: template.id, name: template.name })),
     states: UNIT_STATES.map((state) => ({
@@ -43,7 +41,7 @@ export async function policyView(input: {
         state,
         buildingId: input.buildingId,
         rows,
-        vacantTemplateId: vacant?.id ?? null,
+        defaults,
       }),
     })),
   };

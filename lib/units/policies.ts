@@ -6,8 +6,9 @@ import { STATE_WORDS, UNIT_STATES, type UnitStateName } from './lifecycle';
  * resident mode on, off, or left as it is. The organisation sets one policy; a building may
  * override it state by state. Where neither says, the defaults hold: vacant and make-ready apply
  * the organisation's vacant template (a template named "Vacant unit", when it has one) with
- * resident mode off; occupied turns resident mode on; notice given and a move-in scheduled change
- * nothing (a move-in is prepared from its schedule). Pure: the store reads the rows, this decides.
+ * resident mode off; occupied applies its occupied template ("Occupied unit", when it has one)
+ * and turns resident mode on; notice given and a move-in scheduled change nothing (a move-in is
+ * prepared from its schedule). Pure: the store reads the rows, this decides.
  */
 
 export const RESIDENT_MODES = ['on', 'off', 'unchanged'] as const;
@@ -25,16 +26,34 @@ export type PolicyRow = {
   residentMode: string;
 };
 
-/** The template the defaults apply to a vacant unit: the organisation's "Vacant unit", if any. */
-export const DEFAULT_VACANT_TEMPLATE = 'Vacant unit';
+/**
+ * The templates the defaults apply, found by name in the organisation's templates: "Vacant unit"
+ * for a vacant or make-ready unit, "Occupied unit" for an occupied one (and a move-in's
+ * preparation). Where it has none, the default applies no template.
+ */
+export const DEFAULT_TEMPLATE_NAMES = { vacant: 'Vacant unit', occupied: 'Occupied unit' } as const;
 
-export function defaultPolicy(state: UnitStateName, vacantTemplateId: string | null): StatePolicy {
+export type DefaultTemplates = { vacant: string | null; occupied: string | null };
+
+/** The organisation's default templates' ids, by name (case aside). */
+export function defaultTemplatesOf(
+  templates: readonly { id: string; name: string }[],
+): DefaultTemplates {
+  const named = (name: string) =>
+    templates.find((template) => template.name.toLowerCase() === name.toLowerCase())?.id ?? null;
+  return {
+    vacant: named(DEFAULT_TEMPLATE_NAMES.vacant),
+    occupied: named(DEFAULT_TEMPLATE_NAMES.occupied),
+  };
+}
+
+export function defaultPolicy(state: UnitStateName, defaults: DefaultTemplates): StatePolicy {
   switch (state) {
     case 'vacant':
     case 'make_ready':
-      return { templateId: vacantTemplateId, residentMode: 'off' };
+      return { templateId: defaults.vacant, residentMode: 'off' };
     case 'occupied':
-      return { templateId: null, residentMode: 'on' };
+      return { templateId: defaults.occupied, residentMode: 'on' };
     default:
       return { templateId: null, residentMode: 'unchanged' };
   }
@@ -48,7 +67,7 @@ export function policyFor(input: {
   state: UnitStateName;
   buildingId: string;
   rows: readonly PolicyRow[];
-  vacantTemplateId: string | null;
+  defaults: DefaultTemplates;
 }): StatePolicy & { source: PolicySource } {
   const find = (buildingId: string) =>
     input.rows.find((row) => row.buildingId === buildingId && row.state === input.state);
@@ -63,7 +82,7 @@ export function policyFor(input: {
       source: own ? 'building' : 'organisation',
     };
   }
-  return { ...defaultPolicy(input.state, input.vacantTemplateId), source: 'default' };
+  return { ...defaultPolicy(input.state, input.defaults), source: 'default' };
 }
 
 export type PolicyView = {

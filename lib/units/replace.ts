@@ -8,13 +8,16 @@ import { storeStatus } from '@/lib/readings/read';
 import { ServiceError } from '@/lib/service/errors';
 import { getStatus } from '@/lib/service/resources';
 import { thermostatIdSchema } from '@/lib/service/schemas';
+import { STATE_WORDS } from './lifecycle';
+import { applyUnitSettings, settingsOfUnits } from './settings';
 import type { Unit } from './store';
 
 /**
  * Replacing a unit's thermostat (a failed one swapped, or a first one installed in a unit left
  * empty): the new id checked with the service first, then the swap in one transaction
  * (lib/portfolio/units.ts), its first reading kept, and an activity entry. The unit's history,
- * occupancy, timeline and groups continue; the old thermostat leaves the portfolio. The action
+ * occupancy, timeline and groups continue; the old thermostat leaves the portfolio, and the new
+ * one is put in the unit's state's settings as one run (not while a run is at the old one). The action
  * opens the unit (session, scope, `manage_portfolio`) before this.
  */
 
@@ -37,6 +40,18 @@ export async function replaceUnitThermostat(input: {
   if (!parsed.success) return refuse('Enter the new thermostat’s id: 12 digits.');
   const thermostatId = parsed.data;
   if (thermostatId === unit.thermostatId) return refuse('This thermostat is already in the unit.');
+
+  // Not while a run is putting the old one in the unit's settings: it would go on against a
+  // thermostat that has left.
+  const settings = (await settingsOfUnits(member.orgId, [unit])).get(unit.id);
+  if (settings?.status === 'running') {
+    return {
+      status: 'error',
+      message:
+        'The thermostat in this unit is being put in its settings; replace it once that run ends (the unit’s page follows it). Nothing was changed.',
+      values,
+    };
+  }
 
   let status: Awaited<ReturnType<typeof getStatus>>;
   try {
@@ -81,10 +96,14 @@ export async function replaceUnitThermostat(input: {
     buildingId: unit.buildingId,
     changes: { unitId: unit.id, thermostat: { from: old ?? 'none', to: thermostatId } },
   });
+  // The new thermostat is put in the unit's state's settings, as the old one was.
+  const started = await applyUnitSettings({ member, unit: { ...unit, thermostatId } });
+  const state = STATE_WORDS[unit.occupancy.state].toLowerCase();
+  const settled = started.runId ? ` It is being put in the unit’s ${state} settings.` : '';
   return {
     status: 'success',
     message: old
-      ? `Replaced: ${thermostatId} is in ${unit.label}, and ${old} has left the portfolio. Its history continues.`
-      : `${thermostatId} is in ${unit.label}.`,
+      ? `Replaced: ${thermostatId} is in ${unit.label}, and ${old} has left the portfolio. Its history continues.${settled}`
+      : `${thermostatId} is in ${unit.label}.${settled}`,
   };
 }

@@ -1,7 +1,8 @@
 import 'server-only';
 import { and, asc, desc, eq, lte } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { unitSteps } from '@/lib/db/schema';
+import { units, unitSteps } from '@/lib/db/schema';
+import { logWarning } from '@/lib/platform/log';
 import { queueRun } from '@/lib/runs/sweep';
 import { announceUnitChange, type UnitActor, unitChange } from './change';
 import { findUnit, type Unit } from './store';
@@ -48,7 +49,15 @@ export async function runDueUnitSteps(now = new Date()): Promise<{ taken: number
     .orderBy(asc(unitSteps.dueAt), asc(unitSteps.id))
     .limit(200);
   let taken = 0;
-  for (const step of due) if (await takeStep(step)) taken += 1;
+  for (const step of due) {
+    // One step that fails (the database, a bug) is logged and tried again next time; the
+    // others, of this organisation and every other, still run.
+    try {
+      if (await takeStep(step)) taken += 1;
+    } catch (error) {
+      logWarning(`unit step ${step.id}: not taken`, String(error));
+    }
+  }
   return { taken };
 }
 
@@ -66,6 +75,8 @@ async function takeStep(step: DueStep): Promise<boolean> {
     : undefined;
   const db = await getDb();
   const done = await db.transaction(async (tx) => {
+    // The unit first, then its step, as a change of its move-in takes them: never the other way.
+    await tx.select({ id: units.id }).from(units).where(eq(units.id, step.unitId)).for('update');
     const [claimed] = await tx
       .update(unitSteps)
       .set({ state: 'done', doneAt: new Date() })

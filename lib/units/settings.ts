@@ -1,7 +1,9 @@
 import 'server-only';
 import { getDb } from '@/lib/db/client';
 import { queueRun } from '@/lib/runs/sweep';
-import { listLatestRuns } from '@/lib/runs/store';
+import { lastAppliedBy, listLatestRuns } from '@/lib/runs/store';
+import type { ActivityAction } from '@/lib/activity/actions';
+import { lastChangesOf } from '@/lib/activity/store';
 import type { Member } from '@/lib/auth/store';
 import type { FormState } from '@/lib/platform/forms';
 import { STATE_WORDS } from './lifecycle';
@@ -19,6 +21,8 @@ import { occupancyRunStarter } from './turnover/start';
 
 export type UnitSettings =
   | { status: 'matches'; runId: string; at: Date }
+  /** It matched, but has been changed since (by hand, a bulk change, a template, an undo). */
+  | { status: 'changed'; runId: string; at: Date; changedAt: Date; by: string | null }
   | { status: 'running'; runId: string }
   | { status: 'differs'; runId: string; at: Date | null; detail: string }
   | { status: 'unknown' };
@@ -28,32 +32,55 @@ export async function settingsOfUnits(
   orgId: string,
   units: readonly Pick<Unit, 'id' | 'occupancy' | 'since' | 'thermostatId'>[],
 ): Promise<Map<string, UnitSettings>> {
-  const latest = await listLatestRuns({
-    orgId,
-    kind: 'occupancy',
-    key: 'unitId',
-    subjects: units.map((unit) => unit.id),
-  });
+  const thermostatIds = units.flatMap((unit) => (unit.thermostatId ? [unit.thermostatId] : []));
+  const [latest, byHand, byRun] = await Promise.all([
+    listLatestRuns({ orgId, kind: 'occupancy', key: 'unitId', subjects: units.map((u) => u.id) }),
+    lastChangesOf({ orgId, thermostatIds, actions: THERMOSTAT_CHANGES }),
+    lastAppliedBy({ orgId, thermostatIds, except: 'occupancy' }),
+  ]);
   const settingsOf = (unit: (typeof units)[number]): UnitSettings => {
     const run = latest.get(unit.id);
     // A run for another state, or one the unit's thermostat no longer is, says nothing now.
     if (
       !run ||
       run.thermostatId !== unit.thermostatId ||
-      run.changes.state !== unit.occupancy.state
+      run.changes.state !== unit.occupancy.state ||
+      run.changes.prepare === true
     ) {
       return { status: 'unknown' };
     }
     if (run.state !== 'done' && run.state !== 'cancelled') {
       return { status: 'running', runId: run.runId };
     }
-    if (run.outcome === 'applied') {
-      return { status: 'matches', runId: run.runId, at: run.finishedAt ?? run.createdAt };
+    if (run.outcome !== 'applied') {
+      return { status: 'differs', runId: run.runId, at: run.finishedAt, detail: run.detail };
     }
-    return { status: 'differs', runId: run.runId, at: run.finishedAt, detail: run.detail };
+    const at = run.finishedAt ?? run.createdAt;
+    const hand = byHand.get(run.thermostatId);
+    const other = byRun.get(run.thermostatId);
+    const later = [
+      hand && hand.at > at ? { at: hand.at, by: hand.actorName } : null,
+      other && other > at ? { at: other, by: null } : null,
+    ].filter((change) => change !== null);
+    const last = later.sort((a, b) => b.at.getTime() - a.at.getTime())[0];
+    return last
+      ? { status: 'changed', runId: run.runId, at, changedAt: last.at, by: last.by }
+      : { status: 'matches', runId: run.runId, at };
   };
   return new Map(units.map((unit) => [unit.id, settingsOf(unit)]));
 }
+
+/** The changes to a thermostat, one by one, that may take it out of its settings. */
+const THERMOSTAT_CHANGES: ActivityAction[] = [
+  'resident_mode.update',
+  'schedule.update',
+  'comfort_setting.create',
+  'comfort_setting.update',
+  'comfort_setting.delete',
+  'configuration.update',
+  'access_control.update',
+  'alert_settings.update',
+];
 
 /** A unit's settings in a few words, for a list's cell. */
 export function settingsWords(settings: UnitSettings, state: Unit['occupancy']['state']): string {
@@ -63,6 +90,8 @@ export function settingsWords(settings: UnitSettings, state: Unit['occupancy']['
       return `Matches its ${name} settings`;
     case 'running':
       return `Being put in its ${name} settings`;
+    case 'changed':
+      return `Changed since its ${name} settings were checked`;
     case 'differs':
       return `Not in its ${name} settings`;
     case 'unknown':

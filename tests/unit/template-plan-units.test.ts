@@ -182,3 +182,48 @@ describe('a plan’s problems in the member’s unit', () => {
     expect(noteWords('Its heat–cool gap was 3 °F.', 'C')).toBe('Its heat–cool gap was 3 °F.');
   });
 });
+
+describe('undo of a reset followed by more changes (an occupancy run’s turnover)', () => {
+  it('puts back the whole state before the reset, not only the sections sent after it', () => {
+    const before = thermostat({
+      isResidentMode: true,
+      comfortSettings: defaultComfortSettings().map((setting) =>
+        setting.name === 'Away' ? { ...setting, desiredHeat: 66, desiredCool: 69 } : { ...setting },
+      ),
+    });
+    const vacant = planTemplate(
+      templateSchema.parse({
+        name: 'Vacant unit',
+        comfortSettings: [{ name: 'Away', desiredHeat: 58, desiredCool: 84 }],
+        alerts: { lowTemperatureAlert: { enabled: true, value: 45 } },
+      }),
+      thermostat(),
+    );
+    const operations = [
+      { kind: 'residentMode' as const, changes: { isResidentMode: false } },
+      ...vacant.operations,
+    ];
+    const undo = undoTargetOf({
+      title: 'Apt 1: vacant settings',
+      plan: { ...vacant, operations },
+      doneOps: operations.length,
+      before,
+      applied: null,
+    });
+    if (!undo.ok) throw new Error(undo.reason);
+    const names = undo.target.comfortSettings?.map((setting) => setting.name);
+    expect(names).toEqual(before.comfortSettings.map((setting) => setting.name));
+    // Away was closer than the reset's gap: it comes back with its cooling raised, said once.
+    expect(undo.target.comfortSettings?.find((s) => s.name === 'Away')).toMatchObject({
+      desiredHeat: 66,
+      desiredCool: 71,
+    });
+    expect(
+      undo.notes.filter((note) => typeof note !== 'string' && note.kind === 'coolRaised'),
+    ).toEqual([{ kind: 'coolRaised', name: 'Away', was: 69, now: 71 }]);
+    expect(undo.target.residentMode).toBe(true);
+    expect(undo.target.alerts).toEqual(
+      expect.objectContaining({ lowTemperatureAlert: before.alerts.lowTemperatureAlert }),
+    );
+  });
+});

@@ -225,6 +225,16 @@ describe('turnover', () => {
     );
     expect(settings.get(unit.id)).toMatchObject({ status: 'matches', runId: run?.id });
     expect(settings.get(other?.id as string)).toEqual({ status: 'unknown' });
+    // A change by hand afterwards: no longer known to match.
+    const { logActivity } = await import('@/lib/activity/sink');
+    await logActivity({
+      actor: { orgId: owner.orgId, userId: owner.userId, name: owner.name },
+      action: 'schedule.update',
+      summary: 'Schedule: Monday 9:00 to 17:00 Home',
+      thermostatId,
+    });
+    const later = await settingsOfUnits(owner.orgId, now ? [now] : []);
+    expect(later.get(unit.id)).toMatchObject({ status: 'changed', by: owner.name });
   });
 
   it('a move-out replayed three times is one run', async () => {
@@ -236,6 +246,26 @@ describe('turnover', () => {
       expect(replay.state.message).toMatch(/already vacant; nothing changed/);
     }
     expect(await occupancyRuns(first.unit.id)).toHaveLength(1);
+  });
+
+  it('a move-out corrected at once by a move-in: the turnover stops before it sends anything, and the occupied settings follow', async () => {
+    const thermostatId = thermostatIds[1] as string;
+    const unit = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
+    if (!unit) throw new Error('no unit');
+    const [turnover] = await occupancyRuns(unit.id);
+    const residentCalls = await callCount(sandbox, RESIDENT);
+    lib.session.member = owner;
+    await lib.recordOccupancy(unit.id, { status: 'idle' }, form({ event: 'move_in' }));
+    const runs = await occupancyRuns(unit.id);
+    expect(runs).toHaveLength(2);
+    const moveIn = runs.find((run) => run.id !== turnover?.id);
+    expect(await lib.workOccupancyRun({ runId: turnover?.id as string })).toBe('cancelled');
+    expect((await itemOf(turnover?.id as string)).outcome).toBe('cancelled');
+    expect(await workUntilEnd(moveIn?.id as string)).toContain('finished');
+    expect((await itemOf(moveIn?.id as string)).outcome).toBe('applied');
+    // Resident mode was on throughout: nothing turned it off, nothing needed to turn it on.
+    expect(await callCount(sandbox, RESIDENT)).toBe(residentCalls);
+    expect((await device(thermostatId)).isResidentMode).toBe(true);
   });
 
   it('waits for the reset to show, and across a restart sends each step once', async () => {
@@ -331,6 +361,11 @@ describe('turnover', () => {
     // Every setting it had is back; the one the turnover created is kept (an undo deletes nothing).
     for (const setting of before.comfortSettings) expect(now).toContain(setting.name);
     expect(now).toContain('Vacant');
+    // The unit no longer says it matches its vacant settings: it was changed since the check.
+    const { settingsOfUnits } = await import('@/lib/units/settings');
+    const unitNow = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
+    const settings = await settingsOfUnits(owner.orgId, unitNow ? [unitNow] : []);
+    expect(settings.get(unitNow?.id as string)).toMatchObject({ status: 'changed', by: null });
   });
 
   it('applying a unit’s settings again is refused to a viewer and outside a manager’s buildings, before any run', async () => {
@@ -387,6 +422,7 @@ describe('move-in prepared ahead', () => {
   const localTime = (at: Date, timeZone: string) =>
     new Intl.DateTimeFormat('en-GB', {
       timeZone,
+      day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
       hourCycle: 'h23',
@@ -438,14 +474,15 @@ describe('move-in prepared ahead', () => {
     // Resident mode off (as a vacant unit's is), so the move-in is what turns it on.
     const { setResidentMode } = await import('@/lib/service/resources');
     await setResidentMode({ orgId: owner.orgId, thermostatId, isResidentMode: false });
-    // The US clocks go forward at 2 am on 14 March 2027: 9 am is then four hours after 5 am.
-    expect((await schedule(unit.id, '2027-03-14', '09:00')).status).toBe('success');
+    // The US clocks go forward at 2 am on 14 March 2027: a move-in at 4:30 am that day is
+    // prepared four real hours before, at 11:30 pm the evening before (not 12:30 am).
+    expect((await schedule(unit.id, '2027-03-14', '04:30')).status).toBe('success');
     const [prepare, moveIn] = await stepsOf(unit.id);
     if (!prepare || !moveIn) throw new Error('no steps');
     expect(prepare).toMatchObject({ step: 'prepare', state: 'pending' });
     expect(moveIn).toMatchObject({ step: 'move_in', state: 'pending' });
-    expect(localTime(moveIn.dueAt, unit.timeZone)).toBe('09:00');
-    expect(localTime(prepare.dueAt, unit.timeZone)).toBe('05:00');
+    expect(localTime(moveIn.dueAt, unit.timeZone)).toBe('14, 04:30');
+    expect(localTime(prepare.dueAt, unit.timeZone)).toBe('13, 23:30');
     expect(moveIn.dueAt.getTime() - prepare.dueAt.getTime()).toBe(4 * 3600_000);
 
     const at = (step: typeof prepare, seconds: number) =>
@@ -493,7 +530,7 @@ describe('move-in prepared ahead', () => {
       'pending',
       'pending',
     ]);
-    expect(localTime(moved[3]?.dueAt as Date, unit.timeZone)).toBe('10:30');
+    expect(localTime(moved[3]?.dueAt as Date, unit.timeZone)).toBe('02, 10:30');
     lib.session.member = owner;
     await lib.recordOccupancy(unit.id, { status: 'idle' }, form({ event: 'cancel_move_in' }));
     expect((await stepsOf(unit.id)).every((step) => step.state === 'cancelled')).toBe(true);

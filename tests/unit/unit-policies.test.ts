@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UNIT_STATES } from '@/lib/units/lifecycle';
 import {
+  defaultTemplatesOf,
   type PolicyRow,
   policyFor,
   policyFormSchema,
@@ -18,7 +19,7 @@ const QUIET = '22222222-2222-4222-8222-222222222222';
 describe('occupancy policies', () => {
   it('has defaults that make sense with no rows at all', () => {
     const of = (state: (typeof UNIT_STATES)[number]) =>
-      policyFor({ state, buildingId: B, rows: [], vacantTemplateId: VACANT });
+      policyFor({ state, buildingId: B, rows: [], defaults: { vacant: VACANT, occupied: null } });
     expect(of('vacant')).toEqual({ templateId: VACANT, residentMode: 'off', source: 'default' });
     expect(of('make_ready')).toEqual({
       templateId: VACANT,
@@ -31,9 +32,29 @@ describe('occupancy policies', () => {
       residentMode: 'unchanged',
       source: 'default',
     });
-    expect(policyFor({ state: 'vacant', buildingId: B, rows: [], vacantTemplateId: null })).toEqual(
-      { templateId: null, residentMode: 'off', source: 'default' },
-    );
+    expect(
+      policyFor({
+        state: 'vacant',
+        buildingId: B,
+        rows: [],
+        defaults: { vacant: null, occupied: null },
+      }),
+    ).toEqual({ templateId: null, residentMode: 'off', source: 'default' });
+  });
+
+  it('finds the default templates by name, case aside, and applies the occupied one when occupied', () => {
+    const defaults = defaultTemplatesOf([
+      { id: QUIET, name: 'quiet hours' },
+      { id: VACANT, name: 'VACANT UNIT' },
+      { id: 'occ', name: 'Occupied unit' },
+    ]);
+    expect(defaults).toEqual({ vacant: VACANT, occupied: 'occ' });
+    expect(policyFor({ state: 'occupied', buildingId: B, rows: [], defaults })).toEqual({
+      templateId: 'occ',
+      residentMode: 'on',
+      source: 'default',
+    });
+    expect(defaultTemplatesOf([])).toEqual({ vacant: null, occupied: null });
   });
 
   it('takes a building’s own row over the organisation’s, and the organisation’s over the default', () => {
@@ -43,7 +64,7 @@ describe('occupancy policies', () => {
       { buildingId: '', state: 'occupied', templateId: null, residentMode: 'unchanged' },
     ];
     const of = (state: 'vacant' | 'occupied', buildingId: string) =>
-      policyFor({ state, buildingId, rows, vacantTemplateId: VACANT });
+      policyFor({ state, buildingId, rows, defaults: { vacant: VACANT, occupied: null } });
     expect(of('vacant', B)).toEqual({
       templateId: null,
       residentMode: 'unchanged',

@@ -266,6 +266,19 @@ describe('units by CSV and on their page', () => {
       ['done', 'Now make-ready (was vacant).'],
     ]);
     expect((await listUnits({ scope: owner, buildingId: MINE })).length).toBe(4);
+
+    // A thermostat added later by the empty unit's label goes into that unit, its own spelling kept.
+    await addThermostat({
+      orgId: owner.orgId,
+      thermostatId: '200000000008',
+      buildingId: MINE,
+      unitLabel: 'unit 8',
+    });
+    expect(await labelsIn(MINE)).toContainEqual(['Unit 8', 'PM-8', '200000000008', 'vacant']);
+    expect((await listUnits({ scope: owner, buildingId: MINE })).length).toBe(4);
+    expect((await findThermostat({ scope: owner, thermostatId: '200000000008' }))?.unitLabel).toBe(
+      'Unit 8',
+    );
   });
 
   it('refuses a file it cannot read, without a header, or over its limits, before any line', async () => {

@@ -17,6 +17,7 @@ import {
   type BulkRunItem,
   insertRun,
   itemsInView,
+  type Tx,
   UNFINISHED,
   visibleRuns,
 } from './rows';
@@ -160,6 +161,63 @@ export async function earlierRunUnfinished(
     )
     .limit(1);
   return earlier !== undefined;
+}
+
+/**
+ * Asks every unfinished run of this kind on this subject to stop, in the caller's transaction (a
+ * later change of the same unit supersedes them): the engine cancels each between its calls, as
+ * a member's cancel does. Returns how many were asked.
+ */
+export async function supersedeRuns(
+  tx: Tx,
+  input: { orgId: string; kind: BulkRun['kind']; key: string; subject: string; byName: string },
+): Promise<number> {
+  const asked = await tx
+    .update(bulkRuns)
+    .set({
+      cancelRequestedAt: sql`coalesce(${bulkRuns.cancelRequestedAt}, now())`,
+      cancelledByName: sql`coalesce(${bulkRuns.cancelledByName}, ${input.byName})`,
+    })
+    .where(
+      and(
+        eq(bulkRuns.orgId, input.orgId),
+        eq(bulkRuns.kind, input.kind),
+        inArray(bulkRuns.state, [...UNFINISHED]),
+        sql`${changesField(input.key)} = ${input.subject}`,
+      ),
+    )
+    .returning({ id: bulkRuns.id });
+  return asked.length;
+}
+
+/**
+ * When each thermostat was last changed by a run of another kind than `except` (a bulk change, a
+ * template, an undo): its latest applied item's end. One query for a list of thermostats.
+ */
+export async function lastAppliedBy(input: {
+  orgId: string;
+  thermostatIds: readonly string[];
+  except: BulkRun['kind'];
+}): Promise<Map<string, Date>> {
+  if (input.thermostatIds.length === 0) return new Map();
+  const db = await getDb();
+  const rows = await db
+    .select({
+      thermostatId: bulkRunItems.thermostatId,
+      at: sql<string>`max(${bulkRunItems.finishedAt})`,
+    })
+    .from(bulkRunItems)
+    .innerJoin(bulkRuns, eq(bulkRuns.id, bulkRunItems.runId))
+    .where(
+      and(
+        eq(bulkRuns.orgId, input.orgId),
+        sql`${bulkRuns.kind} <> ${input.except}`,
+        inArray(bulkRunItems.thermostatId, [...input.thermostatIds]),
+        eq(bulkRunItems.outcome, 'applied'),
+      ),
+    )
+    .groupBy(bulkRunItems.thermostatId);
+  return new Map(rows.flatMap((row) => (row.at ? [[row.thermostatId, new Date(row.at)]] : [])));
 }
 
 /** The latest run of a kind on a subject, with how its one thermostat came out. */

@@ -66,45 +66,50 @@ export function undoTargetOf(input: {
     (operation): operation is Extract<TemplateOperation, { kind: 'residentMode' }> =>
       operation.kind === 'residentMode',
   );
-  if (resident && !resident.changes.isResidentMode) {
-    // Off reset everything (and stands alone in its change): back to the whole state before.
+  // Off reset everything: back to the whole state before it, whatever the run sent after the
+  // reset (an occupancy run's template), which that state covers section by section.
+  const resets = resident !== undefined && !resident.changes.isResidentMode;
+  if (resets) {
     body = stateBeforeReset(before, notes);
-  } else if (resident) {
-    notes.push(RESIDENT_ON_KEPT);
-  }
+  } else {
+    if (resident) notes.push(RESIDENT_ON_KEPT);
+    const configuration = resident ? undefined : configurationBefore(operations, before, notes);
+    if (configuration) body.configuration = configuration;
 
-  const configuration = resident ? undefined : configurationBefore(operations, before, notes);
-  if (configuration) body.configuration = configuration;
+    const comfort = comfortBefore(operations, before, notes);
+    if (comfort.length > 0) body.comfortSettings = comfort;
 
-  const comfort = comfortBefore(operations, before, notes);
-  if (comfort.length > 0) body.comfortSettings = comfort;
+    if (operations.some((operation) => operation.kind === 'schedule')) {
+      const week = weekByName(before);
+      if (week) body.schedule = week;
+      else
+        notes.push(
+          'The schedule before could not be named setting by setting; it is left as it is.',
+        );
+    }
 
-  if (operations.some((operation) => operation.kind === 'schedule')) {
-    const week = weekByName(before);
-    if (week) body.schedule = week;
-    else
-      notes.push('The schedule before could not be named setting by setting; it is left as it is.');
-  }
+    const alerts = alertsBefore(operations, before);
+    if (alerts) body.alerts = alerts;
 
-  const alerts = alertsBefore(operations, before);
-  if (alerts) body.alerts = alerts;
-
-  const access = operations.find(
-    (operation): operation is Extract<TemplateOperation, { kind: 'accessControl' }> =>
-      operation.kind === 'accessControl',
-  );
-  if (access) {
-    const known = before.accessControl ?? null;
-    if (!known) {
-      notes.push('Access control as it was before is not known to Setpoint; it is left as it is.');
-    } else if (known.enabled && !access.changes.enabled) {
-      notes.push(
-        'Access control was turned off, which cleared its passcode; Setpoint never stores one, so it is left off. Turn it on again on the thermostat’s page with a passcode.',
-      );
-    } else {
-      body.accessControl = known.enabled
-        ? { enabled: true, settings: { ...known.settings } }
-        : { enabled: false };
+    const access = operations.find(
+      (operation): operation is Extract<TemplateOperation, { kind: 'accessControl' }> =>
+        operation.kind === 'accessControl',
+    );
+    if (access) {
+      const known = before.accessControl ?? null;
+      if (!known) {
+        notes.push(
+          'Access control as it was before is not known to Setpoint; it is left as it is.',
+        );
+      } else if (known.enabled && !access.changes.enabled) {
+        notes.push(
+          'Access control was turned off, which cleared its passcode; Setpoint never stores one, so it is left off. Turn it on again on the thermostat’s page with a passcode.',
+        );
+      } else {
+        body.accessControl = known.enabled
+          ? { enabled: true, settings: { ...known.settings } }
+          : { enabled: false };
+      }
     }
   }
 

@@ -66,6 +66,8 @@ export function occupancyKind(options: OccupancyKindOptions = {}): RunKind {
   return {
     async work(context) {
       const { run } = context;
+      // Superseded by a later change of the unit before it began: cancelled, nothing sent.
+      if (await context.shouldStop()) return undefined;
       const [item] = await listPendingItems({ runId: run.id });
       if (!item) return undefined;
       const turnover = new Turnover(context, service, item.thermostatId, { waitMs, pollMs });

@@ -1,9 +1,9 @@
 import 'server-only';
-import { createSteppedRun, type Tx } from '@/lib/runs/store';
+import { createSteppedRun, supersedeRuns, type Tx } from '@/lib/runs/store';
 import { listTemplates } from '@/lib/templates/store';
 import type { UnitState } from '../lifecycle';
 import { STATE_WORDS } from '../lifecycle';
-import { DEFAULT_VACANT_TEMPLATE, policyFor } from '../policies';
+import { defaultTemplatesOf, policyFor } from '../policies';
 import { listPolicyRows } from '../policy-store';
 import type { Unit } from '../store';
 import { asksAnything, type OccupancyChanges } from './steps';
@@ -36,15 +36,13 @@ export async function occupancyRunStarter(input: {
     listPolicyRows({ orgId: input.orgId }),
     listTemplates({ orgId: input.orgId }),
   ]);
-  const vacant = templates.find(
-    (template) => template.name.toLowerCase() === DEFAULT_VACANT_TEMPLATE.toLowerCase(),
-  );
+  const defaults = defaultTemplatesOf(templates);
   return async (state, tx) => {
     const policy = policyFor({
       state: state.state,
       buildingId: unit.buildingId,
       rows,
-      vacantTemplateId: vacant?.id ?? null,
+      defaults,
     });
     const template = templates.find((candidate) => candidate.id === policy.templateId);
     const changes: OccupancyChanges = {
@@ -55,7 +53,16 @@ export async function occupancyRunStarter(input: {
       residentMode:
         prepare || policy.residentMode === 'unchanged' ? null : policy.residentMode === 'on',
       unit: by.temperatureUnit,
+      ...(prepare ? { prepare: true } : {}),
     };
+    // A run still putting the unit in an earlier state's settings stops: this one follows it.
+    await supersedeRuns(tx, {
+      orgId: input.orgId,
+      kind: 'occupancy',
+      key: 'unitId',
+      subject: unit.id,
+      byName: by.name,
+    });
     if (!asksAnything(changes)) return null;
     const run = await createSteppedRun(
       {

@@ -41,6 +41,8 @@ export const occupancyChangesSchema = z.object({
   residentMode: z.boolean().nullable(),
   /** The temperature unit of the member who changed the state, for the plan's words. */
   unit: z.enum(['F', 'C']),
+  /** A scheduled move-in's preparation (the state to come), not a change of state. */
+  prepare: z.boolean().optional(),
 });
 export type OccupancyChanges = z.output<typeof occupancyChangesSchema>;
 

@@ -26,9 +26,11 @@ export default async function OccupancyPoliciesPage() {
       <PageHeader title="Occupancy policies">
         What each state of a unit means for its thermostat: a template to apply and resident mode.
         This is the organisation’s policy; a building may set its own for any state, on its units
-        page. When a unit changes state, Setpoint puts its thermostat in that state’s settings as
-        one run (a move-out: a snapshot, resident mode off, the template, a read back), and each
-        unit says whether its thermostat matches.
+        page. Until one is set, vacant and make-ready apply a template named “Vacant unit” and
+        occupied one named “Occupied unit”, where the organisation has them. When a unit changes
+        state, Setpoint puts its thermostat in that state’s settings as one run (a move-out: a
+        snapshot, resident mode off, the template, a read back), and each unit says whether its
+        thermostat matches.
       </PageHeader>
       <PolicyTable view={view} />
       {manages ? (

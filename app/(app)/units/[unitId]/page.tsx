@@ -23,6 +23,9 @@ import {
   type UnitStateName,
 } from '@/lib/units/lifecycle';
 import { buildingUnitsPath, unitIdSchema, unitPath } from '@/lib/units/paths';
+import { policyView } from '@/lib/units/manage-policies';
+import { DEFAULT_TEMPLATE_NAMES } from '@/lib/units/policies';
+import { Notice } from '@/components/ui/notice';
 import { settingsOfUnits, settingsWords, type UnitSettings } from '@/lib/units/settings';
 import { listUnitSteps, type UnitStepRow } from '@/lib/units/scheduled';
 import { runPath } from '@/lib/runs/requests';
@@ -100,6 +103,13 @@ function SettingsCell({
           (checked <When at={settings.at} zone={zone} />)
         </>
       ) : null}
+      {settings.status === 'changed' ? (
+        <>
+          {' '}
+          (changed <When at={settings.changedAt} zone={zone} />
+          {settings.by ? ` by ${settings.by}` : ' by a run'}; apply them again to be sure)
+        </>
+      ) : null}
       {' · '}
       <Link href={occupancyRunPath(settings.runId)} className="underline">
         {settings.status === 'running' ? 'Follow the run' : 'The run'}
@@ -133,6 +143,13 @@ export default async function UnitPage({ params, searchParams }: Props) {
     listUnitSteps(unit),
   ]);
   const settings = settingsByUnit.get(unit.id) ?? { status: 'unknown' as const };
+  // A move-in is prepared with the occupied policy's template: say so when there is none.
+  const occupied =
+    unit.occupancy.state === 'move_in_scheduled'
+      ? (await policyView({ orgId: member.orgId, buildingId: unit.buildingId })).states.find(
+          (row) => row.state === 'occupied',
+        )
+      : undefined;
   const stateName = STATE_WORDS[unit.occupancy.state].toLowerCase();
   const zone = unit.timeZone;
   const next = nextStepOf(unit.occupancy, zone);
@@ -237,6 +254,16 @@ export default async function UnitPage({ params, searchParams }: Props) {
               : []),
           ]}
         />
+        {occupied && occupied.templateId === null ? (
+          <Notice tone="warning">
+            Nothing is prepared before this move-in: the occupied policy applies no template. Name a
+            template “{DEFAULT_TEMPLATE_NAMES.occupied}”, or choose one on the{' '}
+            <Link href="/templates/occupancy" className="underline">
+              occupancy policies
+            </Link>{' '}
+            page; resident mode is turned on at the move-in either way.
+          </Notice>
+        ) : null}
         {changes && unit.thermostatId ? (
           confirming ? (
             <ConfirmStep

@@ -131,7 +131,9 @@ export default async function BuildingUnitsPage({ params }: Props) {
             <Link href="/portfolio/add" className="underline">
               Add thermostats
             </Link>{' '}
-            page; nothing here reaches them.
+            page, and empty units made here take the thermostats added with their labels. A state is
+            recorded as on a unit’s page: a unit moved to vacant or make-ready has its thermostat
+            put in the vacant settings, which may reset it (each unit’s page follows its run).
           </p>
           <Card>
             <UnitsCsvForm action={importUnitsCsv.bind(null, building.buildingId)} />
