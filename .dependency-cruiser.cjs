@@ -27,7 +27,7 @@ const TIERS = [
       'notifications',
     ],
   ],
-  ['views and jobs', ['activity-log', 'jobs']],
+  ['views and jobs', ['activity-log', 'api', 'jobs']],
 ];
 
 const literal = (name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');

@@ -2,10 +2,9 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { getEnv } from '@/lib/platform/env';
 import { CSRF_HEADER, createCsrfCookie, csrfCookieName, csrfTokenOf } from '@/lib/auth/csrf';
 import { contentSecurityPolicy, createNonce } from '@/lib/platform/security-headers';
-import { fromOwnOrigin } from '@/lib/platform/request-origin';
+import { fromOwnOrigin, SESSION_COOKIES } from '@/lib/platform/request-origin';
 
 const PUBLIC_PATHS = ['/sign-in', '/setup', '/invite'];
-const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 /**
  * The most a form or server action may send: `experimental.serverActions.bodySizeLimit` in
@@ -108,9 +107,10 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // Everything but next-auth's and the service connection's own routes and the health check
-  // (they check the session themselves, or need none, and serve no pages; a redirect from the OAuth callback would carry its code into
-  // a URL and a cookie), Next's assets and public files.
+  // (they check the session themselves, or need none, and serve no pages; a redirect from the
+  // OAuth callback would carry its code into a URL and a cookie), the API (it takes keys, never
+  // the session: lib/api/http.ts answers for itself), Next's assets and public files.
   matcher: [
-    '/((?!api/auth|api/connect|api/health|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)',
+    '/((?!api/auth|api/connect|api/health|api/v1|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)',
   ],
 };

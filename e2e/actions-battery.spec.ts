@@ -7,7 +7,7 @@ import {
   actionCatalog,
   type CatalogAction,
   catalogEntry,
-  unitActionCatalog,
+  unitAndKeyActionCatalog,
 } from './support/action-catalog';
 import {
   type ActionAnswer,
@@ -166,7 +166,7 @@ const FORGED_IDS = { thermostat: thermostatIds, building: buildingIds, unit: uni
 
 const ACTIONS: ActionUnderTest[] = [
   ...actionCatalog(() => ({ thermostatId, buildingId, secondBuildingId, otherThermostatId })),
-  ...unitActionCatalog(() => ({ unitId, buildingId })),
+  ...unitAndKeyActionCatalog(() => ({ unitId, buildingId })),
 ].map((action) => ({
   ...action,
   forgedIds: action.boundId ? FORGED_IDS[action.boundId] : undefined,
@@ -344,7 +344,8 @@ test('another manager’s (or no one’s) ids bound into an action are refused b
 });
 
 test('a request from another site is a clean 403 for every action and the bulk route', async () => {
-  for (const origin of ['https://evil.example', 'null', `${APP_URL}.evil.example`]) {
+  // '' sends no Origin at all: with the session cookie, not Setpoint's own page (nor a browser's).
+  for (const origin of ['https://evil.example', 'null', `${APP_URL}.evil.example`, '']) {
     for (const action of ACTIONS) {
       const form = await formOf(action);
       for (const via of ['fetch', 'nojs'] as const) {
@@ -367,6 +368,18 @@ test('a request from another site is a clean 403 for every action and the bulk r
   const label = rename.values.unitLabel ?? '';
   const ok = await callAction(onThermostat(), rename, [['unitLabel', label]]);
   expect(ok.result?.status).toBe('success');
+  // As does a browser that sends no Origin but says the request is its own site's.
+  const sameSite = await fetch(`${APP_URL}${onThermostat()}`, {
+    method: 'POST',
+    headers: {
+      cookie,
+      'sec-fetch-site': 'same-origin',
+      'next-action': rename.actionId,
+      accept: 'text/x-component',
+    },
+    body: fetchActionBody(rename.bound, [['unitLabel', label]]),
+  });
+  expect(sameSite.status).toBe(200);
 });
 
 // ---- 2. the generated battery of malformed input ---------------------------------------------
@@ -461,6 +474,14 @@ const BATTERY: BatteryForm[] = [
       externalId: [...KIND.optionalText, bad('65 characters', 'e'.repeat(65))],
     },
     combined: [{ label: '', externalId: HUGE }],
+  },
+  {
+    action: 'make api key',
+    fields: {
+      name: [...KIND.requiredText, bad('65 characters', 'n'.repeat(65))],
+      scopes: [...KIND.choice, bad('upper case', 'READ')],
+    },
+    combined: [{ name: '', scopes: 'admin' }],
   },
   {
     action: 'move-in lead',
@@ -829,10 +850,11 @@ async function postBulk(
   body: unknown,
   options: { cookie?: string; origin?: string; raw?: string } = {},
 ): Promise<Response> {
+  const origin = options.origin ?? APP_URL;
   return fetch(`${APP_URL}/bulk/apply`, {
     method: 'POST',
     headers: {
-      origin: options.origin ?? APP_URL,
+      ...(origin ? { origin } : {}),
       cookie: options.cookie ?? cookie,
       'content-type': 'application/json',
     },

@@ -293,10 +293,11 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
 }
 
 /**
- * The actions of units (a unit's page, a building's units, the move-in lead), for the actions
- * battery; their roles are the unit tests' (tests/unit/units.test.ts, turnover.test.ts).
+ * The actions of units (a unit's page, a building's units, the move-in lead) and of the API keys
+ * page, for the actions battery; their roles are the unit tests' (tests/unit/units.test.ts,
+ * turnover.test.ts, api.test.ts).
  */
-export function unitActionCatalog(
+export function unitAndKeyActionCatalog(
   ids: () => { unitId: string; buildingId: string },
 ): CatalogAction[] {
   const onUnit = (query = '') => `/units/${ids().unitId}${query}`;
@@ -348,6 +349,16 @@ export function unitActionCatalog(
       path: () => '/templates/occupancy',
       pick: fieldsInclude('hours'),
       valid: () => [['hours', '4']],
+    },
+    {
+      name: 'make api key',
+      path: () => '/api-keys',
+      pick: fieldsInclude('scopes'),
+      valid: () => [
+        ['name', 'Battery key'],
+        ['scopes', 'read'],
+        ['every', 'on'],
+      ],
     },
   ];
 }

@@ -189,7 +189,7 @@ export type ActionAnswer = {
 /**
  * Posts one action call to the page at `url` the way `via` does (the client runtime's fetch by
  * default, or a no-JS form post), with `bound` in place of the rendered bound arguments, as the
- * holder of `cookie` and from `origin` (the page's own by default).
+ * holder of `cookie` and from `origin` (the page's own by default; `''` sends none).
  */
 export async function postAction(
   url: string,
@@ -198,10 +198,8 @@ export async function postAction(
   options: { via?: Via; bound?: unknown[]; cookie: string; origin?: string },
 ): Promise<ActionAnswer> {
   const via = options.via ?? 'fetch';
-  const headers: Record<string, string> = {
-    origin: options.origin ?? new URL(url).origin,
-    cookie: options.cookie,
-  };
+  const origin = options.origin ?? new URL(url).origin;
+  const headers: Record<string, string> = { ...(origin ? { origin } : {}), cookie: options.cookie };
   let body: FormData;
   if (via === 'fetch') {
     headers['next-action'] = form.actionId;

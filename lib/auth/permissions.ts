@@ -39,7 +39,9 @@ export type Permission =
   /** Create, change and delete groups of thermostats (using one needs only its thermostats). */
   | 'manage_groups'
   /** What each occupancy state means for a unit's thermostat, for the organisation or a building. */
-  | 'manage_policies';
+  | 'manage_policies'
+  /** Create and revoke keys for Setpoint's own API (`/api/v1`). */
+  | 'manage_api_keys';
 
 export const PERMISSIONS: readonly Permission[] = [
   'view',
@@ -55,6 +57,7 @@ export const PERMISSIONS: readonly Permission[] = [
   'manage_templates',
   'manage_groups',
   'manage_policies',
+  'manage_api_keys',
 ];
 
 const GRANTS: Record<Role, ReadonlySet<Permission>> = {
@@ -130,6 +133,7 @@ export function refusal(role: Role, permission: Permission): string {
     manage_templates: 'create, change or delete templates',
     manage_groups: 'create, change or delete groups',
     manage_policies: 'change occupancy policies',
+    manage_api_keys: 'create or revoke API keys',
   };
   const who = permission === 'manage_owners' ? 'an owner' : 'an owner or admin';
   return `As ${article(ROLE_NAMES[role])} ${ROLE_NAMES[role].toLowerCase()} you cannot ${what[permission]}; ask ${who}. Nothing was changed.`;

@@ -1057,3 +1057,70 @@ export const notifications = pgTable(
       .where(sql`${table.status} in ('pending', 'held', 'digest', 'paused')`),
   ],
 );
+
+/** What an API key may do (lib/api/keys.ts). */
+export const API_SCOPES = ['read', 'write_units', 'write_thermostats'] as const;
+
+/**
+ * A key for Setpoint's own API (`/api/v1`): shown once, stored only as the SHA-256 of its
+ * secret (a 32-byte random value, so a fast hash is enough), with its scopes and, optionally,
+ * the buildings it is limited to. Revoked keys stay, for the activity log's sake.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: organizationId(),
+    name: text('name').notNull(),
+    /** The key's first characters, to tell keys apart on the page (never enough to use). */
+    prefix: text('prefix').notNull(),
+    hash: text('hash').notNull(),
+    scopes: jsonb('scopes').$type<(typeof API_SCOPES)[number][]>().notNull(),
+    /** Null: every building. */
+    buildingIds: jsonb('building_ids').$type<string[] | null>(),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedByName: text('revoked_by_name'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    lastUsedFrom: text('last_used_from'),
+  },
+  (table) => [
+    uniqueIndex('api_keys_hash_idx').on(table.hash),
+    index('api_keys_org_idx').on(table.orgId),
+  ],
+);
+
+/**
+ * An API write's first answer, by its key and `Idempotency-Key`, for 24 hours: the same key and
+ * body get it again without anything done twice; another body is refused.
+ */
+export const apiIdempotency = pgTable(
+  'api_idempotency',
+  {
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** SHA-256 of the method, path and body. */
+    requestHash: text('request_hash').notNull(),
+    /** Null while the first request is still being answered. */
+    status: integer('status'),
+    body: jsonb('body').$type<unknown>(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.keyId, table.idempotencyKey] })],
+);
+
+/** Requests per key per minute, for the API's rate limit (shared by every instance). */
+export const apiRateWindows = pgTable(
+  'api_rate_windows',
+  {
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.keyId, table.windowStart] })],
+);

@@ -35,6 +35,7 @@ export type Unit = {
   since: Date | null;
   /** Since when Setpoint has known it: its first thermostat's arrival, where its history starts. */
   knownSince: Date | null;
+  createdAt: Date;
 };
 
 export type UnitEventRow = {
@@ -96,6 +97,7 @@ const unitColumns = {
   label: units.label,
   externalId: units.externalId,
   thermostatId: units.thermostatId,
+  createdAt: units.createdAt,
   state: unitOccupancy.state,
   moveOutOn: unitOccupancy.moveOutOn,
   moveInAt: unitOccupancy.moveInAt,
@@ -137,9 +139,10 @@ const toUnit = (row: UnitRow): Unit => ({
   ),
   since: row.since,
   knownSince: row.knownSince,
+  createdAt: row.createdAt,
 });
 
-async function selectUnits(where: ReturnType<typeof and>) {
+async function selectUnits(where: ReturnType<typeof and>): Promise<Unit[]> {
   const db = await getDb();
   const rows = await db
     .select(unitColumns)
@@ -152,6 +155,62 @@ async function selectUnits(where: ReturnType<typeof and>) {
     .where(where)
     .orderBy(sql`natural_sort_key(${units.label}) collate "C"`, asc(units.id));
   return rows.map(toUnit);
+}
+
+/** Where a page of units ends: the last unit's creation (as the database keeps it) and id. */
+export type UnitCursor = { createdAt: string; id: string };
+
+/**
+ * A page of the units in the scope, oldest first, after `after` (the cursor of the page before),
+ * filtered by building, state and external id: the API's list. Oldest first, by the database's
+ * own instant (to the microsecond), so a unit added meanwhile comes at the end and none is
+ * skipped or seen twice. `next` is null on the last page.
+ */
+export async function pageOfUnits(input: {
+  scope: Scope;
+  limit: number;
+  after?: UnitCursor | null;
+  buildingId?: string;
+  state?: UnitState['state'];
+  externalId?: string;
+}): Promise<{ units: Unit[]; next: UnitCursor | null }> {
+  const { after } = input;
+  const db = await getDb();
+  const keys = await db
+    .select({ id: units.id, createdAt: sql<string>`${units.createdAt}::text` })
+    .from(units)
+    .leftJoin(unitOccupancy, eq(unitOccupancy.unitId, units.id))
+    .where(
+      and(
+        inScope(input.scope),
+        input.buildingId ? eq(units.buildingId, input.buildingId) : undefined,
+        input.externalId ? eq(units.externalId, input.externalId) : undefined,
+        input.state
+          ? sql`coalesce(${unitOccupancy.state}, 'occupied') = ${input.state}`
+          : undefined,
+        after
+          ? sql`(${units.createdAt}, ${units.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(units.createdAt), asc(units.id))
+    .limit(input.limit + 1);
+  const page = keys.slice(0, input.limit);
+  const found =
+    page.length === 0
+      ? []
+      : await selectUnits(
+          inArray(
+            units.id,
+            page.map((key) => key.id),
+          ),
+        );
+  const byId = new Map(found.map((unit) => [unit.id, unit]));
+  const last = page.at(-1);
+  return {
+    units: page.flatMap((key) => byId.get(key.id) ?? []),
+    next: keys.length > input.limit && last ? { createdAt: last.createdAt, id: last.id } : null,
+  };
 }
 
 const inScope = (scope: Scope) =>

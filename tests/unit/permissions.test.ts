@@ -36,6 +36,7 @@ const RULES: Record<Permission, [boolean, boolean, boolean, boolean, boolean, bo
   manage_templates: [Y, Y, N, N, N, N, N],
   manage_groups: [Y, Y, N, N, N, N, N],
   manage_policies: [Y, Y, N, N, N, N, N],
+  manage_api_keys: [Y, Y, N, N, N, N, N],
 };
 
 const MINE = 'aaaaaaaaaaaaaaaaaaaaaaa1';

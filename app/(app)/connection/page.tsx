@@ -81,6 +81,24 @@ export default async function ConnectionPage({
       ) : (
         <NotConnected manages={manages} />
       )}
+
+      <Card className="grid gap-2">
+        <h2 className="text-lg font-medium">Setpoint’s own API</h2>
+        <p className="text-sm text-muted">
+          Your property-management system can record move-outs and move-ins and read your units
+          through Setpoint’s API, with a key of its own.
+        </p>
+        <p className="flex flex-wrap gap-4 text-sm">
+          {can(member, 'manage_api_keys') ? (
+            <Link href="/api-keys" className="underline">
+              API keys
+            </Link>
+          ) : null}
+          <Link href="/api-reference" className="underline">
+            API reference
+          </Link>
+        </p>
+      </Card>
     </div>
   );
 }

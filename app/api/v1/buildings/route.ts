@@ -1,0 +1,4 @@
+import { apiOperation } from '@/lib/api/http';
+import { listBuildingsOperation } from '@/lib/api/operations';
+
+export const GET = apiOperation('read', listBuildingsOperation);

@@ -1,0 +1,4 @@
+import { apiOperation } from '@/lib/api/http';
+import { unitEventOperation } from '@/lib/api/operations';
+
+export const POST = apiOperation('write_units', unitEventOperation);

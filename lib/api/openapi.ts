@@ -1,0 +1,170 @@
+import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import {
+  buildingPageSchema,
+  buildingSchema,
+  listBuildingsQuerySchema,
+  listUnitsQuerySchema,
+  problemSchema,
+  unitEventResultSchema,
+  unitEventSchema,
+  unitPageSchema,
+  unitSchema,
+} from './schemas';
+
+/**
+ * The OpenAPI 3.1 document of `/api/v1`, generated from the schemas that check requests and
+ * shape answers (lib/api/schemas.ts), served at `/api/v1/openapi.json`. Each operation says the
+ * scope its key needs; every answer may also be a problem (RFC 9457).
+ */
+
+const registry = new OpenAPIRegistry();
+
+const bearer = registry.registerComponent('securitySchemes', 'apiKey', {
+  type: 'http',
+  scheme: 'bearer',
+  description:
+    'An API key made on the API keys page (owners and admins): `Authorization: Bearer spk_…`.',
+});
+
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: problemSchema } },
+});
+
+/** The answers every operation may give besides its own. */
+const COMMON = {
+  401: problem('No key, or a revoked one.'),
+  403: problem('The key lacks the scope this operation needs.'),
+  429: problem('Too many requests this minute: wait `Retry-After` seconds.'),
+  500: problem('Something went wrong on our side.'),
+};
+
+const RATE_HEADERS = {
+  'RateLimit-Limit': {
+    description: 'Requests this key may make a minute.',
+    schema: { type: 'integer' as const },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left this minute.',
+    schema: { type: 'integer' as const },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the minute ends.',
+    schema: { type: 'integer' as const },
+  },
+};
+
+const ok = (description: string, schema: z.ZodType) => ({
+  description,
+  headers: RATE_HEADERS,
+  content: { 'application/json': { schema } },
+});
+
+const security = [{ [bearer.name]: [] }];
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/buildings',
+  operationId: 'listBuildings',
+  summary: 'List buildings',
+  description: 'The buildings the key may see, oldest first. Scope: read.',
+  security,
+  request: { query: listBuildingsQuerySchema },
+  responses: {
+    200: ok('A page of buildings.', buildingPageSchema),
+    422: problem('A query value was refused.'),
+    ...COMMON,
+  },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/buildings/{buildingId}',
+  operationId: 'readBuilding',
+  summary: 'Read a building',
+  description: 'Scope: read. Another building than the key may see is a 404.',
+  security,
+  request: { params: z.object({ buildingId: z.string() }) },
+  responses: {
+    200: ok('The building.', buildingSchema),
+    404: problem('No such building.'),
+    ...COMMON,
+  },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/units',
+  operationId: 'listUnits',
+  summary: 'List units',
+  description:
+    'The units the key may see, oldest first (a unit added while you page comes at the end), filtered by building, state or external id. Scope: read.',
+  security,
+  request: { query: listUnitsQuerySchema },
+  responses: {
+    200: ok('A page of units.', unitPageSchema),
+    422: problem('A query value was refused.'),
+    ...COMMON,
+  },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/units/{unitId}',
+  operationId: 'readUnit',
+  summary: 'Read a unit',
+  description: 'Scope: read.',
+  security,
+  request: { params: z.object({ unitId: z.uuid() }) },
+  responses: { 200: ok('The unit.', unitSchema), 404: problem('No such unit.'), ...COMMON },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/units/{unitId}/events',
+  operationId: 'recordUnitEvent',
+  summary: 'Record what happened to a unit',
+  description:
+    'A move-out, a move-in, notice, make-ready, or a move-in scheduled or cancelled, as on the unit’s page: recorded once however often it is sent, and the run its new state’s policy asks for starts with it (a move-out: the turnover). Send an `Idempotency-Key` to make a retry safe. Scope: write_units.',
+  security,
+  request: {
+    params: z.object({ unitId: z.uuid() }),
+    headers: z.object({
+      'Idempotency-Key': z
+        .string()
+        .max(255)
+        .optional()
+        .meta({ description: 'The same key and body within 24 hours get the first answer again.' }),
+    }),
+    body: { content: { 'application/json': { schema: unitEventSchema } } },
+  },
+  responses: {
+    200: ok('Recorded; no run was needed (or it was already so).', unitEventResultSchema),
+    202: ok(
+      'Recorded; the run putting the thermostat in its settings follows.',
+      unitEventResultSchema,
+    ),
+    404: problem('No such unit.'),
+    409: problem('The event does not fit the unit’s state (a move-in while it is occupied).'),
+    422: problem('A field was refused, or the Idempotency-Key was used with another body.'),
+    ...COMMON,
+  },
+});
+
+let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | null = null;
+
+/** The document, generated once per process. */
+export function openApiDocument() {
+  document ??= new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Setpoint API',
+      version: '1.0.0',
+      description:
+        'Setpoint’s own API for property-management systems: units and their occupancy, buildings. JSON in and out; errors are RFC 9457 problem details.',
+    },
+    servers: [{ url: '/' }],
+  });
+  return document;
+}

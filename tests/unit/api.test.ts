@@ -1,0 +1,434 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Member } from '@/lib/auth/store';
+import type { DatabaseHandle } from '@/lib/db/client';
+
+// The keys page's actions ask the session who is signed in: whoever the test says.
+const session = vi.hoisted(() => ({ member: null as Member | null }));
+vi.mock('@/lib/auth/session', () => ({
+  getCurrentMember: async () => session.member,
+  requireMember: async () => {
+    if (!session.member) throw new Error('not signed in');
+    return session.member;
+  },
+}));
+vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
+
+Object.assign(process.env, {
+  AUTH_SECRET: randomBytes(32).toString('base64url'),
+  TOKEN_KEYS: `1:${randomBytes(32).toString('base64url')}`,
+  DATA_DIR: mkdtempSync(path.join(tmpdir(), 'setpoint-api-')),
+  NEXTAUTH_URL: 'https://setpoint.example.com',
+});
+
+const { useDatabase } = await import('../support/database');
+const { createFirstOwner, createOrganizationWithOwner, inviteAndAccept } = await import(
+  '../support/members'
+);
+const { createKeyAction, revokeKeyAction } = await import('@/app/(app)/api-keys/actions');
+const { listApiKeys } = await import('@/lib/api/keys');
+const { answerChecker } = await import('../support/openapi');
+const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
+const { createApiKey, revokeApiKey } = await import('@/lib/api/keys');
+const { openApiDocument } = await import('@/lib/api/openapi');
+const { REQUESTS_PER_MINUTE } = await import('@/lib/api/limits');
+const { listActivity } = await import('@/lib/activity/store');
+const { sql } = await import('drizzle-orm');
+const { rowsOf } = await import('@/lib/db/client');
+const buildingsRoute = await import('@/app/api/v1/buildings/route');
+const buildingRoute = await import('@/app/api/v1/buildings/[buildingId]/route');
+const unitsRoute = await import('@/app/api/v1/units/route');
+const unitRoute = await import('@/app/api/v1/units/[unitId]/route');
+const eventsRoute = await import('@/app/api/v1/units/[unitId]/events/route');
+const documentRoute = await import('@/app/api/v1/openapi.json/route');
+
+const MINE = 'aaaaaaaaaaaaaaaaaaaaaaa1';
+const OTHER = 'bbbbbbbbbbbbbbbbbbbbbbb2';
+const BASE = 'https://setpoint.example.com';
+
+/**
+ * Setpoint's own API (issue 37), through its route handlers: every answer checked against the
+ * served OpenAPI document; keys by scope, revoked, of another organisation and limited to a
+ * building (a 404 for the others'); the cookie never taken; idempotent writes, alone and at once;
+ * pages that neither lose nor repeat a unit while units are added; the rate limit's headers and
+ * its 429; every call in the activity log under its key's name.
+ */
+describe('API v1', () => {
+  let handle: DatabaseHandle;
+  let owner: Member;
+  let key = '';
+  let readOnly = '';
+  let limited = '';
+  let elsewhere = '';
+  const check = answerChecker(openApiDocument() as never);
+
+  type Route = (request: Request, route: { params: Promise<never> }) => Promise<Response>;
+  /** Calls a route handler as Next.js would, checks the answer against the document. */
+  async function call(input: {
+    route: Route;
+    path: string;
+    /** The document's path template, when `path` fills one in. */
+    template?: string;
+    method?: string;
+    key?: string | null;
+    body?: unknown;
+    params?: Record<string, string>;
+    headers?: Record<string, string>;
+  }) {
+    const method = input.method ?? 'GET';
+    const headers = new Headers(input.headers);
+    const used = input.key === undefined ? key : input.key;
+    if (used) headers.set('authorization', `Bearer ${used}`);
+    if (input.body !== undefined) headers.set('content-type', 'application/json');
+    const response = await input.route(
+      new Request(`${BASE}${input.path}`, {
+        method,
+        headers,
+        body: input.body === undefined ? undefined : JSON.stringify(input.body),
+      }),
+      { params: Promise.resolve(input.params ?? {}) as Promise<never> },
+    );
+    const body = await response.json();
+    check({
+      path: input.template ?? input.path.split('?')[0] ?? '',
+      method: method.toLowerCase(),
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body,
+    });
+    return { status: response.status, body, headers: response.headers };
+  }
+
+  const listUnits = (query = '', as?: string | null) =>
+    call({ route: unitsRoute.GET as Route, path: `/api/v1/units${query}`, key: as });
+  const postEvent = (unitId: string, body: unknown, headers: Record<string, string> = {}) =>
+    call({
+      route: eventsRoute.POST as Route,
+      path: `/api/v1/units/${unitId}/events`,
+      template: '/api/v1/units/{unitId}/events',
+      method: 'POST',
+      body,
+      params: { unitId },
+      headers,
+    });
+
+  beforeAll(async () => {
+    handle = await useDatabase({ kind: 'pglite', dataDir: 'memory://' });
+    owner = await createFirstOwner('owner@api.example', 'API Property');
+    for (const [buildingId, name] of [
+      [MINE, 'Harbor View'],
+      [OTHER, 'Lakeside'],
+    ] as const) {
+      await ensureBuilding({ orgId: owner.orgId, buildingId, name, timeZone: 'America/New_York' });
+    }
+    for (let n = 1; n <= 5; n += 1) {
+      await addThermostat({
+        orgId: owner.orgId,
+        thermostatId: String(300000000000 + n),
+        buildingId: n <= 3 ? MINE : OTHER,
+        unitLabel: `Unit ${n}`,
+      });
+    }
+    const made = (
+      scopes: ('read' | 'write_units' | 'write_thermostats')[],
+      buildingIds: string[] | null = null,
+    ) =>
+      createApiKey({
+        orgId: owner.orgId,
+        name: `Key ${scopes.join('+')}`,
+        scopes,
+        buildingIds,
+        byName: owner.name,
+      });
+    key = (await made(['read', 'write_units'])).secret;
+    readOnly = (await made(['read'])).secret;
+    limited = (await made(['read', 'write_units'], [MINE])).secret;
+    const stranger = await createOrganizationWithOwner('stranger@api.example', 'Another Company');
+    elsewhere = (
+      await createApiKey({
+        orgId: stranger.orgId,
+        name: 'Theirs',
+        scopes: ['read'],
+        buildingIds: null,
+        byName: 'x',
+      })
+    ).secret;
+  });
+
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('serves its OpenAPI 3.1 document, generated from its schemas', async () => {
+    const response = await documentRoute.GET();
+    const document = await response.json();
+    expect(document.openapi).toBe('3.1.0');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/units',
+        '/api/v1/units/{unitId}/events',
+        '/api/v1/buildings',
+      ]),
+    );
+    expect(document.components.schemas.UnitEvent).toBeDefined();
+  });
+
+  it('takes keys only: none, a forged one, a revoked one and a session cookie are all 401', async () => {
+    expect((await listUnits('', null)).status).toBe(401);
+    expect((await listUnits('', 'spk_forged')).status).toBe(401);
+    const cookieOnly = await call({
+      route: unitsRoute.GET as Route,
+      path: '/api/v1/units',
+      key: null,
+      headers: { cookie: 'next-auth.session-token=whatever' },
+    });
+    expect(cookieOnly.status).toBe(401);
+    const revoked = await createApiKey({
+      orgId: owner.orgId,
+      name: 'Old',
+      scopes: ['read'],
+      buildingIds: null,
+      byName: owner.name,
+    });
+    expect((await listUnits('', revoked.secret)).status).toBe(200);
+    await revokeApiKey({ orgId: owner.orgId, keyId: revoked.key.id, byName: owner.name });
+    const after = await listUnits('', revoked.secret);
+    expect(after.status).toBe(401);
+    expect(after.headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('lists and reads units and buildings, each key only its own organisation’s and buildings’', async () => {
+    const all = await listUnits();
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((unit: { label: string }) => unit.label)).toEqual([
+      'Unit 1',
+      'Unit 2',
+      'Unit 3',
+      'Unit 4',
+      'Unit 5',
+    ]);
+    expect(all.body.data[0]).toMatchObject({ state: 'occupied', buildingId: MINE });
+    expect((await listUnits(`?buildingId=${OTHER}`)).body.data).toHaveLength(2);
+    expect((await listUnits('', elsewhere)).body.data).toEqual([]);
+    const mine = await listUnits('', limited);
+    expect(mine.body.data.map((unit: { buildingId: string }) => unit.buildingId)).toEqual([
+      MINE,
+      MINE,
+      MINE,
+    ]);
+    const theirs = all.body.data.find((unit: { buildingId: string }) => unit.buildingId === OTHER);
+    const read = (unitId: string, as?: string) =>
+      call({
+        route: unitRoute.GET as Route,
+        path: `/api/v1/units/${unitId}`,
+        template: '/api/v1/units/{unitId}',
+        params: { unitId },
+        key: as,
+      });
+    expect((await read(theirs.id)).status).toBe(200);
+    // Another building's unit is no unit to a key limited to one: 404, as a forged id is.
+    expect((await read(theirs.id, limited)).status).toBe(404);
+    expect((await read(theirs.id, elsewhere)).status).toBe(404);
+    expect((await read('not-a-unit')).status).toBe(404);
+    const building = (buildingId: string, as?: string) =>
+      call({
+        route: buildingRoute.GET as Route,
+        path: `/api/v1/buildings/${buildingId}`,
+        template: '/api/v1/buildings/{buildingId}',
+        params: { buildingId },
+        key: as,
+      });
+    expect((await building(OTHER)).body).toMatchObject({ id: OTHER, name: 'Lakeside' });
+    expect((await building(OTHER, limited)).status).toBe(404);
+    const buildings = await call({
+      route: buildingsRoute.GET as Route,
+      path: '/api/v1/buildings?limit=1',
+    });
+    expect(buildings.body.data).toHaveLength(1);
+    const second = await call({
+      route: buildingsRoute.GET as Route,
+      path: `/api/v1/buildings?limit=1&after=${buildings.body.next}`,
+    });
+    expect([buildings.body.data[0].id, second.body.data[0].id].sort()).toEqual([MINE, OTHER]);
+    expect(second.body.next).toBeNull();
+    expect((await listUnits('?state=bogus')).status).toBe(422);
+    expect((await listUnits('?after=garbage')).status).toBe(422);
+  });
+
+  it('pages with a cursor that neither loses nor repeats a unit while units are added', async () => {
+    const seen: string[] = [];
+    let next: string | null = null;
+    let added = 0;
+    do {
+      const page = await listUnits(`?limit=2${next ? `&after=${next}` : ''}`);
+      seen.push(...page.body.data.map((unit: { label: string }) => unit.label));
+      next = page.body.next;
+      // Between pages, someone adds a unit (a thermostat comes in one of its own).
+      if (added < 2) {
+        added += 1;
+        await addThermostat({
+          orgId: owner.orgId,
+          thermostatId: String(300000000100 + added),
+          buildingId: MINE,
+          unitLabel: `Added ${added}`,
+        });
+      }
+    } while (next);
+    expect(seen).toEqual(['Unit 1', 'Unit 2', 'Unit 3', 'Unit 4', 'Unit 5', 'Added 1', 'Added 2']);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('records a move-out once: a scope it needs, a replay with the same Idempotency-Key, another body refused, concurrent retries one change', async () => {
+    const unit = (await listUnits(`?buildingId=${MINE}`)).body.data[0];
+    const readOnlyTry = await call({
+      route: eventsRoute.POST as Route,
+      path: `/api/v1/units/${unit.id}/events`,
+      template: '/api/v1/units/{unitId}/events',
+      method: 'POST',
+      key: readOnly,
+      body: { event: 'move_out' },
+      params: { unitId: unit.id },
+    });
+    expect(readOnlyTry.status).toBe(403);
+    expect((await postEvent(unit.id, { event: 'moved_out' })).status).toBe(422);
+    const refused = await postEvent(unit.id, { event: 'give_notice', moveOutOn: '31/01/2027' });
+    expect(refused.body.errors).toEqual([{ field: 'moveOutOn', message: expect.any(String) }]);
+
+    // Two identical requests at once, then the same again later: one move-out, one answer.
+    const headers = { 'idempotency-key': 'pms-42-move-out' };
+    const [first, second] = await Promise.all([
+      postEvent(unit.id, { event: 'move_out' }, headers),
+      postEvent(unit.id, { event: 'move_out' }, headers),
+    ]);
+    expect([first.status, second.status]).toEqual([first.status, first.status]);
+    expect(first.body).toEqual(second.body);
+    expect(first.body.unit.state).toBe('vacant');
+    const replay = await postEvent(unit.id, { event: 'move_out' }, headers);
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const events = await handle.db.execute(
+      sql`select count(*)::int as n from unit_events where unit_id = ${unit.id}`,
+    );
+    expect((rowsOf<{ n: number }>(events)[0] as { n: number }).n).toBe(1);
+    // The same key with another body: refused, nothing done.
+    const other = await postEvent(unit.id, { event: 'make_ready' }, headers);
+    expect(other.status).toBe(422);
+    expect(other.body.title).toBe('Idempotency-Key reused');
+    // Without a key, a replay of the move-out is still one move-out (the lifecycle's own rule).
+    const again = await postEvent(unit.id, { event: 'move_out' });
+    expect(again.body).toMatchObject({ changed: false, run: null });
+    // An event that does not fit: a 409 in words.
+    const conflict = await postEvent(unit.id, { event: 'give_notice', moveOutOn: '2027-01-31' });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.detail).toMatch(/Only an occupied unit can be given notice/);
+  });
+
+  it('says its rate limit in headers, and answers a 429 with Retry-After past it', async () => {
+    const spare = await createApiKey({
+      orgId: owner.orgId,
+      name: 'Busy',
+      scopes: ['read'],
+      buildingIds: null,
+      byName: owner.name,
+    });
+    const first = await listUnits('?limit=1', spare.secret);
+    expect(first.headers.get('ratelimit-limit')).toBe(String(REQUESTS_PER_MINUTE));
+    expect(first.headers.get('ratelimit-remaining')).toBe(String(REQUESTS_PER_MINUTE - 1));
+    expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+    // Spend the rest of the minute in the counter, then one more request.
+    await handle.db.execute(
+      sql`update api_rate_windows set count = ${REQUESTS_PER_MINUTE} where key_id = ${spare.key.id}`,
+    );
+    const over = await listUnits('?limit=1', spare.secret);
+    if (over.status !== 429) {
+      // The minute turned between the two requests: the new minute's first request is counted.
+      expect(over.headers.get('ratelimit-remaining')).toBe(String(REQUESTS_PER_MINUTE - 1));
+      return;
+    }
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(over.headers.get('ratelimit-remaining')).toBe('0');
+  });
+
+  it('owners and admins make a key on its page (shown once, kept as a hash) and revoke it; others are refused', async () => {
+    const form = (entries: [string, string][]) => {
+      const data = new FormData();
+      for (const [name, value] of entries) data.append(name, value);
+      return data;
+    };
+    session.member = owner;
+    const refused = await createKeyAction({ status: 'idle' }, form([['name', ' ']]));
+    expect(refused).toMatchObject({
+      status: 'error',
+      fieldErrors: { name: [expect.any(String)], scopes: ['Choose at least one scope.'] },
+    });
+    const foreign = await createKeyAction(
+      { status: 'idle' },
+      form([
+        ['name', 'PMS'],
+        ['scopes', 'read'],
+        ['buildingIds', 'cccccccccccccccccccccccc'],
+      ]),
+    );
+    expect(foreign.fieldErrors?.buildings).toBeDefined();
+    const made = await createKeyAction(
+      { status: 'idle' },
+      form([
+        ['name', 'Yardi sync'],
+        ['scopes', 'read'],
+        ['scopes', 'write_units'],
+        ['buildingIds', MINE],
+      ]),
+    );
+    expect(made.status).toBe('success');
+    const secret = made.secret as string;
+    expect(secret).toMatch(/^spk_/);
+    const listed = (await listApiKeys({ orgId: owner.orgId })).find((k) => k.name === 'Yardi sync');
+    expect(listed).toMatchObject({ scopes: ['read', 'write_units'], buildingIds: [MINE] });
+    expect(JSON.stringify(await listApiKeys({ orgId: owner.orgId }))).not.toContain(secret);
+    expect((await listUnits('', secret)).body.data).toHaveLength(5);
+    const used = (await listApiKeys({ orgId: owner.orgId })).find((k) => k.name === 'Yardi sync');
+    expect(used?.lastUsedAt).not.toBeNull();
+
+    const viewer = await inviteAndAccept(owner.orgId, 'viewer@api.example', 'viewer');
+    const manager = await inviteAndAccept(owner.orgId, 'bm@api.example', 'building_manager', [
+      MINE,
+    ]);
+    for (const member of [viewer, manager]) {
+      session.member = member;
+      expect(
+        (
+          await createKeyAction(
+            { status: 'idle' },
+            form([
+              ['name', 'x'],
+              ['scopes', 'read'],
+            ]),
+          )
+        ).status,
+      ).toBe('error');
+      expect(
+        (await revokeKeyAction(listed?.id as string, { status: 'idle' }, form([]))).status,
+      ).toBe('error');
+    }
+    expect((await listUnits('', secret)).status).toBe(200);
+    session.member = owner;
+    expect((await revokeKeyAction(listed?.id as string, { status: 'idle' }, form([]))).status).toBe(
+      'success',
+    );
+    expect((await listUnits('', secret)).status).toBe(401);
+    const logged = await listActivity({ scope: owner, filter: { action: 'api_key.revoke' } });
+    expect(logged.map((entry) => entry.summary)).toEqual(['Revoked the API key “Yardi sync”']);
+  });
+
+  it('writes every call in the activity log under its key’s name, never the key', async () => {
+    const entries = await listActivity({ scope: owner, filter: { action: 'api.call' } });
+    expect(entries.length).toBeGreaterThan(10);
+    expect(entries.some((entry) => entry.actorName === 'API key “Key read+write_units”')).toBe(
+      true,
+    );
+    expect(JSON.stringify(entries)).not.toContain(key);
+  });
+});
