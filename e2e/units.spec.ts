@@ -226,7 +226,7 @@ test('a building manager marks a unit vacant and follows its turnover to done; t
     manager
       .getByRole('table', { name: `Units of ${building.name}` })
       .getByRole('row')
-      .filter({ hasText: label }),
+      .filter({ has: manager.getByRole('link', { name: label, exact: true }) }),
   ).toContainText('Matches its vacant settings');
 
   // Without JavaScript, at phone width: the other home's move-out, its run followed by reloading,
