@@ -35,12 +35,7 @@ export function ApiKeyForm({
     <form action={action} className="grid gap-4" aria-label="Make an API key" noValidate>
       <ErrorSummary state={state} fields={FIELDS} level={3} />
       {done && state.secret ? (
-        <div className="grid gap-2">
-          <p className="text-sm font-medium" role="status">
-            {state.message}
-          </p>
-          <CopyField id="api-key-secret" label="API key (shown once)" value={state.secret} />
-        </div>
+        <CopyField id="api-key-secret" label="API key (shown once)" value={state.secret} />
       ) : null}
       <div key={done ? state.secret : 'editing'} className="grid gap-4">
         <Field

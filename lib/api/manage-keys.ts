@@ -14,9 +14,9 @@ import { API_SCOPES, type ApiScope, createApiKey, revokeApiKey } from './keys';
  */
 
 export const SCOPE_WORDS: Record<ApiScope, string> = {
-  read: 'Read units, buildings, thermostats, runs and needs attention',
+  read: 'Read units and buildings',
   write_units: 'Record units’ occupancy (move-outs, move-ins, notice)',
-  write_thermostats: 'Change thermostats (start template runs)',
+  write_thermostats: 'Change thermostats (no operation takes it yet)',
 };
 
 export type KeyField = 'name' | 'scopes' | 'buildings';

@@ -34,6 +34,18 @@ type Operation = {
   responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
 };
 
+/** A description's `code` spans as code, the rest as text (the document writes Markdown). */
+function Described({ text }: { text: string }) {
+  return text.split(/(`[^`]+`)/).map((part, index) =>
+    part.startsWith('`') && part.endsWith('`') ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string, in order.
+      <code key={index}>{part.slice(1, -1)}</code>
+    ) : (
+      part
+    ),
+  );
+}
+
 const refName = (schema: Schema | undefined) => schema?.$ref?.split('/').at(-1) ?? null;
 
 /** A schema's type in a few words: its component's name, or its type (and enum). */
@@ -84,7 +96,11 @@ export default async function ApiReferencePage() {
             <p className="break-all font-mono text-sm">
               {method.toUpperCase()} {path}
             </p>
-            {operation.description ? <p className="text-sm">{operation.description}</p> : null}
+            {operation.description ? (
+              <p className="text-sm">
+                <Described text={operation.description} />
+              </p>
+            ) : null}
             {operation.parameters?.length ? (
               <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
                 {operation.parameters.map((parameter) => (
@@ -95,7 +111,11 @@ export default async function ApiReferencePage() {
                     </dt>
                     <dd className="text-muted">
                       {parameter.in}, {typeOf(parameter.schema)}
-                      {parameter.description ? `: ${parameter.description}` : ''}
+                      {parameter.description ? (
+                        <>
+                          : <Described text={parameter.description} />
+                        </>
+                      ) : null}
                     </dd>
                   </div>
                 ))}
@@ -105,7 +125,8 @@ export default async function ApiReferencePage() {
             <ul className="grid gap-1 text-sm">
               {Object.entries(operation.responses).map(([status, response]) => (
                 <li key={status}>
-                  <span className="font-mono">{status}</span> {response.description}{' '}
+                  <span className="font-mono">{status}</span>{' '}
+                  <Described text={response.description} />{' '}
                   <span className="text-muted">
                     {Object.entries(response.content ?? {})
                       .map(([type, media]) => `${typeOf(media.schema)} (${type})`)
@@ -137,7 +158,11 @@ export default async function ApiReferencePage() {
                     </dt>
                     <dd className="text-muted">
                       {typeOf(property)}
-                      {property.description ? `: ${property.description}` : ''}
+                      {property.description ? (
+                        <>
+                          : <Described text={property.description} />
+                        </>
+                      ) : null}
                     </dd>
                   </div>
                 ))}
