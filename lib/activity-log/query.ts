@@ -4,6 +4,7 @@ import { ACTIVITY_ACTION_NAMES, type ActivityAction } from '@/lib/activity/actio
 import type { ActivityFilter } from '@/lib/activity/store';
 import type { Scope } from '@/lib/db/scope';
 import { searchThermostats } from '@/lib/portfolio/store';
+import { formerThermostatsToo } from '@/lib/portfolio/units';
 import { buildingIdSchema } from '@/lib/service/schemas';
 import { dayIn } from '@/lib/platform/time-format';
 
@@ -70,9 +71,16 @@ export async function readActivityQuery(
         unitLabel: t.unitLabel,
       }))
     : null;
+  // A unit's activity goes on across a new thermostat: the ones it held before count too.
+  const thermostatIds = matched
+    ? await formerThermostatsToo({
+        orgId: scope.orgId,
+        thermostatIds: matched.map((t) => t.thermostatId),
+      })
+    : undefined;
   const filter: ActivityFilter = {
     buildingId: values.building || undefined,
-    thermostatIds: matched?.map((t) => t.thermostatId),
+    thermostatIds,
     userId: values.person || undefined,
     action,
     from: values.from ? dayIn(values.from, scope.timeZone).start : undefined,

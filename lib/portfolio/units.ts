@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gte, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import {
   readingHistory,
@@ -208,6 +208,39 @@ export async function replaceThermostat(input: {
     }
     return { ok: true, replaced: unit.old };
   });
+}
+
+/**
+ * These thermostats and every other that was ever in the same units (a unit's thermostats before
+ * a replacement), so what is asked of a thermostat's unit reaches back across its replacements.
+ */
+export async function formerThermostatsToo(input: {
+  orgId: string;
+  thermostatIds: readonly string[];
+}): Promise<string[]> {
+  if (input.thermostatIds.length === 0) return [];
+  const db = await getDb();
+  const rows = await db
+    .selectDistinct({ thermostatId: unitThermostats.thermostatId })
+    .from(unitThermostats)
+    .where(
+      and(
+        eq(unitThermostats.orgId, input.orgId),
+        inArray(
+          unitThermostats.unitId,
+          db
+            .select({ unitId: unitThermostats.unitId })
+            .from(unitThermostats)
+            .where(
+              and(
+                eq(unitThermostats.orgId, input.orgId),
+                inArray(unitThermostats.thermostatId, [...input.thermostatIds]),
+              ),
+            ),
+        ),
+      ),
+    );
+  return [...new Set([...input.thermostatIds, ...rows.map((row) => row.thermostatId)])];
 }
 
 /** A unit's thermostats, the first first: which one was in it from when until when. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { logActivity } from '@/lib/activity/sink';
 import type { Member } from '@/lib/auth/store';
 import { fieldErrorsOf, type FormState } from '@/lib/platform/forms';
-import { updateUnit } from '@/lib/portfolio/units';
+import { createUnit, updateUnit } from '@/lib/portfolio/units';
 import type { Unit } from './store';
 
 /**
@@ -116,5 +116,56 @@ export async function editUnit(input: {
     status: 'success',
     message: saved.changed ? `Saved: ${label}.` : 'Nothing to change.',
     values: { label, externalId: externalId ?? '' },
+  };
+}
+
+/**
+ * Adds an empty unit to a building from its page's form (label, optional external id): a
+ * thermostat added later with its label goes into it. The action opens the building
+ * (`manage_building`) first.
+ */
+export async function addUnit(input: {
+  member: Member;
+  building: { buildingId: string; name: string };
+  form: FormData;
+}): Promise<UnitEditState> {
+  const { member, building, form } = input;
+  const values = {
+    label: String(form.get('label') ?? ''),
+    externalId: String(form.get('externalId') ?? ''),
+  };
+  const invalid = (fieldErrors: UnitEditState['fieldErrors']): UnitEditState => ({
+    status: 'error',
+    message: 'Check the highlighted fields; no unit was added.',
+    fieldErrors,
+    values,
+  });
+  const parsed = unitFormSchema.safeParse({
+    label: form.get('label') ?? '',
+    externalId: form.get('externalId') ?? '',
+  });
+  if (!parsed.success) return invalid(fieldErrorsOf<UnitField>(parsed.error));
+  const { label, externalId } = parsed.data;
+  const created = await createUnit({
+    orgId: member.orgId,
+    buildingId: building.buildingId,
+    label,
+    externalId,
+  });
+  if (!created.ok) {
+    return created.reason === 'taken'
+      ? invalid({ externalId: [externalIdTaken(externalId ?? '')] })
+      : { status: 'error', message: 'That building is not in your portfolio.' };
+  }
+  await logActivity({
+    actor: { orgId: member.orgId, userId: member.userId, name: member.name },
+    action: 'unit.create',
+    summary: `Added ${label} to ${building.name}`,
+    buildingId: building.buildingId,
+    changes: { unitId: created.unitId, label, externalId: externalId ?? 'none' },
+  });
+  return {
+    status: 'success',
+    message: `Added ${label}, with no thermostat yet: one added to ${building.name} as “${label}” goes into it.`,
   };
 }

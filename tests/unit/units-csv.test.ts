@@ -32,7 +32,9 @@ const { findUnitOfThermostat, listUnitEvents, listUnits } = await import('@/lib/
 const { listActivity } = await import('@/lib/activity/store');
 const { parseUnitsCsv } = await import('@/lib/units/csv');
 const { saveUnit } = await import('@/app/(app)/units/[unitId]/actions');
-const { importUnitsCsv } = await import('@/app/(app)/buildings/[buildingId]/units/actions');
+const { addUnitAction, importUnitsCsv } = await import(
+  '@/app/(app)/buildings/[buildingId]/units/actions'
+);
 
 const MINE = 'aaaaaaaaaaaaaaaaaaaaaaa1';
 const OTHER = 'bbbbbbbbbbbbbbbbbbbbbbb2';
@@ -162,6 +164,13 @@ describe('units by CSV and on their page', () => {
       status: 'error',
       message: 'That building is not in your portfolio.',
     });
+    expect(
+      await addUnitAction(MINE, initialFormState, formOf({ label: 'Not mine', externalId: '' })),
+    ).toEqual({ status: 'error', message: 'That building is not in your portfolio.' });
+    session.member = viewer;
+    expect(
+      await addUnitAction(MINE, initialFormState, formOf({ label: 'Viewer', externalId: '' })),
+    ).toEqual({ status: 'error', message: refusal('viewer', 'manage_building') });
     expect(await labelsIn(MINE)).toEqual([
       ['Unit 1A', 'PM-1', '200000000001', 'occupied'],
       ['Unit 2', null, '200000000002', 'occupied'],
@@ -317,5 +326,34 @@ describe('units by CSV and on their page', () => {
         { line: 5, label: 'Unit B', externalId: null, thermostatId: null, state: null },
       ],
     });
+  });
+
+  it('adds one unit on its building’s page, its external id unique, said in words', async () => {
+    session.member = manager;
+    const added = await addUnitAction(
+      MINE,
+      initialFormState,
+      formOf({ label: 'Unit 20', externalId: 'PM-20' }),
+    );
+    expect(added).toMatchObject({
+      status: 'success',
+      message: expect.stringContaining('Added Unit 20'),
+    });
+    expect(await labelsIn(MINE)).toContainEqual(['Unit 20', 'PM-20', null, 'occupied']);
+    const twice = await addUnitAction(
+      MINE,
+      initialFormState,
+      formOf({ label: 'Unit 21', externalId: 'PM-20' }),
+    );
+    expect(twice).toMatchObject({
+      status: 'error',
+      fieldErrors: {
+        externalId: ['External id PM-20 is already another unit’s in your organisation.'],
+      },
+    });
+    expect(
+      (await addUnitAction(MINE, initialFormState, formOf({ label: ' ', externalId: '' })))
+        .fieldErrors?.label,
+    ).toEqual(['Enter the unit’s label.']);
   });
 });

@@ -36,6 +36,7 @@ const { listUnitHistory, listUnitThermostats, replaceThermostat } = await import
 );
 const { sql } = await import('drizzle-orm');
 const { listActivity } = await import('@/lib/activity/store');
+const { logActivity } = await import('@/lib/activity/sink');
 const { localInstant, readOccupancyForm } = await import('@/lib/units/change');
 const { recordOccupancy } = await import('@/app/(app)/units/[unitId]/actions');
 const { saveOrganisationPolicy } = await import('@/app/(app)/templates/occupancy/actions');
@@ -294,6 +295,24 @@ describe('units', () => {
       sql`select thermostat_id from thermostat_group_members where group_id = ${group?.id}`,
     )) as unknown as { rows: { thermostat_id: string }[] };
     expect(members.rows).toEqual([{ thermostat_id: '100000000005' }]);
+    // The activity log, asked for the new thermostat, shows the old one's entries too.
+    await logActivity({
+      actor: { orgId, userId: owner.userId, name: owner.name },
+      action: 'schedule.update',
+      summary: 'Schedule of the old one',
+      thermostatId: '100000000004',
+    });
+    const { readActivityQuery } = await import('@/lib/activity-log/query');
+    const query = await readActivityQuery(
+      { ...owner, timeZone: 'UTC' },
+      { thermostat: '100000000005' },
+    );
+    expect([...(query.filter.thermostatIds ?? [])].sort()).toEqual([
+      '100000000004',
+      '100000000005',
+    ]);
+    const entries = await listActivity({ scope: owner, filter: query.filter });
+    expect(entries.map((entry) => entry.summary)).toContain('Schedule of the old one');
     // A building manager outside the building sees none of it.
     expect(
       await listUnitHistory({

@@ -28,6 +28,7 @@ import { DEFAULT_TEMPLATE_NAMES } from '@/lib/units/policies';
 import { Notice } from '@/components/ui/notice';
 import { settingsOfUnits, settingsWords, type UnitSettings } from '@/lib/units/settings';
 import { listUnitSteps, type UnitStepRow } from '@/lib/units/scheduled';
+import { listUnitThermostats } from '@/lib/portfolio/units';
 import { runPath } from '@/lib/runs/requests';
 import { ConfirmStep } from '@/components/runs/run-parts';
 import { RunActionForm } from '@/components/runs/run-action-form';
@@ -137,10 +138,11 @@ export default async function UnitPage({ params, searchParams }: Props) {
   if (!unitIdSchema.safeParse(unitId).success) notFound();
   const unit = await findUnit({ scope: member, unitId });
   if (!unit) notFound();
-  const [events, settingsByUnit, steps] = await Promise.all([
+  const [events, settingsByUnit, steps, periods] = await Promise.all([
     listUnitEvents({ orgId: member.orgId, unitId: unit.id }),
     settingsOfUnits(member.orgId, [unit]),
     listUnitSteps(unit),
+    listUnitThermostats({ orgId: member.orgId, unitId: unit.id }),
   ]);
   const settings = settingsByUnit.get(unit.id) ?? { status: 'unknown' as const };
   // A move-in is prepared with the occupied policy's template: say so when there is none.
@@ -345,6 +347,49 @@ export default async function UnitPage({ params, searchParams }: Props) {
             columns={stepColumns(zone)}
             rows={steps}
             rowKey={(row) => String(row.id)}
+          />
+        </section>
+      ) : null}
+
+      {periods.length > 0 ? (
+        <section aria-labelledby="thermostats-heading" className="grid gap-3">
+          <h2 id="thermostats-heading" className="text-lg font-semibold">
+            Its thermostats
+          </h2>
+          <p className="text-sm text-muted">
+            The unit’s history, chart and{' '}
+            <Link
+              href={`/activity?thermostat=${encodeURIComponent(unit.thermostatId ?? unit.label)}`}
+              className="underline"
+            >
+              activity
+            </Link>{' '}
+            go on across a replacement.
+          </p>
+          <ResultTable
+            caption={`Thermostats of ${unit.label}`}
+            columns={[
+              {
+                header: 'Thermostat',
+                names: true,
+                cell: (period) =>
+                  period.untilAt === null ? (
+                    <Link href={`/thermostats/${period.thermostatId}`} className="underline">
+                      {period.thermostatId}
+                    </Link>
+                  ) : (
+                    period.thermostatId
+                  ),
+              },
+              { header: 'From', cell: (period) => <When at={period.fromAt} zone={zone} /> },
+              {
+                header: 'Until',
+                cell: (period) =>
+                  period.untilAt ? <When at={period.untilAt} zone={zone} /> : 'Now',
+              },
+            ]}
+            rows={periods}
+            rowKey={(period) => `${period.thermostatId}-${period.fromAt.toISOString()}`}
           />
         </section>
       ) : null}

@@ -5,6 +5,7 @@ import { openBuilding } from '@/lib/access/actions';
 import { can, refusal } from '@/lib/auth/permissions';
 import { importUnits, readUnitsCsvForm, setsAState, type UnitsCsvState } from '@/lib/units/import';
 import { buildingUnitsPath } from '@/lib/units/paths';
+import { addUnit, type UnitEditState } from '@/lib/units/edit';
 import { type PolicyState, savePolicyForm } from '@/lib/units/manage-policies';
 
 /** Saves a building's own occupancy policy (owners and admins; the building in their scope). */
@@ -45,5 +46,18 @@ export async function importUnitsCsv(
   const state = await importUnits({ member, building, lines: read.lines });
   revalidatePath(buildingUnitsPath(building));
   revalidatePath(`/buildings/${building.buildingId}`);
+  return state;
+}
+
+/** Adds an empty unit to the building (building managers and up). */
+export async function addUnitAction(
+  buildingId: string,
+  _previous: UnitEditState,
+  form: FormData,
+): Promise<UnitEditState> {
+  const opened = await openBuilding(buildingId, 'manage_building');
+  if (!opened.ok) return opened.state;
+  const state = await addUnit({ member: opened.member, building: opened.building, form });
+  revalidatePath(buildingUnitsPath(opened.building));
   return state;
 }

@@ -15,8 +15,9 @@ import { can } from '@/lib/auth/permissions';
 import { Card } from '@/components/ui/card';
 import { PolicyForm } from '@/components/units/policy-form';
 import { PolicyTable } from '@/components/units/policy-table';
+import { EditUnitForm } from '@/components/units/edit-unit-form';
 import { UnitsCsvForm } from '@/components/units/units-csv-form';
-import { importUnitsCsv, saveBuildingPolicy } from './actions';
+import { addUnitAction, importUnitsCsv, saveBuildingPolicy } from './actions';
 import { unitPath } from '@/lib/units/paths';
 import { listUnits, type Unit } from '@/lib/units/store';
 import { settingsOfUnits, settingsWords } from '@/lib/units/settings';
@@ -120,6 +121,20 @@ export default async function BuildingUnitsPage({ params }: Props) {
           rowKey={(unit) => unit.id}
         />
       )}
+      {managesUnits ? (
+        <section aria-labelledby="add-unit-heading" className="grid gap-3">
+          <h2 id="add-unit-heading" className="text-lg font-semibold">
+            Add a unit
+          </h2>
+          <Card>
+            <EditUnitForm
+              action={addUnitAction.bind(null, building.buildingId)}
+              label={null}
+              externalId={null}
+            />
+          </Card>
+        </section>
+      ) : null}
       {managesUnits ? (
         <section aria-labelledby="csv-heading" className="grid gap-3">
           <h2 id="csv-heading" className="text-lg font-semibold">
