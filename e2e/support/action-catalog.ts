@@ -338,6 +338,16 @@ export function unitAndKeyActionCatalog(
       boundId: 'unit',
     },
     {
+      name: 'add unit',
+      path: () => `/buildings/${ids().buildingId}/units`,
+      pick: fieldsInclude('externalId'),
+      valid: () => [
+        ['label', 'Battery unit'],
+        ['externalId', ''],
+      ],
+      boundId: 'building',
+    },
+    {
       name: 'units by csv',
       path: () => `/buildings/${ids().buildingId}/units`,
       pick: fieldsInclude('csv'),
