@@ -147,7 +147,11 @@ test('an owner replaces a unit’s thermostat: the unit keeps its occupancy and 
   ).toBeVisible({ timeout: 30_000 });
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Vacant', level: 2 })).toBeVisible();
-  await expect(page.getByRole('link', { name: second })).toBeVisible();
+  // The unit's thermostats: the old one, then the new one, in it now.
+  const held = page.getByRole('table', { name: `Thermostats of ${label}` });
+  await expect(held.getByRole('row').nth(1)).toContainText(first);
+  await expect(held.getByRole('row').nth(2)).toContainText('Now');
+  await expect(held.getByRole('link', { name: second })).toBeVisible();
   await expect(
     page.getByRole('table', { name: `Occupancy of ${label}` }).getByText('Occupied → Vacant'),
   ).toBeVisible();

@@ -48,6 +48,7 @@ const PROBLEM_TYPES: Record<number, string> = {
   403: 'forbidden',
   404: 'not-found',
   409: 'conflict',
+  413: 'too-large',
   422: 'invalid-request',
   429: 'rate-limited',
   500: 'internal-error',
@@ -87,6 +88,8 @@ export type ApiCall<P> = {
 };
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+/** The most an API request body may hold (an event is well under 1 KB). */
+const MAX_BODY_BYTES = 64 * 1024;
 
 /** A route handler for one operation: `scope` is what the key must hold. */
 export function apiOperation<P>(
@@ -117,7 +120,9 @@ export function apiOperation<P>(
       'ratelimit-reset': String(rate.resetSeconds),
     };
     const answer = await answerFor(request, url, key, scope, rate.over, route, operate);
-    await logCall(key, request.method, url.pathname, answer.status);
+    // Past the limit, only the minute's first refusal is logged: a runaway key cannot flood it.
+    if (!rate.over || rate.firstOver)
+      await logCall(key, request.method, url.pathname, answer.status);
     return respond(answer.status, answer.body, {
       ...rateHeaders,
       ...(answer.status === 429 ? { 'retry-after': String(rate.resetSeconds) } : {}),
@@ -147,7 +152,14 @@ async function answerFor<P>(
   if (!key.scopes.includes(scope)) {
     return problem(new ApiProblem(403, 'Forbidden', `This key does not have the ${scope} scope.`));
   }
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (length > MAX_BODY_BYTES) {
+    return problem(new ApiProblem(413, 'Too large', 'A request body is at most 64 KB.'));
+  }
   const text = WRITES.has(request.method) ? await request.text() : '';
+  if (text.length > MAX_BODY_BYTES) {
+    return problem(new ApiProblem(413, 'Too large', 'A request body is at most 64 KB.'));
+  }
   let body: unknown = null;
   if (text.trim() !== '') {
     try {
@@ -190,6 +202,7 @@ async function answerFor<P>(
     await rememberAnswer({
       keyId: key.id,
       idempotencyKey,
+      token: claim.token,
       status: answer.status,
       body: answer.body,
     });

@@ -124,15 +124,27 @@ export async function authenticateKey(
   if (!secret?.startsWith(KEY_PREFIX) || secret.length > 100) return null;
   const db = await getDb();
   const [key] = await db
-    .update(apiKeys)
-    .set({ lastUsedAt: sql`now()`, lastUsedFrom: from.slice(0, 64) })
-    .where(and(eq(apiKeys.hash, hashOf(secret)), isNull(apiKeys.revokedAt)))
-    .returning({
+    .select({
       id: apiKeys.id,
       orgId: apiKeys.orgId,
       name: apiKeys.name,
       scopes: apiKeys.scopes,
       buildingIds: apiKeys.buildingIds,
-    });
-  return key ?? null;
+      lastUsedAt: apiKeys.lastUsedAt,
+      lastUsedFrom: apiKeys.lastUsedFrom,
+    })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.hash, hashOf(secret)), isNull(apiKeys.revokedAt)));
+  if (!key) return null;
+  const address = from.slice(0, 64);
+  // Noted at most once a minute per address: a busy key does not queue on its own row.
+  const stale = !key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > 60_000;
+  if (stale || key.lastUsedFrom !== address) {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`now()`, lastUsedFrom: address })
+      .where(eq(apiKeys.id, key.id));
+  }
+  const { lastUsedAt: _, lastUsedFrom: __, ...found } = key;
+  return found;
 }

@@ -14,7 +14,14 @@ import { apiIdempotency, apiRateWindows } from '@/lib/db/schema';
 export const REQUESTS_PER_MINUTE = 120;
 const WINDOW_MS = 60_000;
 
-export type RateState = { limit: number; remaining: number; resetSeconds: number; over: boolean };
+export type RateState = {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  over: boolean;
+  /** The first request over the limit this minute (the one worth an activity entry). */
+  firstOver: boolean;
+};
 
 /** Counts a request against its key's minute, atomically; `over` once past the limit. */
 export async function takeRequest(keyId: string, now = Date.now()): Promise<RateState> {
@@ -40,6 +47,7 @@ export async function takeRequest(keyId: string, now = Date.now()): Promise<Rate
     remaining: Math.max(0, REQUESTS_PER_MINUTE - count),
     resetSeconds: Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 1000)),
     over: count > REQUESTS_PER_MINUTE,
+    firstOver: count === REQUESTS_PER_MINUTE + 1,
   };
 }
 
@@ -47,8 +55,8 @@ export async function takeRequest(keyId: string, now = Date.now()): Promise<Rate
 export const IDEMPOTENCY_HOURS = 24;
 
 export type Idempotent =
-  /** The first time: go on, then `remember` the answer. */
-  | { kind: 'first' }
+  /** The first time: go on, then `remember` the answer with this claim's token. */
+  | { kind: 'first'; token: string }
   /** Answered before: this is the answer, sent again. */
   | { kind: 'replay'; status: number; body: unknown }
   /** The same key with another request. */
@@ -87,8 +95,8 @@ export async function claimIdempotency(input: {
       requestHash: input.hash,
     })
     .onConflictDoNothing()
-    .returning({ keyId: apiIdempotency.keyId });
-  if (claimed.length > 0) return { kind: 'first' };
+    .returning({ token: sql<string>`${apiIdempotency.createdAt}::text` });
+  if (claimed[0]) return { kind: 'first', token: claimed[0].token };
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const [row] = await db
       .select()
@@ -107,10 +115,15 @@ export async function claimIdempotency(input: {
   return { kind: 'in_flight' };
 }
 
-/** Keeps a write's answer for its key; a failure of ours lets the key be used again. */
+/**
+ * Keeps a write's answer for its key, if the claim is still this request's (one that outlived
+ * its minute may have been taken over). A refusal (4xx: nothing was done) or a failure of ours
+ * (5xx) is not kept: the key may be used again, with the request put right.
+ */
 export async function rememberAnswer(input: {
   keyId: string;
   idempotencyKey: string;
+  token: string;
   status: number;
   body: unknown;
 }): Promise<void> {
@@ -118,8 +131,9 @@ export async function rememberAnswer(input: {
   const where = and(
     eq(apiIdempotency.keyId, input.keyId),
     eq(apiIdempotency.idempotencyKey, input.idempotencyKey),
+    sql`${apiIdempotency.createdAt} = ${input.token}::timestamptz`,
   );
-  if (input.status >= 500) {
+  if (input.status >= 400) {
     await db.delete(apiIdempotency).where(where);
     return;
   }

@@ -51,12 +51,24 @@ export async function createKeyFromForm(input: {
 }): Promise<KeyFormState> {
   const { member, form } = input;
   const buildings = await listBuildings({ scope: member });
-  const every = form.get('every') === 'on' || form.getAll('buildingIds').length === 0;
-  const parsed = keyFormSchema(buildings.map((building) => building.buildingId)).safeParse({
-    name: form.get('name') ?? undefined,
-    scopes: form.getAll('scopes'),
-    buildings: every ? 'all' : form.getAll('buildingIds'),
-  });
+  const every = form.get('every') === 'on';
+  const chosen = form.getAll('buildingIds');
+  const parsed = keyFormSchema(buildings.map((building) => building.buildingId))
+    .superRefine((_, ctx) => {
+      // Never widened silently: every building, or the ones chosen, said one way.
+      if (every && chosen.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['buildings'],
+          message: 'Untick “Every building” to limit the key to the buildings chosen.',
+        });
+      }
+    })
+    .safeParse({
+      name: form.get('name') ?? undefined,
+      scopes: form.getAll('scopes'),
+      buildings: every ? 'all' : chosen,
+    });
   if (!parsed.success) {
     return {
       status: 'error',

@@ -36,7 +36,15 @@ const problem = (description: string) => ({
 const COMMON = {
   401: problem('No key, or a revoked one.'),
   403: problem('The key lacks the scope this operation needs.'),
-  429: problem('Too many requests this minute: wait `Retry-After` seconds.'),
+  429: {
+    ...problem('Too many requests this minute: wait `Retry-After` seconds.'),
+    headers: {
+      'Retry-After': {
+        description: 'Seconds until the key may ask again.',
+        schema: { type: 'integer' as const },
+      },
+    },
+  },
   500: problem('Something went wrong on our side.'),
 };
 
@@ -57,7 +65,13 @@ const RATE_HEADERS = {
 
 const ok = (description: string, schema: z.ZodType) => ({
   description,
-  headers: RATE_HEADERS,
+  headers: {
+    ...RATE_HEADERS,
+    'Idempotent-Replayed': {
+      description: '`true` on a write’s first answer sent again for its Idempotency-Key.',
+      schema: { type: 'string' as const },
+    },
+  },
   content: { 'application/json': { schema } },
 });
 
@@ -133,7 +147,9 @@ registry.registerPath({
     headers: z.object({
       'Idempotency-Key': z
         .string()
+        .min(1)
         .max(255)
+        .regex(/^[\x21-\x7e]+$/)
         .optional()
         .meta({ description: 'The same key and body within 24 hours get the first answer again.' }),
     }),
@@ -145,8 +161,14 @@ registry.registerPath({
       'Recorded; the run putting the thermostat in its settings follows.',
       unitEventResultSchema,
     ),
+    400: problem(
+      'The body is not JSON, or the Idempotency-Key is not 1 to 255 visible characters.',
+    ),
     404: problem('No such unit.'),
-    409: problem('The event does not fit the unit’s state (a move-in while it is occupied).'),
+    409: problem(
+      'The event does not fit the unit’s state (a move-in while it is occupied), or a request with this Idempotency-Key is still being answered.',
+    ),
+    413: problem('The body is over 64 KB.'),
     422: problem('A field was refused, or the Idempotency-Key was used with another body.'),
     ...COMMON,
   },

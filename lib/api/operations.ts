@@ -131,11 +131,16 @@ async function unitBodies(orgId: string, units: Unit[]): Promise<UnitBody[]> {
   return units.map((unit) => unitBody(unit, settings.get(unit.id)));
 }
 
+const UNIT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A database timestamp as text (`2026-11-29 08:52:40.123456+00`), as a cursor carries it. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+
 const isUnitCursor = (value: unknown): value is UnitCursor =>
   typeof value === 'object' &&
   value !== null &&
-  typeof (value as { createdAt?: unknown }).createdAt === 'string' &&
-  /^[0-9a-f-]{36}$/.test(String((value as { id?: unknown }).id));
+  TIMESTAMP.test(String((value as { createdAt?: unknown }).createdAt)) &&
+  UNIT_ID.test(String((value as { id?: unknown }).id));
 
 /** The units the key may see, oldest first, filtered, a page at a time. */
 export async function listUnitsOperation(call: ApiCall<object>): Promise<ApiAnswer> {
@@ -156,8 +161,6 @@ export async function listUnitsOperation(call: ApiCall<object>): Promise<ApiAnsw
     },
   };
 }
-
-const UNIT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function unitFor(call: ApiCall<{ unitId: string }>): Promise<Unit> {
   const unit = UNIT_ID.test(call.params.unitId)

@@ -159,9 +159,9 @@ export type AttentionItem =
       unitId: string;
       /** The unit's state: vacant or make-ready. */
       state: 'vacant' | 'make_ready';
-      /** Why its latest run did not put it in its settings, as the run says. */
+      /** Why it is not known to be in its settings: its run's words, a change since, no run. */
       detail: string;
-      runId: string;
+      runId: string | null;
       since: Date | null;
     })
   | (Whole & { kind: 'connection_ended' | 'not_connected'; since: null })

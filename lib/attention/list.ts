@@ -146,16 +146,16 @@ export async function listAttention(input: {
       timeZone: row.timeZone,
     })),
   );
-  for (const { unit, settings } of unsettled) {
+  for (const { unit, why, runId, since } of unsettled) {
     items.push({
       kind: 'vacant_unsettled',
       thermostatId: unit.thermostatId ?? '',
       buildingId: unit.buildingId,
       unitId: unit.id,
       state: unit.occupancy.state === 'make_ready' ? 'make_ready' : 'vacant',
-      detail: settings.detail,
-      runId: settings.runId,
-      since: settings.at,
+      detail: why,
+      runId,
+      since,
       label: unit.label,
       buildingName: unit.buildingName,
       timeZone: unit.timeZone,

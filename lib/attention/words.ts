@@ -48,7 +48,7 @@ export const TITLES: Record<AttentionItem['kind'], string> = {
   too_hot: 'Too hot',
   mode_pending: 'Mode change not taking effect',
   failed_writes: 'Changes failed',
-  vacant_unsettled: 'Vacant, not in its vacant settings',
+  vacant_unsettled: 'Vacant, not known to be in its settings',
   connection_expiring: 'Service connection expires soon',
   stale: 'Readings out of date',
   maintenance_overdue: 'Maintenance overdue',
@@ -179,8 +179,10 @@ export function describeItem(
     }
     case 'vacant_unsettled':
       return {
-        title: item.state === 'make_ready' ? 'Make-ready, not in its settings' : title,
-        detail: `Its last run did not put it in its ${item.state === 'make_ready' ? 'make-ready' : 'vacant'} settings: ${item.detail}`,
+        title: item.state === 'make_ready' ? 'Make-ready, not known to be in its settings' : title,
+        detail: item.runId
+          ? `Not known to be in its ${item.state === 'make_ready' ? 'make-ready' : 'vacant'} settings: ${item.detail}`
+          : item.detail,
       };
     case 'connection_ended':
       return {

@@ -4,7 +4,10 @@ export const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.s
 /** Whether a request's `Cookie` header carries a session. */
 export function carriesSession(headers: Headers): boolean {
   const cookies = (headers.get('cookie') ?? '').split(';').map((part) => part.trim());
-  return cookies.some((cookie) => SESSION_COOKIES.some((name) => cookie.startsWith(`${name}=`)));
+  // A large session is split in chunks: `<name>.0=`, `<name>.1=`…
+  return cookies.some((cookie) =>
+    SESSION_COOKIES.some((name) => cookie.startsWith(`${name}=`) || cookie.startsWith(`${name}.`)),
+  );
 }
 
 /**

@@ -9,7 +9,8 @@ import { ServiceError } from '@/lib/service/errors';
 import { getStatus } from '@/lib/service/resources';
 import { thermostatIdSchema } from '@/lib/service/schemas';
 import { STATE_WORDS } from './lifecycle';
-import { applyUnitSettings, settingsOfUnits } from './settings';
+import { hasUnfinishedRun } from '@/lib/runs/store';
+import { applyUnitSettings } from './settings';
 import type { Unit } from './store';
 
 /**
@@ -43,8 +44,14 @@ export async function replaceUnitThermostat(input: {
 
   // Not while a run is putting the old one in the unit's settings: it would go on against a
   // thermostat that has left.
-  const settings = (await settingsOfUnits(member.orgId, [unit])).get(unit.id);
-  if (settings?.status === 'running') {
+  if (
+    await hasUnfinishedRun({
+      orgId: member.orgId,
+      kind: 'occupancy',
+      key: 'unitId',
+      subject: unit.id,
+    })
+  ) {
     return {
       status: 'error',
       message:

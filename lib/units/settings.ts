@@ -7,6 +7,9 @@ import { lastChangesOf } from '@/lib/activity/store';
 import type { Member } from '@/lib/auth/store';
 import type { FormState } from '@/lib/platform/forms';
 import { STATE_WORDS } from './lifecycle';
+import { defaultTemplatesOf, policyFor } from './policies';
+import { listPolicyRows } from './policy-store';
+import { listTemplates } from '@/lib/templates/store';
 import { listUnitsInStates, type Unit } from './store';
 import type { Scope } from '@/lib/db/scope';
 import { occupancyRunStarter } from './turnover/start';
@@ -130,17 +133,58 @@ export async function applyUnitSettings(input: {
 }
 
 /**
- * The vacant and make-ready units in the scope whose thermostat their latest run could not put
- * in its settings (Needs attention), with why.
+ * The vacant and make-ready units in the scope whose thermostat is not known to be in its
+ * settings (Needs attention), with why: its latest run could not put it there, it was changed
+ * since, or no run has put it there (a thermostat that came into the unit later) where the
+ * state's policy asks something of it. One being put there now is not listed.
  */
 export async function unsettledVacantUnits(input: {
   scope: Scope;
   buildingId?: string;
-}): Promise<{ unit: Unit; settings: Extract<UnitSettings, { status: 'differs' }> }[]> {
+}): Promise<{ unit: Unit; why: string; runId: string | null; since: Date | null }[]> {
   const vacant = await listUnitsInStates({ ...input, states: ['vacant', 'make_ready'] });
-  const settings = await settingsOfUnits(input.scope.orgId, vacant);
-  return vacant.flatMap((unit) => {
-    const found = settings.get(unit.id);
-    return found?.status === 'differs' ? [{ unit, settings: found }] : [];
+  if (vacant.length === 0) return [];
+  const [settings, rows, templates] = await Promise.all([
+    settingsOfUnits(input.scope.orgId, vacant),
+    listPolicyRows({ orgId: input.scope.orgId }),
+    listTemplates({ orgId: input.scope.orgId }),
+  ]);
+  const defaults = defaultTemplatesOf(templates);
+  type Unsettled = { unit: Unit; why: string; runId: string | null; since: Date | null };
+  return vacant.flatMap((unit): Unsettled[] => {
+    const found = settings.get(unit.id) ?? { status: 'unknown' as const };
+    const name = STATE_WORDS[unit.occupancy.state].toLowerCase();
+    switch (found.status) {
+      case 'differs':
+        return [{ unit, why: found.detail, runId: found.runId, since: found.at }];
+      case 'changed':
+        return [
+          {
+            unit,
+            why: `It was changed${found.by ? ` by ${found.by}` : ' by a run'} after its ${name} settings were checked; apply them again on the unit’s page.`,
+            runId: found.runId,
+            since: found.changedAt,
+          },
+        ];
+      case 'unknown': {
+        const policy = policyFor({
+          state: unit.occupancy.state,
+          buildingId: unit.buildingId,
+          rows,
+          defaults,
+        });
+        if (policy.templateId === null && policy.residentMode === 'unchanged') return [];
+        return [
+          {
+            unit,
+            why: `No run has put its thermostat in its ${name} settings (a thermostat that came into the unit later); apply them on the unit’s page.`,
+            runId: null,
+            since: unit.since,
+          },
+        ];
+      }
+      default:
+        return [];
+    }
   });
 }

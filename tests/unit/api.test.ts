@@ -256,6 +256,11 @@ describe('API v1', () => {
     expect(second.body.next).toBeNull();
     expect((await listUnits('?state=bogus')).status).toBe(422);
     expect((await listUnits('?after=garbage')).status).toBe(422);
+    // A cursor made up to look like one is refused in words, never a 500.
+    const forged = Buffer.from(
+      JSON.stringify({ createdAt: "2026-01-01'; drop table units; --", id: theirs.id }),
+    ).toString('base64url');
+    expect((await listUnits(`?after=${forged}`)).status).toBe(422);
   });
 
   it('pages with a cursor that neither loses nor repeats a unit while units are added', async () => {
@@ -309,6 +314,9 @@ describe('API v1', () => {
     const replay = await postEvent(unit.id, { event: 'move_out' }, headers);
     expect(replay.body).toEqual(first.body);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    // Without a key, a replay of the move-out is still one move-out (the lifecycle's own rule).
+    const again = await postEvent(unit.id, { event: 'move_out' });
+    expect(again.body).toMatchObject({ changed: false, run: null });
     const events = await handle.db.execute(
       sql`select count(*)::int as n from unit_events where unit_id = ${unit.id}`,
     );
@@ -317,9 +325,15 @@ describe('API v1', () => {
     const other = await postEvent(unit.id, { event: 'make_ready' }, headers);
     expect(other.status).toBe(422);
     expect(other.body.title).toBe('Idempotency-Key reused');
-    // Without a key, a replay of the move-out is still one move-out (the lifecycle's own rule).
-    const again = await postEvent(unit.id, { event: 'move_out' });
-    expect(again.body).toMatchObject({ changed: false, run: null });
+    // A refusal is not kept: the same key sent again with the request put right goes through.
+    const fixing = { 'idempotency-key': 'pms-43-notice' };
+    expect((await postEvent(unit.id, { event: 'make_redy' }, fixing)).status).toBe(422);
+    expect((await postEvent(unit.id, { event: 'make_ready' }, fixing)).body.unit.state).toBe(
+      'make_ready',
+    );
+    // A body over 64 KB is refused before it is read as JSON.
+    const huge = await postEvent(unit.id, { event: 'move_out', padding: 'x'.repeat(70_000) });
+    expect(huge.status).toBe(413);
     // An event that does not fit: a 409 in words.
     const conflict = await postEvent(unit.id, { event: 'give_notice', moveOutOn: '2027-01-31' });
     expect(conflict.status).toBe(409);
@@ -373,6 +387,29 @@ describe('API v1', () => {
       ]),
     );
     expect(foreign.fieldErrors?.buildings).toBeDefined();
+    // Never widened silently: "every building" with some chosen, or neither, is refused.
+    const both = await createKeyAction(
+      { status: 'idle' },
+      form([
+        ['name', 'PMS'],
+        ['scopes', 'read'],
+        ['every', 'on'],
+        ['buildingIds', MINE],
+      ]),
+    );
+    expect(both.fieldErrors?.buildings).toEqual([
+      'Untick “Every building” to limit the key to the buildings chosen.',
+    ]);
+    const neither = await createKeyAction(
+      { status: 'idle' },
+      form([
+        ['name', 'PMS'],
+        ['scopes', 'read'],
+      ]),
+    );
+    expect(neither.fieldErrors?.buildings).toEqual([
+      'Choose at least one building, or every building.',
+    ]);
     const made = await createKeyAction(
       { status: 'idle' },
       form([

@@ -36,5 +36,11 @@ describe('fromOwnOrigin', () => {
   it('knows a session cookie by its name, not by a value that looks like one', () => {
     expect(carriesSession(headers({ cookie: 'x=next-auth.session-token=1' }))).toBe(false);
     expect(carriesSession(headers({ cookie: 'a=1;next-auth.session-token=2' }))).toBe(true);
+    // A large session comes in chunks.
+    expect(
+      carriesSession(
+        headers({ cookie: 'next-auth.session-token.0=a; next-auth.session-token.1=b' }),
+      ),
+    ).toBe(true);
   });
 });

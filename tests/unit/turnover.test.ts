@@ -106,10 +106,10 @@ beforeAll(async () => {
     if (homes.length > 0 && device.buildingId !== buildingId) continue;
     buildingId = device.buildingId;
     homes.push(thermostat.thermostatId);
-    if (homes.length === 4) break;
+    if (homes.length === 5) break;
   }
   const building = demo.buildings.find((candidate) => candidate.buildingId === buildingId);
-  if (!building || homes.length < 4) throw new Error('the demo has no building of four homes');
+  if (!building || homes.length < 5) throw new Error('the demo has no building of five homes');
   await portfolio.ensureBuilding({ orgId: owner.orgId, ...building });
   for (const [index, thermostatId] of homes.entries()) {
     await portfolio.addThermostat({
@@ -299,6 +299,38 @@ describe('turnover', () => {
     expect(await callCount(sandbox, CREATE_COMFORT)).toBe(creates + 1);
   });
 
+  it('a turnover under way is not stopped by a later change: a move-in scheduled or made waits for it', async () => {
+    const thermostatId = thermostatIds[4] as string;
+    await control(sandbox, 'PATCH', '/knobs', { residentModeDelayMs: 600_000 });
+    const { unit } = await moveOut(thermostatId);
+    const [turnover] = await occupancyRuns(unit.id);
+    const runId = turnover?.id as string;
+    expect(await lib.workOccupancyRun({ runId, waitMs: 60_000, pollMs: 20 })).toBe('paused');
+    lib.session.member = owner;
+    await lib.recordOccupancy(
+      unit.id,
+      { status: 'idle' },
+      form({ event: 'schedule_move_in', moveInDate: '2027-06-01', moveInTime: '10:00' }),
+    );
+    await lib.recordOccupancy(unit.id, { status: 'idle' }, form({ event: 'move_in' }));
+    const { bulkRuns } = lib.schema;
+    const runs = await occupancyRuns(unit.id);
+    expect(runs).toHaveLength(2);
+    // The turnover sent its reset: it is not asked to stop, and the move-in's run waits for it.
+    expect(runs.find((run) => run.id === runId)?.cancelRequestedAt).toBeNull();
+    const moveIn = runs.find((run) => run.id !== runId);
+    expect(await lib.workOccupancyRun({ runId: moveIn?.id as string, pollMs: 20 })).toBe('paused');
+    await control(sandbox, 'POST', '/clock/advance', { seconds: 601 });
+    expect(await workUntilEnd(runId)).toContain('finished');
+    expect((await itemOf(runId)).outcome).toBe('applied');
+    await control(sandbox, 'PATCH', '/knobs', { residentModeDelayMs: 0 });
+    expect(await workUntilEnd(moveIn?.id as string)).toContain('finished');
+    expect((await itemOf(moveIn?.id as string)).outcome).toBe('applied');
+    expect((await device(thermostatId)).isResidentMode).toBe(true);
+    const [ended] = await handle.db.select().from(bulkRuns).where(eq(bulkRuns.id, runId));
+    expect(ended?.state).toBe('done');
+  });
+
   it('a reset that does not show before the deadline fails the run in words, the snapshot kept and nothing else sent', async () => {
     const thermostatId = thermostatIds[3] as string;
     const creates = await callCount(sandbox, CREATE_COMFORT);
@@ -322,11 +354,19 @@ describe('turnover', () => {
     const { listAttention } = await import('@/lib/attention/list');
     const { items } = await listAttention({ scope: owner });
     const unsettled = items.filter((item) => item.kind === 'vacant_unsettled');
-    expect(unsettled).toEqual([
-      expect.objectContaining({ unitId: unit.id, runId, label: 'Apt 4', state: 'vacant' }),
-    ]);
-    expect(unsettled[0]).toMatchObject({
+    const mine = unsettled.find(
+      (item) => item.kind === 'vacant_unsettled' && item.unitId === unit.id,
+    );
+    expect(mine).toMatchObject({
+      runId,
+      label: 'Apt 4',
+      state: 'vacant',
       detail: expect.stringMatching(/did not show resident mode off/),
+    });
+    // The first unit matched, then was changed by hand: listed too, saying so; none twice.
+    expect(unsettled.map((item) => item.label)).toEqual(['Apt 1', 'Apt 4']);
+    expect(unsettled[0]).toMatchObject({
+      detail: expect.stringMatching(/changed by .* after its vacant settings were checked/),
     });
   });
 

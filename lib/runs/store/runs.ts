@@ -164,9 +164,10 @@ export async function earlierRunUnfinished(
 }
 
 /**
- * Asks every unfinished run of this kind on this subject to stop, in the caller's transaction (a
- * later change of the same unit supersedes them): the engine cancels each between its calls, as
- * a member's cancel does. Returns how many were asked.
+ * Asks every unfinished run of this kind on this subject that has sent nothing yet to stop, in
+ * the caller's transaction (a later change of the same unit supersedes it): the engine cancels
+ * it before its first call. One that has begun (a turnover that turned resident mode off) is left
+ * to finish; the later run waits for it. Returns how many were asked.
  */
 export async function supersedeRuns(
   tx: Tx,
@@ -184,10 +185,35 @@ export async function supersedeRuns(
         eq(bulkRuns.kind, input.kind),
         inArray(bulkRuns.state, [...UNFINISHED]),
         sql`${changesField(input.key)} = ${input.subject}`,
+        sql`not exists (select 1 from ${bulkRunItems} where ${bulkRunItems.runId} = ${bulkRuns.id}
+          and (${bulkRunItems.doneOps} > 0 or ${bulkRunItems.attempts} > 0))`,
       ),
     )
     .returning({ id: bulkRuns.id });
   return asked.length;
+}
+
+/** Whether a run of this kind on this subject (a unit) has yet to finish. */
+export async function hasUnfinishedRun(input: {
+  orgId: string;
+  kind: BulkRun['kind'];
+  key: string;
+  subject: string;
+}): Promise<boolean> {
+  const db = await getDb();
+  const [found] = await db
+    .select({ id: bulkRuns.id })
+    .from(bulkRuns)
+    .where(
+      and(
+        eq(bulkRuns.orgId, input.orgId),
+        eq(bulkRuns.kind, input.kind),
+        inArray(bulkRuns.state, [...UNFINISHED]),
+        sql`${changesField(input.key)} = ${input.subject}`,
+      ),
+    )
+    .limit(1);
+  return found !== undefined;
 }
 
 /**

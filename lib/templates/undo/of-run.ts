@@ -71,6 +71,11 @@ export function undoTargetOf(input: {
   const resets = resident !== undefined && !resident.changes.isResidentMode;
   if (resets) {
     body = stateBeforeReset(before, notes);
+    if (operations.some((operation) => operation.kind === 'createComfortSetting')) {
+      notes.push(
+        'Comfort settings the run created after the reset are kept (the schedule put back no longer uses them).',
+      );
+    }
   } else {
     if (resident) notes.push(RESIDENT_ON_KEPT);
     const configuration = resident ? undefined : configurationBefore(operations, before, notes);

@@ -55,7 +55,9 @@ export async function occupancyRunStarter(input: {
       unit: by.temperatureUnit,
       ...(prepare ? { prepare: true } : {}),
     };
-    // A run still putting the unit in an earlier state's settings stops: this one follows it.
+    if (!asksAnything(changes)) return null;
+    // A run for an earlier state that has sent nothing yet stops: this one takes its place. One
+    // under way finishes first (this one waits for it).
     await supersedeRuns(tx, {
       orgId: input.orgId,
       kind: 'occupancy',
@@ -63,7 +65,6 @@ export async function occupancyRunStarter(input: {
       subject: unit.id,
       byName: by.name,
     });
-    if (!asksAnything(changes)) return null;
     const run = await createSteppedRun(
       {
         orgId: input.orgId,

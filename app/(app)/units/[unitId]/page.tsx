@@ -266,7 +266,7 @@ export default async function UnitPage({ params, searchParams }: Props) {
             page; resident mode is turned on at the move-in either way.
           </Notice>
         ) : null}
-        {changes && unit.thermostatId ? (
+        {changes && unit.thermostatId && settings.status !== 'running' ? (
           confirming ? (
             <ConfirmStep
               back={unitPath(unit)}
@@ -359,7 +359,7 @@ export default async function UnitPage({ params, searchParams }: Props) {
           <p className="text-sm text-muted">
             The unit’s history, chart and{' '}
             <Link
-              href={`/activity?thermostat=${encodeURIComponent(unit.thermostatId ?? unit.label)}`}
+              href={`/activity?thermostat=${encodeURIComponent(unit.thermostatId ?? periods.at(-1)?.thermostatId ?? '')}`}
               className="underline"
             >
               activity

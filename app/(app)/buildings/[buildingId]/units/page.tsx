@@ -147,8 +147,8 @@ export default async function BuildingUnitsPage({ params }: Props) {
               Add thermostats
             </Link>{' '}
             page, and empty units made here take the thermostats added with their labels. A state is
-            recorded as on a unit’s page: a unit moved to vacant or make-ready has its thermostat
-            put in the vacant settings, which may reset it (each unit’s page follows its run).
+            recorded as on a unit’s page: its thermostat is put in that state’s settings as one run
+            (moving to vacant may reset it), which each unit’s page follows.
           </p>
           <Card>
             <UnitsCsvForm action={importUnitsCsv.bind(null, building.buildingId)} />
