@@ -69,10 +69,15 @@ async function takeStep(step: DueStep): Promise<boolean> {
     unitId: step.unitId,
   });
   // Everything read before the transaction: it then only writes (and takes the unit's lock).
-  const moveIn = unit ? await unitChange({ by, unit, event: { event: 'move_in' } }) : null;
-  const prepare = unit
-    ? await occupancyRunStarter({ orgId: step.orgId, unit, by, purpose: 'prepare' })
-    : undefined;
+  // Only what this step needs: the move-in's change, or the preparation's run.
+  const moveIn =
+    unit && step.step === 'move_in'
+      ? await unitChange({ by, unit, event: { event: 'move_in' } })
+      : null;
+  const prepare =
+    unit && step.step === 'prepare'
+      ? await occupancyRunStarter({ orgId: step.orgId, unit, by, purpose: 'prepare' })
+      : undefined;
   const db = await getDb();
   const done = await db.transaction(async (tx) => {
     // The unit first, then its step, as a change of its move-in takes them: never the other way.

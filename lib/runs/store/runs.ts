@@ -136,31 +136,48 @@ function changesField(key: string) {
   return sql<string>`(${bulkRuns.changes} ->> ${sql.raw(`'${key}'`)})`;
 }
 
+/** The unfinished runs of this kind on this subject (its changes' `key` field, such as a unit). */
+function unfinishedOn(input: {
+  orgId: string;
+  kind: BulkRun['kind'];
+  key: string;
+  subject: string;
+}) {
+  return and(
+    eq(bulkRuns.orgId, input.orgId),
+    eq(bulkRuns.kind, input.kind),
+    inArray(bulkRuns.state, [...UNFINISHED]),
+    sql`${changesField(input.key)} = ${input.subject}`,
+  );
+}
+
 /**
- * Whether a run of the same kind started before this one, on the same subject (its changes'
- * `key` field, such as an occupancy run's unit), has yet to finish: this one waits for it.
+ * Whether a run of this kind on this subject (its changes' `key` field, such as an occupancy
+ * run's unit) has yet to finish; with `before`, only one started before that run (which then
+ * waits for it).
  */
-export async function earlierRunUnfinished(
-  run: Pick<BulkRun, 'id' | 'orgId' | 'kind' | 'createdAt' | 'changes'>,
-  key: string,
-): Promise<boolean> {
-  const subject = run.changes[key];
-  if (typeof subject !== 'string') return false;
+export async function hasUnfinishedRun(input: {
+  orgId: string;
+  kind: BulkRun['kind'];
+  key: string;
+  subject: string;
+  before?: Pick<BulkRun, 'id' | 'createdAt'>;
+}): Promise<boolean> {
+  const { before } = input;
   const db = await getDb();
-  const [earlier] = await db
+  const [found] = await db
     .select({ id: bulkRuns.id })
     .from(bulkRuns)
     .where(
       and(
-        eq(bulkRuns.orgId, run.orgId),
-        eq(bulkRuns.kind, run.kind),
-        inArray(bulkRuns.state, [...UNFINISHED]),
-        sql`${changesField(key)} = ${subject}`,
-        sql`(${bulkRuns.createdAt}, ${bulkRuns.id}) < (${run.createdAt.toISOString()}::timestamptz, ${run.id}::uuid)`,
+        unfinishedOn(input),
+        before
+          ? sql`(${bulkRuns.createdAt}, ${bulkRuns.id}) < (${before.createdAt.toISOString()}::timestamptz, ${before.id}::uuid)`
+          : undefined,
       ),
     )
     .limit(1);
-  return earlier !== undefined;
+  return found !== undefined;
 }
 
 /**
@@ -181,39 +198,13 @@ export async function supersedeRuns(
     })
     .where(
       and(
-        eq(bulkRuns.orgId, input.orgId),
-        eq(bulkRuns.kind, input.kind),
-        inArray(bulkRuns.state, [...UNFINISHED]),
-        sql`${changesField(input.key)} = ${input.subject}`,
+        unfinishedOn(input),
         sql`not exists (select 1 from ${bulkRunItems} where ${bulkRunItems.runId} = ${bulkRuns.id}
           and (${bulkRunItems.doneOps} > 0 or ${bulkRunItems.attempts} > 0))`,
       ),
     )
     .returning({ id: bulkRuns.id });
   return asked.length;
-}
-
-/** Whether a run of this kind on this subject (a unit) has yet to finish. */
-export async function hasUnfinishedRun(input: {
-  orgId: string;
-  kind: BulkRun['kind'];
-  key: string;
-  subject: string;
-}): Promise<boolean> {
-  const db = await getDb();
-  const [found] = await db
-    .select({ id: bulkRuns.id })
-    .from(bulkRuns)
-    .where(
-      and(
-        eq(bulkRuns.orgId, input.orgId),
-        eq(bulkRuns.kind, input.kind),
-        inArray(bulkRuns.state, [...UNFINISHED]),
-        sql`${changesField(input.key)} = ${input.subject}`,
-      ),
-    )
-    .limit(1);
-  return found !== undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import 'server-only';
 import type { RunContext, RunKind } from '@/lib/runs/engine';
 import { failureDetail, failureOutcome } from '@/lib/runs/steps';
 import {
-  earlierRunUnfinished,
+  hasUnfinishedRun,
   listPendingItems,
   recordItemProgress,
   recordItemResults,
@@ -76,7 +76,17 @@ export function occupancyKind(options: OccupancyKindOptions = {}): RunKind {
         await turnover.fail('What this run was to apply could not be read; nothing was sent.');
         return undefined;
       }
-      if (await earlierRunUnfinished(run, 'unitId')) {
+      const unitId = run.changes.unitId;
+      const waits =
+        typeof unitId === 'string' &&
+        (await hasUnfinishedRun({
+          orgId: run.orgId,
+          kind: run.kind,
+          key: 'unitId',
+          subject: unitId,
+          before: run,
+        }));
+      if (waits) {
         context.stopWith({
           kind: 'pause',
           until: new Date(Date.now() + pollMs),
