@@ -3,7 +3,6 @@
 import { useActionState } from 'react';
 import { ErrorSummary } from '@/components/ui/error-summary';
 import { Field } from '@/components/ui/field';
-import { Notice } from '@/components/ui/notice';
 import { SubmitButton } from '@/components/ui/submit-button';
 import type { FormAction, FormState } from '@/lib/platform/forms';
 
@@ -20,9 +19,6 @@ export function LeadForm({ action: bound, hours }: { action: FormAction<'hours'>
       className="grid gap-3 sm:max-w-md"
     >
       <ErrorSummary state={state} level={3} fields={{ hours: 'Hours ahead' }} />
-      {state.status === 'success' && state.message ? (
-        <Notice tone="success">{state.message}</Notice>
-      ) : null}
       <Field
         label="Hours ahead"
         name="hours"

@@ -145,12 +145,15 @@ export default async function UnitPage({ params, searchParams }: Props) {
     listUnitThermostats({ orgId: member.orgId, unitId: unit.id }),
   ]);
   const settings = settingsByUnit.get(unit.id) ?? { status: 'unknown' as const };
+  const policies = (await policyView({ orgId: member.orgId, buildingId: unit.buildingId })).states;
+  // Settings to apply again only where the state's policy asks something of the thermostat.
+  const here = policies.find((row) => row.state === unit.occupancy.state);
+  const asks =
+    here !== undefined && (here.templateId !== null || here.residentMode !== 'unchanged');
   // A move-in is prepared with the occupied policy's template: say so when there is none.
   const occupied =
     unit.occupancy.state === 'move_in_scheduled'
-      ? (await policyView({ orgId: member.orgId, buildingId: unit.buildingId })).states.find(
-          (row) => row.state === 'occupied',
-        )
+      ? policies.find((row) => row.state === 'occupied')
       : undefined;
   const stateName = STATE_WORDS[unit.occupancy.state].toLowerCase();
   const zone = unit.timeZone;
@@ -266,7 +269,7 @@ export default async function UnitPage({ params, searchParams }: Props) {
             page; resident mode is turned on at the move-in either way.
           </Notice>
         ) : null}
-        {changes && unit.thermostatId && settings.status !== 'running' ? (
+        {changes && unit.thermostatId && asks && settings.status !== 'running' ? (
           confirming ? (
             <ConfirmStep
               back={unitPath(unit)}
