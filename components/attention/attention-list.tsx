@@ -57,7 +57,7 @@ function momentOf(item: ListedItem): { label: string; at: Date } | null {
 function linkOf(item: ListedItem): { href: string; text: string } {
   if (item.thermostatId === null) return { href: '/connection', text: 'Service connection' };
   // A unit's own item leads to the unit, where its settings are applied again.
-  if (item.kind === 'vacant_unsettled') {
+  if (item.kind === 'vacant_unsettled' || item.kind === 'move_out_passed') {
     return { href: unitPath({ id: item.unitId }), text: item.label ?? item.thermostatId };
   }
   return { href: `/thermostats/${item.thermostatId}`, text: item.label ?? item.thermostatId };

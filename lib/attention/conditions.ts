@@ -61,6 +61,7 @@ export const ATTENTION_KINDS = {
   failed_writes: { severity: 'warning', group: 'failed' },
   vacant_unsettled: { severity: 'warning', group: 'units' },
   connection_expiring: { severity: 'warning', group: 'connection' },
+  move_out_passed: { severity: 'notice', group: 'units' },
   stale: { severity: 'notice', group: 'stale' },
   maintenance_overdue: { severity: 'notice', group: 'maintenance' },
   maintenance_due: { severity: 'notice', group: 'maintenance' },
@@ -163,6 +164,13 @@ export type AttentionItem =
       detail: string;
       runId: string | null;
       since: Date | null;
+    })
+  | (OnThermostat & {
+      kind: 'move_out_passed';
+      unitId: string;
+      /** The move-out day given with the notice (`YYYY-MM-DD`, the building's calendar). */
+      moveOutOn: string;
+      since: null;
     })
   | (Whole & { kind: 'connection_ended' | 'not_connected'; since: null })
   | (Whole & { kind: 'connection_expiring'; expiresAt: Date; since: null });

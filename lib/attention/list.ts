@@ -26,6 +26,7 @@ import {
 } from './conditions';
 import { TITLES } from './words';
 import { unsettledVacantUnits } from '@/lib/units/settings';
+import { listPassedMoveOuts } from '@/lib/units/store';
 
 /**
  * An item as a page lists it: with the thermostat's label, its building's name and time zone
@@ -53,13 +54,14 @@ export async function listAttention(input: {
 }): Promise<{ items: ListedItem[]; freshness: Freshness }> {
   const now = input.now ?? new Date();
   const { scope, buildingId } = input;
-  const [rows, connection, freshness, failed, drift, unsettled] = await Promise.all([
+  const [rows, connection, freshness, failed, drift, unsettled, passed] = await Promise.all([
     listAttentionRows({ scope, buildingId }),
     getConnectionSummary(scope.orgId),
     pollFreshness(),
     listFailedWrites({ scope, since: new Date(now.getTime() - FAILED_WRITES_WINDOW_MS) }),
     listDrift({ scope }),
     unsettledVacantUnits({ scope, buildingId }),
+    listPassedMoveOuts({ scope, buildingId, now }),
   ]);
   const statuses = new Map<string, ThermostatStatus | null>(
     rows.map((row) => [row.thermostatId, row.status ? parseStoredStatus(row.status) : null]),
@@ -156,6 +158,19 @@ export async function listAttention(input: {
       detail: why,
       runId,
       since,
+      label: unit.label,
+      buildingName: unit.buildingName,
+      timeZone: unit.timeZone,
+    });
+  }
+  for (const unit of passed) {
+    items.push({
+      kind: 'move_out_passed',
+      thermostatId: unit.thermostatId ?? '',
+      buildingId: unit.buildingId,
+      unitId: unit.id,
+      moveOutOn: unit.occupancy.moveOutOn,
+      since: null,
       label: unit.label,
       buildingName: unit.buildingName,
       timeZone: unit.timeZone,

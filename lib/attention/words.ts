@@ -50,6 +50,7 @@ export const TITLES: Record<AttentionItem['kind'], string> = {
   failed_writes: 'Changes failed',
   vacant_unsettled: 'Vacant, not known to be in its settings',
   connection_expiring: 'Service connection expires soon',
+  move_out_passed: 'Move-out day passed',
   stale: 'Readings out of date',
   maintenance_overdue: 'Maintenance overdue',
   maintenance_due: 'Maintenance due',
@@ -183,6 +184,11 @@ export function describeItem(
         detail: item.runId
           ? `Not known to be in its ${item.state === 'make_ready' ? 'make-ready' : 'vacant'} settings: ${item.detail}`
           : item.detail,
+      };
+    case 'move_out_passed':
+      return {
+        title,
+        detail: `The resident was to move out on ${formatDate(item.moveOutOn)}, and no move-out is recorded: while it is not, the thermostat keeps its occupied settings. Record the move-out (or the notice withdrawn) on the unit’s page.`,
       };
     case 'connection_ended':
       return {

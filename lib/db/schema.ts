@@ -350,6 +350,11 @@ export const unitThermostats = pgTable(
     thermostatId: text('thermostat_id').notNull(),
     fromAt: timestamp('from_at', { withTimezone: true }).notNull().defaultNow(),
     untilAt: timestamp('until_at', { withTimezone: true }),
+    /**
+     * When Setpoint put the thermostat in its unit's settings as it came in (lib/units/arrivals.ts:
+     * a run started, or the state's policy asked nothing); null: not yet.
+     */
+    settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (table) => [
     primaryKey({ columns: [table.unitId, table.fromAt] }),

@@ -10,6 +10,7 @@ import { runNotificationRound, sendDueDigests } from '@/lib/notifications/incide
 import { pollOnce } from '@/lib/readings/poller';
 import { checkDrift } from '@/lib/templates/drift';
 import { getBoss } from '@/lib/queue/queue';
+import { settleArrivals } from '@/lib/units/arrivals';
 import { runDueUnitSteps } from '@/lib/units/scheduled';
 import { RUN_KINDS } from './run-kinds';
 import { startUpkeep } from './upkeep';
@@ -49,6 +50,7 @@ export async function startJobRunner(): Promise<void> {
   });
   await boss.work('unit-steps', { pollingIntervalSeconds: 5 }, async () => {
     await runDueUnitSteps();
+    await settleArrivals();
   });
   await boss.work('read-maintenance', { pollingIntervalSeconds: 15 }, async () => {
     const round = await readDueReminders();
@@ -88,6 +90,7 @@ export async function startJobRunner(): Promise<void> {
   // The embedded database's vacuum and statistics (PostgreSQL's autovacuum does this there).
   await startUpkeep(boss);
   await boss.send('poll-round', {}, { singletonKey: 'poll' });
-  // A scheduled move-in's step that fell due while Setpoint was down runs now.
+  // A scheduled move-in's step that fell due while Setpoint was down runs now, and a thermostat
+  // that came into a unit meanwhile is put in its settings.
   await boss.send('unit-steps', {}, { singletonKey: 'unit-steps' });
 }

@@ -100,6 +100,13 @@ export const INCIDENT_KINDS = {
     delayMinutes: 0,
     help: 'A vacant or make-ready unit whose thermostat its turnover could not put in the vacant settings (the run says why).',
   },
+  move_out_passed: {
+    name: 'Move-out day passed',
+    severity: 'notice',
+    enabled: false,
+    delayMinutes: 0,
+    help: 'A unit whose resident gave notice, and whose move-out day has passed with no move-out recorded (its thermostat keeps its occupied settings).',
+  },
   template_drift: {
     name: 'Differs from its template',
     severity: 'notice',

@@ -113,6 +113,7 @@ const RESOLVED: Record<string, string> = {
   failed_writes: 'The changes have succeeded since',
   template_drift: 'Matches its template again (or another template was applied)',
   vacant_unsettled: 'In its settings now (applied again, or the unit is occupied)',
+  move_out_passed: 'The move-out, or the notice withdrawn, is recorded',
 };
 
 /** The title of an incident (the kind as it was last seen: "Maintenance overdue"). */

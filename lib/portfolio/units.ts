@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import {
   readingHistory,
@@ -294,4 +294,30 @@ export async function listUnitHistory(input: {
     )
     .orderBy(asc(readingHistory.at));
   return rows.map((row) => row.point);
+}
+
+/**
+ * The unit in the scope a thermostat that has left the portfolio was last in (replaced, or
+ * removed), so an old link to it (an email's) leads to the unit; null for one never in a unit the
+ * scope sees.
+ */
+export async function formerUnitOf(input: {
+  scope: Scope;
+  thermostatId: string;
+}): Promise<string | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ unitId: units.id })
+    .from(unitThermostats)
+    .innerJoin(units, eq(units.id, unitThermostats.unitId))
+    .where(
+      and(
+        eq(unitThermostats.orgId, input.scope.orgId),
+        eq(unitThermostats.thermostatId, input.thermostatId),
+        inBuildings(units.buildingId, input.scope),
+      ),
+    )
+    .orderBy(desc(unitThermostats.fromAt))
+    .limit(1);
+  return row?.unitId ?? null;
 }

@@ -10,7 +10,7 @@ import { getStatus } from '@/lib/service/resources';
 import { thermostatIdSchema } from '@/lib/service/schemas';
 import { STATE_WORDS } from './lifecycle';
 import { hasUnfinishedRun } from '@/lib/runs/store';
-import { applyUnitSettings } from './settings';
+import { settleArrival } from './arrivals';
 import type { Unit } from './store';
 
 /**
@@ -18,7 +18,8 @@ import type { Unit } from './store';
  * empty): the new id checked with the service first, then the swap in one transaction
  * (lib/portfolio/units.ts), its first reading kept, and an activity entry. The unit's history,
  * occupancy, timeline and groups continue; the old thermostat leaves the portfolio, and the new
- * one is put in the unit's state's settings as one run (not while a run is at the old one). The action
+ * one is put in the unit's state's settings as one run (lib/units/arrivals.ts; not while a run is at
+ * the old one). The action
  * opens the unit (session, scope, `manage_portfolio`) before this.
  */
 
@@ -104,9 +105,9 @@ export async function replaceUnitThermostat(input: {
     changes: { unitId: unit.id, thermostat: { from: old ?? 'none', to: thermostatId } },
   });
   // The new thermostat is put in the unit's state's settings, as the old one was.
-  const started = await applyUnitSettings({ member, unit: { ...unit, thermostatId } });
+  const runId = await settleArrival({ by: member, unitId: unit.id });
   const state = STATE_WORDS[unit.occupancy.state].toLowerCase();
-  const settled = started.runId ? ` It is being put in the unit’s ${state} settings.` : '';
+  const settled = runId ? ` It is being put in the unit’s ${state} settings.` : '';
   return {
     status: 'success',
     message: old

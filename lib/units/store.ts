@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
+import { todayIn } from '@/lib/platform/time-format';
 import {
   buildings,
   organizations,
@@ -237,6 +238,24 @@ export function listUnitsInStates(input: {
       isNotNull(units.thermostatId),
       input.buildingId ? eq(units.buildingId, input.buildingId) : undefined,
     ),
+  );
+}
+
+/**
+ * The units in the scope (one building's, if given) with a thermostat whose resident gave notice
+ * and whose move-out day has passed in the building's calendar with no move-out recorded.
+ */
+export async function listPassedMoveOuts(input: {
+  scope: Scope;
+  buildingId?: string;
+  now?: Date;
+}): Promise<(Unit & { occupancy: { state: 'notice_given'; moveOutOn: string } })[]> {
+  const noticed = await listUnitsInStates({ ...input, states: ['notice_given'] });
+  return noticed.flatMap((unit) =>
+    unit.occupancy.state === 'notice_given' &&
+    unit.occupancy.moveOutOn < todayIn(unit.timeZone, input.now)
+      ? [{ ...unit, occupancy: unit.occupancy }]
+      : [],
   );
 }
 

@@ -627,3 +627,83 @@ describe('move-in lead', () => {
     expect((await prepareDue())?.dueAt.getTime()).toBe(moveInAt - 2.5 * 3600_000);
   });
 });
+
+describe('a thermostat that comes into a unit', () => {
+  it('added into a vacant unit, or replacing its thermostat, it is put in the vacant settings as one run, once; one in a unit never told of is left alone', async () => {
+    const { createUnit } = await import('@/lib/portfolio/units');
+    const { addThermostat } = await import('@/lib/portfolio/store');
+    const { settleArrivals, ARRIVAL } = await import('@/lib/units/arrivals');
+    const demo = (await control(sandbox, 'GET', '/portfolio?user=demo')) as {
+      thermostats: { thermostatId: string; name: string }[];
+    };
+    const spare = demo.thermostats
+      .filter((t) => !t.name.endsWith('(offline)') && !thermostatIds.includes(t.thermostatId))
+      .map((t) => t.thermostatId);
+    // The newcomer in resident mode, so its reset shows; the stranger any other.
+    let newcomer: string | undefined;
+    for (const thermostatId of spare) {
+      if ((await device(thermostatId)).isResidentMode) {
+        newcomer = thermostatId;
+        break;
+      }
+    }
+    const stranger = spare.find((thermostatId) => thermostatId !== newcomer);
+    if (!newcomer || !stranger) throw new Error('the demo has no thermostats to spare');
+
+    // An empty unit, moved out (nothing to set: no thermostat), then a thermostat comes in.
+    const made = await createUnit({
+      orgId: owner.orgId,
+      buildingId,
+      label: 'Apt 9',
+      externalId: null,
+    });
+    if (!made.ok) throw new Error('unit not made');
+    lib.session.member = owner;
+    await lib.recordOccupancy(made.unitId, { status: 'idle' }, form({ event: 'move_out' }));
+    expect(await occupancyRuns(made.unitId)).toHaveLength(0);
+    await addThermostat({
+      orgId: owner.orgId,
+      thermostatId: newcomer,
+      buildingId,
+      unitLabel: 'Apt 9',
+    });
+    // And one in a unit of its own, whose state nobody recorded.
+    await addThermostat({
+      orgId: owner.orgId,
+      thermostatId: stranger,
+      buildingId,
+      unitLabel: 'Apt 10',
+    });
+    const own = await lib.findUnitOfThermostat({ scope: owner, thermostatId: stranger });
+
+    expect(await settleArrivals()).toEqual({ started: 1 });
+    expect(await settleArrivals()).toEqual({ started: 0 });
+    const runs = await occupancyRuns(made.unitId);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ title: 'Apt 9: vacant settings', startedByName: ARRIVAL });
+    expect(await occupancyRuns(own?.id as string)).toHaveLength(0);
+    expect(await workUntilEnd(runs[0]?.id as string)).toContain('finished');
+    expect((await itemOf(runs[0]?.id as string)).outcome).toBe('applied');
+    expect((await device(newcomer)).isResidentMode).toBe(false);
+    // A day on, an arrival never settled is left to Needs attention, not run late.
+    expect(await settleArrivals(new Date(Date.now() + 2 * 86_400_000))).toEqual({ started: 0 });
+
+    // Replaced, the unit's new thermostat is put in its vacant settings at once, by the member
+    // who replaced it, and the job finds nothing more to do.
+    const { replaceThermostatAction } = await import('@/app/(app)/units/[unitId]/actions');
+    const third = spare.find((id) => id !== newcomer && id !== stranger);
+    if (!third) throw new Error('the demo has no third thermostat to spare');
+    const replaced = await replaceThermostatAction(
+      made.unitId,
+      { status: 'idle' },
+      form({ thermostatId: third }),
+    );
+    expect(replaced).toMatchObject({ status: 'success' });
+    expect(replaced.message).toMatch(/being put in the unit’s vacant settings/);
+    const after = await occupancyRuns(made.unitId);
+    expect(after).toHaveLength(2);
+    const latest = after.find((run) => run.id !== runs[0]?.id);
+    expect(latest).toMatchObject({ startedByName: owner.name });
+    expect(await settleArrivals()).toEqual({ started: 0 });
+  });
+});

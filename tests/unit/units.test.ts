@@ -132,12 +132,34 @@ describe('units', () => {
       formOf({ event: 'give_notice', moveOutOn: '2027-01-31' }),
     );
     expect(notice).toMatchObject({ status: 'success', message: 'Saved: Unit 10 is notice given.' });
+    // Its move-out day passing with no move-out recorded needs attention, from the next day in
+    // the building's calendar, and only in the scope that sees the unit.
+    const { listPassedMoveOuts } = await import('@/lib/units/store');
+    const { listAttention } = await import('@/lib/attention/list');
+    const { describeItem } = await import('@/lib/attention/words');
+    const onTheDay = new Date('2027-01-31T20:00:00Z');
+    const dayAfter = new Date('2027-02-01T20:00:00Z');
+    expect(await listPassedMoveOuts({ scope: owner, now: onTheDay })).toEqual([]);
+    expect(
+      (await listPassedMoveOuts({ scope: owner, now: dayAfter })).map((passed) => passed.id),
+    ).toEqual([unit.id]);
+    expect(
+      await listPassedMoveOuts({ scope: { ...manager, buildingIds: [OTHER] }, now: dayAfter }),
+    ).toEqual([]);
+    const passed = (await listAttention({ scope: owner, now: dayAfter })).items.find(
+      (item) => item.kind === 'move_out_passed',
+    );
+    expect(passed).toMatchObject({ unitId: unit.id, moveOutOn: '2027-01-31', label: 'Unit 10' });
+    expect(
+      describeItem(passed as NonNullable<typeof passed>, { unit: 'F', now: dayAfter }).detail,
+    ).toMatch(/was to move out on .*31.*no move-out is recorded/);
     for (let replay = 0; replay < 3; replay += 1) {
       expect(
         await recordOccupancy(unit.id, initialFormState, formOf({ event: 'move_out' })),
       ).toMatchObject({ status: 'success' });
     }
     expect((await unitOf('100000000001')).occupancy).toEqual({ state: 'vacant' });
+    expect(await listPassedMoveOuts({ scope: owner, now: dayAfter })).toEqual([]);
     const events = await listUnitEvents({ orgId: owner.orgId, unitId: unit.id });
     expect(
       events.map((event) => [event.event, event.fromState, event.toState, event.actorName]),
@@ -313,6 +335,64 @@ describe('units', () => {
     ]);
     const entries = await listActivity({ scope: owner, filter: query.filter });
     expect(entries.map((entry) => entry.summary)).toContain('Schedule of the old one');
+    // Its needs-attention history too: the old thermostat's incident is the unit's, beside the
+    // new one's, and a link to the old thermostat (an email's) leads to the unit.
+    const { incidents } = await import('@/lib/db/schema');
+    const { listIncidents } = await import('@/lib/notifications/store');
+    const { formerUnitOf } = await import('@/lib/portfolio/units');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await handle.db.insert(incidents).values([
+      {
+        orgId,
+        kind: 'offline',
+        subject: '100000000004',
+        thermostatId: '100000000004',
+        buildingId: MINE,
+        buildingIds: [MINE],
+        severity: 'warning',
+        facts: {},
+        openedAt: hourAgo,
+        notifiedAt: hourAgo,
+        resolvedAt: new Date(),
+        resolution: 'cleared',
+      },
+      {
+        orgId,
+        kind: 'too_cold',
+        subject: '100000000005',
+        thermostatId: '100000000005',
+        buildingId: MINE,
+        buildingIds: [MINE],
+        severity: 'warning',
+        facts: {},
+        openedAt: new Date(),
+        notifiedAt: new Date(),
+      },
+    ]);
+    const periods = await listUnitThermostats({ orgId, unitId: unit.id });
+    const unitIncidents = await listIncidents({
+      scope: owner,
+      resolvedSince: new Date(Date.now() - 86_400_000),
+      filter: { thermostatIds: periods.map((period) => period.thermostatId) },
+    });
+    expect(unitIncidents.map((row) => [row.kind, row.thermostatId])).toEqual([
+      ['too_cold', '100000000005'],
+      ['offline', '100000000004'],
+    ]);
+    expect(await formerUnitOf({ scope: owner, thermostatId: '100000000004' })).toBe(unit.id);
+    expect(
+      await formerUnitOf({
+        scope: { ...manager, buildingIds: [OTHER] },
+        thermostatId: '100000000004',
+      }),
+    ).toBeNull();
+    expect(
+      await listIncidents({
+        scope: { ...manager, buildingIds: [OTHER] },
+        resolvedSince: new Date(0),
+        filter: { thermostatIds: ['100000000004', '100000000005'] },
+      }),
+    ).toEqual([]);
     // A building manager outside the building sees none of it.
     expect(
       await listUnitHistory({

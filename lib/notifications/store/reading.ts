@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
 import { buildings, incidents, notifications, thermostats } from '@/lib/db/schema';
 import type { Scope } from '@/lib/db/scope';
@@ -18,7 +18,6 @@ import {
  * counted, and the delivery log. Every read takes the organisation and, for incidents, the scope.
  */
 
-/** Incidents a scope may know of: every building they concern is in it. */
 /**
  * The incidents a scope may know of (lib/notifications/fan-out.ts, `mayKnow`): those whose every
  * building is in it, and a failed run that failed in any of its buildings (read as its share).
@@ -40,11 +39,10 @@ function incidentsInScope(scope: Scope): SQL | undefined {
 }
 
 /**
- * The incidents people were told of, in the scope: every one open, and those resolved since
- * `resolvedSince`; most recent first, at most `limit`.
+ * Which incidents a list shows: of one kind, concerning one building, of these thermostats (a
+ * unit's, across its replacements); each optional.
  */
-/** Which incidents a list shows: of one kind, concerning one building (each optional). */
-export type IncidentFilter = { kind?: string; buildingId?: string };
+export type IncidentFilter = { kind?: string; buildingId?: string; thermostatIds?: string[] };
 
 /**
  * The incidents people were told of in the scope, open ones and those resolved since
@@ -56,7 +54,7 @@ function listedIncidents(input: {
   resolvedSince: Date;
   filter?: IncidentFilter;
 }): SQL | undefined {
-  const { kind, buildingId } = input.filter ?? {};
+  const { kind, buildingId, thermostatIds } = input.filter ?? {};
   return and(
     incidentsInScope(input.scope),
     isNotNull(incidents.notifiedAt),
@@ -66,6 +64,7 @@ function listedIncidents(input: {
     ),
     kind ? eq(incidents.kind, kind) : undefined,
     buildingId ? sql`${incidents.buildingIds} @> ${json([buildingId])}` : undefined,
+    thermostatIds ? inArray(incidents.thermostatId, thermostatIds) : undefined,
   );
 }
 

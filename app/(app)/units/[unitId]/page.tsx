@@ -29,6 +29,8 @@ import { Notice } from '@/components/ui/notice';
 import { settingsOfUnits, settingsWords, type UnitSettings } from '@/lib/units/settings';
 import { listUnitSteps, type UnitStepRow } from '@/lib/units/scheduled';
 import { listUnitThermostats } from '@/lib/portfolio/units';
+import { listIncidents } from '@/lib/notifications/store';
+import { IncidentList } from '@/components/notifications/incident-list';
 import { runPath } from '@/lib/runs/requests';
 import { ConfirmStep } from '@/components/runs/run-parts';
 import { RunActionForm } from '@/components/runs/run-action-form';
@@ -129,6 +131,9 @@ type Props = {
 
 export const metadata: Metadata = { title: 'Unit' };
 
+/** Needs-attention history shown on a unit's page: what is open, and what was resolved lately. */
+const INCIDENTS_SHOWN_MS = 90 * 24 * 60 * 60_000;
+
 const stateWords = (state: string) => STATE_WORDS[state as UnitStateName] ?? state;
 
 export default async function UnitPage({ params, searchParams }: Props) {
@@ -138,12 +143,23 @@ export default async function UnitPage({ params, searchParams }: Props) {
   if (!unitIdSchema.safeParse(unitId).success) notFound();
   const unit = await findUnit({ scope: member, unitId });
   if (!unit) notFound();
+  const now = new Date();
   const [events, settingsByUnit, steps, periods] = await Promise.all([
     listUnitEvents({ orgId: member.orgId, unitId: unit.id }),
     settingsOfUnits(member.orgId, [unit]),
     listUnitSteps(unit),
     listUnitThermostats({ orgId: member.orgId, unitId: unit.id }),
   ]);
+  // What needed attention in the unit, across its thermostats.
+  const incidents =
+    periods.length === 0
+      ? []
+      : await listIncidents({
+          scope: member,
+          resolvedSince: new Date(now.getTime() - INCIDENTS_SHOWN_MS),
+          filter: { thermostatIds: periods.map((period) => period.thermostatId) },
+          limit: 20,
+        });
   const settings = settingsByUnit.get(unit.id) ?? { status: 'unknown' as const };
   const policies = (await policyView({ orgId: member.orgId, buildingId: unit.buildingId })).states;
   // Settings to apply again only where the state's policy asks something of the thermostat.
@@ -396,6 +412,28 @@ export default async function UnitPage({ params, searchParams }: Props) {
           />
         </section>
       ) : null}
+
+      <section aria-labelledby="incidents-heading" className="grid gap-3">
+        <h2 id="incidents-heading" className="text-lg font-semibold">
+          Needs attention history
+        </h2>
+        {incidents.length === 0 ? (
+          <p className="text-sm text-muted">
+            Nothing in this unit has needed attention long enough to tell anyone in the last 90
+            days.
+          </p>
+        ) : (
+          <Card>
+            <IncidentList
+              incidents={incidents}
+              unit={member.temperatureUnit}
+              now={now}
+              zone={zone}
+              scope={member.buildingIds}
+            />
+          </Card>
+        )}
+      </section>
 
       <section aria-labelledby="timeline-heading" className="grid gap-3">
         <h2 id="timeline-heading" className="text-lg font-semibold">
