@@ -96,19 +96,28 @@ test('an owner makes a key, the walk-through of docs/api.md runs as written, and
 
   // 2-4. The walk-through's commands as docs/api.md has them.
   const steps = walkThrough();
-  expect(steps).toHaveLength(2);
+  expect(steps).toHaveLength(3);
   let unitId = '';
+  let runId = '';
   const send = async (step: (typeof steps)[number], url: string) => {
     const headers = Object.fromEntries(
       step.headers.map(([name, value]) => [name, value.replace('$SETPOINT_KEY', key)]),
     );
-    return fetch(url.replace('http://localhost:3000', APP_URL).replace('$UNIT_ID', unitId), {
+    const filled = url
+      .replace('http://localhost:3000', APP_URL)
+      .replace('$UNIT_ID', unitId)
+      .replace('$RUN_ID', runId);
+    return fetch(filled, {
       method: step.method,
       headers,
       body: step.body,
     });
   };
-  const [list, moveOut] = steps as [(typeof steps)[0], (typeof steps)[0]];
+  const [list, moveOut, follow] = steps as [
+    (typeof steps)[0],
+    (typeof steps)[0],
+    (typeof steps)[0],
+  ];
   const listed = await send(list, list.url);
   expect(listed.status).toBe(200);
   expect(Number(listed.headers.get('ratelimit-remaining'))).toBeGreaterThan(0);
@@ -126,6 +135,12 @@ test('an owner makes a key, the walk-through of docs/api.md runs as written, and
   const again = await send(moveOut, moveOut.url);
   expect(again.headers.get('idempotent-replayed')).toBe('true');
   expect(await again.json()).toEqual(answer);
+  runId = answer.run.id;
+  await expect(async () => {
+    const run = await (await send(follow, follow.url)).json();
+    expect(run).toMatchObject({ id: runId, finished: true, counts: { total: 1, applied: 1 } });
+    expect(run.items).toEqual([expect.objectContaining({ thermostatId, outcome: 'applied' })]);
+  }).toPass({ timeout: 60_000 });
   await expect(async () => {
     const read = await send(list, `http://localhost:3000/api/v1/units/${unitId}`);
     expect((await read.json()).settings.status).toBe('matches');

@@ -28,7 +28,8 @@ export type ApiKey = {
 /** What a key may see: the organisation's buildings, or only some (a `Scope` as members have). */
 export const scopeOfKey = (key: ApiKey): Scope => ({
   orgId: key.orgId,
-  userId: '',
+  // No member: a user id that is nobody's (a run a key sees is one in its buildings).
+  userId: '00000000-0000-0000-0000-000000000000',
   buildingIds: key.buildingIds,
 });
 

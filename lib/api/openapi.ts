@@ -1,7 +1,16 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
+  attentionListSchema,
+  attentionQuerySchema,
   buildingPageSchema,
+  historyQuerySchema,
+  historySchema,
+  listThermostatsQuerySchema,
+  runQuerySchema,
+  runSchema,
+  thermostatPageSchema,
+  thermostatSchema,
   buildingSchema,
   listBuildingsQuerySchema,
   listUnitsQuerySchema,
@@ -174,6 +183,89 @@ registry.registerPath({
   },
 });
 
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/thermostats',
+  operationId: 'listThermostats',
+  summary: 'List thermostats',
+  description:
+    'The thermostats the key may see, oldest in the portfolio first (one added while you page comes at the end), each with its last reading and how old it is. From Setpoint’s store: no call reaches the thermostat service. Scope: read.',
+  security,
+  request: { query: listThermostatsQuerySchema },
+  responses: {
+    200: ok('A page of thermostats.', thermostatPageSchema),
+    422: problem('A query value was refused.'),
+    ...COMMON,
+  },
+});
+
+const thermostatParams = z.object({ thermostatId: z.string().regex(/^\d{12}$/) });
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/thermostats/{thermostatId}',
+  operationId: 'readThermostat',
+  summary: 'Read a thermostat',
+  description: 'Its last reading and how old it is. Scope: read.',
+  security,
+  request: { params: thermostatParams },
+  responses: {
+    200: ok('The thermostat.', thermostatSchema),
+    404: problem('No such thermostat.'),
+    ...COMMON,
+  },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/thermostats/{thermostatId}/history',
+  operationId: 'readThermostatHistory',
+  summary: 'A thermostat’s history',
+  description:
+    'Its unit’s readings over the last 24 hours or 7 days, across the unit’s thermostats (a replaced one’s readings come first). Scope: read.',
+  security,
+  request: { params: thermostatParams, query: historyQuerySchema },
+  responses: {
+    200: ok('The readings, oldest first.', historySchema),
+    404: problem('No such thermostat.'),
+    422: problem('A query value was refused.'),
+    ...COMMON,
+  },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/needs-attention',
+  operationId: 'listNeedsAttention',
+  summary: 'What needs attention',
+  description:
+    'Everything in the key’s buildings that needs attention now, most urgent first, as the Needs attention page lists it, filtered by kind and building. Scope: read.',
+  security,
+  request: { query: attentionQuerySchema },
+  responses: {
+    200: ok('The items.', attentionListSchema),
+    422: problem('A query value was refused.'),
+    ...COMMON,
+  },
+});
+
+registry.registerPath({
+  method: 'get',
+  path: '/api/v1/runs/{runId}',
+  operationId: 'readRun',
+  summary: 'Read a run',
+  description:
+    'A run (a unit’s turnover, a template, a bulk change) and its result per thermostat, 200 items a page. A key limited to some buildings sees a run that reaches them, and only their thermostats in it. Scope: read.',
+  security,
+  request: { params: z.object({ runId: z.uuid() }), query: runQuerySchema },
+  responses: {
+    200: ok('The run.', runSchema),
+    404: problem('No such run.'),
+    422: problem('A query value was refused.'),
+    ...COMMON,
+  },
+});
+
 let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | null = null;
 
 /** The document, generated once per process. */
@@ -184,7 +276,7 @@ export function openApiDocument() {
       title: 'Setpoint API',
       version: '1.0.0',
       description:
-        'Setpoint’s own API for property-management systems: units and their occupancy, buildings. JSON in and out; errors are RFC 9457 problem details.',
+        'Setpoint’s own API for property-management systems: units and their occupancy, buildings, thermostats and their readings, what needs attention, and runs. JSON in and out; temperatures in °F; errors are RFC 9457 problem details.',
     },
     servers: [{ url: '/' }],
   });

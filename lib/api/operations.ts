@@ -6,6 +6,7 @@ import type { UnitEvent } from '@/lib/units/lifecycle';
 import { settingsOfUnits, type UnitSettings } from '@/lib/units/settings';
 import { findUnit, pageOfUnits, type Unit, type UnitCursor } from '@/lib/units/store';
 import { type ApiAnswer, type ApiCall, ApiProblem, invalidInput, notFound } from './http';
+import { DATABASE_TIMESTAMP, decodeCursor, encodeCursor, query } from './paging';
 import { scopeOfKey } from './keys';
 import {
   type buildingSchema,
@@ -20,23 +21,6 @@ import {
  * (lib/api/schemas.ts). A key limited to some buildings sees nothing else: another building's
  * unit or building is a 404, as one that does not exist.
  */
-
-const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-function decodeCursor<T>(text: string | undefined, isValid: (value: unknown) => value is T) {
-  if (text === undefined) return null;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (isValid(value)) return value;
-  } catch {
-    // Refused below.
-  }
-  throw new ApiProblem(422, 'Invalid request', 'The cursor is not one this API gave.', [
-    { field: 'after', message: 'Use a page’s `next` value as it came.' },
-  ]);
-}
-
-const query = (url: URL) => Object.fromEntries(url.searchParams);
 
 // --- Buildings ----------------------------------------------------------------------------------
 
@@ -133,13 +117,10 @@ async function unitBodies(orgId: string, units: Unit[]): Promise<UnitBody[]> {
 
 const UNIT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A database timestamp as text (`2026-11-29 08:52:40.123456+00`), as a cursor carries it. */
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
-
 const isUnitCursor = (value: unknown): value is UnitCursor =>
   typeof value === 'object' &&
   value !== null &&
-  TIMESTAMP.test(String((value as { createdAt?: unknown }).createdAt)) &&
+  DATABASE_TIMESTAMP.test(String((value as { createdAt?: unknown }).createdAt)) &&
   UNIT_ID.test(String((value as { id?: unknown }).id));
 
 /** The units the key may see, oldest first, filtered, a page at a time. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { API_SCOPES } from '@/lib/db/schema';
+import { ATTENTION_KINDS, type AttentionKind } from '@/lib/attention/conditions';
+import { API_SCOPES, BULK_ITEM_OUTCOMES, BULK_RUN_KINDS, BULK_RUN_STATES } from '@/lib/db/schema';
 import { UNIT_STATES } from '@/lib/units/lifecycle';
 
 /**
@@ -109,6 +110,146 @@ export const unitEventResultSchema = z
       .meta({ description: 'The run putting the thermostat in the new state’s settings.' }),
   })
   .meta({ id: 'UnitEventResult' });
+
+// --- Thermostats ---------------------------------------------------------------------------------
+
+const fahrenheit = (description: string) =>
+  z
+    .number()
+    .nullable()
+    .meta({ description: `${description}, in °F.` });
+
+export const readingSchema = z
+  .object({
+    at: z.iso.datetime({ offset: true }).meta({ description: 'When Setpoint read it.' }),
+    ageSeconds: z.number().int().meta({ description: 'How old the reading is, in seconds.' }),
+    temperature: fahrenheit('Indoor temperature'),
+    humidity: z.number().nullable().meta({ description: 'Relative humidity, in %.' }),
+    hvacMode: z.string().nullable().meta({ example: 'heat' }),
+    desiredHeat: fahrenheit('Heating setpoint'),
+    desiredCool: fahrenheit('Cooling setpoint'),
+    isResidentMode: z.boolean().nullable(),
+    connected: z.boolean().nullable(),
+  })
+  .meta({
+    id: 'Reading',
+    description:
+      'The last status Setpoint read (readings are minutes apart under the service’s call budget).',
+  });
+
+export const thermostatSchema = z
+  .object({
+    id: z.string().meta({ example: '491109100550' }),
+    buildingId: z.string(),
+    label: z.string().meta({ description: 'Its unit’s label (empty when it has none).' }),
+    lastReading: readingSchema.nullable().meta({ description: 'Null until it is first read.' }),
+    readProblem: z.string().nullable().meta({
+      description: 'Why the latest attempt to read it failed, in words; null when it did not.',
+    }),
+  })
+  .meta({ id: 'Thermostat' });
+
+export const thermostatPageSchema = pageOf(thermostatSchema, 'ThermostatPage');
+
+export const listThermostatsQuerySchema = z.object({
+  buildingId: z.string().max(64).optional(),
+  after: z.string().max(200).optional().meta({ description: 'A page’s `next` cursor.' }),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const historyQuerySchema = z.object({
+  window: z.enum(['24h', '7d']).default('24h').meta({
+    description: 'The last 24 hours (every reading) or 7 days (one a quarter hour past two days).',
+  }),
+});
+
+export const historySchema = z
+  .object({
+    thermostatId: z.string(),
+    window: z.enum(['24h', '7d']),
+    points: z.array(
+      z.object({
+        at: z.iso.datetime({ offset: true }),
+        thermostatId: z.string().meta({
+          description: 'The thermostat read: an earlier one of the unit, before a replacement.',
+        }),
+        temperature: fahrenheit('Indoor temperature'),
+        humidity: z.number().nullable(),
+        desiredHeat: fahrenheit('Heating setpoint'),
+        desiredCool: fahrenheit('Cooling setpoint'),
+        hvacMode: z.string().nullable(),
+        running: z.array(z.string()).nullable().meta({
+          description: 'The equipment running, in the service’s words; null where unknown.',
+        }),
+        connected: z.boolean().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'History', description: 'A unit’s readings across its thermostats, oldest first.' });
+
+// --- Needs attention ----------------------------------------------------------------------------
+
+export const attentionItemSchema = z
+  .object({
+    kind: z.enum(Object.keys(ATTENTION_KINDS) as [AttentionKind, ...AttentionKind[]]),
+    severity: z.enum(['urgent', 'warning', 'notice']),
+    title: z.string(),
+    detail: z.string().meta({ description: 'What is wrong and what to do, in words (°F).' }),
+    buildingId: z.string().nullable(),
+    thermostatId: z.string().nullable(),
+    unitId: z.uuid().nullable(),
+    label: z.string().nullable(),
+    since: z.iso.datetime({ offset: true }).nullable(),
+  })
+  .meta({ id: 'AttentionItem' });
+
+export const attentionListSchema = z.object({ data: z.array(attentionItemSchema) }).meta({
+  id: 'AttentionList',
+  description: 'Everything that needs attention now, most urgent first.',
+});
+
+export const attentionQuerySchema = z.object({
+  kind: attentionItemSchema.shape.kind.optional(),
+  buildingId: z.string().max(64).optional(),
+});
+
+// --- Runs ---------------------------------------------------------------------------------------
+
+export const runSchema = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(BULK_RUN_KINDS),
+    title: z.string().nullable(),
+    state: z.enum(BULK_RUN_STATES),
+    finished: z.boolean(),
+    status: z.string().meta({ description: 'How it stands, in words.' }),
+    startedBy: z.string(),
+    createdAt: z.iso.datetime({ offset: true }),
+    finishedAt: z.iso.datetime({ offset: true }).nullable(),
+    counts: z
+      .record(z.enum([...BULK_ITEM_OUTCOMES, 'total']), z.number().int())
+      .meta({ description: 'Thermostats by outcome, of those the key may see.' }),
+    items: z.array(
+      z.object({
+        thermostatId: z.string(),
+        buildingId: z.string(),
+        label: z.string().nullable(),
+        outcome: z.enum(BULK_ITEM_OUTCOMES),
+        detail: z.string().nullable().meta({ description: 'What happened there, in words.' }),
+      }),
+    ),
+    next: z.string().nullable().meta({
+      description: 'The cursor of the next page of items (`after`), or null on the last.',
+    }),
+  })
+  .meta({
+    id: 'Run',
+    description: 'A run and its result per thermostat, a page of items at a time.',
+  });
+
+export const runQuerySchema = z.object({
+  after: z.string().max(200).optional().meta({ description: 'The run’s `next` cursor.' }),
+});
 
 export const apiScopeSchema = z.enum(API_SCOPES);
 

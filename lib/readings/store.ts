@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { RowStatus } from '@/lib/readings/row-types';
 import type { BuildingView } from '@/lib/readings/view';
 import { buildingRowsSql, buildingSummarySql, type STATUS_FIELDS } from './building-rows-store';
@@ -117,6 +117,65 @@ export async function listReadings(input: ThermostatSelection): Promise<StoredRe
       ),
     );
   return rows.map((row) => row.reading);
+}
+
+/** Where a page of thermostats ends: the last one's addition (as the database keeps it) and id. */
+export type ThermostatCursor = { createdAt: string; id: string };
+
+export type ThermostatWithReading = {
+  thermostatId: string;
+  buildingId: string;
+  unitLabel: string;
+  reading: StoredReading | null;
+};
+
+/**
+ * A page of the thermostats in the scope (one building's, if given), oldest in the portfolio
+ * first, each with its last reading: the API's list. Ordered by the database's own instant and
+ * the id, so one added meanwhile comes at the end and none is skipped or seen twice.
+ */
+export async function pageOfThermostats(input: {
+  scope: Scope;
+  limit: number;
+  after?: ThermostatCursor | null;
+  buildingId?: string;
+  /** Only this thermostat (the API's read of one). */
+  only?: string;
+}): Promise<{ thermostats: ThermostatWithReading[]; next: ThermostatCursor | null }> {
+  const { after, scope } = input;
+  const db = await getDb();
+  const rows = await db
+    .select({
+      thermostatId: thermostats.thermostatId,
+      buildingId: thermostats.buildingId,
+      unitLabel: thermostats.unitLabel,
+      createdAt: sql<string>`${thermostats.createdAt}::text`,
+      reading: readings,
+    })
+    .from(thermostats)
+    .leftJoin(readings, thermostatOf(readings))
+    .where(
+      and(
+        eq(thermostats.orgId, scope.orgId),
+        inBuildings(thermostats.buildingId, scope),
+        input.buildingId ? eq(thermostats.buildingId, input.buildingId) : undefined,
+        input.only ? eq(thermostats.thermostatId, input.only) : undefined,
+        after
+          ? sql`(${thermostats.createdAt}, ${thermostats.thermostatId}) > (${after.createdAt}::timestamptz, ${after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(thermostats.createdAt), asc(thermostats.thermostatId))
+    .limit(input.limit + 1);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    thermostats: page.map(({ createdAt: _, ...row }) => row),
+    next:
+      rows.length > page.length && last
+        ? { createdAt: last.createdAt, id: last.thermostatId }
+        : null,
+  };
 }
 
 /** Asks for these readings fresh: the poller takes wanted ones first. */

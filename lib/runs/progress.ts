@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import type { Member } from '@/lib/auth/store';
+import type { Scope } from '@/lib/db/scope';
 import {
   type BulkRun,
   countBulkRunItems,
@@ -34,7 +34,7 @@ export type RunProgress = {
 
 /** A run the member may see, with its counts as they see them; null for anything else. */
 export async function findRunInView(
-  member: Member,
+  member: Scope,
   runId: unknown,
 ): Promise<{ run: BulkRun; counts: OutcomeCounts } | null> {
   const id = runIdSchema.safeParse(runId);
@@ -44,7 +44,7 @@ export async function findRunInView(
   return { run, counts: await countBulkRunItems({ scope: member, run }) };
 }
 
-export async function readRunProgress(member: Member, runId: unknown): Promise<RunProgress | null> {
+export async function readRunProgress(member: Scope, runId: unknown): Promise<RunProgress | null> {
   const found = await findRunInView(member, runId);
   if (!found) return null;
   const { run, counts } = found;
@@ -78,7 +78,7 @@ export async function readRunProgress(member: Member, runId: unknown): Promise<R
 }
 
 /** How many steps of an occupancy run's one thermostat are done. */
-async function stepsDone(member: Member, run: BulkRun): Promise<number> {
+async function stepsDone(member: Scope, run: BulkRun): Promise<number> {
   const [item] = await listBulkRunItems({ scope: member, run, limit: 1 });
   const steps = (item?.plan as { steps?: { done?: unknown }[] } | null)?.steps ?? [];
   return steps.filter((step) => step.done).length;

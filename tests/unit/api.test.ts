@@ -340,6 +340,208 @@ describe('API v1', () => {
     expect(conflict.body.detail).toMatch(/Only an occupied unit can be given notice/);
   });
 
+  it('lists and reads thermostats with their last reading and its age and their unit’s history, what needs attention and a run; a building-limited key nothing else', async () => {
+    const { saveReading } = await import('@/lib/readings/store');
+    const { createApiKey: make } = await import('@/lib/api/keys');
+    const otherOnly = (
+      await make({
+        orgId: owner.orgId,
+        name: 'Lakeside only',
+        scopes: ['read', 'write_units'],
+        buildingIds: [OTHER],
+        byName: owner.name,
+      })
+    ).secret;
+    // Unit 2's thermostat has been in it for days: its history is the unit's from then.
+    await handle.db.execute(
+      sql`update unit_thermostats set from_at = now() - interval '5 days' where thermostat_id = '300000000002'`,
+    );
+    const readAt = new Date(Date.now() - 90_000);
+    const status = {
+      temperature: 68.5,
+      humidity: 41,
+      hvacMode: 'heat',
+      setPoint: { desiredHeat: 68, desiredCool: 76 },
+      isResidentMode: true,
+      connected: true,
+    };
+    for (const [at, temperature] of [
+      [new Date(Date.now() - 3 * 86_400_000), 60],
+      [new Date(Date.now() - 3_600_000), 67],
+      [readAt, 68.5],
+    ] as const) {
+      await saveReading({
+        orgId: owner.orgId,
+        thermostatId: '300000000002',
+        status: { ...status, temperature },
+        sample: {
+          temperature,
+          humidity: 41,
+          desiredHeat: 68,
+          desiredCool: 76,
+          hvacMode: 'heat',
+          equipment: 'heat1,fan',
+          connected: true,
+        },
+        at,
+      });
+    }
+    const thermostatsRoute = await import('@/app/api/v1/thermostats/route');
+    const thermostatRoute = await import('@/app/api/v1/thermostats/[thermostatId]/route');
+    const historyRoute = await import('@/app/api/v1/thermostats/[thermostatId]/history/route');
+    const attentionRoute = await import('@/app/api/v1/needs-attention/route');
+    const runRoute = await import('@/app/api/v1/runs/[runId]/route');
+
+    // The list: every thermostat the key sees, in pages, with its last reading and its age.
+    const seen: string[] = [];
+    let after = '';
+    for (let page = 0; page < 10; page += 1) {
+      const listed = await call({
+        route: thermostatsRoute.GET as Route,
+        path: `/api/v1/thermostats?limit=2${after ? `&after=${after}` : ''}`,
+        key: readOnly,
+      });
+      expect(listed.status).toBe(200);
+      seen.push(...listed.body.data.map((row: { id: string }) => row.id));
+      if (!listed.body.next) break;
+      after = listed.body.next;
+    }
+    // None lost, none twice: every thermostat of the organisation, once.
+    const inPortfolio = rowsOf<{ id: string }>(
+      await handle.db.execute(
+        sql`select thermostat_id as id from thermostats where org_id = ${owner.orgId}`,
+      ),
+    ).map((row) => row.id);
+    expect(seen.sort()).toEqual(inPortfolio.sort());
+    expect(seen).toEqual(expect.arrayContaining(['300000000001', '300000000002', '300000000005']));
+    const one = await call({
+      route: thermostatRoute.GET as Route,
+      path: '/api/v1/thermostats/300000000002',
+      template: '/api/v1/thermostats/{thermostatId}',
+      params: { thermostatId: '300000000002' },
+      key: readOnly,
+    });
+    expect(one.body).toMatchObject({
+      id: '300000000002',
+      buildingId: MINE,
+      label: 'Unit 2',
+      lastReading: {
+        at: readAt.toISOString(),
+        temperature: 68.5,
+        desiredHeat: 68,
+        hvacMode: 'heat',
+      },
+      readProblem: null,
+    });
+    expect(one.body.lastReading.ageSeconds).toBeGreaterThanOrEqual(90);
+    expect(one.body.lastReading.ageSeconds).toBeLessThan(200);
+
+    // Its history: the last day, or the week.
+    const history = (window: string) =>
+      call({
+        route: historyRoute.GET as Route,
+        path: `/api/v1/thermostats/300000000002/history?window=${window}`,
+        template: '/api/v1/thermostats/{thermostatId}/history',
+        params: { thermostatId: '300000000002' },
+        key: readOnly,
+      });
+    const day = await history('24h');
+    expect(day.body.points.map((point: { temperature: number }) => point.temperature)).toEqual([
+      67, 68.5,
+    ]);
+    expect(day.body.points[0].running).toEqual(['heat1', 'fan']);
+    expect((await history('7d')).body.points).toHaveLength(3);
+    expect((await history('1y')).status).toBe(422);
+
+    // Another building's thermostat is a 404 to a key limited to Lakeside: no data.
+    for (const [route, path, template] of [
+      [
+        thermostatRoute.GET,
+        '/api/v1/thermostats/300000000002',
+        '/api/v1/thermostats/{thermostatId}',
+      ],
+      [
+        historyRoute.GET,
+        '/api/v1/thermostats/300000000002/history',
+        '/api/v1/thermostats/{thermostatId}/history',
+      ],
+    ] as const) {
+      const hidden = await call({
+        route: route as Route,
+        path,
+        template,
+        params: { thermostatId: '300000000002' },
+        key: otherOnly,
+      });
+      expect(hidden.status).toBe(404);
+    }
+    const theirs = await call({
+      route: thermostatsRoute.GET as Route,
+      path: '/api/v1/thermostats',
+      key: otherOnly,
+    });
+    expect(theirs.body.data.every((row: { buildingId: string }) => row.buildingId === OTHER)).toBe(
+      true,
+    );
+    expect(theirs.body.data.map((row: { id: string }) => row.id)).toEqual(
+      expect.arrayContaining(['300000000004', '300000000005']),
+    );
+
+    // A move-out's run, read as it goes: its result per thermostat.
+    const unit = (await listUnits(`?buildingId=${MINE}&state=occupied`)).body.data.find(
+      (row: { thermostatId: string }) => row.thermostatId === '300000000003',
+    );
+    const moved = await postEvent(unit.id, { event: 'move_out' });
+    expect(moved.status).toBe(202);
+    const runId = moved.body.run.id;
+    const readRun = (as: string) =>
+      call({
+        route: runRoute.GET as Route,
+        path: `/api/v1/runs/${runId}`,
+        template: '/api/v1/runs/{runId}',
+        params: { runId },
+        key: as,
+      });
+    const run = await readRun(readOnly);
+    expect(run.body).toMatchObject({
+      id: runId,
+      kind: 'occupancy',
+      finished: false,
+      counts: { total: 1 },
+      items: [{ thermostatId: '300000000003', buildingId: MINE, outcome: 'pending' }],
+      next: null,
+    });
+    expect((await readRun(limited)).status).toBe(200);
+    expect((await readRun(otherOnly)).status).toBe(404);
+
+    // What needs attention: the thermostats never read are out of date… filtered by kind and
+    // building, and a building-limited key sees only its own.
+    const attention = (query: string, as: string) =>
+      call({
+        route: attentionRoute.GET as Route,
+        path: `/api/v1/needs-attention${query}`,
+        key: as,
+      });
+    const all = await attention('', readOnly);
+    expect(all.status).toBe(200);
+    const kinds = new Set(all.body.data.map((item: { kind: string }) => item.kind));
+    expect(kinds.size).toBeGreaterThan(0);
+    const [firstKind] = [...kinds] as string[];
+    const filtered = await attention(`?kind=${firstKind}`, readOnly);
+    expect(filtered.body.data.every((item: { kind: string }) => item.kind === firstKind)).toBe(
+      true,
+    );
+    const lakeside = await attention('', otherOnly);
+    expect(
+      lakeside.body.data.every(
+        (item: { buildingId: string | null }) =>
+          item.buildingId === OTHER || item.buildingId === null,
+      ),
+    ).toBe(true);
+    expect((await attention(`?buildingId=${MINE}`, otherOnly)).body.data).toEqual([]);
+    expect((await attention('?kind=nonsense', readOnly)).status).toBe(422);
+  });
+
   it('says its rate limit in headers, and answers a 429 with Retry-After past it', async () => {
     const spare = await createApiKey({
       orgId: owner.orgId,

@@ -1,0 +1,4 @@
+import { listThermostatsOperation } from '@/lib/api/fleet-operations';
+import { apiOperation } from '@/lib/api/http';
+
+export const GET = apiOperation('read', listThermostatsOperation);
