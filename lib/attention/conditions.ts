@@ -80,7 +80,7 @@ export const ATTENTION_GROUPS: Record<AttentionGroup, string> = {
   maintenance: 'Maintenance',
   stale: 'Readings out of date',
   template: 'Differs from its template',
-  units: 'Vacant units not in their settings',
+  units: 'Units: settings and move-outs',
   connection: 'Service connection',
 };
 

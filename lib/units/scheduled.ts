@@ -110,7 +110,7 @@ async function takeStep(step: DueStep): Promise<boolean> {
     await finish(
       result?.ok
         ? 'Moved in.'
-        : `Not moved in: ${result && !result.ok ? result.reason : 'no unit'}`,
+        : `Not moved in: ${result && !result.ok ? result.reason : 'the unit is no longer in the portfolio.'}`,
       result?.runId ?? null,
     );
     return { ran: true, moveIn: result };

@@ -46,6 +46,22 @@ const VACANT = templateSchema.parse({
   configuration: { holdAction: 'indefinite' },
 });
 
+/**
+ * A day `days` from now (as a form writes it): the move-ins these tests schedule must be still to
+ * come by the real clock, whenever the tests run.
+ */
+const daysAhead = (days: number) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The next day the US clocks go forward (the second Sunday of March), at least two days off. */
+function nextSpringForward(): string {
+  for (let year = new Date().getUTCFullYear(); ; year += 1) {
+    const firstOfMarch = new Date(Date.UTC(year, 2, 1)).getUTCDay();
+    const day = Date.UTC(year, 2, 1 + ((7 - firstOfMarch) % 7) + 7);
+    if (day > Date.now() + 2 * 86_400_000) return new Date(day).toISOString().slice(0, 10);
+  }
+}
+
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) data.set(name, value);
@@ -310,7 +326,7 @@ describe('turnover', () => {
     await lib.recordOccupancy(
       unit.id,
       { status: 'idle' },
-      form({ event: 'schedule_move_in', moveInDate: '2027-06-01', moveInTime: '10:00' }),
+      form({ event: 'schedule_move_in', moveInDate: daysAhead(180), moveInTime: '10:00' }),
     );
     await lib.recordOccupancy(unit.id, { status: 'idle' }, form({ event: 'move_in' }));
     const { bulkRuns } = lib.schema;
@@ -434,10 +450,17 @@ describe('turnover', () => {
     expect(await occupancyRuns(unit?.id as string)).toHaveLength(before.length);
   });
 
-  it('a viewer may not record a move-out: refused before any run or call', async () => {
+  it('a viewer may not record a move-in, nor replace the unit’s thermostat: refused before any run or service call', async () => {
     const thermostatId = thermostatIds[3] as string;
     const unit = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
     const before = await occupancyRuns(unit?.id as string);
+    const allCalls = async () => {
+      const { calls } = (await control(sandbox, 'GET', '/calls')) as {
+        calls: Record<string, number>;
+      };
+      return Object.entries(calls).filter(([route]) => route.includes('/api/v2/'));
+    };
+    const callsBefore = await allCalls();
     lib.session.member = viewer;
     const state = await lib.recordOccupancy(
       unit?.id as string,
@@ -445,7 +468,16 @@ describe('turnover', () => {
       form({ event: 'move_in' }),
     );
     expect(state.status).toBe('error');
+    const { replaceThermostatAction } = await import('@/app/(app)/units/[unitId]/actions');
+    const replaced = await replaceThermostatAction(
+      unit?.id as string,
+      { status: 'idle' },
+      form({ thermostatId: '999999999999' }),
+    );
+    expect(replaced.status).toBe('error');
     expect(await occupancyRuns(unit?.id as string)).toHaveLength(before.length);
+    expect((await lib.findUnitOfThermostat({ scope: owner, thermostatId }))?.id).toBe(unit?.id);
+    expect(await allCalls()).toEqual(callsBefore);
   });
 });
 
@@ -514,15 +546,18 @@ describe('move-in prepared ahead', () => {
     // Resident mode off (as a vacant unit's is), so the move-in is what turns it on.
     const { setResidentMode } = await import('@/lib/service/resources');
     await setResidentMode({ orgId: owner.orgId, thermostatId, isResidentMode: false });
-    // The US clocks go forward at 2 am on 14 March 2027: a move-in at 4:30 am that day is
-    // prepared four real hours before, at 11:30 pm the evening before (not 12:30 am).
-    expect((await schedule(unit.id, '2027-03-14', '04:30')).status).toBe('success');
+    // The US clocks go forward at 2 am on the second Sunday of March: a move-in at 4:30 am that
+    // day is prepared four real hours before, at 11:30 pm the evening before (not 12:30 am).
+    const clockChange = nextSpringForward();
+    const dayOf = clockChange.slice(8, 10);
+    const eve = String(Number(dayOf) - 1).padStart(2, '0');
+    expect((await schedule(unit.id, clockChange, '04:30')).status).toBe('success');
     const [prepare, moveIn] = await stepsOf(unit.id);
     if (!prepare || !moveIn) throw new Error('no steps');
     expect(prepare).toMatchObject({ step: 'prepare', state: 'pending' });
     expect(moveIn).toMatchObject({ step: 'move_in', state: 'pending' });
-    expect(localTime(moveIn.dueAt, unit.timeZone)).toBe('14, 04:30');
-    expect(localTime(prepare.dueAt, unit.timeZone)).toBe('13, 23:30');
+    expect(localTime(moveIn.dueAt, unit.timeZone)).toBe(`${dayOf}, 04:30`);
+    expect(localTime(prepare.dueAt, unit.timeZone)).toBe(`${eve}, 23:30`);
     expect(moveIn.dueAt.getTime() - prepare.dueAt.getTime()).toBe(4 * 3600_000);
 
     const at = (step: typeof prepare, seconds: number) =>
@@ -561,8 +596,9 @@ describe('move-in prepared ahead', () => {
     const thermostatId = thermostatIds[2] as string;
     const unit = await lib.findUnitOfThermostat({ scope: owner, thermostatId });
     if (!unit) throw new Error('no unit');
-    await schedule(unit.id, '2027-02-01', '15:00');
-    await schedule(unit.id, '2027-02-02', '10:30');
+    await schedule(unit.id, daysAhead(30), '15:00');
+    const moveInDay = daysAhead(31);
+    await schedule(unit.id, moveInDay, '10:30');
     const moved = await stepsOf(unit.id);
     expect(moved.map((step) => step.state)).toEqual([
       'cancelled',
@@ -570,16 +606,19 @@ describe('move-in prepared ahead', () => {
       'pending',
       'pending',
     ]);
-    expect(localTime(moved[3]?.dueAt as Date, unit.timeZone)).toBe('02, 10:30');
+    expect(localTime(moved[3]?.dueAt as Date, unit.timeZone)).toBe(
+      `${moveInDay.slice(8, 10)}, 10:30`,
+    );
     lib.session.member = owner;
     await lib.recordOccupancy(unit.id, { status: 'idle' }, form({ event: 'cancel_move_in' }));
     expect((await stepsOf(unit.id)).every((step) => step.state === 'cancelled')).toBe(true);
-    expect(await runDueUnitSteps(new Date('2027-03-01T00:00:00Z'))).toEqual({ taken: 0 });
+    expect(await runDueUnitSteps(new Date(`${daysAhead(60)}T00:00:00Z`))).toEqual({ taken: 0 });
 
     // Scheduled again, then Setpoint is down past both steps: when it comes back, each runs once.
-    await schedule(unit.id, '2027-02-03', '12:00');
-    expect(await runDueUnitSteps(new Date('2027-02-10T00:00:00Z'))).toEqual({ taken: 2 });
-    expect(await runDueUnitSteps(new Date('2027-02-10T00:01:00Z'))).toEqual({ taken: 0 });
+    await schedule(unit.id, daysAhead(32), '12:00');
+    const back = new Date(`${daysAhead(40)}T00:00:00Z`);
+    expect(await runDueUnitSteps(back)).toEqual({ taken: 2 });
+    expect(await runDueUnitSteps(new Date(back.getTime() + 60_000))).toEqual({ taken: 0 });
     const steps = (await stepsOf(unit.id)).filter((step) => step.state === 'done');
     expect(steps.map((step) => step.step)).toEqual(['prepare', 'move_in']);
     expect((await lib.findUnitOfThermostat({ scope: owner, thermostatId }))?.occupancy.state).toBe(
@@ -598,7 +637,7 @@ describe('move-in lead', () => {
     await lib.recordOccupancy(
       unit.id,
       { status: 'idle' },
-      form({ event: 'schedule_move_in', moveInDate: '2027-04-01', moveInTime: '12:00' }),
+      form({ event: 'schedule_move_in', moveInDate: daysAhead(120), moveInTime: '12:00' }),
     );
     const { unitSteps } = lib.schema;
     const prepareDue = async () =>
