@@ -151,6 +151,29 @@ function unfinishedOn(input: {
   );
 }
 
+/** The runs of this kind on this subject, newest first: a unit's occupancy runs, for its page. */
+export async function listRunsOn(input: {
+  orgId: string;
+  kind: BulkRun['kind'];
+  key: string;
+  subject: string;
+  limit?: number;
+}): Promise<BulkRun[]> {
+  const db = await getDb();
+  return db
+    .select()
+    .from(bulkRuns)
+    .where(
+      and(
+        eq(bulkRuns.orgId, input.orgId),
+        eq(bulkRuns.kind, input.kind),
+        sql`${changesField(input.key)} = ${input.subject}`,
+      ),
+    )
+    .orderBy(desc(bulkRuns.createdAt), desc(bulkRuns.id))
+    .limit(input.limit ?? 20);
+}
+
 /**
  * Whether a run of this kind on this subject (its changes' `key` field, such as an occupancy
  * run's unit) has yet to finish; with `before`, only one started before that run (which then

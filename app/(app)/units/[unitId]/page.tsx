@@ -32,6 +32,8 @@ import { listUnitThermostats } from '@/lib/portfolio/units';
 import { listIncidents } from '@/lib/notifications/store';
 import { IncidentList } from '@/components/notifications/incident-list';
 import { runPath } from '@/lib/runs/requests';
+import { listRunsOn } from '@/lib/runs/store';
+import { runStatus } from '@/lib/runs/words';
 import { ConfirmStep } from '@/components/runs/run-parts';
 import { RunActionForm } from '@/components/runs/run-action-form';
 import { buttonClass } from '@/components/ui/button';
@@ -144,11 +146,12 @@ export default async function UnitPage({ params, searchParams }: Props) {
   const unit = await findUnit({ scope: member, unitId });
   if (!unit) notFound();
   const now = new Date();
-  const [events, settingsByUnit, steps, periods] = await Promise.all([
+  const [events, settingsByUnit, steps, periods, runs] = await Promise.all([
     listUnitEvents({ orgId: member.orgId, unitId: unit.id }),
     settingsOfUnits(member.orgId, [unit]),
     listUnitSteps(unit),
     listUnitThermostats({ orgId: member.orgId, unitId: unit.id }),
+    listRunsOn({ orgId: member.orgId, kind: 'occupancy', key: 'unitId', subject: unit.id }),
   ]);
   // What needed attention in the unit, across its thermostats.
   const incidents =
@@ -450,6 +453,37 @@ export default async function UnitPage({ params, searchParams }: Props) {
           />
         )}
       </section>
+
+      {runs.length > 0 ? (
+        <section aria-labelledby="runs-heading" className="grid gap-3">
+          <h2 id="runs-heading" className="text-lg font-semibold">
+            Runs
+          </h2>
+          <p className="text-sm text-muted">
+            Each time Setpoint put the unit’s thermostat in its settings: a change of state, a
+            move-in prepared, a new thermostat, or the settings applied again.
+          </p>
+          <ResultTable
+            caption={`Runs of ${unit.label}`}
+            columns={[
+              { header: 'Started', cell: (run) => <When at={run.createdAt} zone={zone} /> },
+              {
+                header: 'What',
+                names: true,
+                cell: (run) => (
+                  <Link href={occupancyRunPath(run.id)} className="underline">
+                    {run.title ?? 'Settings'}
+                  </Link>
+                ),
+              },
+              { header: 'By', cell: (run) => run.startedByName },
+              { header: 'How it went', cell: (run) => runStatus(run).label },
+            ]}
+            rows={runs}
+            rowKey={(run) => run.id}
+          />
+        </section>
+      ) : null}
     </div>
   );
 }
