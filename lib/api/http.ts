@@ -54,7 +54,7 @@ const PROBLEM_TYPES: Record<number, string> = {
   500: 'internal-error',
 };
 
-function problemBody(problem: ApiProblem): Problem {
+export function problemBody(problem: ApiProblem): Problem {
   return {
     type: `/api/v1/problems/${PROBLEM_TYPES[problem.status] ?? 'error'}`,
     title: problem.title,
@@ -64,7 +64,11 @@ function problemBody(problem: ApiProblem): Problem {
   };
 }
 
-function respond(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+export function respond(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
   const isProblem = status >= 400;
   return new Response(status === 204 ? null : JSON.stringify(body), {
     status,
@@ -89,7 +93,7 @@ export type ApiCall<P> = {
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** The most an API request body may hold (an event is well under 1 KB). */
-const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
 
 /** A route handler for one operation: `scope` is what the key must hold. */
 export function apiOperation<P>(

@@ -1,11 +1,13 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { leaseEventSchema } from '@/lib/units/lease-events';
 import {
   attentionListSchema,
   attentionQuerySchema,
   buildingPageSchema,
   historyQuerySchema,
   historySchema,
+  leaseReceiptSchema,
   listThermostatsQuerySchema,
   runQuerySchema,
   runSchema,
@@ -266,6 +268,37 @@ registry.registerPath({
   },
 });
 
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/lease-events/{inboxId}',
+  operationId: 'sendLeaseEvent',
+  summary: 'Send a lease event',
+  description:
+    'Your property-management system’s inbox (its address is on the Lease events page): a notice, a move-out, a move-in or a transfer, naming units by their external ids, recorded as on the unit’s page. No API key: each request is signed with the inbox’s secret by the Standard Webhooks scheme (HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}`, base64, in `webhook-signature` as `v1,<signature>`). A timestamp more than five minutes off is refused; the same `webhook-id` again gets the first answer and changes nothing. A unit’s events are applied in the order they happened (`occurredAt`).',
+  security: [],
+  request: {
+    params: z.object({ inboxId: z.uuid() }),
+    headers: z.object({
+      'webhook-id': z.string().meta({ description: 'Your id of the event: each is taken once.' }),
+      'webhook-timestamp': z
+        .string()
+        .meta({ description: 'When it was signed, in seconds since 1970.' }),
+      'webhook-signature': z.string().meta({ description: '`v1,` and the signature.' }),
+    }),
+    body: { content: { 'application/json': { schema: leaseEventSchema } } },
+  },
+  responses: {
+    200: {
+      description: 'Recorded, with what came of it (also for a refused, stale or unmatched event).',
+      content: { 'application/json': { schema: leaseReceiptSchema } },
+    },
+    401: problem('The signature does not match, or the timestamp is too old.'),
+    404: problem('No inbox has this address.'),
+    413: problem('The body is over 64 KB.'),
+    422: problem('A field was refused.'),
+  },
+});
+
 let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | null = null;
 
 /** The document, generated once per process. */
@@ -276,7 +309,7 @@ export function openApiDocument() {
       title: 'Setpoint API',
       version: '1.0.0',
       description:
-        'Setpoint’s own API for property-management systems: units and their occupancy, buildings, thermostats and their readings, what needs attention, and runs. JSON in and out; temperatures in °F; errors are RFC 9457 problem details.',
+        'Setpoint’s own API for property-management systems: units and their occupancy, buildings, thermostats and their readings, what needs attention, runs, and a signed inbox for lease events. JSON in and out; temperatures in °F; errors are RFC 9457 problem details.',
     },
     servers: [{ url: '/' }],
   });

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ATTENTION_KINDS, type AttentionKind } from '@/lib/attention/conditions';
-import { API_SCOPES, BULK_ITEM_OUTCOMES, BULK_RUN_KINDS, BULK_RUN_STATES } from '@/lib/db/schema';
+import {
+  API_SCOPES,
+  BULK_ITEM_OUTCOMES,
+  BULK_RUN_KINDS,
+  BULK_RUN_STATES,
+  LEASE_EVENT_OUTCOMES,
+} from '@/lib/db/schema';
 import { UNIT_STATES } from '@/lib/units/lifecycle';
 
 /**
@@ -250,6 +256,26 @@ export const runSchema = z
 export const runQuerySchema = z.object({
   after: z.string().max(200).optional().meta({ description: 'The run’s `next` cursor.' }),
 });
+
+// --- Lease events -------------------------------------------------------------------------------
+
+export const leaseReceiptSchema = z
+  .object({
+    id: z.uuid().meta({ description: 'Setpoint’s id of the event.' }),
+    outcome: z.enum(LEASE_EVENT_OUTCOMES).meta({
+      description:
+        'applied: recorded; unchanged: the unit was already so; refused: it does not fit the unit’s state (detail says why); stale: older than an event already recorded for the unit; unmatched: no unit has that external id yet (kept, and applied once an admin gives a unit the id).',
+    }),
+    detail: z.string().meta({ description: 'What came of it, in words.' }),
+    replayed: z
+      .boolean()
+      .meta({ description: 'True when this webhook-id came before: nothing was done again.' }),
+    unitIds: z.array(z.uuid()),
+    runIds: z
+      .array(z.uuid())
+      .meta({ description: 'The runs putting the units’ thermostats in their settings.' }),
+  })
+  .meta({ id: 'LeaseEventReceipt' });
 
 export const apiScopeSchema = z.enum(API_SCOPES);
 

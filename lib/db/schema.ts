@@ -415,6 +415,72 @@ export const unitSteps = pgTable(
 );
 
 /**
+ * An organisation's inbox for lease events from its property-management system
+ * (lib/units/lease-events.ts): its address is `/api/v1/lease-events/{id}`, and each event is
+ * signed with its secret (Standard Webhooks), kept sealed like the service's tokens.
+ */
+export const leaseInboxes = pgTable('lease_inboxes', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  orgId: organizationId().unique(),
+  secretSealed: text('secret_sealed').notNull(),
+  createdByName: text('created_by_name').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * What came of a lease event: recorded as asked (`applied`), already so (`unchanged`), refused
+ * by the unit's lifecycle, older than an event already recorded for its unit (`stale`), or for
+ * a unit Setpoint does not know by that external id (`unmatched`, until an admin maps it).
+ */
+export const LEASE_EVENT_OUTCOMES = [
+  'applied',
+  'unchanged',
+  'refused',
+  'stale',
+  'unmatched',
+] as const;
+
+/**
+ * A lease event from the property-management system, by webhook or CSV: each sender's id is
+ * taken once (`message_id`), and the event is kept with its outcome. A unit's events are applied
+ * in the order they happened (`occurred_at`): one older than an event already recorded for its
+ * unit is kept as stale, not applied.
+ */
+export const leaseEvents = pgTable(
+  'lease_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: organizationId(),
+    /** The sender's id: the webhook's `webhook-id`, or a CSV line's event id. */
+    messageId: text('message_id').notNull(),
+    source: text('source', { enum: ['webhook', 'csv'] }).notNull(),
+    /** notice, move_out, move_in or transfer (lib/units/lease-events.ts). */
+    type: text('type').notNull(),
+    /** The unit's id in the property-management system (a transfer: the unit moved out of). */
+    externalUnitId: text('external_unit_id').notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    /** The event as it came (after its schema read it). */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    outcome: text('outcome', { enum: LEASE_EVENT_OUTCOMES }).notNull(),
+    /** What came of it, in words. */
+    detail: text('detail').notNull().default(''),
+    /** The units it changed or was for (a transfer: both), once matched. */
+    unitIds: jsonb('unit_ids').$type<string[]>().notNull().default([]),
+    runIds: jsonb('run_ids').$type<string[]>().notNull().default([]),
+    /** An unmatched event an admin mapped to a unit: who, and when. */
+    mappedByName: text('mapped_by_name'),
+    mappedAt: timestamp('mapped_at', { withTimezone: true }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('lease_events_message_idx').on(table.orgId, table.messageId),
+    index('lease_events_org_received_idx').on(table.orgId, table.receivedAt),
+    // A unit's latest recorded event, for the order check.
+    index('lease_events_units_idx').using('gin', table.unitIds),
+  ],
+);
+
+/**
  * What a unit's occupancy means for its thermostat: per state, a template to apply and resident
  * mode on or off (or left as it is). `building_id` '' is the organisation's policy; a building's
  * own row for a state overrides it. A state with no row follows the defaults of

@@ -32,7 +32,7 @@ const COLUMNS = {
   state: ['state', 'occupancy'],
 } as const;
 
-const words = (text: string) =>
+export const words = (text: string) =>
   text
     .trim()
     .toLowerCase()
@@ -87,10 +87,14 @@ function csvProblem(error: unknown): string {
   return `The CSV could not be read${typeof lines === 'number' ? ` at line ${lines}` : ''}.`;
 }
 
-/** The lines of a units CSV, each checked on its own, or why the whole text cannot be read. */
-export function parseUnitsCsv(
-  text: string,
-): { lines: (UnitLine | UnitLineProblem)[] } | { error: string } {
+/** A CSV's records, each with the line it ends on, and its header's cells as words. */
+export type CsvRecords = {
+  header: string[];
+  rows: { record: string[]; line: number }[];
+};
+
+/** A CSV text read into its header and rows, or why it cannot be read, in words. */
+export function readCsvRecords(text: string): CsvRecords | { error: string } {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // With `info`, each record comes with where it ends in the text (csv-parse's types miss it).
@@ -105,7 +109,19 @@ export function parseUnitsCsv(
     return { error: csvProblem(error) };
   }
   const [header, ...rows] = records;
-  const named = (header?.record ?? []).map(words);
+  return {
+    header: (header?.record ?? []).map(words),
+    rows: rows.map(({ record, info }) => ({ record, line: info.lines })),
+  };
+}
+
+/** The lines of a units CSV, each checked on its own, or why the whole text cannot be read. */
+export function parseUnitsCsv(
+  text: string,
+): { lines: (UnitLine | UnitLineProblem)[] } | { error: string } {
+  const read = readCsvRecords(text);
+  if ('error' in read) return read;
+  const { header: named, rows } = read;
   const column = (names: readonly string[]) => named.findIndex((cell) => names.includes(cell));
   const at = {
     label: column(COLUMNS.label),
@@ -127,8 +143,8 @@ export function parseUnitsCsv(
   }
   const cell = (record: string[], index: number) => (index >= 0 ? (record[index] ?? '') : '');
   return {
-    lines: rows.map(({ record, info }) =>
-      checkLine(info.lines, {
+    lines: rows.map(({ record, line }) =>
+      checkLine(line, {
         label: cell(record, at.label),
         externalId: cell(record, at.externalId),
         thermostatId: cell(record, at.thermostatId),

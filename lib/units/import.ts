@@ -41,15 +41,21 @@ type ReadLines =
   | { ok: true; lines: (UnitLine | UnitLineProblem)[] }
   | { ok: false; state: UnitsCsvState };
 
-/** The form's CSV (a file chosen, else the pasted text), read into lines, or what is wrong. */
-export async function readUnitsCsvForm(form: FormData): Promise<ReadLines> {
+/**
+ * The text of a CSV form (a file chosen, else the pasted text, each at most 1 MB), or the field
+ * to highlight and why.
+ */
+export async function csvTextOf(
+  form: FormData,
+  empty: string,
+): Promise<{ ok: true; text: string; field: UnitsCsvField } | { ok: false; state: UnitsCsvState }> {
   const pasted = form.get('csv');
   const file = form.get('file');
   const values = { csv: typeof pasted === 'string' ? pasted : '' };
-  const refuse = (field: UnitsCsvField, message: string): ReadLines => ({
-    ok: false,
+  const refuse = (field: UnitsCsvField, message: string) => ({
+    ok: false as const,
     state: {
-      status: 'error',
+      status: 'error' as const,
       message: 'Check the highlighted field; nothing was changed.',
       fieldErrors: { [field]: [message] },
       values,
@@ -63,9 +69,26 @@ export async function readUnitsCsvForm(form: FormData): Promise<ReadLines> {
   if (!chosen && Buffer.byteLength(text) > MAX_UNITS_CSV_BYTES) {
     return refuse('csv', 'That text is over 1 MB; split it.');
   }
-  if (text.trim() === '') return refuse('csv', 'Paste the units as CSV, or choose a file.');
-  const parsed = parseUnitsCsv(text);
-  if ('error' in parsed) return refuse(chosen ? 'file' : 'csv', parsed.error);
+  if (text.trim() === '') return refuse('csv', empty);
+  return { ok: true, text, field: chosen ? 'file' : 'csv' };
+}
+
+/** The form's CSV (a file chosen, else the pasted text), read into lines, or what is wrong. */
+export async function readUnitsCsvForm(form: FormData): Promise<ReadLines> {
+  const read = await csvTextOf(form, 'Paste the units as CSV, or choose a file.');
+  if (!read.ok) return read;
+  const parsed = parseUnitsCsv(read.text);
+  if ('error' in parsed) {
+    return {
+      ok: false,
+      state: {
+        status: 'error',
+        message: 'Check the highlighted field; nothing was changed.',
+        fieldErrors: { [read.field]: [parsed.error] },
+        values: { csv: read.field === 'csv' ? read.text : '' },
+      },
+    };
+  }
   return { ok: true, lines: parsed.lines };
 }
 

@@ -14,14 +14,9 @@ import { redirectedWith, redirectOf } from '../support/notice';
 
 // The actions ask the session who is signed in; here, whoever the test says. What they would
 // revalidate or redirect to is Next's business, not this test's: a redirect still ends the action.
-const session = vi.hoisted(() => ({ member: null as Member | null }));
-vi.mock('@/lib/auth/session', () => ({
-  getCurrentMember: async () => session.member,
-  requireMember: async () => {
-    if (!session.member) throw new Error('not signed in');
-    return session.member;
-  },
-}));
+vi.mock('@/lib/auth/session', () =>
+  import('../support/session').then((mocked) => mocked.sessionModule),
+);
 vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
 vi.mock('next/navigation', () => ({
   redirect: (to: string) => {
@@ -35,6 +30,7 @@ Object.assign(process.env, {
   DATA_DIR: mkdtempSync(path.join(tmpdir(), 'setpoint-own-account-')),
   NEXTAUTH_URL: 'https://setpoint.example.com',
 });
+const { session } = await import('../support/session');
 const { saveMySubscription } = await import('@/app/(app)/notifications/actions');
 const { leaveOrganization } = await import('@/app/(app)/members/actions');
 const { savePreferencesAction } = await import('@/app/(app)/account/actions');

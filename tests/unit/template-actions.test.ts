@@ -8,14 +8,9 @@ import type { DatabaseHandle } from '@/lib/db/client';
 
 // The actions ask the session who is signed in: whoever the test says. A redirect ends an
 // action, as in Next, with where it went.
-const session = vi.hoisted(() => ({ member: null as Member | null }));
-vi.mock('@/lib/auth/session', () => ({
-  getCurrentMember: async () => session.member,
-  requireMember: async () => {
-    if (!session.member) throw new Error('not signed in');
-    return session.member;
-  },
-}));
+vi.mock('@/lib/auth/session', () =>
+  import('../support/session').then((mocked) => mocked.sessionModule),
+);
 vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
 vi.mock('next/navigation', () => ({
   redirect: (to: string) => {
@@ -29,6 +24,7 @@ Object.assign(process.env, {
   NEXTAUTH_URL: 'https://setpoint.example.com',
 });
 
+const { session } = await import('../support/session');
 const { useDatabase } = await import('../support/database');
 const { createFirstOwner, inviteAndAccept } = await import('../support/members');
 const { redirectedWith, redirectOf } = await import('../support/notice');

@@ -7,14 +7,9 @@ import type { Member } from '@/lib/auth/store';
 import type { DatabaseHandle } from '@/lib/db/client';
 
 // The action asks the session who is signed in: whoever the test says.
-const session = vi.hoisted(() => ({ member: null as Member | null }));
-vi.mock('@/lib/auth/session', () => ({
-  getCurrentMember: async () => session.member,
-  requireMember: async () => {
-    if (!session.member) throw new Error('not signed in');
-    return session.member;
-  },
-}));
+vi.mock('@/lib/auth/session', () =>
+  import('../support/session').then((mocked) => mocked.sessionModule),
+);
 vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
 Object.assign(process.env, {
   AUTH_SECRET: randomBytes(32).toString('base64url'),
@@ -23,6 +18,7 @@ Object.assign(process.env, {
   NEXTAUTH_URL: 'https://setpoint.example.com',
 });
 
+const { session } = await import('../support/session');
 const { useDatabase } = await import('../support/database');
 const { createFirstOwner, inviteAndAccept } = await import('../support/members');
 const { refusal } = await import('@/lib/auth/permissions');

@@ -86,13 +86,19 @@ export default async function ConnectionPage({
         <h2 className="text-lg font-medium">Setpoint’s own API</h2>
         <p className="text-sm text-muted">
           Your property-management system can record move-outs and move-ins and read your units
-          through Setpoint’s API, with a key of its own.
+          through Setpoint’s API, with a key of its own, or send its lease events to Setpoint’s
+          signed inbox (or upload them as CSV).
         </p>
         <p className="flex flex-wrap gap-4 text-sm">
           {can(member, 'manage_api_keys') ? (
-            <Link href="/api-keys" className="underline">
-              API keys
-            </Link>
+            <>
+              <Link href="/api-keys" className="underline">
+                API keys
+              </Link>
+              <Link href="/lease-events" className="underline">
+                Lease events
+              </Link>
+            </>
           ) : null}
           <Link href="/api-reference" className="underline">
             API reference

@@ -7,8 +7,8 @@ import { sealData, unsealData } from 'iron-session';
  * row and field it belongs to, so a sealed value copied into another row does not unseal there.
  */
 export type TokenKeys = Record<string, string>;
-/** Which secret of its row a sealed value is: a connection's tokens, a webhook's signing secret. */
-export type TokenField = 'access' | 'refresh' | 'webhook_secret';
+/** Which secret of its row a sealed value is: a connection's tokens, a webhook's or lease inbox's signing secret. */
+export type TokenField = 'access' | 'refresh' | 'webhook_secret' | 'lease_secret';
 
 type Sealed = { v: string; row: string; field: TokenField };
 

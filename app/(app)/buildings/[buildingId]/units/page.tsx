@@ -16,7 +16,7 @@ import { Card } from '@/components/ui/card';
 import { PolicyForm } from '@/components/units/policy-form';
 import { PolicyTable } from '@/components/units/policy-table';
 import { EditUnitForm } from '@/components/units/edit-unit-form';
-import { UnitsCsvForm } from '@/components/units/units-csv-form';
+import { CsvForm } from '@/components/ui/csv-form';
 import { addUnitAction, importUnitsCsv, saveBuildingPolicy } from './actions';
 import { unitPath } from '@/lib/units/paths';
 import { listUnits, type Unit } from '@/lib/units/store';
@@ -151,7 +151,27 @@ export default async function BuildingUnitsPage({ params }: Props) {
             (moving to vacant may reset it), which each unit’s page follows.
           </p>
           <Card>
-            <UnitsCsvForm action={importUnitsCsv.bind(null, building.buildingId)} />
+            <CsvForm
+              action={importUnitsCsv.bind(null, building.buildingId)}
+              id="units"
+              title="Units by CSV"
+              textLabel="Units as CSV"
+              placeholder={
+                'label,external id,thermostat id,state\nUnit 4B,PM-4B,318324702718,occupied\nUnit 5A,PM-5A,,vacant'
+              }
+              hint={
+                <>
+                  A header row <code>label,external id,thermostat id,state</code>, then a unit a
+                  line. Each line changes the unit of this building with that thermostat id, else
+                  that external id, else that label; one that matches none and names no thermostat
+                  adds an empty unit. An empty cell leaves the unit’s own. State, optional:
+                  occupied, vacant or make-ready (notice and move-ins are recorded on the unit’s
+                  page, with their dates). At most 2,000 lines.
+                </>
+              }
+              submit={{ label: 'Import units', pending: 'Importing…' }}
+              subject="Unit"
+            />
           </Card>
         </section>
       ) : null}

@@ -1,0 +1,3 @@
+import { receiveLeaseWebhook } from '@/lib/api/lease-inbound';
+
+export const POST = receiveLeaseWebhook;
