@@ -44,7 +44,10 @@ export function LeaseInboxForm({ action: bound, exists }: { action: FormAction; 
   );
 }
 
-/** Gives a unit the external id an unmatched event names, which applies the events waiting. */
+/**
+ * Gives a unit the external id an unmatched event names, which applies the events waiting (the
+ * action then sends the page back with a notice: the event has left this list).
+ */
 export function LeaseMapForm({
   action: bound,
   eventId,
@@ -57,7 +60,6 @@ export function LeaseMapForm({
   units: { id: string; label: string; buildingName: string }[];
 }) {
   const [state, action] = useActionState(bound, idle as FormState<'unitId'>);
-  if (state.status === 'success') return <FormMessage state={state} />;
   const buildings = [...new Set(units.map((unit) => unit.buildingName))];
   const selectId = `map-${eventId}`;
   return (

@@ -162,6 +162,18 @@ export const NOTICES = {
   groupCreated: forMember('success', named, ({ name }) => `Created the group “${name}”.`),
   groupDeleted: forMember('success', named, ({ name }) => `Deleted the group “${name}”.`),
 
+  // Lease events.
+  leaseMapped: forMember(
+    'success',
+    z
+      .object({ label: text, externalId: text, applied: z.number().int().min(0).max(100_000) })
+      .strict(),
+    ({ label, externalId, applied }) =>
+      `${label} has the external id “${externalId}” now; ${
+        applied === 1 ? 'the event waiting for it was' : `${applied} events waiting for it were`
+      } applied in order.`,
+  ),
+
   // Members.
   memberRemoved: forMember(
     'success',

@@ -93,14 +93,19 @@ const mapSchema = z.object({
  * Gives a unit the external id an unmatched event names (the unit had none), then applies the
  * events waiting for that id, oldest first.
  */
-export async function mapLeaseEvent(member: Member, form: FormData): Promise<FormState<'unitId'>> {
+export type MapResult =
+  | { ok: true; label: string; externalId: string; applied: number }
+  | { ok: false; state: FormState<'unitId'> };
+
+export async function mapLeaseEvent(member: Member, form: FormData): Promise<MapResult> {
+  const refuse = (state: FormState<'unitId'>): MapResult => ({ ok: false, state });
   const parsed = mapSchema.safeParse({ eventId: form.get('eventId'), unitId: form.get('unitId') });
   if (!parsed.success) {
-    return {
+    return refuse({
       status: 'error',
       message: 'Choose the unit this id is; nothing was changed.',
       fieldErrors: { unitId: ['Choose the unit this id is.'] },
-    };
+    });
   }
   const db = await getDb();
   const [event] = await db
@@ -108,15 +113,15 @@ export async function mapLeaseEvent(member: Member, form: FormData): Promise<For
     .from(leaseEvents)
     .where(and(eq(leaseEvents.orgId, member.orgId), eq(leaseEvents.id, parsed.data.eventId)));
   if (event?.outcome !== 'unmatched') {
-    return { status: 'error', message: 'That event no longer waits for a unit.' };
+    return refuse({ status: 'error', message: 'That event no longer waits for a unit.' });
   }
   const unit = await findUnit({ scope: member, unitId: parsed.data.unitId });
-  if (!unit) return { status: 'error', message: 'That unit is not in your portfolio.' };
+  if (!unit) return refuse({ status: 'error', message: 'That unit is not in your portfolio.' });
   if (unit.externalId !== null) {
-    return {
+    return refuse({
       status: 'error',
       message: `${unit.label} already has the external id “${unit.externalId}”; choose a unit without one.`,
-    };
+    });
   }
   // The event's unit, or for a transfer the one still missing.
   const wanted =
@@ -130,13 +135,13 @@ export async function mapLeaseEvent(member: Member, form: FormData): Promise<For
     externalId: wanted,
   });
   if (!written.ok) {
-    return {
+    return refuse({
       status: 'error',
       message:
         written.reason === 'taken'
           ? `Another unit has the external id “${wanted}” now; its events were applied to it.`
           : 'That unit is not in your portfolio.',
-    };
+    });
   }
   const applied = await applyWaitingEvents({
     orgId: member.orgId,
@@ -151,8 +156,5 @@ export async function mapLeaseEvent(member: Member, form: FormData): Promise<For
     buildingId: unit.buildingId,
     changes: { unitId: unit.id, externalId: wanted },
   });
-  return {
-    status: 'success',
-    message: `${unit.label} has the external id “${wanted}” now; ${applied === 1 ? 'the event waiting for it was' : `${applied} events waiting for it were`} applied in order.`,
-  };
+  return { ok: true, label: unit.label, externalId: wanted, applied };
 }

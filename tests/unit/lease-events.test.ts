@@ -12,6 +12,12 @@ vi.mock('@/lib/auth/session', () =>
   import('../support/session').then((mocked) => mocked.sessionModule),
 );
 vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
+// A redirect ends an action, as in Next, with where it went.
+vi.mock('next/navigation', () => ({
+  redirect: (to: string) => {
+    throw Object.assign(new Error('redirect'), { to });
+  },
+}));
 
 Object.assign(process.env, {
   AUTH_SECRET: randomBytes(32).toString('base64url'),
@@ -294,9 +300,13 @@ describe('lease events', () => {
     const form = formOf({ eventId: notice.body.id, unitId: made.unitId });
     expect((await mapLeaseEventAction({ status: 'idle' }, form)).status).toBe('error');
     session.member = admin;
-    const mapped = await mapLeaseEventAction({ status: 'idle' }, form);
-    expect(mapped).toMatchObject({ status: 'success' });
-    expect(mapped.message).toMatch(/2 events waiting for it were applied in order/);
+    const went = await mapLeaseEventAction({ status: 'idle' }, form).catch(
+      (error: { to?: string }) => error.to,
+    );
+    const { readNotice } = await import('@/lib/platform/notice');
+    const said = readNotice(Object.fromEntries(new URL(String(went), BASE).searchParams), admin);
+    expect(String(went)).toMatch(/^\/lease-events\?notice=/);
+    expect(JSON.stringify(said)).toMatch(/2 events waiting for it were applied in order/);
     const unit = await findUnit({ scope: owner, unitId: made.unitId });
     expect(unit).toMatchObject({ externalId: 'PMS-9', occupancy: { state: 'vacant' } });
     expect(await listLeaseEvents({ orgId: owner.orgId, unmatched: true })).toEqual([]);

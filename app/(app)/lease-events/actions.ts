@@ -1,6 +1,8 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
+import { withNotice } from '@/lib/platform/notice';
 import { openAction } from '@/lib/access/actions';
 import type { FormState } from '@/lib/platform/forms';
 import type { UnitsCsvState } from '@/lib/units/import';
@@ -27,14 +29,20 @@ export async function importLeaseCsvAction(
   return state;
 }
 
-/** Gives a unit an unmatched event's external id, applying the events waiting for it. */
+/**
+ * Gives a unit an unmatched event's external id, applying the events waiting for it; the page
+ * comes back saying so (the event has left the list its form was in).
+ */
 export async function mapLeaseEventAction(
   _previous: FormState<'unitId'>,
   form: FormData,
 ): Promise<FormState<'unitId'>> {
   const opened = await openAction('manage_api_keys');
   if (!opened.ok) return opened.state;
-  const state = await mapLeaseEvent(opened.member, form);
+  const { member } = opened;
+  const mapped = await mapLeaseEvent(member, form);
   revalidatePath('/lease-events');
-  return state;
+  if (!mapped.ok) return mapped.state;
+  const { label, externalId, applied } = mapped;
+  redirect(withNotice('/lease-events', member, 'leaseMapped', { label, externalId, applied }));
 }

@@ -10,6 +10,8 @@ import { type Column, ResultTable } from '@/components/ui/result-table';
 import { When } from '@/components/ui/when';
 import { can, refusal } from '@/lib/auth/permissions';
 import { requireMember } from '@/lib/auth/session';
+import { readNotice } from '@/lib/platform/notice';
+import { RedirectNotice } from '@/components/ui/redirect-notice';
 import {
   LEASE_EVENT_WORDS,
   type LeaseEvent,
@@ -34,8 +36,11 @@ const eventWords = (row: LeaseEventRow) => {
  * inbox's address and secret, the events waiting for a unit (given one here, they are applied),
  * a CSV upload of the same events, and the latest events with what came of each.
  */
-export default async function LeaseEventsPage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function LeaseEventsPage({ searchParams }: Props) {
   const member = await requireMember();
+  const notice = readNotice(await searchParams, member);
   if (!can(member, 'manage_api_keys')) {
     return <NotAllowed title="Lease events" message={refusal(member.role, 'manage_api_keys')} />;
   }
@@ -81,6 +86,7 @@ export default async function LeaseEventsPage() {
         </Link>
         .
       </PageHeader>
+      <RedirectNotice notice={notice} />
 
       <section aria-labelledby="inbox-heading" className="grid gap-3">
         <h2 id="inbox-heading" className="text-lg font-semibold">
