@@ -35,7 +35,7 @@ test('an admin makes the lease inbox; a signed event for an unknown unit waits, 
   const secretField = page.getByLabel('Signing secret (shown once)');
   await expect(secretField).toHaveValue(/^whsec_/);
   const secret = await secretField.inputValue();
-  const address = await page.getByLabel('Address').inputValue();
+  const address = await page.getByLabel('Address', { exact: true }).inputValue();
   await expectNoAxeViolations(page);
 
   // 2. A signed move-out for a unit no one has given that id yet: kept, once.

@@ -17,15 +17,17 @@ export function KindChoices({
   kinds,
   chosen,
   errors,
+  legend = 'Which incidents',
 }: {
   idPrefix: string;
   kinds: KindChoice[];
   chosen: readonly string[];
   errors?: string[];
+  legend?: string;
 }) {
   return (
     <fieldset className={frameClass} aria-describedby={`${idPrefix}-kinds-errors`}>
-      <legend className="px-1 text-sm font-semibold">Which incidents</legend>
+      <legend className="px-1 text-sm font-semibold">{legend}</legend>
       <div className="grid gap-2 sm:grid-cols-2">
         {kinds.map((choice) => (
           <div key={choice.kind} className="flex items-start gap-2">

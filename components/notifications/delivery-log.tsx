@@ -9,7 +9,31 @@ import {
 } from '@/lib/notifications/words';
 import { noticeOutcome } from '@/lib/outcomes';
 
-const EVENTS = { opened: 'Opened', resolved: 'Resolved', test: 'Test' } as const;
+const EVENTS = { opened: 'Opened', resolved: 'Resolved' } as const;
+
+/** What a notice told, in words: an incident's event, a unit's change, a run's end, a test. */
+function noticeWords(entry: LogEntry): string {
+  const payload = entry.payload ?? {};
+  const named = (value: unknown, key: string) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)[key] === 'string'
+      ? ((value as Record<string, unknown>)[key] as string)
+      : null;
+  switch (entry.event) {
+    case 'opened':
+    case 'resolved':
+      return entry.incident
+        ? `${EVENTS[entry.event]}: ${incidentTitle(entry.incident)}, ${incidentSubject(entry.incident)}`
+        : `${EVENTS[entry.event]}: an incident since removed`;
+    case 'unit_state':
+      return `Unit occupancy changed: ${named(payload.unit, 'label') ?? 'a unit'}`;
+    case 'run_finished':
+      return `Run finished: ${named(payload.run, 'title') ?? 'a run'}`;
+    case 'test':
+      return 'Test message';
+  }
+}
 
 /**
  * A system's code behind a failure ("ENOTFOUND", "HTTP 500"), folded away for a technician: the
@@ -49,10 +73,7 @@ export function DeliveryLog({
         {
           header: 'Notice',
           names: true,
-          cell: (entry) =>
-            entry.incident
-              ? `${EVENTS[entry.event]}: ${incidentTitle(entry.incident)}, ${incidentSubject(entry.incident)}`
-              : 'Test message',
+          cell: noticeWords,
         },
         {
           header: 'To',

@@ -20,7 +20,7 @@ const idle: FormState = { status: 'idle' };
 const WEBHOOK_FIELDS = {
   url: 'Endpoint address',
   description: 'Description',
-  kinds: { label: 'Which incidents', id: 'webhook-kinds-errors' },
+  kinds: { label: 'Which incidents and events', id: 'webhook-kinds-errors' },
   buildingScope: { label: 'Which buildings', id: 'webhook-buildings-errors' },
   buildingIds: { label: 'Which buildings', id: 'webhook-buildings-errors' },
 } as const;
@@ -71,6 +71,7 @@ export function AddWebhookForm({
           kinds={kinds}
           chosen={listOf(refill.kinds, defaultKinds)}
           errors={errors.kinds}
+          legend="Which incidents and events"
         />
         <BuildingChoices
           idPrefix="webhook"

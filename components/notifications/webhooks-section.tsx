@@ -2,7 +2,7 @@ import { ButtonForm } from '@/components/ui/button-form';
 import { ConfirmForm } from '@/components/ui/confirm-form';
 import { When } from '@/components/ui/when';
 import { displayUrl } from '@/lib/notifications/fan-out';
-import { INCIDENT_KINDS } from '@/lib/notifications/kinds';
+import { EVENT_KINDS, INCIDENT_KINDS } from '@/lib/notifications/kinds';
 import type { EndpointListing } from '@/lib/notifications/store';
 import { failureAndCodes } from '@/lib/notifications/words';
 import type { FormAction } from '@/lib/platform/forms';
@@ -88,7 +88,9 @@ export function WebhooksSection({
                       .map((kind) =>
                         kind in INCIDENT_KINDS
                           ? INCIDENT_KINDS[kind as keyof typeof INCIDENT_KINDS].name
-                          : kind,
+                          : kind in EVENT_KINDS
+                            ? EVENT_KINDS[kind as keyof typeof EVENT_KINDS].name
+                            : kind,
                       )
                       .join(', ')}
                     ;{' '}

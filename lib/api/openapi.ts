@@ -9,6 +9,7 @@ import {
   historySchema,
   leaseReceiptSchema,
   listThermostatsQuerySchema,
+  runFinishedWebhookSchema,
   runQuerySchema,
   runSchema,
   thermostatPageSchema,
@@ -21,6 +22,7 @@ import {
   unitEventSchema,
   unitPageSchema,
   unitSchema,
+  unitStateWebhookSchema,
 } from './schemas';
 
 /**
@@ -297,6 +299,30 @@ registry.registerPath({
     413: problem('The body is over 64 KB.'),
     422: problem('A field was refused.'),
   },
+});
+
+/** What Setpoint sends to an endpoint (the Notifications page), signed by Standard Webhooks. */
+const SIGNED =
+  'Signed by the Standard Webhooks scheme with the endpoint’s secret (`webhook-id`, the same on every retry; `webhook-timestamp`; `webhook-signature`). Answer 2xx within 10 seconds; anything else is retried with backoff, and an endpoint that keeps failing is paused.';
+
+registry.registerWebhook({
+  method: 'post',
+  path: 'unit.state_changed',
+  operationId: 'unitStateChanged',
+  summary: 'A unit’s occupancy changed',
+  description: `Sent to the webhook endpoints that chose “Unit occupancy changes”, for units in their buildings, a few seconds after each change (from a page, the API, a lease event or a scheduled move-in). ${SIGNED}`,
+  request: { body: { content: { 'application/json': { schema: unitStateWebhookSchema } } } },
+  responses: { 200: { description: 'Received.' } },
+});
+
+registry.registerWebhook({
+  method: 'post',
+  path: 'run.finished',
+  operationId: 'runFinished',
+  summary: 'A run finished',
+  description: `Sent to the webhook endpoints that chose “Runs finished”, for runs that reached their buildings, when the run ends (done or cancelled). ${SIGNED}`,
+  request: { body: { content: { 'application/json': { schema: runFinishedWebhookSchema } } } },
+  responses: { 200: { description: 'Received.' } },
 });
 
 let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | null = null;

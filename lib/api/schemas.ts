@@ -277,6 +277,62 @@ export const leaseReceiptSchema = z
   })
   .meta({ id: 'LeaseEventReceipt' });
 
+// --- Outbound webhooks -------------------------------------------------------------------------
+
+const organizationSchema = z.object({ id: z.uuid(), name: z.string() });
+
+export const unitStateWebhookSchema = z
+  .object({
+    type: z.literal('unit.state_changed'),
+    timestamp: z.iso.datetime({ offset: true }),
+    data: z.object({
+      organization: organizationSchema,
+      unit: z.object({
+        id: z.uuid(),
+        label: z.string(),
+        externalId: z.string().nullable(),
+        buildingId: z.string(),
+      }),
+      event: z.string().meta({ description: 'What was recorded, as the unit events name it.' }),
+      from: unitStateSchema,
+      to: unitStateSchema,
+      at: z.iso.datetime({ offset: true }),
+      by: z.string().meta({ description: 'Who or what recorded it.' }),
+      moveOutOn: z.iso.date().nullable(),
+      moveInAt: z.iso.datetime({ offset: true }).nullable(),
+      runId: z.uuid().nullable().meta({ description: 'The run the change started, if any.' }),
+      link: z.url(),
+    }),
+  })
+  .meta({ id: 'UnitStateChangedWebhook' });
+
+export const runFinishedWebhookSchema = z
+  .object({
+    type: z.literal('run.finished'),
+    timestamp: z.iso.datetime({ offset: true }),
+    data: z.object({
+      organization: organizationSchema,
+      run: z.object({
+        id: z.uuid(),
+        kind: z.enum(BULK_RUN_KINDS),
+        title: z.string().nullable(),
+        state: z.enum(['done', 'cancelled']),
+        startedBy: z.string(),
+        createdAt: z.iso.datetime({ offset: true }),
+        finishedAt: z.iso.datetime({ offset: true }).nullable(),
+        counts: z.object({
+          total: z.number().int(),
+          applied: z.number().int(),
+          failed: z.number().int(),
+          notSent: z.number().int(),
+          cancelled: z.number().int(),
+        }),
+        buildingIds: z.array(z.string()),
+      }),
+    }),
+  })
+  .meta({ id: 'RunFinishedWebhook' });
+
 export const apiScopeSchema = z.enum(API_SCOPES);
 
 export const listUnitsQuerySchema = z.object({

@@ -1073,7 +1073,17 @@ export const webhookEndpoints = pgTable(
   (table) => [index('webhook_endpoints_org_idx').on(table.orgId)],
 );
 
-export const NOTIFICATION_EVENTS = ['opened', 'resolved', 'test'] as const;
+/**
+ * What a notice tells: an incident's opening or end, a test, or (webhooks only) a unit's change of
+ * occupancy or a run's end (lib/notifications/events.ts).
+ */
+export const NOTIFICATION_EVENTS = [
+  'opened',
+  'resolved',
+  'test',
+  'unit_state',
+  'run_finished',
+] as const;
 export const NOTIFICATION_STATES = [
   /** To send: a delivery job has it (or the sweep will give it one). */
   'pending',
@@ -1118,6 +1128,8 @@ export const notifications = pgTable(
     claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** A unit's change or a run's end, as its webhook carries it (null for an incident's). */
+    payload: jsonb('payload').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -1195,3 +1207,14 @@ export const apiRateWindows = pgTable(
   },
   (table) => [primaryKey({ columns: [table.keyId, table.windowStart] })],
 );
+
+/**
+ * How far the webhooks of units' changes and runs' ends have been sent (lib/notifications/
+ * events.ts): per stream, the last event fanned out, so each is told once.
+ */
+export const eventCursors = pgTable('event_cursors', {
+  stream: text('stream', { enum: ['unit_events', 'runs'] }).primaryKey(),
+  /** unit_events: the last id; runs: the last `finished_at` and id, as `<iso>|<uuid>`. */
+  position: text('position').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,3 +1,4 @@
+import { sendEventWebhooks } from '@/lib/notifications/events';
 import 'server-only';
 import { readDueReminders } from '@/lib/attention/maintenance';
 import { syncPendingModeChanges } from '@/lib/attention/store';
@@ -66,6 +67,7 @@ export async function startJobRunner(): Promise<void> {
   });
   await boss.work('reconcile-incidents', { pollingIntervalSeconds: 15 }, async () => {
     await runNotificationRound();
+    await sendEventWebhooks();
   });
   await boss.work('send-digests', { pollingIntervalSeconds: 30 }, async () => {
     await sendDueDigests();

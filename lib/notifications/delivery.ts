@@ -20,7 +20,13 @@ import { logWarning } from '@/lib/platform/log';
 import { unsealToken } from '@/lib/service/connection/vault';
 import { mayKnow, scopeOf, wants } from './fan-out';
 import { postWebhook } from './webhooks';
-import { failureAndCodes, notificationEmail, testEmail, webhookPayload } from './words';
+import {
+  eventWebhookBody,
+  failureAndCodes,
+  notificationEmail,
+  testEmail,
+  webhookPayload,
+} from './words';
 
 /**
  * Delivering notices: each is a row of the delivery log, carried by a `deliver-notification` job
@@ -274,6 +280,16 @@ async function deliverWebhookNotice(row: DeliveryRow): Promise<Partial<DeliveryO
   if (row.incident && !wants(endpoint, row.incident)) {
     return skip([row], 'The endpoint no longer takes this kind of incident or building.');
   }
+  const event = row.event === 'unit_state' || row.event === 'run_finished' ? row.event : null;
+  if (
+    event &&
+    !wants(endpoint, {
+      kind: event,
+      buildingIds: (row.payload?.buildingIds as string[] | undefined) ?? [],
+    })
+  ) {
+    return skip([row], 'The endpoint no longer takes these events, or not in this building.');
+  }
   const secret = await unsealToken(
     endpoint.secretSealed,
     { rowId: endpoint.id, field: 'webhook_secret' },
@@ -283,13 +299,20 @@ async function deliverWebhookNotice(row: DeliveryRow): Promise<Partial<DeliveryO
     url: endpoint.url,
     secret,
     msgId: row.id,
-    payload: webhookPayload({
-      event: row.event,
-      at: row.createdAt,
-      organization: { id: row.orgId, name: row.orgName },
-      incident: row.incident,
-      appUrl: appUrl(),
-    }),
+    payload: event
+      ? eventWebhookBody({
+          event,
+          at: row.createdAt,
+          organization: { id: row.orgId, name: row.orgName },
+          payload: row.payload ?? {},
+        })
+      : webhookPayload({
+          event: row.event === 'resolved' || row.event === 'test' ? row.event : 'opened',
+          at: row.createdAt,
+          organization: { id: row.orgId, name: row.orgName },
+          incident: row.incident,
+          appUrl: appUrl(),
+        }),
     allowPrivateHosts: getEnv().WEBHOOK_ALLOW_PRIVATE_HOSTS,
   });
   if (test) {

@@ -177,3 +177,26 @@ export function rulesOf(stored: readonly ({ kind: string } & Rule)[]): Rules {
   }
   return rules;
 }
+
+/**
+ * What a webhook may take besides incidents (email never carries them): a unit's change of
+ * occupancy, a run's end (lib/notifications/events.ts).
+ */
+export const EVENT_KINDS = {
+  unit_state: {
+    name: 'Unit occupancy changes',
+    help: 'Each change of a unit’s state (notice, move-out, make-ready, move-in scheduled or made), by whom, with its run.',
+  },
+  run_finished: {
+    name: 'Runs finished',
+    help: 'Each run (a turnover, a template, a bulk change, an undo) when it ends, with how many thermostats it changed or failed.',
+  },
+} as const;
+
+export type EventKind = keyof typeof EVENT_KINDS;
+
+export const EVENT_KIND_NAMES = Object.keys(EVENT_KINDS) as EventKind[];
+
+/** What a webhook may take: an incident kind or an event kind. */
+export const isWebhookKind = (value: unknown): value is IncidentKind | EventKind =>
+  isIncidentKind(value) || (typeof value === 'string' && Object.hasOwn(EVENT_KINDS, value));

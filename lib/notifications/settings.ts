@@ -19,7 +19,14 @@ import { sealToken } from '@/lib/service/connection/vault';
 import { buildingIdSchema } from '@/lib/service/schemas';
 import { queueNotices, sendTestWebhook } from './delivery';
 import { displayUrl } from './fan-out';
-import { INCIDENT_KIND_NAMES, type IncidentKind, isIncidentKind, MAX_DELAY_MINUTES } from './kinds';
+import {
+  EVENT_KIND_NAMES,
+  INCIDENT_KIND_NAMES,
+  type IncidentKind,
+  isIncidentKind,
+  isWebhookKind,
+  MAX_DELAY_MINUTES,
+} from './kinds';
 import { parseMinutes } from './quiet-hours';
 import { newWebhookSecret, webhookHostProblem, webhookUrlProblem } from './webhooks';
 
@@ -206,7 +213,14 @@ export const webhookSchema = z.object({
     .string('Enter a description as text.')
     .trim()
     .max(200, 'Use at most 200 characters.'),
-  kinds: kindsSchema.refine((kinds) => kinds.length > 0, 'Choose at least one kind of incident.'),
+  kinds: z
+    .array(
+      z.string().refine(isWebhookKind, 'Choose kinds from the list.'),
+      'Choose kinds from the list.',
+    )
+    .max((INCIDENT_KIND_NAMES.length + EVENT_KIND_NAMES.length) * 2)
+    .transform((kinds) => [...new Set(kinds)])
+    .refine((kinds) => kinds.length > 0, 'Choose at least one kind of incident or event.'),
   buildings: buildingChoiceSchema,
 });
 

@@ -1,4 +1,5 @@
 import type { AttentionItem, Severity } from '@/lib/attention/conditions';
+import type { EventKind } from './kinds';
 import { describeItem, formatDuration, TITLES } from '@/lib/attention/words';
 import { type Email, escapeHtml } from '@/lib/platform/email';
 import { formatMoment } from '@/lib/platform/time-format';
@@ -304,6 +305,27 @@ export function webhookPayload(input: {
         message: 'A test from Setpoint: this endpoint receives signed notifications.',
       };
   return JSON.stringify({ type, timestamp: input.at.toISOString(), data });
+}
+
+/** The webhook `type` of each event kind. */
+export const EVENT_TYPES: Record<EventKind, string> = {
+  unit_state: 'unit.state_changed',
+  run_finished: 'run.finished',
+};
+
+/** What an event's webhook carries: its type, when, and its data with the organisation. */
+export function eventWebhookBody(input: {
+  event: EventKind;
+  at: Date;
+  organization: { id: string; name: string };
+  payload: Record<string, unknown>;
+}): string {
+  const { kind: _kind, buildingIds: _buildings, ...data } = input.payload;
+  return JSON.stringify({
+    type: EVENT_TYPES[input.event],
+    timestamp: input.at.toISOString(),
+    data: { organization: input.organization, ...data },
+  });
 }
 
 /**

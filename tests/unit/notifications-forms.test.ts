@@ -174,6 +174,7 @@ describe('the notifications page’s forms', () => {
       lastError: 'The endpoint failed with a server error (HTTP 500).',
       notBefore: null,
       sentAt: null,
+      payload: null,
       incident,
     };
     const log = renderToStaticMarkup(
@@ -208,6 +209,7 @@ describe('the notifications page’s forms', () => {
         'Could not reach the endpoint: its name was not found (ENOTFOUND). Gave up after 8 attempts.',
       notBefore: null,
       sentAt: null,
+      payload: null,
       incident,
     };
     expect(noticeStatusWords(base)).toBe(

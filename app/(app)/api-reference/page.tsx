@@ -70,11 +70,28 @@ export default async function ApiReferencePage() {
   const document = openApiDocument() as unknown as {
     info: { description?: string };
     paths: Record<string, Record<string, Operation>>;
+    webhooks?: Record<string, Record<string, Operation>>;
     components: { schemas: Record<string, Schema> };
   };
-  const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
-  );
+  // The API's operations, then what Setpoint sends to a webhook endpoint.
+  const operations = [
+    ...Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        path,
+        method,
+        operation,
+        webhook: false,
+      })),
+    ),
+    ...Object.entries(document.webhooks ?? {}).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        path,
+        method,
+        operation,
+        webhook: true,
+      })),
+    ),
+  ];
   return (
     <div className="grid gap-6">
       <PageHeader title="API reference">
@@ -88,13 +105,15 @@ export default async function ApiReferencePage() {
         </a>
         .
       </PageHeader>
-      {operations.map(({ path, method, operation }) => {
+      {operations.map(({ path, method, operation, webhook }) => {
         const body = operation.requestBody?.content['application/json']?.schema;
         return (
-          <Card key={`${method} ${path}`} className="grid gap-3">
+          <Card key={`${webhook ? 'webhook' : method} ${path}`} className="grid gap-3">
             <h2 className="text-lg font-semibold">{operation.summary}</h2>
             <p className="break-all font-mono text-sm">
-              {method.toUpperCase()} {path}
+              {webhook
+                ? `Webhook ${path}: ${method.toUpperCase()} to your endpoint`
+                : `${method.toUpperCase()} ${path}`}
             </p>
             {operation.description ? (
               <p className="text-sm">

@@ -21,7 +21,13 @@ import {
 import { listBuildings } from '@/lib/portfolio/store';
 import { emailEnabled } from '@/lib/platform/email';
 import { readNotice } from '@/lib/platform/notice';
-import { INCIDENT_KIND_NAMES, INCIDENT_KINDS, rulesOf } from '@/lib/notifications/kinds';
+import {
+  EVENT_KIND_NAMES,
+  EVENT_KINDS,
+  INCIDENT_KIND_NAMES,
+  INCIDENT_KINDS,
+  rulesOf,
+} from '@/lib/notifications/kinds';
 import {
   INCIDENTS_PER_PAGE,
   isFiltered,
@@ -173,7 +179,10 @@ export default async function NotificationsPage({
       {manages ? (
         <WebhooksSection
           endpoints={endpoints}
-          kinds={kinds}
+          kinds={[
+            ...kinds,
+            ...EVENT_KIND_NAMES.map((kind) => ({ kind, ...EVENT_KINDS[kind], off: false })),
+          ]}
           buildings={buildingChoices}
           defaultKinds={defaultKinds}
           zone={member.timeZone}

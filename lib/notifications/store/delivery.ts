@@ -15,6 +15,7 @@ import {
   EMAIL_TURNED_OFF,
   incidentColumns,
   type IncidentRow,
+  type NotificationEvent,
   type NotificationStatus,
   type QueuedNotice,
   queuedColumns,
@@ -31,7 +32,7 @@ export type DeliveryRow = {
   id: string;
   orgId: string;
   orgName: string;
-  event: 'opened' | 'resolved' | 'test';
+  event: NotificationEvent;
   channel: 'email' | 'webhook';
   userId: string | null;
   endpointId: string | null;
@@ -40,6 +41,8 @@ export type DeliveryRow = {
   attempts: number;
   createdAt: Date;
   incident: IncidentRow | null;
+  /** A unit's change or a run's end, as its webhook carries it. */
+  payload: Record<string, unknown> | null;
 };
 
 /** Attempts per notice before it is logged as failed (about an hour of backoff). */
@@ -89,6 +92,7 @@ export async function listNoticesToDeliver(input: {
       status: notifications.status,
       attempts: notifications.attempts,
       createdAt: notifications.createdAt,
+      payload: notifications.payload,
       incident: incidentColumns,
     })
     .from(notifications)

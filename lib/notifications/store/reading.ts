@@ -9,6 +9,7 @@ import {
   incidentColumns,
   type IncidentRow,
   json,
+  type NotificationEvent,
   type NotificationStatus,
   thermostatOfIncident,
 } from './rows';
@@ -109,7 +110,7 @@ export async function countIncidents(input: {
 export type LogEntry = {
   id: string;
   createdAt: Date;
-  event: 'opened' | 'resolved' | 'test';
+  event: NotificationEvent;
   channel: 'email' | 'webhook';
   recipient: string;
   status: NotificationStatus;
@@ -118,6 +119,8 @@ export type LogEntry = {
   notBefore: Date | null;
   sentAt: Date | null;
   incident: IncidentRow | null;
+  /** A unit's change or a run's end, as its webhook carries it. */
+  payload: Record<string, unknown> | null;
 };
 
 /**
@@ -145,6 +148,7 @@ export async function listDeliveryLog(input: {
       lastError: notifications.lastError,
       notBefore: notifications.notBefore,
       sentAt: notifications.sentAt,
+      payload: notifications.payload,
       incident: incidentColumns,
     })
     .from(notifications)

@@ -4,6 +4,7 @@ import type { Database } from '@/lib/db/client';
 import {
   buildings,
   incidents,
+  type NOTIFICATION_EVENTS,
   type NOTIFICATION_STATES,
   type notificationSubscriptions,
   notifications,
@@ -15,6 +16,7 @@ import {
 
 export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type NotificationStatus = (typeof NOTIFICATION_STATES)[number];
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 export type Incident = typeof incidents.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type Subscription = typeof notificationSubscriptions.$inferSelect;
