@@ -95,12 +95,54 @@ const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** The most an API request body may hold (an event is well under 1 KB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * A request's body as text, read no further than `MAX_BODY_BYTES` (null past it): a body with no
+ * Content-Length, or a false one, is cut off rather than read whole.
+ */
+export async function readBody(request: Request): Promise<string | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return null;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The answer when something fails on Setpoint's side: a problem, never a stack. */
+export function internalError(where: string, error: unknown): Response {
+  logWarning(`api ${where}: failed`, String(error));
+  return respond(
+    500,
+    problemBody(
+      new ApiProblem(500, 'Internal error', 'Something went wrong on our side; try again.'),
+    ),
+  );
+}
+
 /** A route handler for one operation: `scope` is what the key must hold. */
 export function apiOperation<P>(
   scope: ApiScope,
   operate: (call: ApiCall<P>) => Promise<ApiAnswer>,
 ) {
   return async (request: Request, route: { params: Promise<P> }): Promise<Response> => {
+    try {
+      return await handle(request, route);
+    } catch (error) {
+      return internalError(new URL(request.url).pathname, error);
+    }
+  };
+
+  async function handle(request: Request, route: { params: Promise<P> }): Promise<Response> {
     const url = new URL(request.url);
     const address = clientOf(Object.fromEntries(request.headers));
     const key = await authenticateKey(request.headers.get('authorization'), address);
@@ -132,7 +174,7 @@ export function apiOperation<P>(
       ...(answer.status === 429 ? { 'retry-after': String(rate.resetSeconds) } : {}),
       ...answer.headers,
     });
-  };
+  }
 }
 
 async function answerFor<P>(
@@ -156,12 +198,8 @@ async function answerFor<P>(
   if (!key.scopes.includes(scope)) {
     return problem(new ApiProblem(403, 'Forbidden', `This key does not have the ${scope} scope.`));
   }
-  const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > MAX_BODY_BYTES) {
-    return problem(new ApiProblem(413, 'Too large', 'A request body is at most 64 KB.'));
-  }
-  const text = WRITES.has(request.method) ? await request.text() : '';
-  if (text.length > MAX_BODY_BYTES) {
+  const text = WRITES.has(request.method) ? await readBody(request) : '';
+  if (text === null) {
     return problem(new ApiProblem(413, 'Too large', 'A request body is at most 64 KB.'));
   }
   let body: unknown = null;

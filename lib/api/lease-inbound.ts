@@ -9,7 +9,7 @@ import {
   receiveLeaseEvent,
 } from '@/lib/units/lease-events';
 import { openLeaseInbox } from '@/lib/units/lease-inbox';
-import { ApiProblem, invalidInput, MAX_BODY_BYTES, problemBody, respond } from './http';
+import { ApiProblem, internalError, invalidInput, problemBody, readBody, respond } from './http';
 
 /**
  * The organisation's lease inbox (`POST /api/v1/lease-events/{inboxId}`): an event from its
@@ -28,6 +28,17 @@ export async function receiveLeaseWebhook(
   request: Request,
   route: { params: Promise<{ inboxId: string }> },
 ): Promise<Response> {
+  try {
+    return await receive(request, route);
+  } catch (error) {
+    return internalError('lease event', error);
+  }
+}
+
+async function receive(
+  request: Request,
+  route: { params: Promise<{ inboxId: string }> },
+): Promise<Response> {
   const { inboxId } = await route.params;
   const inbox = INBOX_ID.test(inboxId) ? await openLeaseInbox(inboxId) : null;
   if (!inbox) {
@@ -39,11 +50,8 @@ export async function receiveLeaseWebhook(
       ),
     );
   }
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) {
-    return refuse(new ApiProblem(413, 'Too large', 'A lease event is at most 64 KB.'));
-  }
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) {
+  const text = await readBody(request);
+  if (text === null) {
     return refuse(new ApiProblem(413, 'Too large', 'A lease event is at most 64 KB.'));
   }
   const messageId = request.headers.get('webhook-id') ?? '';

@@ -142,3 +142,20 @@ export async function rememberAnswer(input: {
     .set({ status: input.status, body: input.body as Record<string, unknown> })
     .where(where);
 }
+
+/**
+ * Forgets what the API need not keep: answers kept for an Idempotency-Key past their 24 hours,
+ * and request counts of minutes gone (the hourly prune job). How many rows went.
+ */
+export async function pruneApiRecords(): Promise<number> {
+  const db = await getDb();
+  const answers = await db
+    .delete(apiIdempotency)
+    .where(sql`${apiIdempotency.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`)
+    .returning({ keyId: apiIdempotency.keyId });
+  const windows = await db
+    .delete(apiRateWindows)
+    .where(sql`${apiRateWindows.windowStart} < now() - interval '1 hour'`)
+    .returning({ keyId: apiRateWindows.keyId });
+  return answers.length + windows.length;
+}

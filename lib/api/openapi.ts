@@ -298,6 +298,7 @@ registry.registerPath({
     404: problem('No inbox has this address.'),
     413: problem('The body is over 64 KB.'),
     422: problem('A field was refused.'),
+    500: problem('Something went wrong on our side; send it again.'),
   },
 });
 

@@ -1,3 +1,4 @@
+import { pruneApiRecords } from '@/lib/api/limits';
 import { sendEventWebhooks } from '@/lib/notifications/events';
 import 'server-only';
 import { readDueReminders } from '@/lib/attention/maintenance';
@@ -30,6 +31,7 @@ export async function startJobRunner(): Promise<void> {
   });
   await boss.work('prune-readings', { pollingIntervalSeconds: 30 }, async () => {
     await pruneHistory();
+    await pruneApiRecords();
   });
   // Runs a restart interrupted go on now, not at the next minute (the schedule retries a
   // failure). Before this process works any run: on the embedded database this drops every

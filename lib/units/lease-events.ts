@@ -17,7 +17,9 @@ import { findUnit, type Unit } from './store';
  *   same id again gets the first outcome back and does nothing.
  * - **In order**: a unit's events are applied in the order they happened (`occurredAt`); one
  *   older than an event already recorded for its unit is kept as stale and changes nothing (a
- *   move-out that arrives after the move-in that followed it).
+ *   move-out that arrives after the move-in that followed it). One refused because the event
+ *   before it had not come yet (a move-in sent ahead of its move-out) is tried again when that
+ *   event is recorded.
  * - **Nothing lost**: an event for an external id no unit has is kept as unmatched; when an admin
  *   gives a unit that id, the events waiting for it are applied, in order.
  * - A transfer moves the resident out of one unit and in to the other, both or neither.
@@ -302,7 +304,57 @@ async function takeEvent(input: {
   for (const { change, result } of done.results) {
     await announceUnitChange({ by, unit: change.unit, event: change.event, result });
   }
+  if (done.results.some(({ result }) => result.changed)) {
+    await retryRefusedAfter({ orgId, unitIds, after: event.occurredAt, now: input.now });
+  }
   return readRow(done.id);
+}
+
+/**
+ * An event refused because one before it had not come yet (a move-in sent ahead of the move-out
+ * it follows) is tried again once an earlier event of its unit is recorded, oldest first; one
+ * still refused stays so.
+ */
+async function retryRefusedAfter(input: {
+  orgId: string;
+  unitIds: string[];
+  after: string;
+  now: Date;
+}): Promise<void> {
+  const db = await getDb();
+  const refused = await db
+    .select()
+    .from(leaseEvents)
+    .where(
+      and(
+        eq(leaseEvents.orgId, input.orgId),
+        eq(leaseEvents.outcome, 'refused'),
+        or(
+          ...input.unitIds.map(
+            (unitId) => sql`${leaseEvents.unitIds} @> ${JSON.stringify([unitId])}::jsonb`,
+          ),
+        ),
+        gt(leaseEvents.occurredAt, new Date(input.after)),
+      ),
+    )
+    .orderBy(asc(leaseEvents.occurredAt), asc(leaseEvents.receivedAt));
+  for (const row of refused) {
+    const event = leaseEventSchema.safeParse(row.payload);
+    if (!event.success) continue;
+    await takeEvent({
+      orgId: input.orgId,
+      event: event.data,
+      now: input.now,
+      claim: async (tx, outcome) => {
+        const [claimed] = await tx
+          .update(leaseEvents)
+          .set(outcome)
+          .where(and(eq(leaseEvents.id, row.id), eq(leaseEvents.outcome, 'refused')))
+          .returning({ id: leaseEvents.id });
+        return claimed?.id ?? null;
+      },
+    });
+  }
 }
 
 async function readRow(id: string): Promise<LeaseEventRow> {

@@ -538,6 +538,21 @@ describe('API v1', () => {
     expect((await attention('?kind=nonsense', readOnly)).status).toBe(422);
   });
 
+  it('forgets answers kept for an Idempotency-Key after 24 hours, and past minutes’ counts', async () => {
+    const { pruneApiRecords } = await import('@/lib/api/limits');
+    const kept = async () =>
+      rowsOf<{ n: number }>(
+        await handle.db.execute(sql`select count(*)::int as n from api_idempotency`),
+      )[0]?.n ?? 0;
+    const before = await kept();
+    expect(before).toBeGreaterThan(0);
+    await handle.db.execute(
+      sql`update api_idempotency set created_at = now() - interval '25 hours' where idempotency_key = 'pms-42-move-out'`,
+    );
+    expect(await pruneApiRecords()).toBeGreaterThanOrEqual(1);
+    expect(await kept()).toBe(before - 1);
+  });
+
   it('says its rate limit in headers, and answers a 429 with Retry-After past it', async () => {
     const spare = await createApiKey({
       orgId: owner.orgId,

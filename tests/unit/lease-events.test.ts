@@ -211,7 +211,7 @@ describe('lease events', () => {
     expect(recorded.map((row) => row.externalUnitId)).not.toContain('PMS-2');
   });
 
-  it('applies a unit’s events in the order they happened: a move-out that arrives after the move-in that followed it changes nothing', async () => {
+  it('applies a unit’s events in the order they happened: a move-out that arrives after the move-in that followed it changes nothing, and a move-in sent ahead of its move-out is scheduled once the move-out comes', async () => {
     // Unit 3 is vacant, then the next resident moves in; the move-out before it arrives late.
     await send({ type: 'move_out', unit: 'PMS-3', occurredAt: ago(120) });
     expect(await stateOf('PMS-3')).toBe('vacant');
@@ -243,6 +243,19 @@ describe('lease events', () => {
     });
     expect(early.body).toMatchObject({ outcome: 'refused' });
     expect(early.body.detail).toMatch(/record the move-out first\. Nothing was changed\./);
+    expect(await stateOf('PMS-4')).toBe('notice_given');
+    // The move-out it follows arrives after it: recorded, then the move-in is tried again and
+    // scheduled.
+    const moveOut = await send({ type: 'move_out', unit: 'PMS-4', occurredAt: ago(4.5) });
+    expect(moveOut.body.outcome).toBe('applied');
+    expect(await stateOf('PMS-4')).toBe('move_in_scheduled');
+    const [retried] = (await listLeaseEvents({ orgId: owner.orgId })).filter(
+      (row) => row.id === early.body.id,
+    );
+    expect(retried).toMatchObject({ outcome: 'applied' });
+    // Back to notice given for the transfer test below: the move-in cancelled, the unit let again.
+    await send({ type: 'move_in', unit: 'PMS-4', occurredAt: ago(3), moveInAt: ago(3) });
+    await send({ type: 'notice', unit: 'PMS-4', occurredAt: ago(2.5), moveOutOn: '2027-05-31' });
     expect(await stateOf('PMS-4')).toBe('notice_given');
   });
 
