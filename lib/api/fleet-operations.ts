@@ -9,6 +9,8 @@ import { pageOfThermostats, rowStatusOf, type ThermostatWithReading } from '@/li
 import { readRunProgress, runIdSchema } from '@/lib/runs/progress';
 import { findBulkRun, listBulkRunItems } from '@/lib/runs/store';
 import { describeRecordedFailure } from '@/lib/service/errors';
+import { planSummaryAsSeen } from '@/lib/templates/runs';
+import type { PlanSummaryWithSections } from '@/lib/templates/summary';
 import { thermostatIdSchema } from '@/lib/service/schemas';
 import { type ApiAnswer, type ApiCall, invalidInput, notFound } from './http';
 import { scopeOfKey } from './keys';
@@ -19,6 +21,7 @@ import {
   listThermostatsQuerySchema,
   runQuerySchema,
   type historySchema,
+  type planSchema,
   type runSchema,
   type thermostatSchema,
 } from './schemas';
@@ -181,6 +184,20 @@ export async function listAttentionOperation(call: ApiCall<object>): Promise<Api
 
 // --- Runs ---------------------------------------------------------------------------------------
 
+/** A planned run's summary as the API shows it: what applying it changes and costs. */
+function planOf(summary: PlanSummaryWithSections | null): z.output<typeof planSchema> | null {
+  if (!summary) return null;
+  return {
+    thermostats: summary.thermostats,
+    changing: summary.changing,
+    unchanged: summary.unchanged,
+    blocked: summary.blocked,
+    calls: summary.calls,
+    seconds: summary.seconds,
+    ...(summary.resets === undefined ? {} : { resets: summary.resets }),
+  };
+}
+
 /** Items of a run a page holds. */
 const RUN_ITEMS = 200;
 
@@ -217,6 +234,7 @@ export async function readRunOperation(call: ApiCall<{ runId: string }>): Promis
       detail: item.detail || null,
     })),
     next: items.length > RUN_ITEMS ? encodeCursor(offset + RUN_ITEMS) : null,
+    plan: planOf(await planSummaryAsSeen({ scope, run })),
   };
   return { status: 200, body };
 }

@@ -16,7 +16,7 @@ import { API_SCOPES, type ApiScope, createApiKey, revokeApiKey } from './keys';
 export const SCOPE_WORDS: Record<ApiScope, string> = {
   read: 'Read units and buildings',
   write_units: 'Record units’ occupancy (move-outs, move-ins, notice)',
-  write_thermostats: 'Change thermostats (no operation takes it yet)',
+  write_thermostats: 'Change thermostats (plan and apply templates)',
 };
 
 export type KeyField = 'name' | 'scopes' | 'buildings';

@@ -12,6 +12,8 @@ import {
   runFinishedWebhookSchema,
   runQuerySchema,
   runSchema,
+  runStartedSchema,
+  templateRunRequestSchema,
   thermostatPageSchema,
   thermostatSchema,
   buildingSchema,
@@ -90,6 +92,17 @@ const ok = (description: string, schema: z.ZodType) => ({
 
 const security = [{ [bearer.name]: [] }];
 
+/** Every write takes one: the same key and body within 24 hours get the first answer again. */
+const idempotencyHeader = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/)
+    .optional()
+    .meta({ description: 'The same key and body within 24 hours get the first answer again.' }),
+});
+
 registry.registerPath({
   method: 'get',
   path: '/api/v1/buildings',
@@ -157,15 +170,7 @@ registry.registerPath({
   security,
   request: {
     params: z.object({ unitId: z.uuid() }),
-    headers: z.object({
-      'Idempotency-Key': z
-        .string()
-        .min(1)
-        .max(255)
-        .regex(/^[\x21-\x7e]+$/)
-        .optional()
-        .meta({ description: 'The same key and body within 24 hours get the first answer again.' }),
-    }),
+    headers: idempotencyHeader,
     body: { content: { 'application/json': { schema: unitEventSchema } } },
   },
   responses: {
@@ -299,6 +304,43 @@ registry.registerPath({
     413: problem('The body is over 64 KB.'),
     422: problem('A field was refused.'),
     500: problem('Something went wrong on our side; send it again.'),
+  },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/template-runs',
+  operationId: 'planTemplateRun',
+  summary: 'Plan a template run',
+  description:
+    'Plans a template on thermostats or on units (their thermostats): the run reads each thermostat and works out what applying the template would change, and nothing is sent yet. Follow it with `GET /api/v1/runs/{runId}` until its `state` is `planned`: its `plan` says what changes and what it costs. Apply it with `POST /api/v1/runs/{runId}/apply` within the hour. Scope: write_thermostats.',
+  security,
+  request: {
+    headers: idempotencyHeader,
+    body: { content: { 'application/json': { schema: templateRunRequestSchema } } },
+  },
+  responses: {
+    202: ok('Planning; follow the run.', runStartedSchema),
+    404: problem('No such template, thermostat or unit that this key may see.'),
+    422: problem('A field was refused (a unit with no thermostat, both lists or neither).'),
+    ...COMMON,
+  },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/runs/{runId}/apply',
+  operationId: 'applyRun',
+  summary: 'Apply a planned run',
+  description:
+    'Applies the plan the run shows, as it was planned; every thermostat is checked again. Only a plan the key made (or, for a key of every building, any plan) within the last hour. Scope: write_thermostats.',
+  security,
+  request: { params: z.object({ runId: z.uuid() }), headers: idempotencyHeader },
+  responses: {
+    202: ok('Applying; follow the run.', runStartedSchema),
+    404: problem('No such run that this key may see, or not one it may apply.'),
+    409: problem('Not planned yet, applied or discarded already, or planned over an hour ago.'),
+    ...COMMON,
   },
 });
 

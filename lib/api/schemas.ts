@@ -221,6 +221,30 @@ export const attentionQuerySchema = z.object({
 
 // --- Runs ---------------------------------------------------------------------------------------
 
+export const planSchema = z
+  .object({
+    thermostats: z.number().int(),
+    changing: z.number().int().meta({ description: 'Thermostats the template changes.' }),
+    unchanged: z.number().int().meta({ description: 'Thermostats that already match it.' }),
+    blocked: z
+      .number()
+      .int()
+      .meta({ description: 'Thermostats it cannot change (nothing is sent to them).' }),
+    calls: z
+      .number()
+      .int()
+      .meta({ description: 'Calls to the thermostat service applying costs.' }),
+    seconds: z.number().meta({
+      description: 'How long those calls take under the service’s call budget, at least.',
+    }),
+    resets: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'Thermostats whose settings turning resident mode off resets.' }),
+  })
+  .meta({ id: 'Plan' });
+
 export const runSchema = z
   .object({
     id: z.uuid(),
@@ -247,11 +271,35 @@ export const runSchema = z
     next: z.string().nullable().meta({
       description: 'The cursor of the next page of items (`after`), or null on the last.',
     }),
+    plan: planSchema
+      .nullable()
+      .meta({ description: 'A template run once planned: what applying it changes and costs.' }),
   })
   .meta({
     id: 'Run',
     description: 'A run and its result per thermostat, a page of items at a time.',
   });
+
+/** A template run to plan: a template, on thermostats or on units (their thermostats). */
+export const templateRunRequestSchema = z
+  .object({
+    templateId: z.uuid().meta({ description: 'A template of your organisation.' }),
+    thermostatIds: z
+      .array(z.string().regex(/^\d{12}$/))
+      .min(1)
+      .max(500)
+      .optional(),
+    unitIds: z.array(z.uuid()).min(1).max(500).optional(),
+  })
+  .refine((body) => (body.thermostatIds === undefined) !== (body.unitIds === undefined), {
+    message: 'Name the thermostats or the units, not both.',
+    path: ['thermostatIds'],
+  })
+  .meta({ id: 'TemplateRunRequest' });
+
+export const runStartedSchema = z
+  .object({ run: z.object({ id: z.uuid(), state: z.enum(BULK_RUN_STATES) }) })
+  .meta({ id: 'RunStarted', description: 'The run to follow with `GET /api/v1/runs/{runId}`.' });
 
 export const runQuerySchema = z.object({
   after: z.string().max(200).optional().meta({ description: 'The run’s `next` cursor.' }),

@@ -27,6 +27,8 @@ import {
   type Refusal,
   type RunRequest,
   type Target,
+  type RunActor,
+  startedByOf,
   type WithRun,
 } from '@/lib/runs/requests';
 import { changesInWords } from '@/lib/runs/words';
@@ -169,14 +171,14 @@ async function describeRun(
 }
 
 async function createAndQueue(
-  member: Member,
+  member: RunActor,
   targets: readonly Target[],
   changes: SettingsChanges,
   retryOf: string | null,
 ): Promise<BulkRun> {
   const run = await createBulkRun({
     orgId: member.orgId,
-    startedBy: member.userId,
+    startedBy: startedByOf(member),
     startedByName: member.name,
     changes,
     retryOf,
@@ -197,7 +199,7 @@ export async function startBulkRun(input: BulkInput): Promise<WithRun | Refusal>
 }
 
 /** The items of a run a retry sends again: those that failed or were not sent, in view. */
-export async function listRetryable(member: Member, run: BulkRun): Promise<string[]> {
+export async function listRetryable(member: RunActor, run: BulkRun): Promise<string[]> {
   const items = await listBulkRunItems({
     scope: member,
     run,

@@ -29,6 +29,19 @@ export const selectionSchema = z
 
 export type Target = { thermostatId: string; buildingId: string; unitLabel: string };
 
+/**
+ * Who asks of runs: a member, or an API key acting with an admin's rights in its buildings
+ * (lib/api/template-operations.ts), named by `keyId`. A key is no user: its runs have no
+ * `startedBy`, and its `userId` is nobody's.
+ */
+export type RunActor = Pick<
+  Member,
+  'orgId' | 'userId' | 'name' | 'role' | 'buildingIds' | 'temperatureUnit'
+> & { keyId?: string };
+
+/** Who a run started by this actor names as its starter (a key: no user). */
+export const startedByOf = (actor: RunActor): string | null => (actor.keyId ? null : actor.userId);
+
 /** Why nothing was started: the member may not (`forbidden`), or the input is wrong (`invalid`). */
 export type Refusal = {
   ok: false;
@@ -67,7 +80,7 @@ export const invalid = (message: string, fieldErrors?: ConfigurationErrors): Ref
  * then nothing is sent). One query for the whole selection.
  */
 export async function checkTargets(
-  member: Member,
+  member: RunActor,
   thermostatIds: unknown,
 ): Promise<{ ok: true; targets: Target[] } | Refusal> {
   if (!can(member, 'change_thermostat')) {
@@ -99,7 +112,7 @@ export async function checkTargets(
 }
 
 /** A member's request about one run, by its id (from the address, so not yet checked). */
-export type RunRequest = { member: Member; runId: string };
+export type RunRequest = { member: RunActor; runId: string };
 
 /** The run if the member sees it; otherwise the one answer, whether it exists or not. */
 export async function findRunFor(input: RunRequest): Promise<WithRun | Refusal> {
@@ -107,10 +120,19 @@ export async function findRunFor(input: RunRequest): Promise<WithRun | Refusal> 
   return run ? { ok: true, run } : forbidden(notYours('run'));
 }
 
-/** Who may stop a run: whoever started it, or a member who may change every building. */
-export function mayCancel(member: Member, run: Pick<BulkRun, 'startedBy'>): boolean {
+/**
+ * Who may stop (or apply) a run: whoever started it (a key: a key of that name, on a run no
+ * member started), or a member or key who may change every building.
+ */
+export function mayCancel(
+  member: RunActor,
+  run: Pick<BulkRun, 'startedBy' | 'startedByName'>,
+): boolean {
   if (!can(member, 'change_thermostat')) return false;
-  return run.startedBy === member.userId || member.buildingIds === null;
+  const started = member.keyId
+    ? run.startedBy === null && run.startedByName === member.name
+    : run.startedBy === member.userId;
+  return started || member.buildingIds === null;
 }
 
 /**

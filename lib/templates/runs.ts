@@ -8,7 +8,9 @@ import {
   invalid,
   mayCancel,
   type Refusal,
+  type RunActor,
   type RunRequest,
+  startedByOf,
   type WithRun,
 } from '@/lib/runs/requests';
 import { queueRun } from '@/lib/runs/sweep';
@@ -50,7 +52,7 @@ export const PLAN_FRESH_MS = 60 * 60 * 1000;
 
 /** Plans a template on the selected thermostats: the run is created and its job reads each. */
 export async function planTemplateRun(input: {
-  member: Member;
+  member: RunActor;
   templateId: string;
   thermostatIds: unknown;
 }): Promise<WithRun | Refusal> {
@@ -106,7 +108,7 @@ export async function planOneOffRun(input: {
  * each) queued.
  */
 async function planOn(
-  member: Member,
+  member: RunActor,
   thermostatIds: unknown,
   plan: Pick<PlannedRun, 'title' | 'templateId' | 'changes'>,
 ): Promise<WithRun | Refusal> {
@@ -121,10 +123,10 @@ type PlannedRun = Omit<
 >;
 
 /** A run every check has passed, created as the member's and its job (which plans it) queued. */
-async function startPlanning(member: Member, plan: PlannedRun): Promise<WithRun> {
+async function startPlanning(member: RunActor, plan: PlannedRun): Promise<WithRun> {
   const run = await createPlannedRun({
     orgId: member.orgId,
-    startedBy: member.userId,
+    startedBy: startedByOf(member),
     startedByName: member.name,
     ...plan,
   });

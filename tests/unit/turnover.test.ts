@@ -746,3 +746,140 @@ describe('a thermostat that comes into a unit', () => {
     expect(await settleArrivals()).toEqual({ started: 0 });
   });
 });
+
+describe('template runs through the API', () => {
+  it('a key plans a template on a unit, reads what it will change and cost, applies it once; other keys are refused before anything is planned', async () => {
+    const { createApiKey } = await import('@/lib/api/keys');
+    const { openApiDocument } = await import('@/lib/api/openapi');
+    const { answerChecker } = await import('../support/openapi');
+    const planRoute = await import('@/app/api/v1/template-runs/route');
+    const applyRoute = await import('@/app/api/v1/runs/[runId]/apply/route');
+    const runRoute = await import('@/app/api/v1/runs/[runId]/route');
+    const check = answerChecker(openApiDocument() as never);
+    const key = async (
+      scopes: ('read' | 'write_units' | 'write_thermostats')[],
+      buildingIds: string[] | null = null,
+    ) =>
+      (
+        await createApiKey({
+          orgId: owner.orgId,
+          name: `Key ${scopes.join('+')}`,
+          scopes,
+          buildingIds,
+          byName: owner.name,
+        })
+      ).secret;
+    const writer = await key(['read', 'write_thermostats']);
+    type Route = (request: Request, route: { params: Promise<never> }) => Promise<Response>;
+    const call = async (input: {
+      route: Route;
+      path: string;
+      template: string;
+      method?: string;
+      body?: unknown;
+      params?: Record<string, string>;
+      as?: string;
+    }) => {
+      const method = input.method ?? 'GET';
+      const response = await input.route(
+        new Request(`https://setpoint.example.com${input.path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${input.as ?? writer}`,
+            ...(input.body ? { 'content-type': 'application/json' } : {}),
+          },
+          body: input.body ? JSON.stringify(input.body) : undefined,
+        }),
+        { params: Promise.resolve(input.params ?? {}) as Promise<never> },
+      );
+      const body = await response.json();
+      check({
+        path: input.template,
+        method: method.toLowerCase(),
+        status: response.status,
+        contentType: response.headers.get('content-type'),
+        body,
+      });
+      return { status: response.status, body };
+    };
+    // A template of its own, so the plan has something to change whatever ran before.
+    const { createTemplate } = await import('@/lib/templates/store');
+    const made = await createTemplate({
+      member: owner,
+      template: templateSchema.parse({
+        name: 'Through the API',
+        comfortSettings: [{ name: 'Api', desiredHeat: 61, desiredCool: 79 }],
+      }),
+    });
+    const template = made.ok ? made.template : null;
+    const unit = await lib.findUnitOfThermostat({
+      scope: owner,
+      thermostatId: thermostatIds[4] as string,
+    });
+    if (!template || !unit) throw new Error('no template or unit');
+    const plan = (as?: string) =>
+      call({
+        route: planRoute.POST as Route,
+        path: '/api/v1/template-runs',
+        template: '/api/v1/template-runs',
+        method: 'POST',
+        body: { templateId: template.id, unitIds: [unit.id] },
+        as,
+      });
+
+    // A key that may not write thermostats, and one limited to another building: refused.
+    const runsBefore = rowsCount(
+      await handle.db.execute(sql`select count(*)::int as n from bulk_runs`),
+    );
+    expect((await plan(await key(['read']))).status).toBe(403);
+    expect((await plan(await key(['read', 'write_thermostats'], ['elsewhere']))).status).toBe(404);
+    expect(rowsCount(await handle.db.execute(sql`select count(*)::int as n from bulk_runs`))).toBe(
+      runsBefore,
+    );
+
+    const planned = await plan();
+    expect(planned).toMatchObject({ status: 202, body: { run: { state: 'planning' } } });
+    const runId = planned.body.run.id as string;
+    const read = () =>
+      call({
+        route: runRoute.GET as Route,
+        path: `/api/v1/runs/${runId}`,
+        template: '/api/v1/runs/{runId}',
+        params: { runId },
+      });
+    const apply = () =>
+      call({
+        route: applyRoute.POST as Route,
+        path: `/api/v1/runs/${runId}/apply`,
+        template: '/api/v1/runs/{runId}/apply',
+        method: 'POST',
+        params: { runId },
+      });
+    // Not before it is planned.
+    expect((await apply()).status).toBe(409);
+    expect(await lib.workPlannedRun({ runId })).toBe('finished');
+    const shown = await read();
+    expect(shown.body).toMatchObject({
+      state: 'planned',
+      kind: 'template',
+      plan: { thermostats: 1 },
+    });
+    expect(shown.body.plan.calls).toBeGreaterThan(0);
+    expect(shown.body.plan.seconds).toBeGreaterThanOrEqual(0);
+
+    const applied = await apply();
+    expect(applied).toMatchObject({ status: 202, body: { run: { id: runId, state: 'queued' } } });
+    expect((await apply()).status).toBe(409);
+    expect(await lib.workPlannedRun({ runId })).toBe('finished');
+    const done = await read();
+    expect(done.body).toMatchObject({
+      state: 'done',
+      finished: true,
+      items: [{ outcome: 'applied' }],
+    });
+    expect(await comfortNames(thermostatIds[4] as string)).toContain('Api');
+  });
+});
+
+const rowsCount = (result: unknown) =>
+  ((result as { rows: { n: number }[] }).rows[0]?.n ?? 0) as number;

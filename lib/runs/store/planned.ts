@@ -22,7 +22,8 @@ export type PlannedItemInput = {
 /** Creates a run that is planned first: `planning`, every item's plan still to make. */
 export async function createPlannedRun(input: {
   orgId: string;
-  startedBy: string;
+  /** The member who planned it; null for an API key. */
+  startedBy: string | null;
   startedByName: string;
   kind: 'template' | 'undo';
   title: string;

@@ -30,7 +30,8 @@ import {
 /** Creates a queued run with one pending item per thermostat, in selection order. */
 export async function createBulkRun(input: {
   orgId: string;
-  startedBy: string;
+  /** The member who started it; null for an API key or Setpoint itself. */
+  startedBy: string | null;
   startedByName: string;
   changes: Record<string, unknown>;
   retryOf?: string | null;
