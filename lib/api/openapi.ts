@@ -19,10 +19,12 @@ import {
   buildingSchema,
   listBuildingsQuerySchema,
   listUnitsQuerySchema,
+  newUnitSchema,
   problemSchema,
   unitEventResultSchema,
   unitEventSchema,
   unitPageSchema,
+  unitChangesSchema,
   unitSchema,
   unitStateWebhookSchema,
 } from './schemas';
@@ -158,6 +160,49 @@ registry.registerPath({
   security,
   request: { params: z.object({ unitId: z.uuid() }) },
   responses: { 200: ok('The unit.', unitSchema), 404: problem('No such unit.'), ...COMMON },
+});
+
+registry.registerPath({
+  method: 'post',
+  path: '/api/v1/units',
+  operationId: 'addUnit',
+  summary: 'Add a unit',
+  description:
+    'An empty unit in a building the key may see, with its label and, optionally, its external id: a thermostat added to the building later with the same label goes into it. Scope: write_units.',
+  security,
+  request: {
+    headers: idempotencyHeader,
+    body: { content: { 'application/json': { schema: newUnitSchema } } },
+  },
+  responses: {
+    201: ok('The unit, added.', unitSchema),
+    404: problem('No such building that this key may see.'),
+    409: problem('Another unit of the organisation has this external id.'),
+    422: problem('A field was refused.'),
+    ...COMMON,
+  },
+});
+
+registry.registerPath({
+  method: 'patch',
+  path: '/api/v1/units/{unitId}',
+  operationId: 'changeUnit',
+  summary: 'Change a unit’s label or external id',
+  description:
+    'Its thermostat takes the new label too; `externalId: null` takes the external id away. Scope: write_units.',
+  security,
+  request: {
+    params: z.object({ unitId: z.uuid() }),
+    headers: idempotencyHeader,
+    body: { content: { 'application/json': { schema: unitChangesSchema } } },
+  },
+  responses: {
+    200: ok('The unit, changed.', unitSchema),
+    404: problem('No such unit.'),
+    409: problem('Another unit of the organisation has this external id.'),
+    422: problem('A field was refused.'),
+    ...COMMON,
+  },
 });
 
 registry.registerPath({

@@ -2,6 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { findBuilding, listBuildings } from '@/lib/portfolio/store';
 import { announceUnitChange, type UnitActor, unitChange } from '@/lib/units/change';
+import { createUnitAs, saveUnitFields } from '@/lib/units/edit';
 import type { UnitEvent } from '@/lib/units/lifecycle';
 import { settingsOfUnits, type UnitSettings } from '@/lib/units/settings';
 import { findUnit, pageOfUnits, type Unit, type UnitCursor } from '@/lib/units/store';
@@ -12,6 +13,8 @@ import {
   type buildingSchema,
   listBuildingsQuerySchema,
   listUnitsQuerySchema,
+  newUnitSchema,
+  unitChangesSchema,
   unitEventSchema,
   type unitSchema,
 } from './schemas';
@@ -193,4 +196,55 @@ export async function unitEventOperation(call: ApiCall<{ unitId: string }>): Pro
     status: result.runId ? 202 : 200,
     body: { unit: body, changed: result.changed, run: result.runId ? { id: result.runId } : null },
   };
+}
+
+const writerOf = (call: ApiCall<unknown>) => ({
+  orgId: call.key.orgId,
+  userId: null,
+  name: `API key “${call.key.name}”`,
+});
+
+/** Adds an empty unit to a building the key may see: 201 with the unit. */
+export async function createUnitOperation(call: ApiCall<object>): Promise<ApiAnswer> {
+  const parsed = newUnitSchema.safeParse(call.body);
+  if (!parsed.success) throw invalidInput(parsed.error);
+  const { buildingId, label, externalId = null } = parsed.data;
+  const building = await findBuilding({ scope: scopeOfKey(call.key), buildingId });
+  if (!building) throw notFound('building');
+  const created = await createUnitAs({ member: writerOf(call), building, label, externalId });
+  if (!created.ok) {
+    if ('taken' in created) {
+      throw new ApiProblem(409, 'Conflict', created.taken, [
+        { field: 'externalId', message: created.taken },
+      ]);
+    }
+    throw notFound('building');
+  }
+  const unit = await findUnit({ scope: scopeOfKey(call.key), unitId: created.unitId });
+  if (!unit) throw notFound('unit');
+  const [body] = await unitBodies(call.key.orgId, [unit]);
+  return { status: 201, body };
+}
+
+/** Changes a unit's label or external id (its thermostat takes the label): 200 with the unit. */
+export async function updateUnitOperation(call: ApiCall<{ unitId: string }>): Promise<ApiAnswer> {
+  const parsed = unitChangesSchema.safeParse(call.body);
+  if (!parsed.success) throw invalidInput(parsed.error);
+  const unit = await unitFor(call);
+  const saved = await saveUnitFields({
+    member: writerOf(call),
+    unit,
+    label: parsed.data.label ?? unit.label,
+    externalId: parsed.data.externalId === undefined ? unit.externalId : parsed.data.externalId,
+  });
+  if (!saved.ok) {
+    if ('taken' in saved) {
+      throw new ApiProblem(409, 'Conflict', saved.taken, [
+        { field: 'externalId', message: saved.taken },
+      ]);
+    }
+    throw notFound('unit');
+  }
+  const [body] = await unitBodies(call.key.orgId, [await unitFor(call)]);
+  return { status: 200, body };
 }

@@ -88,6 +88,32 @@ const pageOf = <T extends z.ZodType>(item: T, id: string) =>
 export const buildingPageSchema = pageOf(buildingSchema, 'BuildingPage');
 export const unitPageSchema = pageOf(unitSchema, 'UnitPage');
 
+const unitLabel = z.string().trim().min(1).max(64);
+const unitExternalId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .meta({ description: 'The unit’s id in your property-management system, unique.' });
+
+/** A unit to add to a building (empty: a thermostat added later with its label goes into it). */
+export const newUnitSchema = z
+  .object({
+    buildingId: z.string().max(64),
+    label: unitLabel,
+    externalId: unitExternalId.optional(),
+  })
+  .meta({ id: 'NewUnit' });
+
+/** A unit's label and external id to change (`externalId: null` takes it away). */
+export const unitChangesSchema = z
+  .object({ label: unitLabel.optional(), externalId: unitExternalId.nullable().optional() })
+  .refine((body) => body.label !== undefined || body.externalId !== undefined, {
+    message: 'Send a label, an external id, or both.',
+    path: ['label'],
+  })
+  .meta({ id: 'UnitChanges' });
+
 /** A change of a unit's occupancy, as a property-management system reports it. */
 export const unitEventSchema = z
   .discriminatedUnion('event', [

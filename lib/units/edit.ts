@@ -41,8 +41,11 @@ export const externalIdTaken = (externalId: string) =>
  * Writes a unit's new label and external id and logs what changed (`changed` false when both
  * were already so). `taken` carries the words for an external id another unit has.
  */
+/** Who writes a unit: a member, or an API key (no user). */
+type Writer = Pick<Member, 'orgId' | 'name'> & { userId: string | null };
+
 export async function saveUnitFields(input: {
-  member: Member;
+  member: Writer;
   unit: Unit;
   label: string;
   externalId: string | null;
@@ -146,6 +149,28 @@ export async function addUnit(input: {
   });
   if (!parsed.success) return invalid(fieldErrorsOf<UnitField>(parsed.error));
   const { label, externalId } = parsed.data;
+  const created = await createUnitAs({ member, building, label, externalId });
+  if (!created.ok) {
+    return 'taken' in created
+      ? invalid({ externalId: [created.taken] })
+      : { status: 'error', message: 'That building is not in your portfolio.' };
+  }
+  return {
+    status: 'success',
+    message: `Added ${label}, with no thermostat yet: one added to ${building.name} as “${label}” goes into it.`,
+  };
+}
+
+/** Adds an empty unit to a building and logs it: the page's form and the API share this. */
+export async function createUnitAs(input: {
+  member: Writer;
+  building: { buildingId: string; name: string };
+  label: string;
+  externalId: string | null;
+}): Promise<
+  { ok: true; unitId: string } | { ok: false; reason: 'missing' } | { ok: false; taken: string }
+> {
+  const { member, building, label, externalId } = input;
   const created = await createUnit({
     orgId: member.orgId,
     buildingId: building.buildingId,
@@ -154,8 +179,8 @@ export async function addUnit(input: {
   });
   if (!created.ok) {
     return created.reason === 'taken'
-      ? invalid({ externalId: [externalIdTaken(externalId ?? '')] })
-      : { status: 'error', message: 'That building is not in your portfolio.' };
+      ? { ok: false, taken: externalIdTaken(externalId ?? '') }
+      : { ok: false, reason: 'missing' };
   }
   await logActivity({
     actor: { orgId: member.orgId, userId: member.userId, name: member.name },
@@ -164,8 +189,5 @@ export async function addUnit(input: {
     buildingId: building.buildingId,
     changes: { unitId: created.unitId, label, externalId: externalId ?? 'none' },
   });
-  return {
-    status: 'success',
-    message: `Added ${label}, with no thermostat yet: one added to ${building.name} as “${label}” goes into it.`,
-  };
+  return { ok: true, unitId: created.unitId };
 }

@@ -538,6 +538,56 @@ describe('API v1', () => {
     expect((await attention('?kind=nonsense', readOnly)).status).toBe(422);
   });
 
+  it('adds a unit to a building and changes its label and external id, only in the key’s buildings and with write_units', async () => {
+    const add = (body: unknown, as?: string) =>
+      call({
+        route: unitsRoute.POST as Route,
+        path: '/api/v1/units',
+        method: 'POST',
+        body,
+        key: as,
+      });
+    const change = (unitId: string, body: unknown, as?: string) =>
+      call({
+        route: unitRoute.PATCH as Route,
+        path: `/api/v1/units/${unitId}`,
+        template: '/api/v1/units/{unitId}',
+        method: 'PATCH',
+        body,
+        params: { unitId },
+        key: as,
+      });
+    expect((await add({ buildingId: MINE, label: 'Unit 40' }, readOnly)).status).toBe(403);
+    expect((await add({ buildingId: OTHER, label: 'Unit 40' }, limited)).status).toBe(404);
+    expect((await add({ buildingId: MINE, label: '' })).status).toBe(422);
+    const added = await add({ buildingId: MINE, label: 'Unit 40', externalId: 'PMS-40' });
+    expect(added).toMatchObject({
+      status: 201,
+      body: { label: 'Unit 40', externalId: 'PMS-40', thermostatId: null, state: 'occupied' },
+    });
+    const taken = await add({ buildingId: MINE, label: 'Unit 41', externalId: 'PMS-40' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.errors).toEqual([{ field: 'externalId', message: expect.any(String) }]);
+
+    const unitId = added.body.id as string;
+    const changed = await change(unitId, { label: 'Unit 40A', externalId: null });
+    expect(changed).toMatchObject({ status: 200, body: { label: 'Unit 40A', externalId: null } });
+    expect((await change(unitId, {})).status).toBe(422);
+    // Another building's unit is not there for a key limited to Lakeside.
+    const lakesideOnly = (
+      await createApiKey({
+        orgId: owner.orgId,
+        name: 'Lakeside writer',
+        scopes: ['read', 'write_units'],
+        buildingIds: [OTHER],
+        byName: owner.name,
+      })
+    ).secret;
+    expect((await change(unitId, { label: 'Theirs' }, lakesideOnly)).status).toBe(404);
+    const entries = await listActivity({ scope: owner, filter: { action: 'unit.create' } });
+    expect(entries[0]).toMatchObject({ summary: 'Added Unit 40 to Harbor View' });
+  });
+
   it('forgets answers kept for an Idempotency-Key after 24 hours, and past minutes’ counts', async () => {
     const { pruneApiRecords } = await import('@/lib/api/limits');
     const kept = async () =>
@@ -638,7 +688,10 @@ describe('API v1', () => {
     const listed = (await listApiKeys({ orgId: owner.orgId })).find((k) => k.name === 'Yardi sync');
     expect(listed).toMatchObject({ scopes: ['read', 'write_units'], buildingIds: [MINE] });
     expect(JSON.stringify(await listApiKeys({ orgId: owner.orgId }))).not.toContain(secret);
-    expect((await listUnits('', secret)).body.data).toHaveLength(5);
+    // It sees Harbor View's units, every one of them, and no other building's.
+    const seen = (await listUnits('?limit=200', secret)).body.data as { buildingId: string }[];
+    expect(seen.every((unit) => unit.buildingId === MINE)).toBe(true);
+    expect(seen).toHaveLength((await listUnits(`?buildingId=${MINE}&limit=200`)).body.data.length);
     const used = (await listApiKeys({ orgId: owner.orgId })).find((k) => k.name === 'Yardi sync');
     expect(used?.lastUsedAt).not.toBeNull();
 

@@ -1,4 +1,5 @@
 import { apiOperation } from '@/lib/api/http';
-import { listUnitsOperation } from '@/lib/api/operations';
+import { createUnitOperation, listUnitsOperation } from '@/lib/api/operations';
 
 export const GET = apiOperation('read', listUnitsOperation);
+export const POST = apiOperation('write_units', createUnitOperation);
