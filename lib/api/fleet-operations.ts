@@ -152,32 +152,33 @@ export async function thermostatHistoryOperation(
 export async function listAttentionOperation(call: ApiCall<object>): Promise<ApiAnswer> {
   const parsed = attentionQuerySchema.safeParse(query(call.url));
   if (!parsed.success) throw invalidInput(parsed.error);
-  const { kind, buildingId } = parsed.data;
+  const { kind, buildingId, limit } = parsed.data;
+  const offset = decodeCursor(parsed.data.after, isOffset) ?? 0;
   const scope = scopeOfKey(call.key);
   if (buildingId && scope.buildingIds && !scope.buildingIds.includes(buildingId)) {
-    return { status: 200, body: { data: [] } };
+    return { status: 200, body: { data: [], next: null } };
   }
   const now = new Date();
   const { items } = await listAttention({ scope, now, buildingId });
+  const chosen = items.filter((item) => kind === undefined || item.kind === kind);
   return {
     status: 200,
     body: {
-      data: items
-        .filter((item) => kind === undefined || item.kind === kind)
-        .map((item) => {
-          const words = describeItem(item, { unit: 'F', now });
-          return {
-            kind: item.kind,
-            severity: severityOf(item),
-            title: words.title,
-            detail: words.detail,
-            buildingId: 'buildingId' in item ? item.buildingId : null,
-            thermostatId: item.thermostatId || null,
-            unitId: 'unitId' in item ? item.unitId : null,
-            label: item.label,
-            since: item.since ? item.since.toISOString() : null,
-          };
-        }),
+      next: chosen.length > offset + limit ? encodeCursor(offset + limit) : null,
+      data: chosen.slice(offset, offset + limit).map((item) => {
+        const words = describeItem(item, { unit: 'F', now });
+        return {
+          kind: item.kind,
+          severity: severityOf(item),
+          title: words.title,
+          detail: words.detail,
+          buildingId: 'buildingId' in item ? item.buildingId : null,
+          thermostatId: item.thermostatId || null,
+          unitId: 'unitId' in item ? item.unitId : null,
+          label: item.label,
+          since: item.since ? item.since.toISOString() : null,
+        };
+      }),
     },
   };
 }

@@ -2,7 +2,7 @@ import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { leaseEventSchema } from '@/lib/units/lease-events';
 import {
-  attentionListSchema,
+  attentionPageSchema,
   attentionQuerySchema,
   buildingPageSchema,
   historyQuerySchema,
@@ -293,11 +293,11 @@ registry.registerPath({
   operationId: 'listNeedsAttention',
   summary: 'What needs attention',
   description:
-    'Everything in the key’s buildings that needs attention now, most urgent first, as the Needs attention page lists it, filtered by kind and building. Scope: read.',
+    'Everything in the key’s buildings that needs attention now, most urgent first, as the Needs attention page lists it, filtered by kind and building. The list is worked out afresh at each request: a page’s `next` goes on from where it ended in the list as it stands then. Scope: read.',
   security,
   request: { query: attentionQuerySchema },
   responses: {
-    200: ok('The items.', attentionListSchema),
+    200: ok('A page of the items.', attentionPageSchema),
     422: problem('A query value was refused.'),
     ...COMMON,
   },

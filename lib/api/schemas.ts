@@ -235,14 +235,13 @@ export const attentionItemSchema = z
   })
   .meta({ id: 'AttentionItem' });
 
-export const attentionListSchema = z.object({ data: z.array(attentionItemSchema) }).meta({
-  id: 'AttentionList',
-  description: 'Everything that needs attention now, most urgent first.',
-});
+export const attentionPageSchema = pageOf(attentionItemSchema, 'AttentionPage');
 
 export const attentionQuerySchema = z.object({
   kind: attentionItemSchema.shape.kind.optional(),
   buildingId: z.string().max(64).optional(),
+  after: z.string().max(200).optional().meta({ description: 'A page’s `next` cursor.' }),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
 // --- Runs ---------------------------------------------------------------------------------------

@@ -536,6 +536,26 @@ describe('API v1', () => {
     ).toBe(true);
     expect((await attention(`?buildingId=${MINE}`, otherOnly)).body.data).toEqual([]);
     expect((await attention('?kind=nonsense', readOnly)).status).toBe(422);
+    // A page at a time: every item once, in the same order.
+    const paged: string[] = [];
+    let cursor = '';
+    for (let page = 0; page < 60; page += 1) {
+      const part = await attention(`?limit=1${cursor ? `&after=${cursor}` : ''}`, readOnly);
+      paged.push(
+        ...part.body.data.map(
+          (item: { kind: string; thermostatId: string | null }) =>
+            `${item.kind}:${item.thermostatId}`,
+        ),
+      );
+      if (!part.body.next) break;
+      cursor = part.body.next;
+    }
+    expect(paged).toEqual(
+      all.body.data.map(
+        (item: { kind: string; thermostatId: string | null }) =>
+          `${item.kind}:${item.thermostatId}`,
+      ),
+    );
   });
 
   it('adds a unit to a building and changes its label and external id, only in the key’s buildings and with write_units', async () => {
