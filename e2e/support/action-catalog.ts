@@ -293,8 +293,8 @@ export function actionCatalog(ids: () => CatalogIds): CatalogAction[] {
 }
 
 /**
- * The actions of units (a unit's page, a building's units, the move-in lead) and of the API keys
- * page, for the actions battery; their roles are the unit tests' (tests/unit/units.test.ts,
+ * The actions of units (a unit's page, a building's units, the move-in lead, lease events) and of
+ * the API keys page, for the actions battery; their roles are the unit tests' (tests/unit/units.test.ts,
  * turnover.test.ts, api.test.ts).
  */
 export function unitAndKeyActionCatalog(
@@ -359,6 +359,21 @@ export function unitAndKeyActionCatalog(
       path: () => '/templates/occupancy',
       pick: fieldsInclude('hours'),
       valid: () => [['hours', '4']],
+    },
+    {
+      name: 'lease events by csv',
+      path: () => '/lease-events',
+      pick: fieldsInclude('csv'),
+      valid: () => [
+        ['csv', 'event id,type,unit,occurred at\nBattery-1,move out,Battery,2027-01-31T11:00:00Z'],
+      ],
+    },
+    {
+      name: 'make lease inbox',
+      path: () => '/lease-events',
+      // The page's button that is neither the CSV form nor a waiting event's.
+      pick: (form) => !['csv', 'unitId'].some((field) => form.fields.includes(field)),
+      valid: () => [],
     },
     {
       name: 'make api key',
