@@ -94,6 +94,14 @@ const ok = (description: string, schema: z.ZodType) => ({
 
 const security = [{ [bearer.name]: [] }];
 
+/** What every write may answer besides its own: its body or Idempotency-Key refused. */
+const WRITE_COMMON = {
+  400: problem('The body is not JSON, or the Idempotency-Key is not 1 to 255 visible characters.'),
+  413: problem('The body is over 64 KB.'),
+};
+const IN_FLIGHT = 'a request with this Idempotency-Key is still being answered';
+const REUSED = 'the Idempotency-Key was used with another request in the last 24 hours';
+
 /** Every write takes one: the same key and body within 24 hours get the first answer again. */
 const idempotencyHeader = z.object({
   'Idempotency-Key': z
@@ -177,8 +185,9 @@ registry.registerPath({
   responses: {
     201: ok('The unit, added.', unitSchema),
     404: problem('No such building that this key may see.'),
-    409: problem('Another unit of the organisation has this external id.'),
-    422: problem('A field was refused.'),
+    409: problem(`Another unit of the organisation has this external id, or ${IN_FLIGHT}.`),
+    422: problem(`A field was refused, or ${REUSED}.`),
+    ...WRITE_COMMON,
     ...COMMON,
   },
 });
@@ -199,8 +208,9 @@ registry.registerPath({
   responses: {
     200: ok('The unit, changed.', unitSchema),
     404: problem('No such unit.'),
-    409: problem('Another unit of the organisation has this external id.'),
-    422: problem('A field was refused.'),
+    409: problem(`Another unit of the organisation has this external id, or ${IN_FLIGHT}.`),
+    422: problem(`A field was refused, or ${REUSED}.`),
+    ...WRITE_COMMON,
     ...COMMON,
   },
 });
@@ -367,7 +377,11 @@ registry.registerPath({
   responses: {
     202: ok('Planning; follow the run.', runStartedSchema),
     404: problem('No such template, thermostat or unit that this key may see.'),
-    422: problem('A field was refused (a unit with no thermostat, both lists or neither).'),
+    409: problem('A request with this Idempotency-Key is still being answered.'),
+    422: problem(
+      `A field was refused (a unit with no thermostat, both lists or neither), or ${REUSED}.`,
+    ),
+    ...WRITE_COMMON,
     ...COMMON,
   },
 });
@@ -383,8 +397,14 @@ registry.registerPath({
   request: { params: z.object({ runId: z.uuid() }), headers: idempotencyHeader },
   responses: {
     202: ok('Applying; follow the run.', runStartedSchema),
-    404: problem('No such run that this key may see, or not one it may apply.'),
-    409: problem('Not planned yet, applied or discarded already, or planned over an hour ago.'),
+    404: problem(
+      'No such run that this key may see, or not one it may apply (another key’s, or one reaching thermostats outside its buildings).',
+    ),
+    409: problem(
+      `Not planned yet, applied or discarded already, planned over an hour ago, or ${IN_FLIGHT}.`,
+    ),
+    422: problem('The Idempotency-Key was used with another request in the last 24 hours.'),
+    ...WRITE_COMMON,
     ...COMMON,
   },
 });

@@ -715,6 +715,10 @@ export const bulkRuns = pgTable(
     orgId: organizationId(),
     /** Who started it (kept by name too, should they leave). */
     startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The API key that started it, when one did (its id: names of keys need not differ). */
+    startedByKey: uuid('started_by_key').references((): AnyPgColumn => apiKeys.id, {
+      onDelete: 'set null',
+    }),
     startedByName: text('started_by_name').notNull(),
     kind: text('kind', { enum: BULK_RUN_KINDS }).notNull().default('configuration'),
     /**

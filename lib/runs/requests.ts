@@ -121,17 +121,17 @@ export async function findRunFor(input: RunRequest): Promise<WithRun | Refusal> 
 }
 
 /**
- * Who may stop (or apply) a run: whoever started it (a key: a key of that name, on a run no
- * member started), or a member or key who may change every building.
+ * Who may stop (or apply) a run: whoever started it (a key: that key), or a member or key who may
+ * change every building.
  */
 export function mayCancel(
   member: RunActor,
-  run: Pick<BulkRun, 'startedBy' | 'startedByName'>,
+  run: Pick<BulkRun, 'startedBy' | 'startedByKey'>,
 ): boolean {
   if (!can(member, 'change_thermostat')) return false;
   const started = member.keyId
-    ? run.startedBy === null && run.startedByName === member.name
-    : run.startedBy === member.userId;
+    ? run.startedByKey === member.keyId
+    : run.startedBy !== null && run.startedBy === member.userId;
   return started || member.buildingIds === null;
 }
 

@@ -127,6 +127,7 @@ async function startPlanning(member: RunActor, plan: PlannedRun): Promise<WithRu
   const run = await createPlannedRun({
     orgId: member.orgId,
     startedBy: startedByOf(member),
+    startedByKey: member.keyId ?? null,
     startedByName: member.name,
     ...plan,
   });
@@ -181,6 +182,12 @@ export async function applyPlannedRun(
     );
   }
   const items = await listBulkRunItems({ scope: input.member, run, limit: 5000 });
+  // Every thermostat the plan reaches must be the caller's to change, not only those it sees.
+  if (items.length < run.total) {
+    return forbidden(
+      'This plan reaches thermostats outside your buildings; someone who may change them applies it.',
+    );
+  }
   const targets = await checkTargets(
     input.member,
     items.map((item) => item.thermostatId),

@@ -847,13 +847,14 @@ describe('template runs through the API', () => {
         template: '/api/v1/runs/{runId}',
         params: { runId },
       });
-    const apply = () =>
+    const apply = (as?: string) =>
       call({
         route: applyRoute.POST as Route,
         path: `/api/v1/runs/${runId}/apply`,
         template: '/api/v1/runs/{runId}/apply',
         method: 'POST',
         params: { runId },
+        as,
       });
     // Not before it is planned.
     expect((await apply()).status).toBe(409);
@@ -866,6 +867,20 @@ describe('template runs through the API', () => {
     });
     expect(shown.body.plan.calls).toBeGreaterThan(0);
     expect(shown.body.plan.seconds).toBeGreaterThanOrEqual(0);
+    // The run names no user, and the key that planned it by its id: another key, even one of the
+    // same name limited to this building, may not apply it.
+    const [row] = await handle.db
+      .execute(
+        sql`select started_by, started_by_key, started_by_name from bulk_runs where id = ${runId}`,
+      )
+      .then((result) => (result as unknown as { rows: Record<string, unknown>[] }).rows);
+    expect(row).toMatchObject({
+      started_by: null,
+      started_by_name: 'API key “Key read+write_thermostats”',
+    });
+    expect(row?.started_by_key).toBeTruthy();
+    const namesake = await key(['read', 'write_thermostats'], [buildingId]);
+    expect((await apply(namesake)).status).toBe(404);
 
     const applied = await apply();
     expect(applied).toMatchObject({ status: 202, body: { run: { id: runId, state: 'queued' } } });

@@ -24,6 +24,8 @@ export async function createPlannedRun(input: {
   orgId: string;
   /** The member who planned it; null for an API key. */
   startedBy: string | null;
+  /** The API key that planned it, if one did. */
+  startedByKey?: string | null;
   startedByName: string;
   kind: 'template' | 'undo';
   title: string;
@@ -38,6 +40,7 @@ export async function createPlannedRun(input: {
     {
       orgId: input.orgId,
       startedBy: input.startedBy,
+      startedByKey: input.startedByKey ?? null,
       startedByName: input.startedByName,
       kind: input.kind,
       title: input.title,

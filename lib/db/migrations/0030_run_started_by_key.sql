@@ -1,0 +1,2 @@
+ALTER TABLE "bulk_runs" ADD COLUMN "started_by_key" uuid;--> statement-breakpoint
+ALTER TABLE "bulk_runs" ADD CONSTRAINT "bulk_runs_started_by_key_api_keys_id_fk" FOREIGN KEY ("started_by_key") REFERENCES "public"."api_keys"("id") ON DELETE set null ON UPDATE no action;
