@@ -101,13 +101,12 @@ async function thermostatFor(call: ApiCall<{ thermostatId: string }>) {
 export async function readThermostatOperation(
   call: ApiCall<{ thermostatId: string }>,
 ): Promise<ApiAnswer> {
-  const thermostat = await thermostatFor(call);
-  const page = await pageOfThermostats({
-    scope: scopeOfKey(call.key),
-    limit: 1,
-    only: thermostat.thermostatId,
-  });
-  const [row] = page.thermostats;
+  // One scoped query: the thermostat with its reading, or nothing the key may see.
+  const id = thermostatIdSchema.safeParse(call.params.thermostatId);
+  const page = id.success
+    ? await pageOfThermostats({ scope: scopeOfKey(call.key), limit: 1, only: id.data })
+    : null;
+  const [row] = page?.thermostats ?? [];
   if (!row) throw notFound('thermostat');
   return { status: 200, body: thermostatBody(row, Date.now()) };
 }

@@ -5,7 +5,7 @@ import { getDb } from '@/lib/db/client';
 import { type LEASE_EVENT_OUTCOMES, leaseEvents, units } from '@/lib/db/schema';
 import { announceUnitChange, type UnitActor, unitChange } from './change';
 import { STATE_WORDS, type UnitEvent } from './lifecycle';
-import { findUnit, type Unit } from './store';
+import { findUnitsByExternalId, type Unit } from './store';
 
 /**
  * Lease events from a company's property-management system (a notice, a move-out, a move-in with
@@ -113,22 +113,6 @@ function changesOf(event: LeaseEvent, now: Date): { external: string; event: Uni
   }
 }
 
-/** The organisation's units with these external ids. */
-async function unitsByExternalId(orgId: string, ids: string[]): Promise<Map<string, Unit>> {
-  const db = await getDb();
-  const rows = await db
-    .select({ id: units.id, externalId: units.externalId })
-    .from(units)
-    .where(and(eq(units.orgId, orgId), inArray(units.externalId, ids)));
-  const scope = { orgId, userId: '', buildingIds: null };
-  const found = new Map<string, Unit>();
-  for (const row of rows) {
-    const unit = await findUnit({ scope, unitId: row.id });
-    if (unit && row.externalId) found.set(row.externalId, unit);
-  }
-  return found;
-}
-
 async function findByMessage(orgId: string, messageId: string): Promise<LeaseEventRow | null> {
   const db = await getDb();
   const [row] = await db
@@ -198,7 +182,7 @@ async function takeEvent(input: {
   const { orgId, event } = input;
   const by: UnitActor = { orgId, userId: null, name: LEASE_ACTOR, temperatureUnit: 'F' };
   const wanted = changesOf(event, input.now);
-  const matched = await unitsByExternalId(
+  const matched = await findUnitsByExternalId(
     orgId,
     wanted.map((change) => change.external),
   );

@@ -12,7 +12,7 @@ import { csvTextOf, type UnitsCsvState } from './import';
 import { importLeaseEvents, parseLeaseCsv } from './lease-csv';
 import { applyWaitingEvents } from './lease-events';
 import { makeLeaseInbox } from './lease-inbox';
-import { findUnit } from './store';
+import { findUnit, findUnitsByExternalId } from './store';
 
 /**
  * The Lease events page's work, for owners and admins (the actions check `manage_api_keys`
@@ -123,11 +123,13 @@ export async function mapLeaseEvent(member: Member, form: FormData): Promise<Map
       message: `${unit.label} already has the external id “${unit.externalId}”; choose a unit without one.`,
     });
   }
-  // The event's unit, or for a transfer the one still missing.
-  const wanted =
-    typeof event.payload.toUnit === 'string' && event.detail.includes(`“${event.payload.toUnit}”`)
-      ? event.payload.toUnit
-      : event.externalUnitId;
+  // The event's unit, or for a transfer the one of its two no unit has yet.
+  const named = [
+    event.externalUnitId,
+    ...(typeof event.payload.toUnit === 'string' ? [event.payload.toUnit] : []),
+  ];
+  const known = await findUnitsByExternalId(member.orgId, named);
+  const wanted = named.find((externalId) => !known.has(externalId)) ?? event.externalUnitId;
   const written = await updateUnit({
     orgId: member.orgId,
     unitId: unit.id,

@@ -259,6 +259,18 @@ export async function listPassedMoveOuts(input: {
   );
 }
 
+/** The organisation's units with these external ids, by external id (one query). */
+export async function findUnitsByExternalId(
+  orgId: string,
+  externalIds: readonly string[],
+): Promise<Map<string, Unit>> {
+  if (externalIds.length === 0) return new Map();
+  const found = await selectUnits(
+    and(eq(units.orgId, orgId), inArray(units.externalId, [...externalIds])),
+  );
+  return new Map(found.flatMap((unit) => (unit.externalId ? [[unit.externalId, unit]] : [])));
+}
+
 /** One unit, if the scope sees it. */
 export async function findUnit(input: { scope: Scope; unitId: string }): Promise<Unit | null> {
   const [unit] = await selectUnits(and(inScope(input.scope), eq(units.id, input.unitId)));

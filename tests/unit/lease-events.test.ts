@@ -28,7 +28,9 @@ Object.assign(process.env, {
 
 const { session } = await import('../support/session');
 const { useDatabase } = await import('../support/database');
-const { createFirstOwner, inviteAndAccept } = await import('../support/members');
+const { createFirstOwner, createOrganizationWithOwner, inviteAndAccept } = await import(
+  '../support/members'
+);
 const { answerChecker } = await import('../support/openapi');
 const { openApiDocument } = await import('@/lib/api/openapi');
 const { addThermostat, ensureBuilding } = await import('@/lib/portfolio/store');
@@ -313,6 +315,38 @@ describe('lease events', () => {
     const form = formOf({ eventId: notice.body.id, unitId: made.unitId });
     expect((await mapLeaseEventAction({ status: 'idle' }, form)).status).toBe('error');
     session.member = admin;
+    // Forged ids: an event that is not one, and another organisation's unit.
+    const forged = await mapLeaseEventAction(
+      { status: 'idle' },
+      formOf({ eventId: '00000000-0000-4000-8000-000000000000', unitId: made.unitId }),
+    );
+    expect(forged).toMatchObject({
+      status: 'error',
+      message: 'That event no longer waits for a unit.',
+    });
+    const stranger = await createOrganizationWithOwner('stranger@lease.example', 'Other Co');
+    await ensureBuilding({
+      orgId: stranger.orgId,
+      buildingId: BUILDING,
+      name: 'Theirs',
+      timeZone: 'UTC',
+    });
+    const theirs = await createUnit({
+      orgId: stranger.orgId,
+      buildingId: BUILDING,
+      label: 'Their unit',
+      externalId: null,
+    });
+    if (!theirs.ok) throw new Error('no unit');
+    const elsewhere = await mapLeaseEventAction(
+      { status: 'idle' },
+      formOf({ eventId: notice.body.id, unitId: theirs.unitId }),
+    );
+    expect(elsewhere).toMatchObject({
+      status: 'error',
+      message: 'That unit is not in your portfolio.',
+    });
+    expect(await listLeaseEvents({ orgId: owner.orgId, unmatched: true })).toHaveLength(2);
     const went = await mapLeaseEventAction({ status: 'idle' }, form).catch(
       (error: { to?: string }) => error.to,
     );
