@@ -51,10 +51,11 @@ export function WebhooksSection({
       title="Webhooks"
       intro={
         <>
-          Each incident opened or resolved is POSTed as JSON, signed per Standard Webhooks with the
-          endpoint’s own secret. A failed delivery is retried with backoff for about an hour; after
-          10 failures in a row the endpoint is paused until you resume it. Endpoints must be on the
-          public internet: a private, loopback or link-local address is refused.
+          Each incident opened or resolved, and each unit occupancy change or finished run the
+          endpoint chose, is POSTed as JSON, signed per Standard Webhooks with the endpoint’s own
+          secret. A failed delivery is retried with backoff for about an hour; after 10 failures in
+          a row the endpoint is paused until you resume it. Endpoints must be on the public
+          internet: a private, loopback or link-local address is refused.
         </>
       }
     >
